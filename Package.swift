@@ -1,0 +1,54 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Dependencies, each chosen for one job:
+// - swift-argument-parser: the command lines of `gatt2mqtt` and `gatt2mqtt-sim`.
+// - swift-log: the logging API every layer writes through (levels, metadata per device).
+let package = Package(
+    name: "gatt2mqtt",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "gatt2mqtt", targets: ["gatt2mqtt"]),
+        .executable(name: "gatt2mqtt-sim", targets: ["gatt2mqtt-sim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // C libraries from the system, found through pkg-config.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+
+        // Swift layers; no C type crosses them.
+        .target(name: "DBus", dependencies: ["CDBus", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "BlueZ", dependencies: ["DBus", .product(name: "Logging", package: "swift-log")]),
+        // Pure protocol code: no I/O, nothing but Foundation.
+        .target(name: "Peripherals"),
+        .target(
+            name: "Bridge",
+            dependencies: ["BlueZ", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        .executableTarget(
+            name: "gatt2mqtt",
+            dependencies: ["Bridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "gatt2mqtt-sim",
+            dependencies: [
+                "DBus", "Peripherals",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
+        .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Bridge"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["MQTT"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// BlueZ layer; see the files beside this one.

@@ -1,0 +1,1 @@
+// Bridge layer; see the files beside this one.

@@ -1,0 +1,1 @@
+// DBus layer; see the files beside this one.

@@ -1,0 +1,1 @@
+// MQTT layer; see the files beside this one.

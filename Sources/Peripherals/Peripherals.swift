@@ -1,0 +1,1 @@
+// Peripherals layer; see the files beside this one.

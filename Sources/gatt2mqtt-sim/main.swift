@@ -1,0 +1,1 @@
+print("gatt2mqtt-sim")
