@@ -6,7 +6,6 @@ import PackageDescription
 // - swift-log: the logging API every layer writes through (levels, metadata per device).
 let package = Package(
     name: "gatt2mqtt",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "gatt2mqtt", targets: ["gatt2mqtt"]),
         .executable(name: "gatt2mqtt-sim", targets: ["gatt2mqtt-sim"]),

@@ -1,1 +1,0 @@
-// DBus layer; see the files beside this one.

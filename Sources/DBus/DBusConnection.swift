@@ -1,0 +1,253 @@
+import CDBus
+import Dispatch
+import Foundation
+import Logging
+
+/// A private connection to a message bus, driven by its own serial queue.
+///
+/// Every libdbus call on the connection happens on `queue`, which also rules out the classic race
+/// between `send_with_reply` and `pending_call_set_notify`. Losing the bus never exits the process
+/// (libdbus's exit-on-disconnect is off): pending calls fail, signal streams end, and
+/// ``disconnected`` fires.
+public final class DBusConnection: @unchecked Sendable {
+    let queue = DispatchQueue(label: "gatt2mqtt.dbus")
+    let logger: Logger
+    // All the state below is confined to `queue`.
+    private var raw: OpaquePointer?
+    private var mainLoop: DBusMainLoop?
+    private var subscriptions: [UInt64: (rule: DBusMatchRule, continuation: AsyncStream<DBusSignal>.Continuation)] = [:]
+    private var nextSubscriptionID: UInt64 = 0
+    private var lostContinuations: [CheckedContinuation<Void, Never>] = []
+    private var lost = false
+    var objects: [String: DBusObject] = [:]
+    var objectManagers: Set<String> = []
+
+    /// The connection's unique name on the bus, e.g. `:1.42`.
+    public let uniqueName: String
+
+    /// The system bus as every BlueZ client finds it: `DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket.
+    public static func system(logger: Logger = Logger(label: "dbus")) throws -> DBusConnection {
+        let address =
+            ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"] ?? "unix:path=/run/dbus/system_bus_socket"
+        return try DBusConnection(address: address, logger: logger)
+    }
+
+    /// Opens a private connection to the bus at `address` and registers on it.
+    public init(address: String, logger: Logger = Logger(label: "dbus")) throws {
+        self.logger = logger
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard let connection = dbus_connection_open_private(address, &error) else {
+            throw Self.error(from: error, fallback: "cannot connect to \(address)")
+        }
+        guard dbus_bus_register(connection, &error) != 0 else {
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
+            throw Self.error(from: error, fallback: "cannot register on \(address)")
+        }
+        dbus_connection_set_exit_on_disconnect(connection, 0)
+        uniqueName = String(cString: dbus_bus_get_unique_name(connection))
+        raw = connection
+        queue.setSpecific(key: Self.queueKey, value: true)
+        queue.sync {
+            dbus_connection_add_filter(connection, incomingMessageFilter, Unmanaged.passUnretained(self).toOpaque(), nil)
+            let loop = DBusMainLoop(connection: connection, queue: queue)
+            loop.install()
+            mainLoop = loop
+        }
+    }
+
+    deinit {
+        // The filter holds an unretained pointer to self: close on the queue so no dispatch runs meanwhile.
+        if DispatchQueue.getSpecific(key: Self.queueKey) != nil { closeOnQueue() } else { queue.sync { closeOnQueue() } }
+    }
+
+    private static let queueKey = DispatchSpecificKey<Bool>()
+
+    /// Closes the connection; pending calls fail and signal streams end. Idempotent.
+    public func close() {
+        queue.sync { closeOnQueue() }
+    }
+
+    private func closeOnQueue() {
+        guard let connection = raw else { return }
+        raw = nil
+        dbus_connection_remove_filter(connection, incomingMessageFilter, Unmanaged.passUnretained(self).toOpaque())
+        mainLoop?.uninstall()
+        mainLoop = nil
+        dbus_connection_close(connection)
+        dbus_connection_unref(connection)
+        markLost()
+    }
+
+    /// True until the bus goes away or ``close()`` is called.
+    public var isConnected: Bool { queue.sync { raw != nil && !lost } }
+
+    /// Returns when the bus connection is lost (or closed).
+    public func disconnected() async {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                if self.lost { continuation.resume() } else { self.lostContinuations.append(continuation) }
+            }
+        }
+    }
+
+    private func markLost() {
+        guard !lost else { return }
+        lost = true
+        for (_, subscription) in subscriptions { subscription.continuation.finish() }
+        subscriptions = [:]
+        lostContinuations.forEach { $0.resume() }
+        lostContinuations = []
+    }
+
+    // MARK: Calls
+
+    /// Calls a method and returns its out-arguments; throws ``DBusError`` with the remote error's name.
+    public func call(
+        destination: String?, path: String, interface: String?, member: String,
+        arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
+    ) async throws -> [DBusValue] {
+        let message = try DBusMessage.methodCall(destination: destination, path: path, interface: interface, member: member)
+        try message.append(arguments)
+        let reply = try await send(message, timeout: timeout)
+        if let error = reply.asError() { throw error }
+        return reply.arguments()
+    }
+
+    private func send(_ message: DBusMessage, timeout: Duration) async throws -> DBusMessage {
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let waiter = PendingReply()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DBusMessage, any Error>) in
+                queue.async {
+                    waiter.continuation = continuation
+                    guard let connection = self.raw, !self.lost else {
+                        return waiter.finish(.failure(DBusError(name: DBusError.disconnectedName, message: "not connected to the bus")))
+                    }
+                    var pending: OpaquePointer?
+                    guard dbus_connection_send_with_reply(connection, message.raw, &pending, milliseconds) != 0, let pending else {
+                        return waiter.finish(.failure(DBusError(name: DBusError.disconnectedName, message: "not connected to the bus")))
+                    }
+                    waiter.pending = pending
+                    let box = Unmanaged.passRetained(waiter).toOpaque()
+                    dbus_pending_call_set_notify(
+                        pending,
+                        { pending, data in
+                            Unmanaged<PendingReply>.fromOpaque(data!).takeUnretainedValue().complete(pending!)
+                        },
+                        box, { data in Unmanaged<PendingReply>.fromOpaque(data!).release() })
+                    // The reply may have been settled already (for example by a disconnect).
+                    if dbus_pending_call_get_completed(pending) != 0 { waiter.complete(pending) }
+                }
+            }
+        } onCancel: {
+            queue.async { waiter.cancel() }
+        }
+    }
+
+    // MARK: Signals
+
+    /// Signals matching `rule`, from now until the stream is dropped or the bus is lost.
+    public func signals(matching rule: DBusMatchRule) -> AsyncStream<DBusSignal> {
+        let (stream, continuation) = AsyncStream<DBusSignal>.makeStream()
+        queue.sync {
+            guard let connection = raw, !lost else { return continuation.finish() }
+            let id = nextSubscriptionID
+            nextSubscriptionID += 1
+            subscriptions[id] = (rule, continuation)
+            // A NULL error makes AddMatch asynchronous, so the queue never blocks on the bus.
+            dbus_bus_add_match(connection, rule.text, nil)
+            continuation.onTermination = { [weak self] _ in
+                guard let self else { return }
+                self.queue.async { self.unsubscribe(id) }
+            }
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UInt64) {
+        guard let subscription = subscriptions.removeValue(forKey: id), let connection = raw, !lost else { return }
+        dbus_bus_remove_match(connection, subscription.rule.text, nil)
+    }
+
+    /// Emits a signal from `path`.
+    public func emitSignal(path: String, interface: String, member: String, arguments: [DBusValue]) throws {
+        let message = try DBusMessage.signal(path: path, interface: interface, member: member)
+        try message.append(arguments)
+        enqueue(message)
+    }
+
+    /// Sends a message without waiting for any reply.
+    func enqueue(_ message: DBusMessage) {
+        queue.async {
+            guard let connection = self.raw, !self.lost else { return }
+            dbus_connection_send(connection, message.raw, nil)
+        }
+    }
+
+    // MARK: Incoming messages
+
+    /// Runs on `queue` for every incoming message that is not a reply to a pending call.
+    fileprivate func filter(_ rawMessage: OpaquePointer) -> DBusHandlerResult {
+        let message = DBusMessage(retaining: rawMessage)
+        if message.isSignal {
+            if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
+                logger.warning("lost the D-Bus connection")
+                markLost()
+                return DBUS_HANDLER_RESULT_HANDLED
+            }
+            guard !subscriptions.isEmpty else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+            let signal = DBusSignal(
+                sender: message.sender ?? "", path: message.path ?? "", interface: message.interface ?? "",
+                member: message.member ?? "", arguments: message.arguments())
+            for (_, subscription) in subscriptions where subscription.rule.matches(signal) {
+                subscription.continuation.yield(signal)
+            }
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+        if message.isMethodCall {
+            return handleMethodCall(message) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    }
+
+    private static func error(from error: CDBus.DBusError, fallback: String) -> DBusError {
+        guard dbus_error_is_set(withUnsafePointer(to: error) { $0 }) != 0 else { return DBusError(name: DBusError.failedName, message: fallback) }
+        return DBusError(
+            name: error.name.map { String(cString: $0) } ?? DBusError.failedName,
+            message: error.message.map { String(cString: $0) } ?? fallback)
+    }
+}
+
+/// One function pointer for both adding and removing the filter (libdbus matches it on removal).
+private let incomingMessageFilter: DBusHandleMessageFunction = { _, message, data in
+    Unmanaged<DBusConnection>.fromOpaque(data!).takeUnretainedValue().filter(message!)
+}
+
+/// The waiter of one method call; touched only on the connection's queue.
+private final class PendingReply: @unchecked Sendable {
+    var continuation: CheckedContinuation<DBusMessage, any Error>?
+    var pending: OpaquePointer?
+
+    func complete(_ pending: OpaquePointer) {
+        guard let reply = dbus_pending_call_steal_reply(pending) else { return }
+        finish(.success(DBusMessage(owning: reply)))
+    }
+
+    func cancel() {
+        if let pending { dbus_pending_call_cancel(pending) }
+        finish(.failure(CancellationError()))
+    }
+
+    func finish(_ result: Result<DBusMessage, any Error>) {
+        guard let continuation else { return }
+        self.continuation = nil
+        if let pending {
+            self.pending = nil
+            dbus_pending_call_unref(pending)
+        }
+        continuation.resume(with: result)
+    }
+}
