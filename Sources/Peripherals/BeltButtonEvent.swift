@@ -20,7 +20,8 @@ public struct BeltButtonEvent: Sendable, Equatable {
     public var isLongPress: Bool { pressCode >= Self.longPressCode }
 
     /// Creates an event from wire values.
-    public init(button: BeltButton, pressCode: UInt8, unknownByte: UInt8 = 0, previousMode: BeltMode, newMode: BeltMode) {
+    public init(button: BeltButton, pressCode: UInt8, unknownByte: UInt8 = 0, previousMode: BeltMode, newMode: BeltMode)
+    {
         self.button = button
         self.pressCode = pressCode
         self.unknownByte = unknownByte

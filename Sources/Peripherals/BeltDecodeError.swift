@@ -32,7 +32,8 @@ public struct BeltDecodeError: Error, Equatable, Sendable, CustomStringConvertib
     static func requireLength(_ bytes: [UInt8], _ minimum: Int, characteristic: String) throws(BeltDecodeError) {
         if bytes.isEmpty { throw BeltDecodeError(characteristic: characteristic, reason: .empty) }
         guard bytes.count >= minimum else {
-            throw BeltDecodeError(characteristic: characteristic, reason: .tooShort(minimum: minimum, actual: bytes.count))
+            throw BeltDecodeError(
+                characteristic: characteristic, reason: .tooShort(minimum: minimum, actual: bytes.count))
         }
     }
 

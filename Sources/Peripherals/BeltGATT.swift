@@ -50,17 +50,22 @@ public enum BeltGATT {
     public static let characteristics: [BeltCharacteristicDescription] = [
         .init(uuid: Characteristic.firmwareInfo, service: Service.control, name: "firmware info", flags: [.read]),
         .init(uuid: Characteristic.keepAlive, service: Service.control, name: "keep-alive", flags: [.notify, .write]),
-        .init(uuid: Characteristic.vibrationCommand, service: Service.control, name: "vibration command", flags: [.write]),
+        .init(
+            uuid: Characteristic.vibrationCommand, service: Service.control, name: "vibration command", flags: [.write]),
         .init(uuid: Characteristic.buttonPress, service: Service.control, name: "button press", flags: [.notify]),
-        .init(uuid: Characteristic.parameterRequest, service: Service.control, name: "parameter request", flags: [.write]),
+        .init(
+            uuid: Characteristic.parameterRequest, service: Service.control, name: "parameter request", flags: [.write]),
         .init(
             uuid: Characteristic.parameterNotification, service: Service.control, name: "parameter notification",
             flags: [.notify]),
         .init(uuid: Characteristic.buzzerCommand, service: Service.control, name: "buzzer command", flags: [.write]),
-        .init(uuid: Characteristic.batteryStatus, service: Service.control, name: "battery status", flags: [.read, .notify]),
+        .init(
+            uuid: Characteristic.batteryStatus, service: Service.control, name: "battery status",
+            flags: [.read, .notify]),
         .init(uuid: Characteristic.sensorCommand, service: Service.sensor, name: "sensor command", flags: [.write]),
         .init(
-            uuid: Characteristic.sensorNotification, service: Service.sensor, name: "sensor notification", flags: [.notify]),
+            uuid: Characteristic.sensorNotification, service: Service.sensor, name: "sensor notification",
+            flags: [.notify]),
         .init(uuid: Characteristic.orientation, service: Service.sensor, name: "orientation", flags: [.notify]),
         .init(uuid: Characteristic.debugInput, service: Service.debug, name: "debug input", flags: [.write]),
         .init(uuid: Characteristic.debugOutput, service: Service.debug, name: "debug output", flags: [.notify]),

@@ -66,13 +66,15 @@ public enum BeltParameterValue: Sendable, Equatable {
         switch self {
         case .mode(let mode): return [basic, BeltWireCode.modeParameter, mode.rawValue]
         case .defaultIntensity(let intensity): return [basic, BeltWireCode.intensityParameter, intensity]
-        case .headingOffset(let degrees): return [basic, BeltWireCode.headingOffsetParameter] + degrees.littleEndianBytes
+        case .headingOffset(let degrees):
+            return [basic, BeltWireCode.headingOffsetParameter] + degrees.littleEndianBytes
         case .name(let name): return [basic, BeltWireCode.nameParameter] + Array(name.utf8)
         case .advancedDefaultIntensity(let intensity):
             return [advanced, BeltAdvancedParameter.defaultIntensity.rawValue, intensity]
         case .advancedHeadingOffset(let degrees):
             return [advanced, BeltAdvancedParameter.headingOffset.rawValue] + degrees.littleEndianBytes
-        case .accuracySignal(let state): return [advanced, BeltAdvancedParameter.accuracySignal.rawValue, state.rawValue]
+        case .accuracySignal(let state):
+            return [advanced, BeltAdvancedParameter.accuracySignal.rawValue, state.rawValue]
         case .orientationPeriod(let milliseconds):
             return [advanced, BeltAdvancedParameter.orientationPeriod.rawValue] + milliseconds.littleEndianBytes
         case .pairingRequirement(let required):

@@ -106,7 +106,9 @@ struct BeltWriteReader {
         let intensity: UInt8? =
             bytes[5] == PulseConfiguration.defaultIntensityCode
             ? nil : UInt8(try checked(Int(bytes[5]), 0...100, field: "intensity"))
-        guard let timerOption = PulseTimerOption(rawValue: bytes[14]) else { throw outOfRange("timerOption", bytes[14]) }
+        guard let timerOption = PulseTimerOption(rawValue: bytes[14]) else {
+            throw outOfRange("timerOption", bytes[14])
+        }
         return PulseConfiguration(
             unchecked: UInt8(channel), orientationType: type, orientationValue: try orientationValue(at: 3, type: type),
             intensity: intensity, onDurationMs: bytes.uint16(at: 6) ?? 0, pulseIterations: bytes[8],

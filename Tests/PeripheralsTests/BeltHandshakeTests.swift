@@ -28,7 +28,8 @@ import Testing
         #expect(modeStep.isAnswered(by: .parameter(.mode(.wait))))
         #expect(!modeStep.isAnswered(by: .parameter(.defaultIntensity(50))))
         #expect(!modeStep.isAnswered(by: .keepAlive(mode: .wait)))
-        let accuracyStep = BeltHandshakeStep.request(.requestAdvancedParameter(.accuracySignal), expectPrefix: [0x10, 0x03])
+        let accuracyStep = BeltHandshakeStep.request(
+            .requestAdvancedParameter(.accuracySignal), expectPrefix: [0x10, 0x03])
         #expect(accuracyStep.isAnswered(by: .parameter(.accuracySignal(.default))))
         #expect(BeltHandshakeStep.readFirmware.isAnswered(by: .firmware(BeltFirmwareInfo(version: 52))))
         #expect(!BeltHandshakeStep.subscribe(BeltGATT.Characteristic.keepAlive).isAnswered(by: .keepAlive(mode: .app)))
@@ -69,12 +70,13 @@ import Testing
             switch step {
             case .subscribe: continue
             case .request(let command, _):
-                let request = try BeltRequest.decode(characteristic: command.characteristicUUID, bytes: command.encoded())
+                let request = try BeltRequest.decode(
+                    characteristic: command.characteristicUUID, bytes: command.encoded())
                 let replies = try belt.apply(request).map {
                     try BeltNotification.decode(characteristic: $0.characteristicUUID, bytes: $0.encoded())
                 }
                 #expect(replies.contains { step.isAnswered(by: $0) })
-                replies.forEach { progress.record($0) }
+                for reply in replies { progress.record(reply) }
             case .readFirmware:
                 let value = try BeltNotification.decode(
                     characteristic: BeltGATT.Characteristic.firmwareInfo, bytes: belt.firmware.encoded())

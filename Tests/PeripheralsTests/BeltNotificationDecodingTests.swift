@@ -12,7 +12,8 @@ import Testing
 
     @Test func keepAliveCarriesModeInByte1() throws {
         #expect(try BeltNotification.decode(characteristic: Self.fe02, bytes: [0x01, 0x03]) == .keepAlive(mode: .app))
-        #expect(try BeltNotification.decode(characteristic: "FE02", bytes: [0x7F, 0x01, 0x55]) == .keepAlive(mode: .wait))
+        #expect(
+            try BeltNotification.decode(characteristic: "FE02", bytes: [0x7F, 0x01, 0x55]) == .keepAlive(mode: .wait))
     }
 
     @Test(arguments: [
@@ -38,7 +39,8 @@ import Testing
     }
 
     @Test func buttonLongPressChangesMode() throws {
-        let notification = try BeltNotification.decode(characteristic: Self.fe04, bytes: [0x03, 0x03, 0x00, 0x02, 0x06])
+        let notification = try BeltNotification.decode(
+            characteristic: Self.fe04, bytes: [0x03, 0x03, 0x00, 0x02, 0x06])
         guard case .button(let event) = notification else {
             Issue.record("expected a button event, got \(notification)")
             return

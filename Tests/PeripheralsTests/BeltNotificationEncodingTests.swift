@@ -24,7 +24,8 @@ import Testing
         let notification = BeltNotification.parameter(value)
         #expect(notification.encoded() == bytes)
         #expect(notification.characteristicUUID == "0000fe06-0000-1000-8000-00805f9b34fb")
-        #expect(try BeltNotification.decode(characteristic: notification.characteristicUUID, bytes: bytes) == notification)
+        #expect(
+            try BeltNotification.decode(characteristic: notification.characteristicUUID, bytes: bytes) == notification)
     }
 
     @Test func orientationIsSixteenBytesFromFusion() throws {
@@ -39,7 +40,8 @@ import Testing
 
     @Test func batteryIsNineBytes() throws {
         let status = BeltBatteryStatus(
-            powerStatus: .charging, levelPercent: 75.5, timeSeconds: 1800, currentMilliamps: 420, voltageMillivolts: 4100)
+            powerStatus: .charging, levelPercent: 75.5, timeSeconds: 1800, currentMilliamps: 420,
+            voltageMillivolts: 4100)
         let bytes = BeltNotification.battery(status).encoded()
         #expect(bytes == [0x02, 0x80, 0x4B, 0x40, 0x01, 0xA4, 0x01, 0x04, 0x10])
         #expect(try BeltBatteryStatus(bytes: bytes) == status)

@@ -185,8 +185,12 @@ import Testing
     }
 
     @Test func rejectionsMapToBlueZErrors() {
-        #expect(BeltRequestError(characteristic: Self.fe05, reason: .empty).bluezErrorName == "org.bluez.Error.InvalidValueLength")
-        #expect(BeltRequestError(characteristic: Self.fe05, reason: .notWritable).bluezErrorName == "org.bluez.Error.NotPermitted")
+        #expect(
+            BeltRequestError(characteristic: Self.fe05, reason: .empty).bluezErrorName
+                == "org.bluez.Error.InvalidValueLength")
+        #expect(
+            BeltRequestError(characteristic: Self.fe05, reason: .notWritable).bluezErrorName
+                == "org.bluez.Error.NotPermitted")
         #expect(
             BeltRequestError(characteristic: Self.fe05, reason: .unknownOpcode([2])).bluezErrorName
                 == "org.bluez.Error.NotSupported")
@@ -205,15 +209,24 @@ import Testing
             (.keepAliveAck, .keepAliveAck(payload: [0x00])),
             (.requestMode, .requestMode),
             (.changeMode(.pause), .changeMode(.pause)),
-            (.changeDefaultIntensity(80, vibrationFeedback: true), .changeDefaultIntensity(80, vibrationFeedback: true)),
+            (
+                .changeDefaultIntensity(80, vibrationFeedback: true),
+                .changeDefaultIntensity(80, vibrationFeedback: true)
+            ),
             (.changeHeadingOffset(degrees: 10), .changeHeadingOffset(10)),
             (.rename(suffix: "Bob"), .rename(suffix: "Bob")),
             (.requestAdvancedParameter(.orientationPeriod), .requestAdvancedParameter(id: 0x0F)),
             (.setHeadingOffset(degrees: 90, persist: false), .setHeadingOffset(90, persist: false)),
             (.setAccuracySignal(.appMode, persist: true), .setAccuracySignal(.appMode, persist: true)),
             (.setOrientationPeriod(milliseconds: 100), .setOrientationPeriod(milliseconds: 100, persist: false)),
-            (.setPairingRequirement(required: true, persist: false), .setPairingRequirement(required: true, persist: false)),
-            (.reset(parameters: false, bluetooth: false, sensors: true), .reset(parameters: false, bluetooth: false, sensors: true)),
+            (
+                .setPairingRequirement(required: true, persist: false),
+                .setPairingRequirement(required: true, persist: false)
+            ),
+            (
+                .reset(parameters: false, bluetooth: false, sensors: true),
+                .reset(parameters: false, bluetooth: false, sensors: true)
+            ),
             (.vibrate(channel), .vibrate(channel)),
             (.pulse(pulse), .pulse(pulse)),
             (.stopAll, .stop(channel: nil)),
@@ -222,7 +235,8 @@ import Testing
             (.buzzer(tones), .buzzer(tones)),
         ]
         for (command, request) in pairs {
-            #expect(try BeltRequest.decode(characteristic: command.characteristicUUID, bytes: command.encoded()) == request)
+            #expect(
+                try BeltRequest.decode(characteristic: command.characteristicUUID, bytes: command.encoded()) == request)
         }
     }
 }
