@@ -1,5 +1,6 @@
 /// When the belt plays its own "orientation inaccurate" signal (advanced parameter 0x03, belt.md §3.1).
 public struct AccuracySignalState: OptionSet, Sendable, Hashable {
+    /// The wire byte.
     public let rawValue: UInt8
     /// Creates a state from the wire byte.
     public init(rawValue: UInt8) { self.rawValue = rawValue }

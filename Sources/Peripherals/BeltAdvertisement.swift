@@ -4,7 +4,7 @@
 /// Android client does and the name arrives only in the scan response, often after the UUIDs. A name
 /// starting with `vs` (Android's development devices) is too generic on its own, so it needs a belt UUID
 /// as well. A UUID alone never matches: 65333333-… is shared with unrelated devices (Shimmer, Cypress).
-public enum BeltAdvertisement {
+public enum BeltAdvertisement: Sendable {
     /// Name prefix of production belts, lower-case.
     public static let namePrefix = "naviguertel"
     /// Name prefix of development devices, lower-case; accepted only together with a belt UUID.

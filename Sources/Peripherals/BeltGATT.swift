@@ -1,10 +1,10 @@
 /// The belt's GATT layout (belt.md §2): service and characteristic UUIDs in BlueZ spelling.
-public enum BeltGATT {
+public enum BeltGATT: Sendable {
     /// The UUID the belt advertises (belt.md §1). Unrelated devices use it too, so never match on it alone.
     public static let advertisedServiceUUID = "65333333-a115-11e2-9e9a-0800200ca100"
 
     /// Service UUIDs. Android accepts a belt only if all three exist.
-    public enum Service {
+    public enum Service: Sendable {
         /// FE51, belt control service. Newer belts also advertise it.
         public static let control = BluetoothUUID.expand(0xFE51)
         /// FE52, sensor service.
@@ -16,7 +16,7 @@ public enum BeltGATT {
     }
 
     /// Characteristic UUIDs.
-    public enum Characteristic {
+    public enum Characteristic: Sendable {
         /// FE01, firmware version (read).
         public static let firmwareInfo = BluetoothUUID.expand(0xFE01)
         /// FE02, keep-alive (belt notifies, app acks by writing).
@@ -100,6 +100,7 @@ public struct BeltCharacteristicDescription: Sendable, Equatable {
 
 /// The GATT properties the belt profile uses.
 public struct GATTCharacteristicFlags: OptionSet, Sendable, Hashable {
+    /// The flag bits.
     public let rawValue: UInt8
     /// Creates flags from raw bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }

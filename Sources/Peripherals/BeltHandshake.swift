@@ -27,7 +27,7 @@ public enum BeltHandshakeStep: Sendable, Equatable {
 }
 
 /// The bridge's handshake as data: belt.md §2.5, "[INFERRED] minimal common handshake".
-public enum BeltHandshake {
+public enum BeltHandshake: Sendable {
     /// How long to wait for each answer, as pybelt does.
     public static let answerTimeoutSeconds = 1.0
 

@@ -5,10 +5,13 @@ public struct BeltState: Sendable, Equatable {
     public static let minimumDefaultIntensity: UInt8 = 5
     /// First firmware that knows the orientation-period parameter 0x0F.
     public static let orientationPeriodFirmware: UInt16 = 52
-    /// Factory defaults.
+    /// Factory heading offset, 45° (belt.md §3.4).
     public static let factoryHeadingOffset: UInt16 = 45
+    /// Factory orientation notification period, 500 ms (belt.md §5).
     public static let factoryOrientationPeriodMs: UInt16 = 500
+    /// Default intensity of a fresh simulated belt; the real factory value is not documented.
     public static let factoryDefaultIntensity: UInt8 = 50
+    /// Name of a fresh simulated belt; clients match its `naviguertel` prefix.
     public static let factoryName = "naviGuertel"
 
     /// Current mode.

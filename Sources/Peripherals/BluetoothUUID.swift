@@ -1,7 +1,7 @@
 import Foundation
 
 /// Spelling rules for Bluetooth UUIDs as BlueZ reports them: full 128-bit, lower-case.
-public enum BluetoothUUID {
+public enum BluetoothUUID: Sendable {
     /// The part of the Bluetooth base UUID after the 16-bit value.
     public static let baseSuffix = "-0000-1000-8000-00805f9b34fb"
 
