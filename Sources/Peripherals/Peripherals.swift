@@ -1,1 +1,0 @@
-// Peripherals layer; see the files beside this one.
