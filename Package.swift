@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "gatt2mqtt-sim",
             dependencies: [
-                "DBus", "Peripherals",
+                "BlueZ", "Peripherals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
