@@ -1,1 +1,0 @@
-// BlueZ layer; see the files beside this one.

@@ -1,0 +1,48 @@
+import DBus
+
+/// Queries of the cached object tree.
+extension BlueZClient {
+    /// The adapter called `name` (e.g. `hci0`), if BlueZ has it.
+    public func adapter(named name: String) async -> BlueZAdapter? {
+        let path = "/org/bluez/" + name
+        guard let properties = await cache.objects[path]?[BlueZInterface.adapter] else { return nil }
+        return BlueZAdapter(path: path, properties: properties)
+    }
+
+    /// Waits up to `timeout` for the adapter called `name` to exist and be powered.
+    public func waitForAdapter(named name: String, timeout: Duration) async -> BlueZAdapter? {
+        let path = "/org/bluez/" + name
+        _ = await cache.wait(for: path, timeout: timeout) { $0?[BlueZInterface.adapter]?["Powered"]?.bool == true }
+        return await adapter(named: name)
+    }
+
+    /// Every device BlueZ knows on the adapter at `adapterPath`.
+    public func devices(on adapterPath: String) async -> [BlueZDevice] {
+        await cache.objects
+            .compactMap { path, interfaces in interfaces[BlueZInterface.device].flatMap { BlueZDevice(path: path, properties: $0) } }
+            .filter { $0.adapterPath == adapterPath }
+            .sorted { $0.path < $1.path }
+    }
+
+    public func device(at path: String) async -> BlueZDevice? {
+        guard let properties = await cache.objects[path]?[BlueZInterface.device] else { return nil }
+        return BlueZDevice(path: path, properties: properties)
+    }
+
+    /// The path of the characteristic `characteristicUUID` in service `serviceUUID` of the device.
+    public func characteristicPath(device devicePath: String, service serviceUUID: String, characteristic characteristicUUID: String) async -> String? {
+        let objects = await cache.objects
+        let servicePaths = objects.compactMap { path, interfaces -> String? in
+            guard let service = interfaces[BlueZInterface.gattService], service["Device"]?.string == devicePath,
+                service["UUID"]?.string?.lowercased() == serviceUUID.lowercased()
+            else { return nil }
+            return path
+        }
+        return objects.first { _, interfaces in
+            guard let characteristic = interfaces[BlueZInterface.gattCharacteristic],
+                let service = characteristic["Service"]?.string
+            else { return false }
+            return servicePaths.contains(service) && characteristic["UUID"]?.string?.lowercased() == characteristicUUID.lowercased()
+        }?.key
+    }
+}

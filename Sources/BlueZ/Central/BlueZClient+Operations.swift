@@ -1,0 +1,102 @@
+import DBus
+
+/// Calls on adapters, devices and characteristics.
+extension BlueZClient {
+    /// Sets an LE discovery filter and starts discovery; a discovery already running for this client is fine.
+    public func startDiscovery(adapterPath: String, filter: DiscoveryFilter = DiscoveryFilter()) async throws {
+        _ = try await connection.call(
+            destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
+            member: "SetDiscoveryFilter", arguments: [filter.dbusValue], timeout: operationTimeout)
+        do {
+            _ = try await connection.call(
+                destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
+                member: "StartDiscovery", timeout: operationTimeout)
+        } catch let error as DBusError where error.name == "org.bluez.Error.InProgress" {
+            // This client already has a discovery session.
+        }
+    }
+
+    public func stopDiscovery(adapterPath: String) async throws {
+        _ = try await connection.call(
+            destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
+            member: "StopDiscovery", timeout: operationTimeout)
+    }
+
+    /// Connects and waits until services are resolved (Connect returns before GATT discovery ends).
+    public func connect(devicePath: String, timeout: Duration = .seconds(10)) async throws {
+        try await operationQueue(for: devicePath).run { [self] in
+            _ = try await connection.call(
+                destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
+                member: "Connect", timeout: timeout)
+            let resolved = await cache.wait(for: devicePath, timeout: timeout) {
+                $0?[BlueZInterface.device]?["ServicesResolved"]?.bool == true
+            }
+            guard resolved else {
+                throw DBusError(name: "org.bluez.Error.Failed", message: "services not resolved within \(timeout)")
+            }
+        }
+    }
+
+    /// Disconnects; a device that is not connected is fine (as BlueZ 5.66 answers).
+    public func disconnect(devicePath: String) async throws {
+        router.close(under: devicePath)
+        _ = try await connection.call(
+            destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
+            member: "Disconnect", timeout: operationTimeout)
+    }
+
+    /// Reads a characteristic's value.
+    public func read(characteristicPath: String, devicePath: String) async throws -> [UInt8] {
+        try await operationQueue(for: devicePath).run { [self] in
+            router.readStarted(characteristicPath)
+            do {
+                let reply = try await connection.call(
+                    destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
+                    member: "ReadValue", arguments: [.properties([:])], timeout: operationTimeout)
+                let bytes = reply.first?.bytes ?? []
+                router.readFinished(characteristicPath, bytes: bytes)
+                return bytes
+            } catch {
+                router.readFinished(characteristicPath, bytes: nil)
+                throw error
+            }
+        }
+    }
+
+    /// Writes a characteristic's value, with or without response.
+    public func write(_ bytes: [UInt8], characteristicPath: String, devicePath: String, type: GattWriteType = .request) async throws {
+        try await operationQueue(for: devicePath).run { [self] in
+            _ = try await connection.call(
+                destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
+                member: "WriteValue", arguments: [.bytes(bytes), .properties(["type": .string(type.rawValue)])],
+                timeout: operationTimeout)
+        }
+    }
+
+    /// Subscribes to a characteristic (StartNotify once, as BlueZ sessions are per client) and returns
+    /// its notifications. The stream ends on ``stopNotifications(characteristicPath:devicePath:)``, when
+    /// the device disconnects or its objects go away, and when BlueZ stops.
+    public func notifications(characteristicPath: String, devicePath: String) async throws -> AsyncStream<[UInt8]> {
+        try await operationQueue(for: devicePath).run { [self] in
+            let stream = router.open(characteristicPath)
+            do {
+                _ = try await connection.call(
+                    destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
+                    member: "StartNotify", timeout: operationTimeout)
+            } catch {
+                router.close(characteristicPath)
+                throw error
+            }
+            return stream
+        }
+    }
+
+    public func stopNotifications(characteristicPath: String, devicePath: String) async throws {
+        router.close(characteristicPath)
+        try await operationQueue(for: devicePath).run { [self] in
+            _ = try await connection.call(
+                destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
+                member: "StopNotify", timeout: operationTimeout)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import DBus
+import Logging
+import Synchronization
+
+/// A BlueZ central: the object cache, adapters and devices, discovery, connections and GATT
+/// operations. It survives bluetoothd restarts: when `org.bluez` loses its owner the cache empties
+/// and ``BlueZEvent/serviceVanished`` is sent; when it gets one again the cache reloads and
+/// ``BlueZEvent/serviceAppeared`` is sent. Sessions (discovery, notify) must then be started again.
+public final class BlueZClient: Sendable {
+    public let connection: DBusConnection
+    let cache = BlueZObjectCache()
+    let router = NotificationRouter()
+    private let queues = Mutex<[String: GattOperationQueue]>([:])
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    let logger: Logger
+
+    /// Timeout of a single GATT read, write or notify set-up.
+    public var operationTimeout: Duration { .seconds(5) }
+
+    public init(connection: DBusConnection, logger: Logger = Logger(label: "bluez")) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Starts following BlueZ. Returns once the first snapshot is loaded (or BlueZ is known absent).
+    public func start() async {
+        // Subscribe before reading the snapshot so that nothing falls between the two.
+        let bluezSignals = connection.signals(matching: DBusMatchRule(sender: BlueZInterface.service))
+        let ownerChanges = connection.signals(matching: DBusMatchRule(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: BlueZInterface.service))
+        let signalTask = Task { [self] in
+            for await signal in bluezSignals { await handle(signal) }
+        }
+        let ownerTask = Task { [self] in
+            for await signal in ownerChanges {
+                let newOwner = signal.arguments.count > 2 ? signal.arguments[2].string ?? "" : ""
+                if newOwner.isEmpty {
+                    logger.warning("org.bluez vanished")
+                    router.closeAll()
+                    await cache.serviceVanished()
+                } else {
+                    logger.info("org.bluez appeared", metadata: ["owner": "\(newOwner)"])
+                    await reload()
+                }
+            }
+        }
+        tasks.withLock { $0 += [signalTask, ownerTask] }
+        await reload()
+    }
+
+    /// Stops following BlueZ and ends every stream.
+    public func stop() {
+        tasks.withLock { tasks in
+            tasks.forEach { $0.cancel() }
+            tasks = []
+        }
+        router.closeAll()
+    }
+
+    /// Changes to BlueZ's objects, from now on.
+    public func events() async -> AsyncStream<BlueZEvent> { await cache.events() }
+
+    public var isServiceRunning: Bool { get async { await cache.serviceRunning } }
+
+    private func reload() async {
+        do {
+            let reply = try await connection.call(
+                destination: BlueZInterface.service, path: "/", interface: DBusStandardInterface.objectManager,
+                member: "GetManagedObjects", timeout: .seconds(5))
+            await cache.load(Self.managedObjects(reply.first))
+        } catch {
+            logger.info("BlueZ is not available yet: \(error)")
+        }
+    }
+
+    static func managedObjects(_ value: DBusValue?) -> [String: BlueZObjectCache.Interfaces] {
+        var result: [String: BlueZObjectCache.Interfaces] = [:]
+        for (path, entry) in value?.stringKeyed ?? [:] {
+            result[path] = interfaces(entry)
+        }
+        return result
+    }
+
+    static func interfaces(_ value: DBusValue) -> BlueZObjectCache.Interfaces {
+        var result: BlueZObjectCache.Interfaces = [:]
+        for (name, properties) in value.stringKeyed ?? [:] {
+            result[name] = (properties.stringKeyed ?? [:]).mapValues(\.unwrapped)
+        }
+        return result
+    }
+
+    private func handle(_ signal: DBusSignal) async {
+        switch (signal.interface, signal.member) {
+        case (DBusStandardInterface.properties, "PropertiesChanged"):
+            guard signal.arguments.count >= 2, let interface = signal.arguments[0].string,
+                let changed = signal.arguments[1].stringKeyed
+            else { return }
+            if interface == BlueZInterface.gattCharacteristic, let value = changed["Value"]?.bytes {
+                router.deliver(value, to: signal.path)
+                if changed.count == 1 { return }  // the hot path: a notification and nothing else
+            }
+            let invalidated = signal.arguments.count > 2 ? signal.arguments[2].strings ?? [] : []
+            await cache.propertiesChanged(signal.path, interface, changed.mapValues(\.unwrapped), invalidated)
+        case (DBusStandardInterface.objectManager, "InterfacesAdded"):
+            guard signal.arguments.count == 2, let path = signal.arguments[0].string else { return }
+            await cache.interfacesAdded(path, Self.interfaces(signal.arguments[1]))
+        case (DBusStandardInterface.objectManager, "InterfacesRemoved"):
+            guard signal.arguments.count == 2, let path = signal.arguments[0].string else { return }
+            let names = signal.arguments[1].strings ?? []
+            if names.contains(BlueZInterface.gattCharacteristic) || names.contains(BlueZInterface.device) {
+                router.close(under: path)
+            }
+            await cache.interfacesRemoved(path, names)
+        default:
+            break
+        }
+    }
+
+    func operationQueue(for devicePath: String) -> GattOperationQueue {
+        queues.withLock { queues in
+            if let queue = queues[devicePath] { return queue }
+            let queue = GattOperationQueue()
+            queues[devicePath] = queue
+            return queue
+        }
+    }
+}

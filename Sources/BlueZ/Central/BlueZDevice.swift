@@ -1,0 +1,74 @@
+import DBus
+
+/// A snapshot of one org.bluez.Device1.
+public struct BlueZDevice: Sendable, Equatable {
+    public var path: String
+    public var adapterPath: String
+    public var address: String
+    public var name: String?
+    public var alias: String?
+    public var serviceUUIDs: [String]
+    public var rssi: Int16?
+    public var connected: Bool
+    public var servicesResolved: Bool
+    public var paired: Bool
+
+    init?(path: String, properties: [String: DBusValue]) {
+        guard let address = properties["Address"]?.string else { return nil }
+        self.path = path
+        self.address = address
+        adapterPath = properties["Adapter"]?.string ?? "/" + path.split(separator: "/").dropLast().joined(separator: "/")
+        name = properties["Name"]?.string
+        alias = properties["Alias"]?.string
+        serviceUUIDs = (properties["UUIDs"]?.strings ?? []).map { $0.lowercased() }
+        rssi = properties["RSSI"]?.int16
+        connected = properties["Connected"]?.bool ?? false
+        servicesResolved = properties["ServicesResolved"]?.bool ?? false
+        paired = properties["Paired"]?.bool ?? false
+    }
+}
+
+/// A snapshot of one org.bluez.Adapter1.
+public struct BlueZAdapter: Sendable, Equatable {
+    public var path: String
+    /// The kernel name, e.g. `hci0`.
+    public var name: String { String(path.split(separator: "/").last ?? "") }
+    public var address: String
+    public var powered: Bool
+    public var discovering: Bool
+
+    init?(path: String, properties: [String: DBusValue]) {
+        guard let address = properties["Address"]?.string else { return nil }
+        self.path = path
+        self.address = address
+        powered = properties["Powered"]?.bool ?? false
+        discovering = properties["Discovering"]?.bool ?? false
+    }
+}
+
+/// How a characteristic write travels: with a response (`request`) or without (`command`).
+public enum GattWriteType: String, Sendable {
+    case request
+    case command
+}
+
+/// An LE discovery filter (Adapter1.SetDiscoveryFilter).
+public struct DiscoveryFilter: Sendable {
+    public var serviceUUIDs: [String]
+    public var rssi: Int16?
+    /// Report every advertisement, so RSSI stays fresh.
+    public var duplicateData: Bool
+
+    public init(serviceUUIDs: [String] = [], rssi: Int16? = nil, duplicateData: Bool = true) {
+        self.serviceUUIDs = serviceUUIDs
+        self.rssi = rssi
+        self.duplicateData = duplicateData
+    }
+
+    var dbusValue: DBusValue {
+        var values: [String: DBusValue] = ["Transport": .string("le"), "DuplicateData": .boolean(duplicateData)]
+        if !serviceUUIDs.isEmpty { values["UUIDs"] = .strings(serviceUUIDs) }
+        if let rssi { values["RSSI"] = .int16(rssi) }
+        return .properties(values)
+    }
+}

@@ -1,0 +1,91 @@
+import Synchronization
+
+/// Routes characteristic Value changes to notification streams.
+///
+/// BlueZ reports notifications and ReadValue results the same way (PropertiesChanged on Value), so
+/// a read's echo is taken out: while a read of a characteristic is in flight its Value changes are
+/// held back, and when the read returns, one change carrying the read's bytes is dropped.
+final class NotificationRouter: Sendable {
+    private struct Route {
+        var continuation: AsyncStream<[UInt8]>.Continuation
+        var readsInFlight = 0
+        var heldBack: [[UInt8]] = []
+        var expectedEcho: [UInt8]?
+        var echoDeadline = ContinuousClock.now
+    }
+
+    /// How long after a read its echo may still arrive; a later equal value is a real notification.
+    private static let echoWindow = Duration.milliseconds(250)
+
+    private let routes = Mutex<[String: Route]>([:])
+
+    /// A new stream for `path`, replacing (and ending) any earlier one.
+    func open(_ path: String) -> AsyncStream<[UInt8]> {
+        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        let previous = routes.withLock { routes in
+            let old = routes[path]?.continuation
+            routes[path] = Route(continuation: continuation)
+            return old
+        }
+        previous?.finish()
+        return stream
+    }
+
+    func close(_ path: String) {
+        routes.withLock { $0.removeValue(forKey: path) }?.continuation.finish()
+    }
+
+    /// Ends every stream whose path is `prefix` or below it.
+    func close(under prefix: String) {
+        let ended = routes.withLock { routes in
+            let keys = routes.keys.filter { $0 == prefix || $0.hasPrefix(prefix + "/") }
+            return keys.compactMap { routes.removeValue(forKey: $0)?.continuation }
+        }
+        ended.forEach { $0.finish() }
+    }
+
+    func closeAll() {
+        let ended = routes.withLock { routes in
+            defer { routes = [:] }
+            return routes.values.map(\.continuation)
+        }
+        ended.forEach { $0.finish() }
+    }
+
+    /// A Value change; returns false when nobody listens on `path`.
+    @discardableResult
+    func deliver(_ bytes: [UInt8], to path: String) -> Bool {
+        routes.withLock { routes in
+            guard var route = routes[path] else { return false }
+            if route.readsInFlight > 0 {
+                route.heldBack.append(bytes)
+            } else if route.expectedEcho == bytes, ContinuousClock.now < route.echoDeadline {
+                route.expectedEcho = nil
+            } else {
+                route.continuation.yield(bytes)
+            }
+            routes[path] = route
+            return true
+        }
+    }
+
+    func readStarted(_ path: String) {
+        routes.withLock { $0[path]?.readsInFlight += 1 }
+    }
+
+    /// The read returned `bytes` (nil when it failed).
+    func readFinished(_ path: String, bytes: [UInt8]?) {
+        routes.withLock { routes in
+            guard var route = routes[path] else { return }
+            route.readsInFlight -= 1
+            var echo = bytes
+            for held in route.heldBack {
+                if held == echo { echo = nil } else { route.continuation.yield(held) }
+            }
+            route.heldBack = []
+            route.expectedEcho = echo  // the echo may still be on its way
+            route.echoDeadline = ContinuousClock.now + Self.echoWindow
+            routes[path] = route
+        }
+    }
+}
