@@ -1,1 +1,0 @@
-// Bridge layer; see the files beside this one.

@@ -1,0 +1,29 @@
+/// Why a command was refused or failed. The codes are part of the MQTT contract (topics.md).
+public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        /// The payload is not what the command takes (not JSON, too large, wrong shape).
+        case invalidPayload = "invalid_payload"
+        /// A field has a wrong type or a value out of range; the message names the field.
+        case invalidValue = "invalid_value"
+        /// No such command for this device family.
+        case unknownCommand = "unknown_command"
+        /// The device is not connected (or not yet through its handshake).
+        case notConnected = "not_connected"
+        /// The device did not acknowledge in time.
+        case timeout
+        /// BlueZ or the device refused the GATT operation.
+        case gattError = "gatt_error"
+        /// The device's firmware is too old for the command.
+        case unsupportedFirmware = "unsupported_firmware"
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
