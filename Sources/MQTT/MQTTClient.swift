@@ -167,8 +167,8 @@ public final class MQTTClient: Sendable {
                 throw MQTTError.notConnected
             }
             try MosquittoHandle.check(code, "publish to '\(message.topic)'")
+            state.withLock { $0.statistics.messagesPublished += 1 }
         }
-        state.withLock { $0.statistics.messagesPublished += 1 }
     }
 
     /// Subscribes to `filter` now if connected, and again after every reconnect.

@@ -92,10 +92,10 @@ extension MQTTClient {
     }
 
     func didReceive(_ message: MQTTMessage) {
-        let result = messageContinuation.yield(message)
-        state.withLock { state in
-            state.statistics.messagesReceived += 1
-            if case .dropped = result { state.statistics.droppedMessages += 1 }
+        // Counted before the yield, so a consumer that sees the message also sees the count.
+        state.withLock { $0.statistics.messagesReceived += 1 }
+        if case .dropped = messageContinuation.yield(message) {
+            state.withLock { $0.statistics.droppedMessages += 1 }
         }
     }
 

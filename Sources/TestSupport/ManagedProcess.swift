@@ -23,18 +23,16 @@ public final class ManagedProcess: Sendable {
     /// The child's process ID.
     public let processIdentifier: Int32
     private let output: ProcessOutput
-    private let process: LaunchedProcess
 
-    private init(name: String, process: LaunchedProcess, output: ProcessOutput) {
+    private init(name: String, processIdentifier: Int32, output: ProcessOutput) {
         self.name = name
-        self.process = process
+        self.processIdentifier = processIdentifier
         self.output = output
-        self.processIdentifier = process.value.processIdentifier
     }
 
     deinit {
         if output.exit == nil {
-            kill(processIdentifier, SIGKILL)
+            Spawn.signal(processIdentifier, SIGKILL)
         }
     }
 
@@ -54,31 +52,17 @@ public final class ManagedProcess: Sendable {
         let path = try ExecutableLocator.find(executable)
         let name = name ?? URL(fileURLWithPath: path).lastPathComponent
         let output = ProcessOutput(name: name, logFile: logFile)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
-        // A child reading the runner's stdin could steal input or block; give it nothing.
-        process.standardInput = FileHandle.nullDevice
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.terminationHandler = { finished in
-            let exit: ProcessExit =
-                finished.terminationReason == .uncaughtSignal
-                ? .signalled(finished.terminationStatus) : .exited(finished.terminationStatus)
-            LiveChildren.remove(finished.processIdentifier)
+        let environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let spawned = try Spawn.start(
+            path: path, arguments: arguments, environment: environment, workingDirectory: workingDirectory)
+        LiveChildren.add(spawned.pid)
+        output.startReading(spawned.stdout, as: .stdout)
+        output.startReading(spawned.stderr, as: .stderr)
+        Spawn.reap(spawned.pid) { exit in
+            LiveChildren.remove(spawned.pid)
             output.exited(exit)
         }
-        try process.run()
-        // The termination handler may already have run for a child that died at once.
-        if output.exit == nil { LiveChildren.add(process.processIdentifier) }
-        output.startReading(stdout.fileHandleForReading, as: .stdout)
-        output.startReading(stderr.fileHandleForReading, as: .stderr)
-        return ManagedProcess(name: name, process: LaunchedProcess(process), output: output)
+        return ManagedProcess(name: name, processIdentifier: spawned.pid, output: output)
     }
 
     /// Every line so far, in arrival order (stdout and stderr interleaved as read).
@@ -139,10 +123,11 @@ public final class ManagedProcess: Sendable {
         }
     }
 
-    /// Sends `signal` (e.g. SIGKILL to simulate a crash) without waiting.
+    /// Sends `signal` (e.g. SIGKILL to simulate a crash) to the process and anything it
+    /// started (it leads its own process group), without waiting.
     public func send(_ signal: Int32) {
         guard output.exit == nil else { return }
-        kill(processIdentifier, signal)
+        Spawn.signal(processIdentifier, signal)
     }
 
     /// Stops the process: SIGTERM, then SIGKILL if it is still running after `grace`; returns
@@ -160,21 +145,13 @@ public final class ManagedProcess: Sendable {
     }
 }
 
-/// `Process` is not declared Sendable; after `run()` this code only reads its process
-/// identifier, which never changes, so sharing it is safe.
-private final class LaunchedProcess: @unchecked Sendable {
-    let value: Process
-    init(_ value: Process) { self.value = value }
-}
-
 /// PIDs of children still running, killed when the runner exits normally, because a test that
 /// forgets (or fails before) cleanup would otherwise leave brokers listening after the run.
 private enum LiveChildren {
     private static let pids: Mutex<Set<Int32>> = {
         atexit {
             for pid in LiveChildren.drain() {
-                kill(pid, SIGKILL)
-                waitpid(pid, nil, 0)
+                Spawn.signal(pid, SIGKILL)
             }
         }
         return Mutex([])

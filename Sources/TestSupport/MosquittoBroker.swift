@@ -3,7 +3,7 @@ import Synchronization
 
 /// A real mosquitto broker on 127.0.0.1 for one test, in a temporary directory of its own.
 ///
-/// It logs everything to stdout, so tests can wait on broker events ("New client connected",
+/// It logs everything to stderr (unbuffered, unlike its stdout into a pipe), so tests can wait on broker events ("New client connected",
 /// "Received SUBSCRIBE", …) through `process`. Killed and its directory removed when released.
 public final class MosquittoBroker: Sendable {
     /// How the broker is configured.
@@ -25,6 +25,9 @@ public final class MosquittoBroker: Sendable {
     public struct StartFailure: Error, CustomStringConvertible, Sendable {
         /// What went wrong, with the broker's output.
         public let description: String
+
+        /// Creates a failure with an explanation.
+        public init(description: String) { self.description = description }
     }
 
     /// The TCP port it listens on (kept across restarts).
@@ -92,7 +95,7 @@ public final class MosquittoBroker: Sendable {
             "allow_anonymous \(options.allowAnonymous)",
             "persistence \(options.persistence)",
             "persistence_location \(directory)/",
-            "log_dest stdout",
+            "log_dest stderr",
             "log_type all",
             "connection_messages true",
             "log_timestamp false",
