@@ -50,7 +50,7 @@ extension MQTTClient {
             connectionFailed(code: code, during: "network loop")
             return true
         }
-        if state.withLock({ state in defer { state.sessionNeedsRestore = false }; return state.sessionNeedsRestore }) {
+        if state.withLock({ $0.sessionNeedsRestore }) {
             restoreSession()
         }
         return true
@@ -128,9 +128,15 @@ extension MQTTClient {
                     logger.warning("\(error)")
                 }
             }
+            // Cleared under the session lock: subscribe/publish look at it under the same lock to
+            // decide whether to send now or leave it to this restore, so nothing goes out twice.
+            state.withLock { state in
+                state.sessionNeedsRestore = false
+                state.statistics.messagesPublished += republished
+                if state.isConnected { state.connectionWaiters.resumeAll(returning: ()) }
+            }
             return (session.subscriptions.count, republished)
         }
-        state.withLock { $0.statistics.messagesPublished += republished }
         logger.debug("session restored: \(subscriptions) subscriptions, \(republished) retained messages")
     }
 

@@ -115,7 +115,8 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    /// Returns once the client is connected (CONNACK received), at once if it already is.
+    /// Returns once the client is connected (CONNACK received and subscriptions and retained
+    /// state restored), at once if it already is.
     ///
     /// Throws `MQTTError.connectionRefused` when the broker refuses the connection (bad
     /// credentials, not authorised), `.tls` when the TLS handshake fails, `.timeout` when neither
@@ -131,7 +132,7 @@ public final class MQTTClient: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 state.withLock { state in
-                    if state.isConnected {
+                    if state.isConnected && !state.sessionNeedsRestore {
                         continuation.resume()
                     } else if let error = state.lastFatalError {
                         continuation.resume(throwing: error)
@@ -158,12 +159,14 @@ public final class MQTTClient: Sendable {
     public func publish(_ message: MQTTMessage) throws {
         try session.withLock { session in
             session.remember(message)
+            if message.retain && !canSendNow {
+                logger.debug("retained '\(message.topic)' will be sent when the session is restored")
+                return
+            }
             let code = try handle.publish(message, version: configuration.protocolVersion)
             if code == MosquittoHandle.noConnection {
-                if message.retain {
-                    logger.debug("not connected; retained '\(message.topic)' will be sent on connect")
-                    return
-                }
+                // Lost since the check: the next restore sends a retained message.
+                if message.retain { return }
                 throw MQTTError.notConnected
             }
             try MosquittoHandle.check(code, "publish to '\(message.topic)'")
@@ -174,12 +177,17 @@ public final class MQTTClient: Sendable {
     /// Subscribes to `filter` now if connected, and again after every reconnect.
     public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce) throws {
         try session.withLock { session in
+            // Validate even when it cannot be sent yet, so a bad filter fails here, not later.
+            guard mosquitto_sub_topic_check(filter) == MosquittoHandle.success else {
+                throw MQTTError.library(operation: "subscribe", code: MOSQ_ERR_INVAL.rawValue, message: "invalid topic filter '\(filter)'")
+            }
+            session.addSubscription(filter, qos: qos)
+            guard canSendNow else { return }
             let code = handle.subscribe(filter, qos: qos, version: configuration.protocolVersion)
-            // Not connected is fine: the subscription is sent after the next CONNACK.
+            // Not connected any more is fine: the subscription is sent after the next CONNACK.
             if code != MosquittoHandle.noConnection {
                 try MosquittoHandle.check(code, "subscribe to '\(filter)'")
             }
-            session.addSubscription(filter, qos: qos)
         }
     }
 
@@ -187,11 +195,20 @@ public final class MQTTClient: Sendable {
     public func unsubscribe(_ filter: String) throws {
         try session.withLock { session in
             session.removeSubscription(filter)
+            guard canSendNow else { return }
             let code = handle.unsubscribe(filter)
             if code != MosquittoHandle.noConnection {
                 try MosquittoHandle.check(code, "unsubscribe from '\(filter)'")
             }
         }
+    }
+
+    /// Whether session traffic should go out now rather than in the next restore. Checked
+    /// under the session lock, which the restore also holds while it runs and clears the flag:
+    /// so each subscription or retained message goes out once per connection, not twice (a
+    /// second SUBSCRIBE would make the broker resend its retained messages).
+    private var canSendNow: Bool {
+        state.withLock { $0.isConnected && !$0.sessionNeedsRestore }
     }
 
     /// Whether the client currently has an accepted connection.

@@ -60,7 +60,8 @@ extension MQTTClient {
                 state.failedAttempts = 0
                 state.lastError = nil
                 state.lastFatalError = nil
-                state.connectionWaiters.resumeAll(returning: ())
+                // connected(timeout:) waiters are resumed by the I/O thread once the session is
+                // restored, so a caller that then subscribes cannot race the restore.
             }
             logger.info("connected to \(configuration.host):\(configuration.port)")
             emit(.connected(sessionPresent: flags & 1 != 0))
