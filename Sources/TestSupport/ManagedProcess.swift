@@ -112,7 +112,8 @@ public final class ManagedProcess: Sendable {
         }
     }
 
-    /// Waits for the process to end by itself.
+    /// Waits for the process to end by itself and for its output to be read to the end (so a
+    /// process whose children keep its stdout open counts as running until they exit too).
     @discardableResult
     public func waitForExit(timeout: Duration = .seconds(10)) async throws -> ProcessExit {
         let output = output

@@ -54,6 +54,17 @@ final class ProcessOutput: Sendable {
         var exitWaiters: [Int: CheckedContinuation<ProcessExit, any Error>] = [:]
         /// Waits cancelled before their continuation was registered.
         var cancelledEarly: Set<Int> = []
+
+        /// An exit is reported only once the output is read to the end too, so that a test
+        /// that awaits the exit then sees every line the process wrote.
+        var finished: ProcessExit? { openStreams == 0 ? exit : nil }
+
+        mutating func resumeExitWaitersIfDone() {
+            guard let finished else { return }
+            let waiters = exitWaiters
+            exitWaiters = [:]
+            for continuation in waiters.values { continuation.resume(returning: finished) }
+        }
     }
 
     let name: String
@@ -125,6 +136,7 @@ final class ProcessOutput: Sendable {
         state.withLock { state in
             state.openStreams -= 1
             guard state.openStreams == 0 else { return }
+            state.resumeExitWaitersIfDone()
             // No line can arrive any more: fail the waits now rather than at their timeouts.
             let waiters = state.lineWaiters
             state.lineWaiters = [:]
@@ -138,9 +150,7 @@ final class ProcessOutput: Sendable {
         log?.write(OutputLine(stream: .stderr, text: "-- \(name) \(exit)"))
         state.withLock { state in
             state.exit = exit
-            let waiters = state.exitWaiters
-            state.exitWaiters = [:]
-            for continuation in waiters.values { continuation.resume(returning: exit) }
+            state.resumeExitWaitersIfDone()
         }
     }
 
@@ -186,7 +196,7 @@ final class ProcessOutput: Sendable {
                 state.withLock { state in
                     if state.cancelledEarly.remove(id) != nil {
                         continuation.resume(throwing: CancellationError())
-                    } else if let exit = state.exit {
+                    } else if let exit = state.finished {
                         continuation.resume(returning: exit)
                     } else {
                         state.exitWaiters[id] = continuation

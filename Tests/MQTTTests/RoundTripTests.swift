@@ -127,4 +127,50 @@ import Testing
             await subscriber.stop()
         }
     }
+
+    @Test func unsubscribeStopsDelivery() async throws {
+        try await withBroker { broker in
+            let client = try await broker.connectedClient("client")
+            try await broker.subscribe(client, to: "a")
+            try await broker.subscribe(client, to: "b")
+            let log = try broker.log
+            let mark = log.lineCount
+            try client.unsubscribe("a")
+            try await log.waitForLine(containing: "Sending UNSUBACK to client", after: mark)
+            try await broker.mosquittoPub(["-t", "a", "-m", "ignored", "-q", "1"])
+            try await broker.mosquittoPub(["-t", "b", "-m", "sentinel", "-q", "1"])
+            let seen = try await messages(from: client) { $0.topic == "b" }
+            #expect(seen.map(\.payloadString) == ["sentinel"])
+            await client.stop()
+        }
+    }
+
+    @Test func invalidTopicsAreRejected() async throws {
+        try await withBroker { broker in
+            let client = try await broker.connectedClient("client")
+            #expect(throws: MQTTError.self) { try client.subscribe("a/#/b") }
+            #expect(throws: MQTTError.self) { try client.publish(MQTTMessage(topic: "a/+", string: "x")) }
+            #expect(client.isConnected)
+            await client.stop()
+        }
+    }
+
+    @Test func fullIncomingBufferDropsOldestAndCounts() async throws {
+        try await withBroker { broker in
+            let client = try await broker.connectedClient("slow") { $0.incomingBufferSize = 2 }
+            try await broker.subscribe(client, to: "burst")
+            let log = try broker.log
+            let mark = log.lineCount
+            for index in 1...5 {
+                try await broker.mosquittoPub(["-t", "burst", "-m", "\(index)", "-q", "1"])
+            }
+            // The client acknowledges each message as it copies it out, before anyone consumes.
+            try await log.waitForLine(containing: "Received PUBACK from slow (Mid: 5", after: mark)
+            #expect(client.statistics.messagesReceived == 5)
+            #expect(client.statistics.droppedMessages == 3)
+            let kept = try await messages(from: client) { $0.payloadString == "5" }
+            #expect(kept.map(\.payloadString) == ["4", "5"])
+            await client.stop()
+        }
+    }
 }
