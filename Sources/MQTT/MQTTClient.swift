@@ -179,7 +179,8 @@ public final class MQTTClient: Sendable {
         try session.withLock { session in
             // Validate even when it cannot be sent yet, so a bad filter fails here, not later.
             guard mosquitto_sub_topic_check(filter) == MosquittoHandle.success else {
-                throw MQTTError.library(operation: "subscribe", code: MOSQ_ERR_INVAL.rawValue, message: "invalid topic filter '\(filter)'")
+                throw MQTTError.library(
+                    operation: "subscribe", code: MOSQ_ERR_INVAL.rawValue, message: "invalid topic filter '\(filter)'")
             }
             session.addSubscription(filter, qos: qos)
             guard canSendNow else { return }

@@ -24,24 +24,28 @@ final class PropertyList {
     static func forPublish(_ message: MQTTMessage) throws -> PropertyList {
         let list = PropertyList()
         if let topic = message.responseTopic {
-            try list.add(mosquitto_property_add_string(&list.pointer, id(MQTT_PROP_RESPONSE_TOPIC), topic), "response topic")
+            try list.add(
+                mosquitto_property_add_string(&list.pointer, id(MQTT_PROP_RESPONSE_TOPIC), topic), "response topic")
         }
         if let data = message.correlationData {
             guard data.count <= Int(UInt16.max) else {
                 throw MQTTError.invalidConfiguration("correlation data longer than 65535 bytes")
             }
             let code = data.withUnsafeBytes {
-                mosquitto_property_add_binary(&list.pointer, id(MQTT_PROP_CORRELATION_DATA), $0.baseAddress, UInt16($0.count))
+                mosquitto_property_add_binary(
+                    &list.pointer, id(MQTT_PROP_CORRELATION_DATA), $0.baseAddress, UInt16($0.count))
             }
             try list.add(code, "correlation data")
         }
         if let expiry = message.messageExpiry {
             try list.add(
-                mosquitto_property_add_int32(&list.pointer, id(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL), expiry), "message expiry")
+                mosquitto_property_add_int32(&list.pointer, id(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL), expiry),
+                "message expiry")
         }
         for property in message.userProperties {
             try list.add(
-                mosquitto_property_add_string_pair(&list.pointer, id(MQTT_PROP_USER_PROPERTY), property.name, property.value),
+                mosquitto_property_add_string_pair(
+                    &list.pointer, id(MQTT_PROP_USER_PROPERTY), property.name, property.value),
                 "user property '\(property.name)'")
         }
         return list
@@ -52,7 +56,8 @@ final class PropertyList {
         let list = PropertyList()
         if configuration.protocolVersion == .v5, let expiry = configuration.sessionExpiry {
             try list.add(
-                mosquitto_property_add_int32(&list.pointer, id(MQTT_PROP_SESSION_EXPIRY_INTERVAL), expiry), "session expiry")
+                mosquitto_property_add_int32(&list.pointer, id(MQTT_PROP_SESSION_EXPIRY_INTERVAL), expiry),
+                "session expiry")
         }
         return list
     }
@@ -86,7 +91,9 @@ final class PropertyList {
         while true {
             var name: UnsafeMutablePointer<CChar>?
             var value: UnsafeMutablePointer<CChar>?
-            guard let found = mosquitto_property_read_string_pair(cursor, id(MQTT_PROP_USER_PROPERTY), &name, &value, skipFirst)
+            guard
+                let found = mosquitto_property_read_string_pair(
+                    cursor, id(MQTT_PROP_USER_PROPERTY), &name, &value, skipFirst)
             else { break }
             message.userProperties.append(
                 MQTTUserProperty(name.map { String(cString: $0) } ?? "", value.map { String(cString: $0) } ?? ""))

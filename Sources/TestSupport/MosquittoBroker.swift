@@ -3,8 +3,9 @@ import Synchronization
 
 /// A real mosquitto broker on 127.0.0.1 for one test, in a temporary directory of its own.
 ///
-/// It logs everything to stderr (unbuffered, unlike its stdout into a pipe), so tests can wait on broker events ("New client connected",
-/// "Received SUBSCRIBE", …) through `process`. Killed and its directory removed when released.
+/// It logs everything to stderr (unbuffered, unlike its stdout into a pipe), so tests can wait
+/// on broker events ("New client connected", "Received SUBSCRIBE", …) through `process`.
+/// Killed, and its directory removed, when released.
 public final class MosquittoBroker: Sendable {
     /// How the broker is configured.
     public struct Options: Sendable {
@@ -107,7 +108,8 @@ public final class MosquittoBroker: Sendable {
             let passwordFile = directory + "/passwd"
             for (user, password) in options.users.sorted(by: { $0.key < $1.key }) {
                 let create = FileManager.default.fileExists(atPath: passwordFile) ? [] : ["-c"]
-                let tool = try ManagedProcess.launch("mosquitto_passwd", arguments: create + ["-b", passwordFile, user, password])
+                let tool = try ManagedProcess.launch(
+                    "mosquitto_passwd", arguments: create + ["-b", passwordFile, user, password])
                 guard try await tool.waitForExit() == .exited(0) else {
                     throw StartFailure(description: "mosquitto_passwd failed:\n\(tool.outputText)")
                 }

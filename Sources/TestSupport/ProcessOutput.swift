@@ -171,7 +171,8 @@ final class ProcessOutput: Sendable {
                     } else if state.openStreams == 0 {
                         continuation.resume(throwing: OutputEnded(name: name, exit: state.exit))
                     } else {
-                        state.lineWaiters[id] = LineWaiter(after: after, predicate: predicate, continuation: continuation)
+                        state.lineWaiters[id] = LineWaiter(
+                            after: after, predicate: predicate, continuation: continuation)
                     }
                 }
             }

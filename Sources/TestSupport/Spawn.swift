@@ -50,8 +50,7 @@ enum Spawn {
         let argv = (command + arguments).map { strdup($0) }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") }
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var pid: Int32 = 0
         let code = posix_spawn(&pid, command[0], &actions, &attributes, argv + [nil], envp + [nil])

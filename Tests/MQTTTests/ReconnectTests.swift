@@ -10,17 +10,22 @@ import Testing
             try await broker.subscribe(bridge, to: "bridge/cmd/#")
             let log = try broker.log
             let mark = log.lineCount
-            try bridge.publish(MQTTMessage(topic: "bridge/devices/belt/state", string: "connected", qos: .atLeastOnce, retain: true))
-            try bridge.publish(MQTTMessage(topic: "bridge/devices/old/state", string: "stale", qos: .atLeastOnce, retain: true))
+            try bridge.publish(
+                MQTTMessage(topic: "bridge/devices/belt/state", string: "connected", qos: .atLeastOnce, retain: true))
+            try bridge.publish(
+                MQTTMessage(topic: "bridge/devices/old/state", string: "stale", qos: .atLeastOnce, retain: true))
             // An empty retained payload deletes: this one must not come back after the restart.
-            try bridge.publish(MQTTMessage(topic: "bridge/devices/old/state", payload: [], qos: .atLeastOnce, retain: true))
+            try bridge.publish(
+                MQTTMessage(topic: "bridge/devices/old/state", payload: [], qos: .atLeastOnce, retain: true))
             try await log.waitForLine(containing: "Sending PUBACK to bridge (m3", after: mark)
 
             // Without persistence the new broker knows nothing: no session, no retained messages.
             try await broker.restart()
             let restarted = try broker.log
             _ = try await nextEvent(from: bridge) { if case .disconnected = $0 { true } else { false } }
-            #expect(try await nextEvent(from: bridge) { if case .connected = $0 { true } else { false } } == .connected(sessionPresent: false))
+            #expect(
+                try await nextEvent(from: bridge) { if case .connected = $0 { true } else { false } }
+                    == .connected(sessionPresent: false))
             try await restarted.waitForLine(containing: "Sending SUBACK to bridge")
             try await restarted.waitForLine(containing: "Received PUBLISH from bridge (d0, q1, r1, m")
             #expect(bridge.statistics.reconnects == 1)
@@ -42,7 +47,10 @@ import Testing
 
             let sub = try ManagedProcess.launch(
                 "mosquitto_sub",
-                arguments: ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "bridge/devices/belt/state", "-C", "1", "-F", "%r %p"])
+                arguments: [
+                    "-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "bridge/devices/belt/state", "-C", "1", "-F",
+                    "%r %p",
+                ])
             #expect(try await sub.waitForExit() == .exited(0))
             #expect(sub.lines.map(\.text) == ["1 connected"])
 
@@ -169,7 +177,8 @@ import Testing
     }
 
     @Test func stopBeforeStartEndsEverything() async throws {
-        let client = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", clientID: "idle"), logger: testLogger)
+        let client = try MQTTClient(
+            configuration: MQTTConfiguration(host: "127.0.0.1", clientID: "idle"), logger: testLogger)
         await client.stop()
         await client.stop()
         client.start()  // after stop: ignored

@@ -36,7 +36,8 @@ import Testing
             let publisher = try await broker.connectedClient("pub")
             let log = try broker.log
             let mark = log.lineCount
-            try publisher.publish(MQTTMessage(topic: "devices/belt/mode", string: "navigation", qos: .atLeastOnce, retain: true))
+            try publisher.publish(
+                MQTTMessage(topic: "devices/belt/mode", string: "navigation", qos: .atLeastOnce, retain: true))
             try await log.waitForLine(containing: "Sending PUBACK to pub", after: mark)
 
             // Our own late subscriber sees it flagged as retained…
@@ -49,7 +50,9 @@ import Testing
             // …and so does mosquitto's own client.
             let sub = try ManagedProcess.launch(
                 "mosquitto_sub",
-                arguments: ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "devices/belt/mode", "-C", "1", "-F", "%r %t %p"])
+                arguments: [
+                    "-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "devices/belt/mode", "-C", "1", "-F", "%r %t %p",
+                ])
             #expect(try await sub.waitForExit() == .exited(0))
             #expect(sub.lines.map(\.text) == ["1 devices/belt/mode navigation"])
 
@@ -78,7 +81,8 @@ import Testing
             // The broker forwards what is left of the expiry interval.
             let expiry = try #require(received.messageExpiry)
             #expect(expiry > 0 && expiry <= 120)
-            #expect(received.userProperties == [MQTTUserProperty("source", "test"), MQTTUserProperty("source", "again")])
+            #expect(
+                received.userProperties == [MQTTUserProperty("source", "test"), MQTTUserProperty("source", "again")])
 
             await requester.stop()
             await responder.stop()

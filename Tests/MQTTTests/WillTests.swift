@@ -1,7 +1,8 @@
 import Foundation
-@testable import MQTT
 import TestSupport
 import Testing
+
+@testable import MQTT
 
 @Suite(.serialized) struct WillTests {
     /// The will of a client nobody here wrote: mosquitto_sub, killed so it cannot say goodbye.
@@ -40,7 +41,9 @@ import Testing
                     topic: "bridge/status", string: "offline", qos: .atLeastOnce, retain: true,
                     userProperties: [MQTTUserProperty("reason", "crash")])
             }
-            #expect(try await nextEvent(from: bridge) { $0 == .connected(sessionPresent: false) } == .connected(sessionPresent: false))
+            #expect(
+                try await nextEvent(from: bridge) { $0 == .connected(sessionPresent: false) }
+                    == .connected(sessionPresent: false))
             bridge.breakConnectionForTesting()
 
             let will = try await nextMessage(from: observer)
