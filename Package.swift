@@ -25,6 +25,8 @@ let package = Package(
         .target(name: "BlueZ", dependencies: ["DBus", .product(name: "Logging", package: "swift-log")]),
         // Pure protocol code: no I/O, nothing but Foundation.
         .target(name: "Peripherals"),
+        // Starts real processes (brokers, buses, simulators) for tests; Foundation only.
+        .target(name: "TestSupport", dependencies: []),
         .target(
             name: "Bridge",
             dependencies: ["BlueZ", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log")]
@@ -44,10 +46,10 @@ let package = Package(
         ),
 
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["MQTT"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["MQTT", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

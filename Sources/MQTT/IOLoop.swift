@@ -1,0 +1,165 @@
+import CMosquitto
+import Dispatch
+
+/// The client's I/O thread: connects, runs `mosquitto_loop`, reconnects with backoff, restores
+/// the session after each CONNACK, and disconnects cleanly on `stop()`.
+///
+/// libmosquitto's own thread (`mosquitto_loop_start`) reconnects with whole-second delays and no
+/// jitter; a fleet of bridges restarted together would hammer a recovering broker in lockstep.
+enum IOLoop {
+    /// How long one `mosquitto_loop` call may block; also the worst-case delay before the loop
+    /// notices `stop()`.
+    static let pollMilliseconds: Int32 = 100
+    /// How long a clean disconnect may take to flush before the socket is abandoned.
+    static let disconnectGrace: Duration = .seconds(2)
+
+    /// Thread-confined: only the I/O thread reads or writes it.
+    struct Progress {
+        var socketOpen = false
+        var connectIssued = false
+    }
+
+    /// Runs until the client is stopped or released. The client is held weakly between steps
+    /// so that a client dropped without `stop()` ends its thread instead of leaking it;
+    /// `client` returns nil once that happened.
+    static func run(client: () -> MQTTClient?) {
+        var progress = Progress()
+        while let strong = client(), strong.step(&progress) {}
+        client()?.didStopLoop(progress: progress)
+    }
+}
+
+extension MQTTClient {
+    /// One turn of the I/O loop; false when the loop should end.
+    fileprivate func step(_ progress: inout IOLoop.Progress) -> Bool {
+        if state.withLock({ $0.lifecycle == .stopping }) {
+            return false
+        }
+        if !progress.socketOpen {
+            let code = openConnection(&progress)
+            guard code == MosquittoHandle.success else {
+                connectionFailed(code: code, during: "connect")
+                return true
+            }
+            progress.socketOpen = true
+        }
+        let code = mosquitto_loop(handle.pointer, IOLoop.pollMilliseconds, 1)
+        if code != MosquittoHandle.success {
+            progress.socketOpen = false
+            if state.withLock({ $0.lifecycle == .stopping }) { return false }
+            connectionFailed(code: code, during: "network loop")
+            return true
+        }
+        if state.withLock({ $0.sessionNeedsRestore }) {
+            restoreSession()
+        }
+        return true
+    }
+
+    /// Blocking TCP (and TLS) connect, then CONNECT is queued; CONNACK arrives in the loop.
+    private func openConnection(_ progress: inout IOLoop.Progress) -> Int32 {
+        // mosquitto_reconnect reuses the host, port and CONNECT properties stored by the first
+        // connect call; that call stores them even when the connection itself fails.
+        if progress.connectIssued {
+            return mosquitto_reconnect(handle.pointer)
+        }
+        progress.connectIssued = true
+        let properties: PropertyList
+        do {
+            properties = try PropertyList.forConnect(configuration)
+        } catch {
+            logger.error("cannot build CONNECT properties: \(error)")
+            properties = PropertyList()
+        }
+        return mosquitto_connect_bind_v5(
+            handle.pointer, configuration.host, Int32(configuration.port), Int32(configuration.keepAlive), nil,
+            properties.pointer)
+    }
+
+    /// Records the failure, then sleeps the backoff delay (cut short by `stop()`).
+    private func connectionFailed(code: Int32, during phase: String) {
+        let reason = MosquittoHandle.describe(code)
+        let isTLS = code == MosquittoHandle.tlsFailure
+        let attempt = state.withLock { state in
+            state.isConnected = false
+            state.failedAttempts += 1
+            // A refused CONNACK was already recorded by its callback with the broker's reason.
+            if state.lastFatalError == nil || isTLS {
+                state.lastError = "\(phase): \(reason)"
+            }
+            if isTLS {
+                let error = MQTTError.tls(reason)
+                state.lastFatalError = error
+                state.connectionWaiters.resumeAll(throwing: error)
+            }
+            return state.failedAttempts
+        }
+        if phase == "connect" {
+            logger.warning("connection to \(configuration.host):\(configuration.port) failed: \(reason)")
+            emit(.disconnected(reason: "connect failed: \(reason)"))
+        }
+        let delay = configuration.backoff.delay(attempt: attempt, random: Double.random(in: 0..<1))
+        emit(.reconnecting(attempt: attempt, delay: delay))
+        logger.debug("reconnect attempt \(attempt) in \(delay)")
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        _ = wakeUp.wait(timeout: .now() + .nanoseconds(nanoseconds))
+    }
+
+    /// Re-subscribes and re-publishes retained state on a fresh connection. Runs on the I/O
+    /// thread after the CONNACK callback has returned, under the session lock so that no
+    /// concurrent publish can interleave an older retained value after a newer one.
+    private func restoreSession() {
+        let version = configuration.protocolVersion
+        let (subscriptions, republished) = session.withLock { session in
+            for (filter, qos) in session.subscriptions.sorted(by: { $0.key < $1.key }) {
+                let code = handle.subscribe(filter, qos: qos, version: version)
+                if code != MosquittoHandle.success {
+                    logger.warning("re-subscribe to '\(filter)' failed: \(MosquittoHandle.describe(code))")
+                }
+            }
+            var republished = 0
+            for message in session.retainedMessages {
+                do {
+                    let code = try handle.publish(message, version: version)
+                    try MosquittoHandle.check(code, "re-publish retained '\(message.topic)'")
+                    republished += 1
+                } catch {
+                    logger.warning("\(error)")
+                }
+            }
+            // Cleared under the session lock: subscribe/publish look at it under the same lock to
+            // decide whether to send now or leave it to this restore, so nothing goes out twice.
+            state.withLock { state in
+                state.sessionNeedsRestore = false
+                state.statistics.messagesPublished += republished
+                if state.isConnected { state.connectionWaiters.resumeAll(returning: ()) }
+            }
+            return (session.subscriptions.count, republished)
+        }
+        logger.debug("session restored: \(subscriptions) subscriptions, \(republished) retained messages")
+    }
+
+    /// Sends DISCONNECT if connected, waits briefly for it to be flushed, then wakes `stop()`.
+    fileprivate func didStopLoop(progress: IOLoop.Progress) {
+        if progress.socketOpen {
+            // Reason 0 is "normal disconnection": the broker discards the will.
+            if mosquitto_disconnect_v5(handle.pointer, 0, nil) == MosquittoHandle.success {
+                let deadline = ContinuousClock.now + IOLoop.disconnectGrace
+                while ContinuousClock.now < deadline,
+                    mosquitto_loop(handle.pointer, IOLoop.pollMilliseconds, 1) == MosquittoHandle.success
+                {}
+            }
+        }
+        let waiters = state.withLock { state in
+            state.lifecycle = .stopped
+            state.isConnected = false
+            state.connectionWaiters.resumeAll(throwing: MQTTError.stopped)
+            defer { state.stopWaiters = [] }
+            return state.stopWaiters
+        }
+        finishStreams()
+        logger.info("stopped")
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,1 +1,0 @@
-// MQTT layer; see the files beside this one.

@@ -1,0 +1,240 @@
+import CMosquitto
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// An MQTT client over libmosquitto that keeps its session alive by itself.
+///
+/// `start()` connects in the background on the client's own I/O thread and keeps reconnecting,
+/// with exponential backoff and jitter, until `stop()`. After every successful connection it
+/// re-subscribes to every filter given to `subscribe` and re-publishes every retained message
+/// it has published, so a broker that restarted and lost its state gets it back.
+///
+/// Incoming messages arrive on `messages`, connection changes on `events`. Each stream is
+/// meant for one consumer.
+public final class MQTTClient: Sendable {
+    /// The configuration the client was created with.
+    public let configuration: MQTTConfiguration
+
+    /// Messages delivered by the broker for the client's subscriptions.
+    ///
+    /// Buffers up to `configuration.incomingBufferSize` messages and then drops the oldest
+    /// (counted in `statistics.droppedMessages`): the I/O thread must never wait for a slow
+    /// consumer, or keep-alives would stop and the broker would drop the connection, and for
+    /// device commands the newest ones matter most.
+    public let messages: AsyncStream<MQTTMessage>
+
+    /// Connection changes. Buffers the newest 256 events: they describe the current state, so
+    /// the latest ones are the ones worth keeping if nobody listens.
+    public let events: AsyncStream<MQTTEvent>
+
+    let logger: Logger
+    let handle: MosquittoHandle
+    let state = Mutex(ClientState())
+    /// Held while a subscription or retained message is recorded and handed to libmosquitto,
+    /// and while the I/O thread replays them, so a replay can never send an older retained value
+    /// after a newer one. Never taken inside a libmosquitto callback.
+    let session = Mutex(SessionRegistry())
+    /// Wakes the I/O thread early from a backoff wait when `stop()` is called.
+    let wakeUp = DispatchSemaphore(value: 0)
+    let messageContinuation: AsyncStream<MQTTMessage>.Continuation
+    let eventContinuation: AsyncStream<MQTTEvent>.Continuation
+
+    /// Creates a client; nothing is sent until `start()`.
+    ///
+    /// Throws `MQTTError.invalidConfiguration` or `.library` if libmosquitto rejects the
+    /// configuration (unreadable TLS files, an invalid will topic, …).
+    public init(configuration: MQTTConfiguration, logger: Logger = Logger(label: "mqtt")) throws {
+        self.configuration = configuration
+        var logger = logger
+        logger[metadataKey: "mqtt.client"] = "\(configuration.clientID)"
+        self.logger = logger
+        handle = try MosquittoHandle(clientID: configuration.clientID, cleanStart: configuration.cleanStart)
+        try handle.apply(configuration)
+        (messages, messageContinuation) = AsyncStream.makeStream(
+            bufferingPolicy: .bufferingNewest(max(configuration.incomingBufferSize, 1)))
+        (events, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+        // Unretained: callbacks fire only inside libmosquitto calls made through this client,
+        // which therefore is alive; deinit detaches before the handle is destroyed.
+        handle.installCallbacks(userData: Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        handle.detachCallbacks()
+        messageContinuation.finish()
+        eventContinuation.finish()
+    }
+
+    /// Starts connecting in the background and returns at once. Calling it again, or after
+    /// `stop()`, does nothing.
+    public func start() {
+        let shouldStart = state.withLock { state in
+            guard state.lifecycle == .idle else { return false }
+            state.lifecycle = .running
+            return true
+        }
+        guard shouldStart else { return }
+        logger.info("connecting to \(configuration.host):\(configuration.port)")
+        let thread = Thread { [weak self] in
+            IOLoop.run { self }
+        }
+        thread.name = "mqtt-io"
+        thread.start()
+    }
+
+    /// Disconnects cleanly (a DISCONNECT, so the broker does not publish the will), waits for
+    /// the I/O thread to end, and finishes both streams. Safe to call more than once.
+    public func stop() async {
+        enum Next { case done, wait }
+        let next: Next = state.withLock { state in
+            switch state.lifecycle {
+            case .idle:
+                state.lifecycle = .stopped
+                state.connectionWaiters.resumeAll(throwing: MQTTError.stopped)
+                return .done
+            case .running, .stopping:
+                state.lifecycle = .stopping
+                return .wait
+            case .stopped:
+                return .done
+            }
+        }
+        if next == .done {
+            finishStreams()
+            return
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = state.withLock { state in
+                if state.lifecycle == .stopped { return true }
+                state.stopWaiters.append(continuation)
+                return false
+            }
+            if finished { continuation.resume() }
+            wakeUp.signal()
+        }
+    }
+
+    /// Returns once the client is connected (CONNACK received and subscriptions and retained
+    /// state restored), at once if it already is.
+    ///
+    /// Throws `MQTTError.connectionRefused` when the broker refuses the connection (bad
+    /// credentials, not authorised), `.tls` when the TLS handshake fails, `.timeout` when neither
+    /// success nor such a failure happens within `timeout` (e.g. nothing listens on the port),
+    /// and `.stopped` after `stop()`. The client keeps retrying in the background regardless.
+    public func connected(timeout: Duration = .seconds(10)) async throws {
+        let id = state.withLock { $0.connectionWaiters.makeID() }
+        let timer = Task { [weak self] in
+            try await Task.sleep(for: timeout)
+            self?.failConnectionWaiter(id, with: MQTTError.timeout(lastError: self?.state.withLock { $0.lastError }))
+        }
+        defer { timer.cancel() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                state.withLock { state in
+                    if state.isConnected && !state.sessionNeedsRestore {
+                        continuation.resume()
+                    } else if let error = state.lastFatalError {
+                        continuation.resume(throwing: error)
+                    } else if state.lifecycle == .stopped || state.lifecycle == .stopping {
+                        continuation.resume(throwing: MQTTError.stopped)
+                    } else {
+                        state.connectionWaiters.add(id, continuation)
+                    }
+                }
+            }
+        } onCancel: {
+            failConnectionWaiter(id, with: CancellationError())
+        }
+        state.withLock { $0.connectionWaiters.forget(id) }
+    }
+
+    /// Publishes `message` without waiting for the network: it is queued for the I/O thread.
+    ///
+    /// A retained message is also remembered (an empty retained payload forgets the topic) and
+    /// re-published after every reconnect; published while disconnected, it is simply sent on
+    /// the next connection. A non-retained QoS 0 message throws `MQTTError.notConnected` while
+    /// disconnected; QoS 1 and 2 messages are queued by libmosquitto until the connection is back.
+    /// With MQTT 3.1.1 the MQTT 5 properties are dropped.
+    public func publish(_ message: MQTTMessage) throws {
+        try session.withLock { session in
+            session.remember(message)
+            if message.retain && !canSendNow {
+                logger.debug("retained '\(message.topic)' will be sent when the session is restored")
+                return
+            }
+            let code = try handle.publish(message, version: configuration.protocolVersion)
+            if code == MosquittoHandle.noConnection {
+                // Lost since the check: the next restore sends a retained message.
+                if message.retain { return }
+                throw MQTTError.notConnected
+            }
+            try MosquittoHandle.check(code, "publish to '\(message.topic)'")
+            state.withLock { $0.statistics.messagesPublished += 1 }
+        }
+    }
+
+    /// Subscribes to `filter` now if connected, and again after every reconnect.
+    public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce) throws {
+        try session.withLock { session in
+            // Validate even when it cannot be sent yet, so a bad filter fails here, not later.
+            guard mosquitto_sub_topic_check(filter) == MosquittoHandle.success else {
+                throw MQTTError.library(
+                    operation: "subscribe", code: MOSQ_ERR_INVAL.rawValue, message: "invalid topic filter '\(filter)'")
+            }
+            session.addSubscription(filter, qos: qos)
+            guard canSendNow else { return }
+            let code = handle.subscribe(filter, qos: qos, version: configuration.protocolVersion)
+            // Not connected any more is fine: the subscription is sent after the next CONNACK.
+            if code != MosquittoHandle.noConnection {
+                try MosquittoHandle.check(code, "subscribe to '\(filter)'")
+            }
+        }
+    }
+
+    /// Unsubscribes from `filter` and stops re-subscribing to it after reconnects.
+    public func unsubscribe(_ filter: String) throws {
+        try session.withLock { session in
+            session.removeSubscription(filter)
+            guard canSendNow else { return }
+            let code = handle.unsubscribe(filter)
+            if code != MosquittoHandle.noConnection {
+                try MosquittoHandle.check(code, "unsubscribe from '\(filter)'")
+            }
+        }
+    }
+
+    /// Whether session traffic should go out now rather than in the next restore. Checked
+    /// under the session lock, which the restore also holds while it runs and clears the flag:
+    /// so each subscription or retained message goes out once per connection, not twice (a
+    /// second SUBSCRIBE would make the broker resend its retained messages).
+    private var canSendNow: Bool {
+        state.withLock { $0.isConnected && !$0.sessionNeedsRestore }
+    }
+
+    /// Whether the client currently has an accepted connection.
+    public var isConnected: Bool {
+        state.withLock { $0.isConnected }
+    }
+
+    /// A snapshot of the client's counters.
+    public var statistics: MQTTStatistics {
+        state.withLock { $0.statistics }
+    }
+
+    private func failConnectionWaiter(_ id: Int, with error: any Error) {
+        state.withLock { $0.connectionWaiters.fail(id, with: error) }
+    }
+
+    func finishStreams() {
+        messageContinuation.finish()
+        eventContinuation.finish()
+    }
+
+    /// Hands an event to the stream, counting it if the buffer had to drop one.
+    func emit(_ event: MQTTEvent) {
+        if case .dropped = eventContinuation.yield(event) {
+            state.withLock { $0.statistics.droppedEvents += 1 }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import CMosquitto
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `mosquitto_lib_init` is not thread-safe and must run once per process; a global `let` is
+/// initialised lazily under `swift_once`, which gives exactly that.
+private let libraryInitialization: Int32 = mosquitto_lib_init()
+
+/// Owns one `struct mosquitto *` and translates its error codes.
+///
+/// `@unchecked Sendable` because the pointer crosses threads, which is safe here for these
+/// reasons:
+/// - `mosquitto_threaded_set(true)` is called at creation, so libmosquitto guards its own queues
+///   and message state with its mutexes, and publish/subscribe/unsubscribe may be called from any
+///   thread while another runs the network loop (libmosquitto's documented threaded use);
+/// - the calls that are not safe to overlap (connect, reconnect, loop, disconnect) are made only
+///   by the client's I/O thread, after setup;
+/// - setup (options, credentials, TLS, will, callbacks) happens in `MQTTClient.init` before the
+///   handle is shared, and `mosquitto_destroy` in `deinit`, when nothing else holds it.
+final class MosquittoHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(clientID: String, cleanStart: Bool) throws {
+        _ = libraryInitialization
+        // The user data is attached later by the client, once it is fully initialised.
+        guard let pointer = mosquitto_new(clientID, cleanStart, nil) else {
+            throw MQTTError.invalidConfiguration("mosquitto_new failed for client id '\(clientID)'")
+        }
+        self.pointer = pointer
+        // Without this, publishing from another thread would write to the socket from that
+        // thread, racing the I/O thread; with it, packets are queued and the loop is woken.
+        mosquitto_threaded_set(pointer, true)
+    }
+
+    deinit {
+        mosquitto_destroy(pointer)
+    }
+
+    /// Throws `MQTTError.library` unless `code` is `MOSQ_ERR_SUCCESS`.
+    static func check(_ code: Int32, _ operation: String) throws {
+        guard code != MosquittoHandle.success else { return }
+        throw MQTTError.library(operation: operation, code: code, message: describe(code))
+    }
+
+    /// libmosquitto's own sentence for an error code.
+    static func describe(_ code: Int32) -> String {
+        if code == MOSQ_ERR_ERRNO.rawValue, let text = strerror(errno) {
+            return String(cString: text)
+        }
+        return String(cString: mosquitto_strerror(code))
+    }
+
+    static let success = MOSQ_ERR_SUCCESS.rawValue
+    static let noConnection = MOSQ_ERR_NO_CONN.rawValue
+    static let tlsFailure = MOSQ_ERR_TLS.rawValue
+}

@@ -1,0 +1,23 @@
+import CMosquitto
+
+/// The calls any thread may make on a running handle. They only queue packets (threaded mode)
+/// and return libmosquitto's code, so the caller decides which codes are errors.
+extension MosquittoHandle {
+    func publish(_ message: MQTTMessage, version: MQTTProtocolVersion) throws -> Int32 {
+        // libmosquitto refuses properties on a 3.1.1 connection; the contract is to drop them.
+        let properties = version == .v5 ? try PropertyList.forPublish(message) : PropertyList()
+        return message.payload.withUnsafeBytes { payload in
+            mosquitto_publish_v5(
+                pointer, nil, message.topic, Int32(payload.count), payload.baseAddress,
+                Int32(message.qos.rawValue), message.retain, properties.pointer)
+        }
+    }
+
+    func subscribe(_ filter: String, qos: MQTTQoS, version: MQTTProtocolVersion) -> Int32 {
+        mosquitto_subscribe_v5(pointer, nil, filter, Int32(qos.rawValue), 0, nil)
+    }
+
+    func unsubscribe(_ filter: String) -> Int32 {
+        mosquitto_unsubscribe_v5(pointer, nil, filter, nil)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Synchronization
+
+/// A child process for a test: launched with its output captured line by line, awaited on
+/// events (a line, its exit) rather than sleeps, and never left behind.
+///
+/// The child is killed (SIGKILL) when this object is released while the child still runs, and
+/// at the latest when the test runner exits normally, so a failing test does not orphan it.
+public final class ManagedProcess: Sendable {
+    /// Thrown when a wait on the process times out; carries the output's tail for diagnosis.
+    public struct WaitFailure: Error, CustomStringConvertible, Sendable {
+        /// What was awaited and why it failed.
+        public let reason: String
+        /// The last lines of output.
+        public let output: String
+
+        /// A sentence followed by the output.
+        public var description: String { "\(reason)\n--- last output ---\n\(output)" }
+    }
+
+    /// A short name for logs and errors (the executable's file name by default).
+    public let name: String
+    /// The child's process ID.
+    public let processIdentifier: Int32
+    private let output: ProcessOutput
+
+    private init(name: String, processIdentifier: Int32, output: ProcessOutput) {
+        self.name = name
+        self.processIdentifier = processIdentifier
+        self.output = output
+    }
+
+    deinit {
+        if output.exit == nil {
+            Spawn.signal(processIdentifier, SIGKILL)
+        }
+    }
+
+    /// Launches `executable` (a path, or a name looked up by `ExecutableLocator`).
+    ///
+    /// - Parameters:
+    ///   - environment: variables added to (or replacing those in) the runner's environment.
+    ///   - logFile: where to copy every output line, for reading after a failed run.
+    public static func launch(
+        _ executable: String,
+        arguments: [String] = [],
+        environment: [String: String] = [:],
+        workingDirectory: String? = nil,
+        name: String? = nil,
+        logFile: String? = nil
+    ) throws -> ManagedProcess {
+        let path = try ExecutableLocator.find(executable)
+        let name = name ?? URL(fileURLWithPath: path).lastPathComponent
+        let output = ProcessOutput(name: name, logFile: logFile)
+        let environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let spawned = try Spawn.start(
+            path: path, arguments: arguments, environment: environment, workingDirectory: workingDirectory)
+        LiveChildren.add(spawned.pid)
+        output.startReading(spawned.stdout, as: .stdout)
+        output.startReading(spawned.stderr, as: .stderr)
+        Spawn.reap(spawned.pid) { exit in
+            LiveChildren.remove(spawned.pid)
+            output.exited(exit)
+        }
+        return ManagedProcess(name: name, processIdentifier: spawned.pid, output: output)
+    }
+
+    /// Every line so far, in arrival order (stdout and stderr interleaved as read).
+    public var lines: [OutputLine] { output.lines }
+
+    /// How many lines have arrived; pass it as `after:` to wait only for newer lines.
+    public var lineCount: Int { output.lineCount }
+
+    /// All output so far, one line per line, prefixed by stream.
+    public var outputText: String { output.tail(Int.max) }
+
+    /// How the process ended, or nil while it runs.
+    public var exit: ProcessExit? { output.exit }
+
+    /// Whether the process is still running.
+    public var isRunning: Bool { output.exit == nil }
+
+    /// Waits for a line (at index `after` or later) for which `predicate` is true and returns
+    /// it. Fails early if the process closes its output first.
+    @discardableResult
+    public func waitForLine(
+        after: Int = 0,
+        timeout: Duration = .seconds(10),
+        matching predicate: @escaping @Sendable (String) -> Bool
+    ) async throws -> String {
+        let output = output
+        do {
+            return try await withTimeout(timeout, "a line from \(name)") {
+                try await output.waitForLine(after: after, where: predicate)
+            }
+        } catch let error as TimeoutError {
+            throw WaitFailure(reason: error.description, output: output.tail())
+        } catch let error as OutputEnded {
+            throw WaitFailure(reason: error.description, output: output.tail())
+        }
+    }
+
+    /// Waits for a line containing `text` (at index `after` or later) and returns it.
+    @discardableResult
+    public func waitForLine(containing text: String, after: Int = 0, timeout: Duration = .seconds(10))
+        async throws -> String
+    {
+        do {
+            return try await waitForLine(after: after, timeout: timeout) { $0.contains(text) }
+        } catch let error as WaitFailure {
+            throw WaitFailure(reason: "\(error.reason) (containing '\(text)')", output: error.output)
+        }
+    }
+
+    /// Waits for the process to end by itself and for its output to be read to the end (so a
+    /// process whose children keep its stdout open counts as running until they exit too).
+    @discardableResult
+    public func waitForExit(timeout: Duration = .seconds(10)) async throws -> ProcessExit {
+        let output = output
+        do {
+            return try await withTimeout(timeout, "\(name) to exit") { try await output.waitForExit() }
+        } catch let error as TimeoutError {
+            throw WaitFailure(reason: error.description, output: output.tail())
+        }
+    }
+
+    /// Sends `signal` (e.g. SIGKILL to simulate a crash) to the process and anything it
+    /// started (it leads its own process group), without waiting.
+    public func send(_ signal: Int32) {
+        guard output.exit == nil else { return }
+        Spawn.signal(processIdentifier, signal)
+    }
+
+    /// Stops the process: SIGTERM, then SIGKILL if it is still running after `grace`; returns
+    /// once it has been reaped. Does nothing more if it already ended.
+    @discardableResult
+    public func terminate(grace: Duration = .seconds(5)) async -> ProcessExit? {
+        if let exit = output.exit { return exit }
+        let output = output
+        send(SIGTERM)
+        if let exit = try? await withTimeout(grace, "\(name) to exit", { try await output.waitForExit() }) {
+            return exit
+        }
+        send(SIGKILL)
+        return try? await withTimeout(.seconds(10), "\(name) to die", { try await output.waitForExit() })
+    }
+}
+
+/// PIDs of children still running, killed when the runner exits normally, because a test that
+/// forgets (or fails before) cleanup would otherwise leave brokers listening after the run.
+private enum LiveChildren {
+    private static let pids: Mutex<Set<Int32>> = {
+        atexit {
+            for pid in LiveChildren.drain() {
+                Spawn.signal(pid, SIGKILL)
+            }
+        }
+        return Mutex([])
+    }()
+
+    static func add(_ pid: Int32) { _ = pids.withLock { $0.insert(pid) } }
+    static func remove(_ pid: Int32) { _ = pids.withLock { $0.remove(pid) } }
+    static func drain() -> Set<Int32> {
+        pids.withLock { pids in
+            defer { pids = [] }
+            return pids
+        }
+    }
+}

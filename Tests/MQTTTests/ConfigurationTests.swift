@@ -1,0 +1,78 @@
+import Testing
+
+@testable import MQTT
+
+@Suite struct ConfigurationTests {
+    @Test(arguments: [
+        ("mqtt://127.0.0.1:1883", "127.0.0.1", 1883, false),
+        ("mqtt://broker.local", "broker.local", 1883, false),
+        ("mqtt://broker.local:18830/", "broker.local", 18830, false),
+        ("MQTT://Host:1", "Host", 1, false),
+        ("mqtts://broker.example", "broker.example", 8883, true),
+        ("mqtts://broker.example:443", "broker.example", 443, true),
+        ("mqtt://[::1]:1884", "::1", 1884, false),
+        ("mqtt://[::1]", "::1", 1883, false),
+    ])
+    func parsesValidURLs(url: String, host: String, port: Int, tls: Bool) throws {
+        let configuration = try MQTTConfiguration(url: url, clientID: "c")
+        #expect(configuration.host == host)
+        #expect(configuration.port == port)
+        #expect((configuration.tls != nil) == tls)
+        #expect(configuration.protocolVersion == .v5)
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1:1883", "expected mqtt://"),
+        ("http://host:80", "unsupported scheme 'http'"),
+        ("tcp://host:1883", "unsupported scheme 'tcp'"),
+        ("mqtt://", "missing host"),
+        ("mqtt://:1883", "missing host"),
+        ("mqtt://host:0", "port must be"),
+        ("mqtt://host:65536", "port must be"),
+        ("mqtt://host:abc", "port must be"),
+        ("mqtt://host:1883/path", "only HOST[:PORT]"),
+        ("mqtt://user:pw@host", "only HOST[:PORT]"),
+        ("mqtt://host?x=1", "only HOST[:PORT]"),
+        ("mqtt://::1:1883", "too many ':'"),
+        ("mqtt://[::1", "unterminated IPv6"),
+    ])
+    func rejectsInvalidURLs(url: String, reason: String) {
+        #expect {
+            _ = try MQTTConfiguration(url: url)
+        } throws: { error in
+            guard case MQTTError.invalidURL(let reported, let why) = error else { return false }
+            return reported == url && why.contains(reason)
+        }
+    }
+
+    @Test func backoffDoublesUpToTheMaximum() {
+        let backoff = MQTTBackoff(initial: .milliseconds(500), maximum: .seconds(30), jitter: 0.2)
+        let withoutJitter = (1...10).map { backoff.delay(attempt: $0, random: 0) }
+        #expect(
+            withoutJitter == [
+                .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30),
+                .seconds(30), .seconds(30), .seconds(30),
+            ])
+        // Jitter only shortens, by at most the configured fraction.
+        #expect(backoff.delay(attempt: 3, random: 0.999_999) == .milliseconds(1600))
+        #expect(backoff.delay(attempt: 1_000, random: 0.5) == .seconds(27))
+    }
+
+    @Test func stringPayloadRoundTrips() {
+        let message = MQTTMessage(topic: "t", string: "héllo")
+        #expect(message.payload == Array("héllo".utf8))
+        #expect(message.payloadString == "héllo")
+        #expect(MQTTMessage(topic: "t", payload: [0xff, 0xfe]).payloadString == nil)
+    }
+
+    @Test func registryRemembersLastRetainedValueAndForgetsOnEmptyPayload() {
+        var registry = SessionRegistry()
+        registry.remember(MQTTMessage(topic: "a", string: "1", retain: true))
+        registry.remember(MQTTMessage(topic: "a", string: "2", retain: true))
+        registry.remember(MQTTMessage(topic: "b", string: "x", retain: true))
+        registry.remember(MQTTMessage(topic: "c", string: "not retained"))
+        #expect(registry.retainedMessages.map(\.payloadString) == ["2", "x"])
+        registry.remember(MQTTMessage(topic: "a", payload: [], retain: true))
+        #expect(registry.retainedMessages.map(\.topic) == ["b"])
+    }
+}
