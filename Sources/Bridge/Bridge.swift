@@ -1,0 +1,192 @@
+import BlueZ
+import DBus
+import Logging
+import MQTT
+import Peripherals
+import Synchronization
+
+/// The daemon: one MQTT session, one BlueZ central, and a session per matching peripheral.
+///
+/// Start-up order: broker (with the `offline` will), `online` status, command subscriptions, then
+/// BlueZ. Commands are parsed on the receive path and handed to the device's own queue, so a slow
+/// device never holds up the broker connection or another device.
+public final class Bridge: Sendable {
+    public let configuration: BridgeConfiguration
+    let topics: TopicMap
+    let logger: Logger
+    let mqtt: MQTTClient
+    let publisher: BrokerPublisher
+    private let sessions = Mutex<[String: (session: BeltSession, task: Task<Void, Never>, commands: AsyncStream<QueuedCommand>.Continuation)]>([:])
+
+    public init(configuration: BridgeConfiguration, logger: Logger) throws {
+        guard TopicMap.isValidGatewayName(configuration.gateway) else {
+            throw CommandError(.invalidValue, "gateway name '\(configuration.gateway)' may only hold letters, digits, '-' and '_'")
+        }
+        self.configuration = configuration
+        self.logger = logger
+        topics = TopicMap(gateway: configuration.gateway)
+        var mqttConfiguration = configuration.mqtt
+        mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
+        mqtt = try MQTTClient(configuration: mqttConfiguration, logger: Logger(label: "gatt2mqtt.mqtt"))
+        publisher = BrokerPublisher(client: mqtt, topics: topics, logger: logger)
+    }
+
+    /// Runs until the task is cancelled; then disconnects the devices and says `offline`.
+    public func run() async throws {
+        mqtt.start()
+        do {
+            try await mqtt.connected(timeout: .seconds(10))
+        } catch {
+            // Keep going: the client retries with backoff and sends the retained state once connected.
+            logger.error("broker not reachable yet: \(error)")
+        }
+        publisher.publish(.state(topics.status, "online"))
+        for family in DeviceFamily.allCases { try mqtt.subscribe(topics.commandFilter(family), qos: .atLeastOnce) }
+
+        let dbus = try DBusConnection.system(logger: Logger(label: "gatt2mqtt.dbus"))
+        let bluez = BlueZClient(connection: dbus, logger: Logger(label: "gatt2mqtt.bluez"))
+        let events = await bluez.events()
+        await bluez.start()
+        logger.info("bridge running", metadata: ["adapter": "\(configuration.adapter)", "gateway": "\(configuration.gateway)"])
+
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.receiveCommands() }
+            group.addTask { await self.follow(events, bluez: bluez) }
+            group.addTask { await self.keepDiscovering(bluez) }
+            await group.next()  // every child runs until cancellation
+            group.cancelAll()
+        }
+        await shutDown(bluez: bluez)
+        dbus.close()
+    }
+
+    private func shutDown(bluez: BlueZClient) async {
+        let all = sessions.withLock { sessions in
+            defer { sessions = [:] }
+            return Array(sessions.values)
+        }
+        for entry in all {
+            entry.commands.finish()
+            entry.task.cancel()
+            await entry.session.shutDown()
+        }
+        bluez.stop()
+        publisher.publish(.state(topics.status, "offline"))
+        await mqtt.stop()
+        logger.info("bridge stopped")
+    }
+
+    // MARK: Devices
+
+    /// Reacts to BlueZ: new or changed devices may be belts; a device that drops its link ends its session's link.
+    private func follow(_ events: AsyncStream<BlueZEvent>, bluez: BlueZClient) async {
+        for device in await bluez.devices(on: adapterPath) { considerDevice(device, bluez: bluez) }
+        for await event in events {
+            switch event {
+            case .serviceVanished:
+                for session in sessions.withLock({ $0.values.map(\.session) }) { await session.linkDidDrop() }
+            case .serviceAppeared:
+                for device in await bluez.devices(on: adapterPath) { considerDevice(device, bluez: bluez) }
+            case .interfacesAdded(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
+                if let device = await bluez.device(at: path) { considerDevice(device, bluez: bluez) }
+            case .propertiesChanged(let path, BlueZInterface.device, let changed, _):
+                if changed["Connected"]?.bool == false, let session = sessions.withLock({ $0[path]?.session }) {
+                    await session.linkDidDrop()
+                }
+                if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil, let device = await bluez.device(at: path) {
+                    considerDevice(device, bluez: bluez)
+                }
+            case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
+                if let session = sessions.withLock({ $0[path]?.session }) { await session.linkDidDrop() }
+            default:
+                break
+            }
+        }
+    }
+
+    private var adapterPath: String { "/org/bluez/" + configuration.adapter }
+
+    private func considerDevice(_ device: BlueZDevice, bluez: BlueZClient) {
+        guard device.adapterPath == adapterPath,
+            BeltAdvertisement.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)
+        else { return }
+        sessions.withLock { sessions in
+            guard sessions[device.path] == nil else { return }
+            logger.info("belt found", metadata: ["device": "\(device.address)", "name": "\(device.name ?? "")"])
+            let session = BeltSession(device: device, bluez: bluez, publisher: publisher, logger: logger)
+            let (commands, continuation) = AsyncStream<QueuedCommand>.makeStream()
+            let task = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await session.run() }
+                    group.addTask { await self.execute(commands, on: session) }
+                }
+            }
+            sessions[device.path] = (session, task, continuation)
+        }
+    }
+
+    /// Keeps LE discovery running on the adapter, starting it again after BlueZ comes back.
+    private func keepDiscovering(_ bluez: BlueZClient) async {
+        while !Task.isCancelled {
+            if let adapter = await bluez.waitForAdapter(named: configuration.adapter, timeout: .seconds(5)), !adapter.discovering {
+                do {
+                    try await bluez.startDiscovery(adapterPath: adapter.path)
+                    logger.info("discovery started", metadata: ["adapter": "\(configuration.adapter)"])
+                } catch {
+                    logger.warning("cannot start discovery: \(error)")
+                }
+            }
+            try? await Task.sleep(for: .seconds(2))
+        }
+    }
+
+    // MARK: Commands
+
+    /// One command waiting for its device.
+    struct QueuedCommand: Sendable {
+        var command: BeltCommand
+        var name: String
+        var payload: CommandPayload
+        var request: MQTTMessage
+    }
+
+    private func receiveCommands() async {
+        for await message in mqtt.messages {
+            guard let (family, id, name) = topics.parseCommand(message.topic) else { continue }
+            handleCommand(message, family: family, id: id, name: name)
+        }
+    }
+
+    /// Parses and validates on the receive path; only a valid command for a connected device is queued.
+    private func handleCommand(_ message: MQTTMessage, family: DeviceFamily, id: String, name: String) {
+        let payload: CommandPayload
+        do {
+            payload = try CommandPayload(bytes: message.payload, sizeLimit: configuration.payloadSizeLimit)
+        } catch {
+            return publisher.reply(CommandReply(command: name, error: error), to: message, family: family, id: id)
+        }
+        let command: BeltCommand
+        do {
+            command = try BeltCommandParser.parse(command: name, payload: payload)
+        } catch {
+            return publisher.reply(CommandReply(command: name, error: error, transaction: payload.transaction), to: message, family: family, id: id)
+        }
+        guard let queue = sessions.withLock({ $0.values.first { $0.session.id == id }?.commands }) else {
+            let error = CommandError(.notConnected, "no belt \(id) is known to this gateway")
+            return publisher.reply(CommandReply(command: name, error: error, transaction: payload.transaction), to: message, family: family, id: id)
+        }
+        queue.yield(QueuedCommand(command: command, name: name, payload: payload, request: message))
+    }
+
+    private func execute(_ commands: AsyncStream<QueuedCommand>, on session: BeltSession) async {
+        for await queued in commands {
+            var reply = CommandReply(command: queued.name, transaction: queued.payload.transaction)
+            do {
+                try await session.execute(queued.command)
+            } catch {
+                reply.error = error
+            }
+            publisher.reply(reply, to: queued.request, family: .belt, id: session.id)
+        }
+    }
+}

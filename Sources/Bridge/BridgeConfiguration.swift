@@ -1,0 +1,19 @@
+import MQTT
+
+/// What the daemon needs to run.
+public struct BridgeConfiguration: Sendable {
+    /// Broker connection (URL, credentials, TLS, protocol version).
+    public var mqtt: MQTTConfiguration
+    /// The BlueZ adapter the bridge is a central on, e.g. `hci0`.
+    public var adapter: String
+    /// Names this gateway in `gatt2mqtt/<gateway>/…`.
+    public var gateway: String
+    /// Largest command payload accepted.
+    public var payloadSizeLimit = CommandPayload.defaultSizeLimit
+
+    public init(mqtt: MQTTConfiguration, adapter: String, gateway: String) {
+        self.mqtt = mqtt
+        self.adapter = adapter
+        self.gateway = gateway
+    }
+}

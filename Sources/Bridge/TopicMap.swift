@@ -1,0 +1,46 @@
+/// Every topic the bridge uses, in one place (topics.md is the contract for users).
+public struct TopicMap: Sendable {
+    /// The gateway's name, in `gatt2mqtt/<gateway>/…`.
+    public var gateway: String
+
+    public init(gateway: String) { self.gateway = gateway }
+
+    /// `gatt2mqtt/<gateway>/status`: retained `online`, with `offline` as the will.
+    public var status: String { "gatt2mqtt/\(gateway)/status" }
+
+    /// `<family>/<id>/<leaf>`, e.g. `belt/aabbccddeeff/heading`.
+    public func device(_ family: DeviceFamily, _ id: String, _ leaf: String) -> String {
+        "\(family.rawValue)/\(id)/\(leaf)"
+    }
+
+    /// The subscription that receives every command of a family.
+    public func commandFilter(_ family: DeviceFamily) -> String { "\(family.rawValue)/+/cmd/+" }
+
+    /// The default reply topic when a command carries no MQTT 5 response topic.
+    public func reply(_ family: DeviceFamily, _ id: String) -> String { device(family, id, "reply") }
+
+    /// Splits `<family>/<id>/cmd/<name>`; nil for anything else.
+    public func parseCommand(_ topic: String) -> (family: DeviceFamily, id: String, command: String)? {
+        let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[2] == "cmd", let family = DeviceFamily(rawValue: String(parts[0])),
+            !parts[1].isEmpty, !parts[3].isEmpty
+        else { return nil }
+        return (family, String(parts[1]), String(parts[3]))
+    }
+
+    /// Gateway names become topic levels: keep them to a safe alphabet.
+    public static func isValidGatewayName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { CharacterSet.gatewayName.contains($0) }
+    }
+}
+
+/// The device families the bridge speaks to; the raw value is the topic prefix.
+public enum DeviceFamily: String, Sendable, CaseIterable {
+    case belt
+}
+
+import Foundation
+
+extension CharacterSet {
+    fileprivate static let gatewayName = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Bridge
+import Dispatch
+import Foundation
+import Logging
+import MQTT
+
+/// `gatt2mqtt --broker mqtt://HOST:PORT --adapter hci0 [--gateway NAME]`
+@main
+struct Gatt2MQTT: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gatt2mqtt",
+        abstract: "Bridges Bluetooth LE peripherals (through BlueZ) to an MQTT broker.",
+        discussion: "BlueZ is reached on the system bus, or on DBUS_SYSTEM_BUS_ADDRESS when it is set.")
+
+    @Option(help: "The broker, as mqtt://HOST:PORT or mqtts://HOST:PORT.")
+    var broker = "mqtt://127.0.0.1:1883"
+
+    @Option(help: "The BlueZ adapter to be a central on.")
+    var adapter = "hci0"
+
+    @Option(help: "This gateway's name in gatt2mqtt/<gateway>/… topics (letters, digits, '-', '_').")
+    var gateway = GatewayName.default
+
+    @Option(help: "MQTT protocol version: 5 or 3.1.1.")
+    var mqttVersion = "5"
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    func run() async throws {
+        guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("unknown log level '\(logLevel)'") }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var mqtt = try MQTTConfiguration(url: broker, clientID: "gatt2mqtt-\(gateway)")
+        switch mqttVersion {
+        case "5": mqtt.protocolVersion = .v5
+        case "3.1.1", "311": mqtt.protocolVersion = .v311
+        default: throw ValidationError("--mqtt-version must be 5 or 3.1.1")
+        }
+        let bridge = try Bridge(
+            configuration: BridgeConfiguration(mqtt: mqtt, adapter: adapter, gateway: gateway),
+            logger: Logger(label: "gatt2mqtt"))
+        let run = Task { try await bridge.run() }
+        let signals = ShutdownSignals { run.cancel() }
+        defer { signals.cancel() }
+        try await run.value
+    }
+}
+
+/// Turns SIGTERM and SIGINT into one cancellation, so the bridge can say `offline` and disconnect.
+final class ShutdownSignals {
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() { sources.forEach { $0.cancel() } }
+}
+
+/// The default gateway name: the host name, reduced to the characters a topic level may safely hold.
+enum GatewayName {
+    static var `default`: String {
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "gateway"
+        let cleaned = String(host.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
+        return cleaned.isEmpty ? "gateway" : cleaned
+    }
+}
