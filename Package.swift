@@ -45,7 +45,7 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge"]),

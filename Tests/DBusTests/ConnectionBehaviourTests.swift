@@ -3,130 +3,131 @@ import Synchronization
 import Testing
 
 @testable import DBus
+import TestSupport
 
 @Suite(.serialized)
 struct ConnectionBehaviourTests {
     @Test func remoteErrorsKeepTheirDBusName() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let server = try DBusConnection(address: bus.address)
-        let client = try DBusConnection(address: bus.address)
-        try server.export(
-            DBusObject(path: "/dev", interfaces: [DBusInterface(name: "org.bluez.GattCharacteristic1", methods: [
-                "ReadValue": { _ in throw DBusError(name: "org.bluez.Error.Failed", message: "Not connected") }
-            ])]))
-        do {
-            _ = try await client.call(destination: server.uniqueName, path: "/dev", interface: "org.bluez.GattCharacteristic1", member: "ReadValue")
-            Issue.record("expected an error")
-        } catch let error as DBusError {
-            #expect(error == DBusError(name: "org.bluez.Error.Failed", message: "Not connected"))
+        try await PrivateBus.with { bus in
+            let server = try DBusConnection(address: bus.address)
+            let client = try DBusConnection(address: bus.address)
+            try server.export(
+                DBusObject(path: "/dev", interfaces: [DBusInterface(name: "org.bluez.GattCharacteristic1", methods: [
+                    "ReadValue": { _ in throw DBusError(name: "org.bluez.Error.Failed", message: "Not connected") }
+                ])]))
+            do {
+                _ = try await client.call(destination: server.uniqueName, path: "/dev", interface: "org.bluez.GattCharacteristic1", member: "ReadValue")
+                Issue.record("expected an error")
+            } catch let error as DBusError {
+                #expect(error == DBusError(name: "org.bluez.Error.Failed", message: "Not connected"))
+            }
+            await #expect(throws: DBusError(name: DBusError.unknownObjectName, message: "no object at /nothing")) {
+                _ = try await client.call(destination: server.uniqueName, path: "/nothing", interface: "x.Y", member: "Z")
+            }
+            await #expect(throws: DBusError.self) {
+                _ = try await client.call(destination: "org.bluez", path: "/", interface: "x.Y", member: "Z")
+            }
+            client.close()
+            server.close()
         }
-        await #expect(throws: DBusError(name: DBusError.unknownObjectName, message: "no object at /nothing")) {
-            _ = try await client.call(destination: server.uniqueName, path: "/nothing", interface: "x.Y", member: "Z")
-        }
-        await #expect(throws: DBusError.self) {
-            _ = try await client.call(destination: "org.bluez", path: "/", interface: "x.Y", member: "Z")
-        }
-        client.close()
-        server.close()
     }
 
     @Test func aCallWithoutAnswerTimesOut() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let server = try DBusConnection(address: bus.address)
-        let client = try DBusConnection(address: bus.address)
-        try server.export(DBusObject(path: "/slow", interfaces: [DBusInterface(name: "test.Slow", methods: [
-            "Wait": { _ in try await Task.sleep(for: .seconds(5)); return [] }
-        ])]))
-        let started = ContinuousClock.now
-        do {
-            _ = try await client.call(destination: server.uniqueName, path: "/slow", interface: "test.Slow", member: "Wait", timeout: .milliseconds(200))
-            Issue.record("expected a timeout")
-        } catch let error as DBusError {
-            #expect(error.isTimeout)
+        try await PrivateBus.with { bus in
+            let server = try DBusConnection(address: bus.address)
+            let client = try DBusConnection(address: bus.address)
+            try server.export(DBusObject(path: "/slow", interfaces: [DBusInterface(name: "test.Slow", methods: [
+                "Wait": { _ in try await Task.sleep(for: .seconds(5)); return [] }
+            ])]))
+            let started = ContinuousClock.now
+            do {
+                _ = try await client.call(destination: server.uniqueName, path: "/slow", interface: "test.Slow", member: "Wait", timeout: .milliseconds(200))
+                Issue.record("expected a timeout")
+            } catch let error as DBusError {
+                #expect(error.isTimeout)
+            }
+            #expect(ContinuousClock.now - started < .seconds(3))
+            client.close()
+            server.close()
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
-        client.close()
-        server.close()
     }
 
     @Test func signalsReachTheSubscribersWhoseRuleMatches() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let emitter = try DBusConnection(address: bus.address)
-        let listener = try DBusConnection(address: bus.address)
-        let changes = listener.signals(matching: DBusMatchRule(
-            interface: DBusStandardInterface.properties, member: "PropertiesChanged", pathNamespace: "/org/bluez"))
-        // A round trip after subscribing makes sure the bus has the match rule before anything is emitted.
-        _ = try await listener.nameHasOwner("org.bluez")
+        try await PrivateBus.with { bus in
+            let emitter = try DBusConnection(address: bus.address)
+            let listener = try DBusConnection(address: bus.address)
+            let changes = listener.signals(matching: DBusMatchRule(
+                interface: DBusStandardInterface.properties, member: "PropertiesChanged", pathNamespace: "/org/bluez"))
+            // A round trip after subscribing makes sure the bus has the match rule before anything is emitted.
+            _ = try await listener.nameHasOwner("org.bluez")
 
-        try emitter.emitPropertiesChanged(path: "/elsewhere", interface: "org.bluez.GattCharacteristic1", changed: ["Value": .bytes([0])])
-        try emitter.emitPropertiesChanged(
-            path: "/org/bluez/hci0/dev_1/char0001", interface: "org.bluez.GattCharacteristic1", changed: ["Value": .bytes([1, 2])])
-        var iterator = changes.makeAsyncIterator()
-        let signal = try #require(await iterator.next())
-        #expect(signal.path == "/org/bluez/hci0/dev_1/char0001")
-        #expect(signal.sender == emitter.uniqueName)
-        #expect(signal.arguments.first?.string == "org.bluez.GattCharacteristic1")
-        #expect(signal.arguments[1].stringKeyed?["Value"]?.bytes == [1, 2])
-        #expect(signal.arguments[2].strings == [])
-        emitter.close()
-        listener.close()
+            try emitter.emitPropertiesChanged(path: "/elsewhere", interface: "org.bluez.GattCharacteristic1", changed: ["Value": .bytes([0])])
+            try emitter.emitPropertiesChanged(
+                path: "/org/bluez/hci0/dev_1/char0001", interface: "org.bluez.GattCharacteristic1", changed: ["Value": .bytes([1, 2])])
+            var iterator = changes.makeAsyncIterator()
+            let signal = try #require(await iterator.next())
+            #expect(signal.path == "/org/bluez/hci0/dev_1/char0001")
+            #expect(signal.sender == emitter.uniqueName)
+            #expect(signal.arguments.first?.string == "org.bluez.GattCharacteristic1")
+            #expect(signal.arguments[1].stringKeyed?["Value"]?.bytes == [1, 2])
+            #expect(signal.arguments[2].strings == [])
+            emitter.close()
+            listener.close()
+        }
     }
 
     @Test func exportedPropertiesAndObjectManagerAnswerStandardCalls() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let server = try DBusConnection(address: bus.address)
-        let client = try DBusConnection(address: bus.address)
-        let alias = Mutex("belt")
-        try server.exportObjectManager(at: "/app")
-        let added = client.signals(matching: DBusMatchRule(sender: server.uniqueName, member: "InterfacesAdded"))
-        _ = try await client.nameHasOwner("x.y")
-        try server.export(DBusObject(path: "/app/service0", interfaces: [DBusInterface(
-            name: "org.bluez.GattService1",
-            properties: { ["UUID": .string("0000fe51-0000-1000-8000-00805f9b34fb"), "Primary": .boolean(true), "Alias": .string(alias.withLock { $0 })] },
-            setProperty: { name, value in
-                guard name == "Alias", let text = value.string else { throw DBusError.invalidArgs("read-only \(name)") }
-                alias.withLock { $0 = text }
-            })]))
+        try await PrivateBus.with { bus in
+            let server = try DBusConnection(address: bus.address)
+            let client = try DBusConnection(address: bus.address)
+            let alias = Mutex("belt")
+            try server.exportObjectManager(at: "/app")
+            let added = client.signals(matching: DBusMatchRule(sender: server.uniqueName, member: "InterfacesAdded"))
+            _ = try await client.nameHasOwner("x.y")
+            try server.export(DBusObject(path: "/app/service0", interfaces: [DBusInterface(
+                name: "org.bluez.GattService1",
+                properties: { ["UUID": .string("0000fe51-0000-1000-8000-00805f9b34fb"), "Primary": .boolean(true), "Alias": .string(alias.withLock { $0 })] },
+                setProperty: { name, value in
+                    guard name == "Alias", let text = value.string else { throw DBusError.invalidArgs("read-only \(name)") }
+                    alias.withLock { $0 = text }
+                })]))
 
-        var iterator = added.makeAsyncIterator()
-        let announcement = try #require(await iterator.next())
-        #expect(announcement.path == "/app")
-        #expect(announcement.arguments.first == .objectPath("/app/service0"))
+            var iterator = added.makeAsyncIterator()
+            let announcement = try #require(await iterator.next())
+            #expect(announcement.path == "/app")
+            #expect(announcement.arguments.first == .objectPath("/app/service0"))
 
-        let primary = try await client.call(destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
-                                            member: "Get", arguments: [.string("org.bluez.GattService1"), .string("Primary")])
-        #expect(primary == [.variant(.boolean(true))])
-        _ = try await client.call(destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
-                                  member: "Set", arguments: [.string("org.bluez.GattService1"), .string("Alias"), .variant(.string("renamed"))])
-        let all = try await client.call(destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
-                                        member: "GetAll", arguments: [.string("org.bluez.GattService1")])
-        #expect(all.first?.stringKeyed?["Alias"]?.string == "renamed")
-        await #expect(throws: DBusError.self) {
+            let primary = try await client.call(destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
+                                                member: "Get", arguments: [.string("org.bluez.GattService1"), .string("Primary")])
+            #expect(primary == [.variant(.boolean(true))])
             _ = try await client.call(destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
-                                      member: "Set", arguments: [.string("org.bluez.GattService1"), .string("UUID"), .variant(.string("x"))])
+                                      member: "Set", arguments: [.string("org.bluez.GattService1"), .string("Alias"), .variant(.string("renamed"))])
+            let all = try await client.call(destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
+                                            member: "GetAll", arguments: [.string("org.bluez.GattService1")])
+            #expect(all.first?.stringKeyed?["Alias"]?.string == "renamed")
+            await #expect(throws: DBusError.self) {
+                _ = try await client.call(destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
+                                          member: "Set", arguments: [.string("org.bluez.GattService1"), .string("UUID"), .variant(.string("x"))])
+            }
+
+            let managed = try await client.call(destination: server.uniqueName, path: "/app", interface: DBusStandardInterface.objectManager, member: "GetManagedObjects")
+            let objects = try #require(managed.first?.stringKeyed)
+            #expect(Array(objects.keys) == ["/app/service0"])
+            #expect(objects["/app/service0"]?.stringKeyed?["org.bluez.GattService1"]?.stringKeyed?["UUID"]?.string == "0000fe51-0000-1000-8000-00805f9b34fb")
+
+            let xml = try await client.call(destination: server.uniqueName, path: "/app", interface: DBusStandardInterface.introspectable, member: "Introspect")
+            #expect(xml.first?.string?.contains("<node name=\"service0\"/>") == true)
+            client.close()
+            server.close()
         }
-
-        let managed = try await client.call(destination: server.uniqueName, path: "/app", interface: DBusStandardInterface.objectManager, member: "GetManagedObjects")
-        let objects = try #require(managed.first?.stringKeyed)
-        #expect(Array(objects.keys) == ["/app/service0"])
-        #expect(objects["/app/service0"]?.stringKeyed?["org.bluez.GattService1"]?.stringKeyed?["UUID"]?.string == "0000fe51-0000-1000-8000-00805f9b34fb")
-
-        let xml = try await client.call(destination: server.uniqueName, path: "/app", interface: DBusStandardInterface.introspectable, member: "Introspect")
-        #expect(xml.first?.string?.contains("<node name=\"service0\"/>") == true)
-        client.close()
-        server.close()
     }
 
     @Test func losingTheBusEndsStreamsAndFailsCallsWithoutKillingTheProcess() async throws {
-        let bus = try PrivateBus()
+        let bus = try await PrivateBus.start()
         let connection = try DBusConnection(address: bus.address)
         let stream = connection.signals(matching: DBusMatchRule(member: "Anything"))
         _ = try await connection.nameHasOwner("x.y")
-        bus.stop()
+        await bus.stop()
         await connection.disconnected()
         #expect(!connection.isConnected)
         var iterator = stream.makeAsyncIterator()

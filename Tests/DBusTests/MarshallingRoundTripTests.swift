@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DBus
+import TestSupport
 
 /// Every value type goes out through libdbus and comes back unchanged, through a real bus.
 @Suite(.serialized)
@@ -31,71 +32,71 @@ struct MarshallingRoundTripTests {
     ]
 
     @Test func valuesSurviveARoundTripThroughTheBus() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let server = try DBusConnection(address: bus.address)
-        let client = try DBusConnection(address: bus.address)
-        try server.export(
-            DBusObject(path: "/test", interfaces: [DBusInterface(name: "test.Echo", methods: ["Echo": { $0.arguments }])]))
+        try await PrivateBus.with { bus in
+            let server = try DBusConnection(address: bus.address)
+            let client = try DBusConnection(address: bus.address)
+            try server.export(
+                DBusObject(path: "/test", interfaces: [DBusInterface(name: "test.Echo", methods: ["Echo": { $0.arguments }])]))
 
-        for sample in Self.samples {
-            let reply = try await client.call(
-                destination: server.uniqueName, path: "/test", interface: "test.Echo", member: "Echo", arguments: [sample])
-            // `ay` written as a generic array comes back as bytes: compare through the bytes view then.
-            if case .variant(.array("y", _)) = sample {
-                #expect(reply.first?.bytes == [])
-            } else {
-                #expect(reply == [sample], "round trip of \(sample.signature)")
+            for sample in Self.samples {
+                let reply = try await client.call(
+                    destination: server.uniqueName, path: "/test", interface: "test.Echo", member: "Echo", arguments: [sample])
+                // `ay` written as a generic array comes back as bytes: compare through the bytes view then.
+                if case .variant(.array("y", _)) = sample {
+                    #expect(reply.first?.bytes == [])
+                } else {
+                    #expect(reply == [sample], "round trip of \(sample.signature)")
+                }
             }
+            client.close()
+            server.close()
         }
-        client.close()
-        server.close()
     }
 
     @Test func fileDescriptorsArePassedAsFreshDuplicates() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let server = try DBusConnection(address: bus.address)
-        let client = try DBusConnection(address: bus.address)
-        try server.export(
-            DBusObject(path: "/fd", interfaces: [DBusInterface(name: "test.Fd", methods: ["Take": { call in
-                // Write through the received duplicate, then close it: the receiver owns it.
-                guard let fd = call.arguments.first?.fileDescriptor else { throw DBusError.invalidArgs("no fd") }
-                let written = [UInt8]("hello".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                close(fd)
-                return [.int32(Int32(written))]
-            }])]))
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        let reply = try await client.call(
-            destination: server.uniqueName, path: "/fd", interface: "test.Fd", member: "Take", arguments: [.unixFD(fds[1])])
-        #expect(reply == [.int32(5)])
-        close(fds[1])
-        var buffer = [UInt8](repeating: 0, count: 16)
-        let count = read(fds[0], &buffer, 16)
-        close(fds[0])
-        #expect(Array(buffer.prefix(max(count, 0))) == Array("hello".utf8))
-        client.close()
-        server.close()
+        try await PrivateBus.with { bus in
+            let server = try DBusConnection(address: bus.address)
+            let client = try DBusConnection(address: bus.address)
+            try server.export(
+                DBusObject(path: "/fd", interfaces: [DBusInterface(name: "test.Fd", methods: ["Take": { call in
+                    // Write through the received duplicate, then close it: the receiver owns it.
+                    guard let fd = call.arguments.first?.fileDescriptor else { throw DBusError.invalidArgs("no fd") }
+                    let written = [UInt8]("hello".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                    close(fd)
+                    return [.int32(Int32(written))]
+                }])]))
+            var fds: [Int32] = [0, 0]
+            #expect(pipe(&fds) == 0)
+            let reply = try await client.call(
+                destination: server.uniqueName, path: "/fd", interface: "test.Fd", member: "Take", arguments: [.unixFD(fds[1])])
+            #expect(reply == [.int32(5)])
+            close(fds[1])
+            var buffer = [UInt8](repeating: 0, count: 16)
+            let count = read(fds[0], &buffer, 16)
+            close(fds[0])
+            #expect(Array(buffer.prefix(max(count, 0))) == Array("hello".utf8))
+            client.close()
+            server.close()
+        }
     }
 
     @Test func malformedValuesAreRefusedBeforeLibdbusSeesThem() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let client = try DBusConnection(address: bus.address)
-        let bad: [DBusValue] = [
-            .objectPath("not/a/path"), .objectPath("/trailing/"), .signature("a{"),
-            .array(elementSignature: "s", [.int32(1)]), .string("nul\u{0}inside"), .structure([]),
-            .dictionary(keySignature: "s", valueSignature: "v", [DBusDictEntry(.int32(1), .variant(.byte(1)))]),
-        ]
-        for value in bad {
-            await #expect(throws: DBusMarshalError.self) {
-                _ = try await client.call(destination: "org.freedesktop.DBus", path: "/", interface: "x.Y", member: "Z", arguments: [value])
+        try await PrivateBus.with { bus in
+            let client = try DBusConnection(address: bus.address)
+            let bad: [DBusValue] = [
+                .objectPath("not/a/path"), .objectPath("/trailing/"), .signature("a{"),
+                .array(elementSignature: "s", [.int32(1)]), .string("nul\u{0}inside"), .structure([]),
+                .dictionary(keySignature: "s", valueSignature: "v", [DBusDictEntry(.int32(1), .variant(.byte(1)))]),
+            ]
+            for value in bad {
+                await #expect(throws: DBusMarshalError.self) {
+                    _ = try await client.call(destination: "org.freedesktop.DBus", path: "/", interface: "x.Y", member: "Z", arguments: [value])
+                }
             }
+            await #expect(throws: DBusMarshalError.self) {
+                _ = try await client.call(destination: nil, path: "bad path", interface: nil, member: "Z")
+            }
+            client.close()
         }
-        await #expect(throws: DBusMarshalError.self) {
-            _ = try await client.call(destination: nil, path: "bad path", interface: nil, member: "Z")
-        }
-        client.close()
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The world an integration test runs in, made of real parts: a mosquitto broker, a private
+/// dbus-daemon, and BlueZoo (with the project's fidelity fixes) as BlueZ, with one adapter for the
+/// bridge (hci0) and one per virtual peripheral (hci1, hci2, …). Everything it starts, it stops.
+public final class BlueZooWorld: Sendable {
+    public let broker: MosquittoBroker
+    public let bus: PrivateBus
+    public let bluez: ManagedProcess
+    public let adapterAddresses: [String]
+    private let children = Mutex<[ManagedProcess]>([])
+
+    /// The environment every BlueZ client of this world needs.
+    public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": bus.address] }
+
+    public static func start(peripheralAdapters: Int = 1) async throws -> BlueZooWorld {
+        let broker = try await MosquittoBroker.start()
+        let bus: PrivateBus
+        do { bus = try await PrivateBus.start() } catch {
+            await broker.stop()
+            throw error
+        }
+        let addresses = (0...peripheralAdapters).map { String(format: "00:11:22:33:44:%02X", 0x50 + $0) }
+        do {
+            let bluez = try await startBlueZoo(bus: bus, adapters: addresses)
+            return BlueZooWorld(broker: broker, bus: bus, bluez: bluez, adapterAddresses: addresses)
+        } catch {
+            await bus.stop()
+            await broker.stop()
+            throw error
+        }
+    }
+
+    /// Starts BlueZoo through the project's fixture; it prints a line once `org.bluez` and the adapters exist.
+    static func startBlueZoo(bus: PrivateBus, adapters: [String]) async throws -> ManagedProcess {
+        let process = try ManagedProcess.launch(
+            ProjectPaths.python,
+            arguments: ["-u", ProjectPaths.root + "/scripts/bluezoo_fixture.py", "--auto-enable", "--scan-interval", "1"]
+                + adapters.flatMap { ["-a", $0] },
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], name: "bluezoo")
+        try await process.waitForLine(containing: "bluezoo-fixture: ready", timeout: .seconds(20))
+        return process
+    }
+
+    private init(broker: MosquittoBroker, bus: PrivateBus, bluez: ManagedProcess, adapterAddresses: [String]) {
+        self.broker = broker
+        self.bus = bus
+        self.bluez = bluez
+        self.adapterAddresses = adapterAddresses
+    }
+
+    /// Starts `gatt2mqtt-sim --adapter hciN <arguments>` and waits for its `READY` line.
+    public func startSimulator(_ arguments: [String], adapter: String = "hci1") async throws -> ManagedProcess {
+        let process = try launch(ProjectPaths.binary("gatt2mqtt-sim"), ["--adapter", adapter] + arguments, name: "sim-\(adapter)")
+        try await process.waitForLine(timeout: .seconds(20)) { $0.hasPrefix("READY ") }
+        return process
+    }
+
+    /// Starts the bridge on hci0 against this world's broker; waits until it runs.
+    public func startBridge(gateway: String = "test", extraArguments: [String] = []) async throws -> ManagedProcess {
+        let process = try launch(
+            ProjectPaths.binary("gatt2mqtt"),
+            ["--broker", broker.url, "--adapter", "hci0", "--gateway", gateway, "--log-level", "debug"] + extraArguments,
+            name: "gatt2mqtt")
+        try await process.waitForLine(containing: "bridge running", timeout: .seconds(20))
+        return process
+    }
+
+    /// Starts any other BlueZ client (bluetoothctl, a Python script) in this world.
+    public func launch(_ executable: String, _ arguments: [String], name: String? = nil) throws -> ManagedProcess {
+        let process = try ManagedProcess.launch(executable, arguments: arguments, environment: environment, name: name)
+        children.withLock { $0.append(process) }
+        return process
+    }
+
+    /// Stops everything, children first.
+    public func stop() async {
+        for child in children.withLock({ $0.reversed() }) { _ = await child.terminate(grace: .seconds(3)) }
+        _ = await bluez.terminate(grace: .seconds(3))
+        await bus.stop()
+        await broker.stop()
+    }
+}
+
+import Synchronization

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Where the project's own files are, for tests that start its executables and scripts.
+public enum ProjectPaths {
+    /// The repository's root folder.
+    public static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }  // Sources/TestSupport/ProjectPaths.swift
+        return url.path
+    }()
+
+    /// The folder holding the built `gatt2mqtt` and `gatt2mqtt-sim`: `GATT2MQTT_BIN_DIR`, else the test
+    /// runner's own build folder (SwiftPM puts executables beside the test bundle), else `.build/debug`.
+    public static let binaries: String = {
+        if let folder = ProcessInfo.processInfo.environment["GATT2MQTT_BIN_DIR"] { return folder }
+        let runnerFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        if FileManager.default.isExecutableFile(atPath: runnerFolder + "/gatt2mqtt") { return runnerFolder }
+        return root + "/.build/debug"
+    }()
+
+    public static func binary(_ name: String) -> String { binaries + "/" + name }
+
+    /// The virtual environment made by scripts/setup.
+    public static let python = root + "/.venv/bin/python"
+}
