@@ -1,0 +1,68 @@
+import Peripherals
+import Testing
+
+@testable import Bridge
+
+struct BeltTelemetryTests {
+    let topics = TopicMap(gateway: "gw")
+
+    private func decode(_ uuid: String, _ bytes: [UInt8]) throws -> BeltNotification {
+        try BeltNotification.decode(characteristic: uuid, bytes: bytes)
+    }
+
+    @Test(arguments: [
+        ([0x02, 0x5A, 0x00] as [UInt8], "90"),
+        ([0x02, 0xA6, 0xFF], "270"),  // -90
+        ([0x02, 0x67, 0x01], "359"),
+    ])
+    func orientationBecomesAHeadingInWholeDegrees(heading: [UInt8], expected: String) throws {
+        var telemetry = BeltTelemetry(id: "aabbccddeeff", topics: topics)
+        let bytes = heading + [UInt8](repeating: 0, count: 13)
+        #expect(telemetry.publications(for: try decode(BeltGATT.Characteristic.orientation, bytes))
+            == [Publication(topic: "belt/aabbccddeeff/heading", payload: expected)])
+    }
+
+    @Test func modeIsRetainedStatePublishedOnChangeOnly() throws {
+        var telemetry = BeltTelemetry(id: "id", topics: topics)
+        let keepAliveApp = try decode(BeltGATT.Characteristic.keepAlive, [0x01, 0x03])
+        #expect(telemetry.publications(for: keepAliveApp) == [.state("belt/id/mode", "app")])
+        #expect(telemetry.publications(for: keepAliveApp) == [])
+        let parameterWait = try decode(BeltGATT.Characteristic.parameterNotification, [0x01, 0x01, 0x01])
+        #expect(telemetry.publications(for: parameterWait) == [.state("belt/id/mode", "wait")])
+        telemetry.reset()
+        #expect(telemetry.publications(for: parameterWait) == [.state("belt/id/mode", "wait")])
+    }
+
+    @Test func batteryIsRetainedJSONWithLevelAndPower() throws {
+        var telemetry = BeltTelemetry(id: "id", topics: topics)
+        // charging, 0x4B80 / 256 = 75.5 %
+        let battery = try decode(BeltGATT.Characteristic.batteryStatus, [0x02, 0x80, 0x4B, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00])
+        #expect(telemetry.publications(for: battery) == [.state("belt/id/battery", #"{"level":75.5,"power":"charging"}"#)])
+    }
+}
+
+struct TopicsAndRepliesTests {
+    @Test func deviceIDsAreAddressHexOnly() {
+        #expect(DeviceID.from(address: "AA:BB:CC:DD:EE:0F") == "aabbccddee0f")
+        #expect(DeviceID.from(address: "+/#\u{0}AB") == "ab")
+    }
+
+    @Test func commandTopicsParseIntoFamilyIDAndName() {
+        let topics = TopicMap(gateway: "gw")
+        #expect(topics.parseCommand("belt/aabb/cmd/mode")! == (.belt, "aabb", "mode"))
+        #expect(topics.parseCommand("belt/aabb/mode") == nil)
+        #expect(topics.parseCommand("belt//cmd/mode") == nil)
+        #expect(topics.parseCommand("toaster/aabb/cmd/mode") == nil)
+        #expect(topics.commandFilter(.belt) == "belt/+/cmd/+")
+        #expect(topics.status == "gatt2mqtt/gw/status")
+        #expect(!TopicMap.isValidGatewayName("a/b"))
+        #expect(!TopicMap.isValidGatewayName("a+"))
+        #expect(TopicMap.isValidGatewayName("gw-1_a"))
+    }
+
+    @Test func repliesCarryOutcomeErrorAndTransaction() {
+        #expect(CommandReply(command: "mode").json.text == #"{"command":"mode","ok":true}"#)
+        let failed = CommandReply(command: "vibrate", error: CommandError(.notConnected, "belt \"x\" is gone"), transaction: .number(7))
+        #expect(failed.json.text == #"{"command":"vibrate","error":{"code":"not_connected","message":"belt \"x\" is gone"},"ok":false,"transaction":7}"#)
+    }
+}
