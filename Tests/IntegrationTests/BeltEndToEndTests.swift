@@ -1,0 +1,106 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// mosquitto → gatt2mqtt → BlueZoo → virtual belt, and back, with real processes only.
+@Suite(.serialized)
+struct BeltEndToEndTests {
+    static let parameterRequest = "0000fe05-0000-1000-8000-00805f9b34fb"
+    static let vibrationCommand = "0000fe03-0000-1000-8000-00805f9b34fb"
+
+    /// Runs `body` in a fresh world with a virtual belt on hci1, and stops everything afterwards.
+    private func withBeltWorld(_ body: (BlueZooWorld, ManagedProcess, String) async throws -> Void) async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let belt = try await world.startSimulator(["belt"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let address = String(ready.split(separator: " ")[2])
+            let id = address.lowercased().replacingOccurrences(of: ":", with: "")
+            try await body(world, belt, id)
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
+    @Test func beltTelemetryCommandsAndRetainedState() async throws {
+        try await withBeltWorld { world, belt, id in
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            let bridge = try await world.startBridge(gateway: "test")
+
+            try await recorder.waitFor("gatt2mqtt/test/status") { $0.payloadString == "online" && $0.retain }
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" && $0.retain }
+            let mode = try await recorder.waitFor("belt/\(id)/mode")
+            #expect(mode.retain)
+
+            // Headings arrive as whole degrees and move (the virtual belt turns slowly).
+            let first = try await recorder.waitFor("belt/\(id)/heading")
+            try await recorder.waitFor("belt/\(id)/heading") { $0.payloadString != first.payloadString }
+            for heading in recorder.messages(on: "belt/\(id)/heading") {
+                let degrees = try #require(Int(heading.payloadString ?? ""))
+                #expect((0..<360).contains(degrees))
+                #expect(!heading.retain)
+            }
+            let battery = try await recorder.waitFor("belt/\(id)/battery")
+            #expect(battery.retain)
+            #expect(battery.payloadString?.contains("\"power\":") == true)
+
+            // A mode command from a client nobody here wrote reaches the belt byte-exact and comes back retained.
+            let writesBefore = belt.lineCount
+            let publish = try world.launch("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(world.broker.port)", "-q", "1",
+                                                              "-t", "belt/\(id)/cmd/mode", "-m", "app"])
+            _ = try await publish.waitForExit()
+            try await belt.waitForLine(after: writesBefore) { $0.hasPrefix("WRITE \(Self.parameterRequest) 018103") }
+            try await recorder.waitFor("belt/\(id)/mode") { $0.payloadString == "app" && $0.retain }
+            let reply = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("\"command\":\"mode\"") == true }
+            #expect(reply.payloadString == #"{"command":"mode","ok":true}"#)
+
+            // A malformed command gets an error reply and no GATT write; the bridge keeps serving.
+            let beforeBad = belt.lineCount
+            try recorder.publish("belt/\(id)/cmd/vibrate", #"{"direction":"#)
+            let refused = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("invalid_payload") == true }
+            #expect(refused.payloadString?.contains("\"ok\":false") == true)
+            try recorder.publish("belt/\(id)/cmd/vibrate", #"{"direction":400,"transaction":"t1"}"#)
+            let outOfRange = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("\"t1\"") == true }
+            #expect(outOfRange.payloadString?.contains("invalid_value") == true)
+            #expect(outOfRange.payloadString?.contains("'direction'") == true)
+
+            // An MQTT 5 request with a response topic is answered there, with its correlation data.
+            try recorder.publish("belt/\(id)/cmd/vibrate", #"{"direction":90,"orientation":"angle","pattern":"navigation"}"#,
+                                 responseTopic: "dashboard/replies", correlation: [0xC0, 0xFF, 0xEE])
+            let answer = try await recorder.waitFor("dashboard/replies")
+            #expect(answer.payloadString == #"{"command":"vibrate","ok":true}"#)
+            #expect(answer.correlationData == [0xC0, 0xFF, 0xEE])
+            let vibrations = belt.lines.dropFirst(beforeBad).filter { $0.text.hasPrefix("WRITE \(Self.vibrationCommand)") }
+            #expect(vibrations.count == 1, "only the valid vibrate command may reach the belt")
+            #expect(vibrations.first?.text == "WRITE \(Self.vibrationCommand) 0201aaaa000002" + "5a00" + "0000" + "00" + "f401" + "0000" + "0000")
+
+            // A command for a belt this gateway does not know is refused at once.
+            try recorder.publish("belt/0000000000ff/cmd/mode", "app")
+            let unknown = try await recorder.waitFor("belt/0000000000ff/reply")
+            #expect(unknown.payloadString?.contains("not_connected") == true)
+
+            // SIGTERM: the bridge disconnects, says offline and exits 0.
+            bridge.send(SIGTERM)
+            let exit = try await bridge.waitForExit(timeout: .seconds(5))
+            #expect(exit == .exited(0))
+            try await recorder.waitFor("gatt2mqtt/test/status") { $0.payloadString == "offline" }
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "disconnected" }
+            await recorder.stop()
+
+            // A restarted bridge brings the belt back; a late subscriber (mosquitto_sub) sees the retained state.
+            _ = try await world.startBridge(gateway: "test")
+            let late = try await TopicRecorder(url: world.broker.url)
+            try await late.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" && $0.retain }
+            let sub = try world.launch("mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(world.broker.port)", "-v", "-C", "2",
+                                                          "-t", "belt/\(id)/mode", "-t", "belt/\(id)/connection"])
+            _ = try await sub.waitForExit()
+            let retained = Set(sub.lines.map(\.text))
+            #expect(retained.contains("belt/\(id)/connection connected"))
+            #expect(retained.contains { $0.hasPrefix("belt/\(id)/mode ") })
+            await late.stop()
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import MQTT
+import Synchronization
+import TestSupport
+
+/// Subscribes to everything on a broker and lets a test wait for the message it expects.
+final class TopicRecorder: Sendable {
+    private struct Waiter {
+        var topic: String
+        var predicate: @Sendable (MQTTMessage) -> Bool
+        var continuation: CheckedContinuation<MQTTMessage, Never>
+    }
+
+    private struct State {
+        var received: [MQTTMessage] = []
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+    }
+
+    /// A shared home for the lock, which cannot itself be copied into the reader task.
+    private final class Shared: Sendable {
+        let mutex = Mutex(State())
+        func withLock<R: Sendable>(_ body: (inout sending State) -> sending R) -> R { mutex.withLock(body) }
+    }
+
+    let client: MQTTClient
+    private let state = Shared()
+    private let reader: Task<Void, Never>
+
+    init(url: String, filter: String = "#") async throws {
+        let client = try MQTTClient(configuration: try MQTTConfiguration(url: url))
+        self.client = client
+        let state = state
+        reader = Task {
+            for await message in client.messages {
+                let matched = state.withLock { state -> [CheckedContinuation<MQTTMessage, Never>] in
+                    state.received.append(message)
+                    let ready = state.waiters.filter { $0.value.topic == message.topic && $0.value.predicate(message) }
+                    for key in ready.keys { state.waiters[key] = nil }
+                    return ready.values.map(\.continuation)
+                }
+                matched.forEach { $0.resume(returning: message) }
+            }
+        }
+        client.start()
+        try client.subscribe(filter, qos: .atLeastOnce)
+        try await client.connected(timeout: .seconds(10))
+    }
+
+    var messages: [MQTTMessage] { state.withLock { $0.received } }
+
+    func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
+
+    /// Waits for the first message (received so far or later) on `topic` that satisfies `predicate`.
+    @discardableResult
+    func waitFor(
+        _ topic: String, timeout: Duration = .seconds(20), where predicate: @escaping @Sendable (MQTTMessage) -> Bool = { _ in true }
+    ) async throws -> MQTTMessage {
+        let state = state
+        let key = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        do {
+            return try await withTimeout(timeout, "a message on \(topic)") {
+                await withCheckedContinuation { continuation in
+                    let early = state.withLock { state -> MQTTMessage? in
+                        if let match = state.received.first(where: { $0.topic == topic && predicate($0) }) { return match }
+                        state.waiters[key] = Waiter(topic: topic, predicate: predicate, continuation: continuation)
+                        return nil
+                    }
+                    if let early { continuation.resume(returning: early) }
+                }
+            }
+        } catch {
+            // Resume the abandoned waiter so its task can end.
+            let abandoned = state.withLock { $0.waiters.removeValue(forKey: key) }
+            abandoned?.continuation.resume(returning: MQTTMessage(topic: "", payload: []))
+            throw error
+        }
+    }
+
+    func publish(_ topic: String, _ payload: String, responseTopic: String? = nil, correlation: [UInt8]? = nil) throws {
+        try client.publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, responseTopic: responseTopic, correlationData: correlation))
+    }
+
+    func stop() async {
+        reader.cancel()
+        await client.stop()
+    }
+}
