@@ -312,7 +312,18 @@ public final class GattApplication: Sendable {
     }
 
     private func write(_ value: [UInt8], to characteristic: GattCharacteristicDescription, options: GattRequestOptions) async throws {
-        switch options.type {
+        do {
+            try Self.checkWritable(characteristic, type: options.type)
+        } catch let error as DBusError {
+            await delegate?.writeRefused(value, to: characteristic.uuid, error: error)
+            throw error
+        }
+        guard let delegate else { throw Self.gone }
+        try await delegate.writeValue(value, to: characteristic.uuid, options: options)
+    }
+
+    private static func checkWritable(_ characteristic: GattCharacteristicDescription, type: String?) throws {
+        switch type {
         case "command":
             // As bluetoothd: a write command needs write-without-response.
             guard characteristic.canWriteWithoutResponse else { throw BlueZPeripheralError.notSupported("write without response") }
@@ -323,8 +334,6 @@ public final class GattApplication: Sendable {
         default:
             guard characteristic.canWriteWithResponse else { throw BlueZPeripheralError.writeNotPermitted }
         }
-        guard let delegate else { throw Self.gone }
-        try await delegate.writeValue(value, to: characteristic.uuid, options: options)
     }
 
     private func startNotify(_ characteristic: GattCharacteristicDescription) async throws {

@@ -13,6 +13,14 @@ public protocol GattApplicationDelegate: AnyObject, Sendable {
     func notificationsStarted(for characteristic: String) async
     /// Nobody is subscribed to `characteristic` any more (StopNotify, or the stack went away).
     func notificationsStopped(for characteristic: String) async
+    /// A write the application refused itself (the flags do not allow it), before any delegate call;
+    /// for peripherals that log every write. Does nothing unless implemented.
+    func writeRefused(_ value: [UInt8], to characteristic: String, error: DBusError) async
+}
+
+extension GattApplicationDelegate {
+    /// Does nothing.
+    public func writeRefused(_ value: [UInt8], to characteristic: String, error: DBusError) async {}
 }
 
 /// The options BlueZ passes with ReadValue and WriteValue (`a{sv}`), typed.
