@@ -1,0 +1,47 @@
+import DBus
+
+/// Sends notifications (PropertiesChanged on `Value`) one at a time, in order, with a minimum gap.
+///
+/// Why pace: a burst of signals arrives at the stack all at once, and BlueZoo (Python) and many D-Bus
+/// clients handle a flood badly (bluezoo.md §2: dbus-fast drops its connection on EAGAIN). A real link
+/// cannot deliver faster than its connection interval anyway.
+final class GattNotificationPacer: Sendable {
+    private enum Item: Sendable {
+        case value(path: String, bytes: [UInt8])
+        case barrier(CheckedContinuation<Void, Never>)
+    }
+
+    private let continuation: AsyncStream<Item>.Continuation
+
+    init(connection: DBusConnection, minimumInterval: Duration) {
+        let (stream, continuation) = AsyncStream<Item>.makeStream()
+        self.continuation = continuation
+        // The task owns the stream and ends when `deinit` finishes it.
+        Task {
+            for await item in stream {
+                switch item {
+                case .value(let path, let bytes):
+                    try? connection.emitPropertiesChanged(
+                        path: path, interface: GattApplication.characteristicInterface, changed: ["Value": .bytes(bytes)])
+                    try? await Task.sleep(for: minimumInterval)
+                case .barrier(let waiter):
+                    waiter.resume()
+                }
+            }
+        }
+    }
+
+    deinit { continuation.finish() }
+
+    /// Queues one notification.
+    func send(_ bytes: [UInt8], from path: String) {
+        continuation.yield(.value(path: path, bytes: bytes))
+    }
+
+    /// Returns once everything queued before the call has been sent.
+    func flush() async {
+        await withCheckedContinuation { waiter in
+            if case .terminated = continuation.yield(.barrier(waiter)) { waiter.resume() }
+        }
+    }
+}

@@ -1,0 +1,262 @@
+import DBus
+import Logging
+
+/// What happens to a registered peripheral, in order.
+public enum PeripheralEvent: Sendable, Equatable {
+    /// The application and advertisement are registered on the adapter, whose own address is given.
+    /// Comes again after every re-registration (BlueZ restarted, or ``PeripheralRegistrar/register()``).
+    case registered(adapterAddress: String, layout: GattHandleLayout)
+    /// `org.bluez` left the bus: registration, subscriptions and links are gone.
+    case stackLost
+    /// A central connected (its Device1 path on our adapter).
+    case centralConnected(devicePath: String)
+    /// A central disconnected.
+    case centralDisconnected(devicePath: String)
+}
+
+/// Which handle layout to register with.
+public enum GattHandleLayoutChoice: Sendable, Equatable {
+    /// `.explicit` under BlueZoo (it serves `/org/bluezoo`), `.assignedByStack` under bluetoothd.
+    case automatic
+    /// Always this one.
+    case fixed(GattHandleLayout)
+}
+
+/// Registers a `GattApplication` and an `LEAdvertisement` on `/org/bluez/<adapter>` and keeps them
+/// registered: when `org.bluez` comes back after a restart it registers again, retrying until the
+/// adapter exists (bluetoothd owns its name before it exports adapters). It also reports the
+/// connections of centrals to the adapter.
+public actor PeripheralRegistrar {
+    /// `org.bluez.GattManager1`.
+    public static let gattManagerInterface = "org.bluez.GattManager1"
+    /// `org.bluez.LEAdvertisingManager1`.
+    public static let advertisingManagerInterface = "org.bluez.LEAdvertisingManager1"
+
+    /// The adapter name, e.g. `hci1`.
+    public nonisolated let adapter: String
+    /// `/org/bluez/<adapter>`.
+    public nonisolated let adapterPath: String
+    /// What happens, in order; single consumer.
+    public nonisolated let events: AsyncStream<PeripheralEvent>
+
+    private let connection: DBusConnection
+    private let application: GattApplication
+    private let advertisement: LEAdvertisement
+    private let layoutChoice: GattHandleLayoutChoice
+    private let retryInterval: Duration
+    private let logger: Logger
+    private let eventSink: AsyncStream<PeripheralEvent>.Continuation
+
+    private var wanted = false
+    private var registered = false
+    private var registration: Task<Void, Never>?
+    private var watchers: [Task<Void, Never>] = []
+    private var connectedCentrals: Set<String> = []
+
+    /// Prepares the registrar; nothing happens until ``start()``.
+    public init(
+        connection: DBusConnection, adapter: String, application: GattApplication, advertisement: LEAdvertisement,
+        layout: GattHandleLayoutChoice = .automatic, retryInterval: Duration = .milliseconds(500),
+        logger: Logger = Logger(label: "bluez.peripheral")
+    ) {
+        self.connection = connection
+        self.adapter = adapter
+        self.adapterPath = "/org/bluez/\(adapter)"
+        self.application = application
+        self.advertisement = advertisement
+        self.layoutChoice = layout
+        self.retryInterval = retryInterval
+        self.logger = logger
+        (events, eventSink) = AsyncStream<PeripheralEvent>.makeStream()
+    }
+
+    /// Starts watching the bus and registers (retrying until BlueZ and the adapter are there).
+    public func start() {
+        guard watchers.isEmpty else { return }
+        let owners = connection.signals(matching: DBusMatchRule(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: "org.bluez"))
+        let changes = connection.signals(matching: DBusMatchRule(
+            sender: "org.bluez", interface: DBusStandardInterface.properties, member: "PropertiesChanged",
+            pathNamespace: adapterPath))
+        let added = connection.signals(matching: DBusMatchRule(
+            sender: "org.bluez", interface: DBusStandardInterface.objectManager, member: "InterfacesAdded"))
+        let removed = connection.signals(matching: DBusMatchRule(
+            sender: "org.bluez", interface: DBusStandardInterface.objectManager, member: "InterfacesRemoved"))
+        watchers = [
+            Task { [weak self] in
+                for await signal in owners {
+                    let newOwner = signal.arguments.dropFirst(2).first?.string ?? ""
+                    await self?.ownerChanged(present: !newOwner.isEmpty)
+                }
+            },
+            Task { [weak self] in
+                for await signal in changes where signal.arguments.first?.string == "org.bluez.Device1" {
+                    guard let connected = signal.arguments.dropFirst().first?.stringKeyed?["Connected"]?.bool else { continue }
+                    await self?.central(signal.path, connected: connected)
+                }
+            },
+            Task { [weak self] in
+                for await signal in added {
+                    guard let path = signal.arguments.first?.string,
+                        let device = signal.arguments.dropFirst().first?.stringKeyed?["org.bluez.Device1"]?.stringKeyed,
+                        let connected = device["Connected"]?.bool
+                    else { continue }
+                    await self?.central(path, connected: connected)
+                }
+            },
+            Task { [weak self] in
+                for await signal in removed {
+                    guard let path = signal.arguments.first?.string,
+                        signal.arguments.dropFirst().first?.strings?.contains("org.bluez.Device1") == true
+                    else { continue }
+                    await self?.central(path, connected: false)
+                }
+            },
+        ]
+        wanted = true
+        scheduleRegistration()
+    }
+
+    /// Registers again after ``unregister()`` (a switched-off peripheral powering up).
+    public func register() {
+        wanted = true
+        if !registered { scheduleRegistration() }
+    }
+
+    /// Withdraws the advertisement and the application (a peripheral switching off). Centrals still
+    /// connected are disconnected first, from our side, as a peripheral that powers down drops its links.
+    public func unregister() async {
+        wanted = false
+        registration?.cancel()
+        registration = nil
+        await disconnectCentrals()
+        if registered {
+            _ = try? await connection.call(
+                destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
+                member: "UnregisterAdvertisement", arguments: [.objectPath(advertisement.path)])
+            _ = try? await connection.call(
+                destination: "org.bluez", path: adapterPath, interface: Self.gattManagerInterface,
+                member: "UnregisterApplication", arguments: [.objectPath(application.rootPath)])
+        }
+        registered = false
+        await application.dropSubscriptions()
+    }
+
+    /// Disconnects every central connected to the adapter (Device1.Disconnect on our side's object).
+    public func disconnectCentrals() async {
+        for path in connectedCentrals.sorted() {
+            do {
+                _ = try await connection.call(
+                    destination: "org.bluez", path: path, interface: "org.bluez.Device1", member: "Disconnect")
+            } catch {
+                logger.warning("cannot disconnect \(path): \(error)")
+            }
+        }
+    }
+
+    // MARK: Bus events
+
+    private func ownerChanged(present: Bool) async {
+        if present {
+            logger.info("org.bluez appeared")
+            if wanted && !registered { scheduleRegistration() }
+            return
+        }
+        logger.warning("org.bluez left the bus; waiting for it to come back")
+        registration?.cancel()
+        registration = nil
+        registered = false
+        for path in connectedCentrals.sorted() { eventSink.yield(.centralDisconnected(devicePath: path)) }
+        connectedCentrals = []
+        eventSink.yield(.stackLost)
+        await application.dropSubscriptions()
+    }
+
+    private func central(_ path: String, connected: Bool) {
+        guard path.hasPrefix(adapterPath + "/dev_"), !path.dropFirst(adapterPath.count + 1).contains("/") else { return }
+        if connected, connectedCentrals.insert(path).inserted {
+            eventSink.yield(.centralConnected(devicePath: path))
+        } else if !connected, connectedCentrals.remove(path) != nil {
+            eventSink.yield(.centralDisconnected(devicePath: path))
+        }
+    }
+
+    // MARK: Registration
+
+    private func scheduleRegistration() {
+        registration?.cancel()
+        registration = Task { [weak self] in
+            await self?.registerUntilDone()
+        }
+    }
+
+    private func registerUntilDone() async {
+        var attempt = 0
+        while !Task.isCancelled && wanted && !registered {
+            attempt += 1
+            do {
+                try await registerOnce()
+                return
+            } catch {
+                // Expected while BlueZ is starting: no owner yet, or the adapter not exported yet.
+                if attempt == 1 || attempt % 20 == 0 { logger.info("registration on \(adapter) not possible yet: \(error)") }
+                try? await Task.sleep(for: retryInterval)
+            }
+        }
+    }
+
+    private func registerOnce() async throws {
+        let reply = try await connection.call(
+            destination: "org.bluez", path: adapterPath, interface: DBusStandardInterface.properties, member: "Get",
+            arguments: [.string("org.bluez.Adapter1"), .string("Address")], timeout: .seconds(5))
+        guard let address = reply.first?.string else {
+            throw DBusError(name: "org.bluez.Error.NotReady", message: "\(adapterPath) has no Address")
+        }
+        let layout = try await chooseLayout()
+        try application.export(layout: layout)
+        try advertisement.export()
+        try Task.checkCancellation()
+        _ = try await connection.call(
+            destination: "org.bluez", path: adapterPath, interface: Self.gattManagerInterface, member: "RegisterApplication",
+            arguments: [.objectPath(application.rootPath), .properties([:])])
+        do {
+            _ = try await connection.call(
+                destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
+                member: "RegisterAdvertisement", arguments: [.objectPath(advertisement.path), .properties([:])])
+        } catch {
+            // Leave nothing half registered; the next attempt starts over.
+            _ = try? await connection.call(
+                destination: "org.bluez", path: adapterPath, interface: Self.gattManagerInterface,
+                member: "UnregisterApplication", arguments: [.objectPath(application.rootPath)])
+            throw error
+        }
+        registered = true
+        logger.info("registered on \(adapter) (\(address)), \(layout) handles")
+        eventSink.yield(.registered(adapterAddress: address, layout: layout))
+        await seedConnectedCentrals()
+    }
+
+    private func chooseLayout() async throws -> GattHandleLayout {
+        switch layoutChoice {
+        case .fixed(let layout): return layout
+        case .automatic:
+            let reply = try await connection.call(
+                destination: "org.bluez", path: "/org/bluezoo", interface: DBusStandardInterface.introspectable,
+                member: "Introspect", timeout: .seconds(5))
+            return (reply.first?.string ?? "").contains("org.bluezoo.") ? .explicit : .assignedByStack
+        }
+    }
+
+    /// Centrals already connected when we (re)registered, e.g. after a standby that kept a link.
+    private func seedConnectedCentrals() async {
+        guard let reply = try? await connection.call(
+            destination: "org.bluez", path: "/", interface: DBusStandardInterface.objectManager, member: "GetManagedObjects"),
+            let objects = reply.first?.stringKeyed
+        else { return }
+        for (path, interfaces) in objects {
+            if interfaces.stringKeyed?["org.bluez.Device1"]?.stringKeyed?["Connected"]?.bool == true {
+                central(path, connected: true)
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import BlueZ
+import DBus
+import Logging
+import Peripherals
+
+/// `gatt2mqtt-sim [--adapter hciN] belt …`: a virtual feelSpace naviBelt.
+struct BeltCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "belt", abstract: "Simulates a feelSpace naviBelt (services FE51/FE52/FE53).")
+
+    /// Where the belt's objects live on the bus; outside /org/bluez, as BlueZ requires of applications.
+    static let applicationPath = "/org/gatt2mqtt/sim/belt"
+    static let advertisementPath = "/org/gatt2mqtt/sim/belt/advertisement0"
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Firmware version reported on FE01.")
+    var firmware: UInt16 = 52
+
+    @Option(help: "Advertised name (clients match the naviGuertel prefix).")
+    var name = "naviGuertel-SIM"
+
+    @Option(name: .customLong("orientation-period-ms"), help: "Orientation notification period in ms (default 500).")
+    var orientationPeriodMs: UInt16?
+
+    @Option(name: .customLong("keepalive-seconds"), help: "Keep-alive notification period in seconds.")
+    var keepAliveSeconds: Double = 2
+
+    @Option(help: "Scripted presses after the first subscription, e.g. 3:compass:short,6:home:long.")
+    var buttons: ButtonScript?
+
+    func validate() throws {
+        guard keepAliveSeconds > 0 else { throw ValidationError("--keepalive-seconds must be positive") }
+        if let orientationPeriodMs, orientationPeriodMs < 20 {
+            throw ValidationError("--orientation-period-ms must be at least 20 (belt.md §5)")
+        }
+    }
+
+    func run() async throws {
+        global.bootstrapLogging()
+        let logger = Logger(label: "sim.belt")
+        let connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
+
+        var state = BeltState(name: name, firmware: BeltFirmwareInfo(version: firmware))
+        if let orientationPeriodMs { state.orientationPeriodMs = orientationPeriodMs }
+        var settings = BeltSimulatorSettings()
+        settings.keepAlivePeriod = .milliseconds(Int(keepAliveSeconds * 1000))
+        settings.buttons = buttons?.presses ?? []
+
+        let application = GattApplication(
+            connection: connection, rootPath: Self.applicationPath, services: BeltGattLayout.services)
+        let advertisement = LEAdvertisement(
+            connection: connection, path: Self.advertisementPath,
+            description: LEAdvertisementDescription(localName: name, serviceUUIDs: BeltAdvertisement.serviceUUIDs))
+        let registrar = PeripheralRegistrar(
+            connection: connection, adapter: global.adapter, application: application, advertisement: advertisement,
+            logger: Logger(label: "sim.peripheral"))
+        let belt = BeltSimulator(
+            state: state, settings: settings, application: application, advertisement: advertisement,
+            registrar: registrar, output: SimulatorOutput(), logger: logger)
+        application.setDelegate(belt)
+
+        logger.info("belt '\(name)' firmware \(firmware) on \(global.adapter)")
+        await registrar.start()
+        let console = Task {
+            for await line in StandardInputLines.stream() { await belt.run(line) }
+        }
+        defer { console.cancel() }
+        // Runs until the process is signalled; losing the bus ends it (exit status 1).
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await event in registrar.events { await belt.handle(event) } }
+            group.addTask { await connection.disconnected() }
+            await group.next()
+            group.cancelAll()
+        }
+        logger.error("lost the D-Bus connection")
+        throw ExitCode.failure
+    }
+}
