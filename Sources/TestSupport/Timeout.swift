@@ -7,6 +7,11 @@ public struct TimeoutError: Error, CustomStringConvertible, Sendable {
 
     /// A sentence for test failures.
     public var description: String { "timed out after \(duration) waiting for \(what)" }
+
+    public init(what: String, duration: Duration) {
+        self.what = what
+        self.duration = duration
+    }
 }
 
 /// Runs `operation`, throwing `TimeoutError` if it takes longer than `duration`.

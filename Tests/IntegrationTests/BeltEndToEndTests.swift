@@ -30,10 +30,18 @@ struct BeltEndToEndTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             let bridge = try await world.startBridge(gateway: "test")
 
-            try await recorder.waitFor("gatt2mqtt/test/status") { $0.payloadString == "online" && $0.retain }
-            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" && $0.retain }
-            let mode = try await recorder.waitFor("belt/\(id)/mode")
-            #expect(mode.retain)
+            try await recorder.waitFor("gatt2mqtt/test/status") { $0.payloadString == "online" }
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            try await recorder.waitFor("belt/\(id)/mode")
+            try await recorder.waitFor("belt/\(id)/battery")
+
+            // State is retained: a subscriber that comes later gets it with the retain flag.
+            let snapshot = try await TopicRecorder(url: world.broker.url)
+            #expect(try await snapshot.waitFor("gatt2mqtt/test/status").payloadString == "online")
+            for leaf in ["connection", "mode", "battery"] {
+                #expect(try await snapshot.waitFor("belt/\(id)/\(leaf)").retain, "belt/\(id)/\(leaf) is retained")
+            }
+            await snapshot.stop()
 
             // Headings arrive as whole degrees and move (the virtual belt turns slowly).
             let first = try await recorder.waitFor("belt/\(id)/heading")
@@ -44,8 +52,7 @@ struct BeltEndToEndTests {
                 #expect(!heading.retain)
             }
             let battery = try await recorder.waitFor("belt/\(id)/battery")
-            #expect(battery.retain)
-            #expect(battery.payloadString?.contains("\"power\":") == true)
+            #expect(battery.payloadString?.contains("\"power\":\"battery\"") == true)
 
             // A mode command from a client nobody here wrote reaches the belt byte-exact and comes back retained.
             let writesBefore = belt.lineCount
@@ -53,7 +60,7 @@ struct BeltEndToEndTests {
                                                               "-t", "belt/\(id)/cmd/mode", "-m", "app"])
             _ = try await publish.waitForExit()
             try await belt.waitForLine(after: writesBefore) { $0.hasPrefix("WRITE \(Self.parameterRequest) 018103") }
-            try await recorder.waitFor("belt/\(id)/mode") { $0.payloadString == "app" && $0.retain }
+            try await recorder.waitFor("belt/\(id)/mode") { $0.payloadString == "app" }
             let reply = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("\"command\":\"mode\"") == true }
             #expect(reply.payloadString == #"{"command":"mode","ok":true}"#)
 
@@ -62,10 +69,10 @@ struct BeltEndToEndTests {
             try recorder.publish("belt/\(id)/cmd/vibrate", #"{"direction":"#)
             let refused = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("invalid_payload") == true }
             #expect(refused.payloadString?.contains("\"ok\":false") == true)
-            try recorder.publish("belt/\(id)/cmd/vibrate", #"{"direction":400,"transaction":"t1"}"#)
+            try recorder.publish("belt/\(id)/cmd/vibrate", #"{"direction":90,"intensity":150,"transaction":"t1"}"#)
             let outOfRange = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("\"t1\"") == true }
             #expect(outOfRange.payloadString?.contains("invalid_value") == true)
-            #expect(outOfRange.payloadString?.contains("'direction'") == true)
+            #expect(outOfRange.payloadString?.contains("'intensity'") == true)
 
             // An MQTT 5 request with a response topic is answered there, with its correlation data.
             try recorder.publish("belt/\(id)/cmd/vibrate", #"{"direction":90,"orientation":"angle","pattern":"navigation"}"#,
@@ -93,7 +100,7 @@ struct BeltEndToEndTests {
             // A restarted bridge brings the belt back; a late subscriber (mosquitto_sub) sees the retained state.
             _ = try await world.startBridge(gateway: "test")
             let late = try await TopicRecorder(url: world.broker.url)
-            try await late.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" && $0.retain }
+            try await late.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             let sub = try world.launch("mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(world.broker.port)", "-v", "-C", "2",
                                                           "-t", "belt/\(id)/mode", "-t", "belt/\(id)/connection"])
             _ = try await sub.waitForExit()

@@ -60,8 +60,13 @@ final class TopicRecorder: Sendable {
             defer { state.nextWaiter += 1 }
             return state.nextWaiter
         }
-        do {
-            return try await withTimeout(timeout, "a message on \(topic)") {
+        let cancel: @Sendable () -> Void = {
+            // Resume an abandoned waiter so that the timeout can end the wait.
+            let abandoned = state.withLock { $0.waiters.removeValue(forKey: key) }
+            abandoned?.continuation.resume(returning: MQTTMessage(topic: "", payload: []))
+        }
+        let message = try await withTimeout(timeout, "a message on \(topic)") {
+            await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     let early = state.withLock { state -> MQTTMessage? in
                         if let match = state.received.first(where: { $0.topic == topic && predicate($0) }) { return match }
@@ -70,13 +75,12 @@ final class TopicRecorder: Sendable {
                     }
                     if let early { continuation.resume(returning: early) }
                 }
+            } onCancel: {
+                cancel()
             }
-        } catch {
-            // Resume the abandoned waiter so its task can end.
-            let abandoned = state.withLock { $0.waiters.removeValue(forKey: key) }
-            abandoned?.continuation.resume(returning: MQTTMessage(topic: "", payload: []))
-            throw error
         }
+        guard message.topic == topic else { throw TimeoutError(what: "a message on \(topic)", duration: timeout) }
+        return message
     }
 
     func publish(_ topic: String, _ payload: String, responseTopic: String? = nil, correlation: [UInt8]? = nil) throws {
