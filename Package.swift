@@ -46,6 +46,7 @@ let package = Package(
         ),
 
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge"]),

@@ -1,0 +1,100 @@
+import Testing
+
+@testable import BlueZ
+
+/// BlueZ reports a read's result as a Value change too; the router must not pass it on as a notification.
+struct NotificationRouterTests {
+    private let path = "/org/bluez/hci0/dev_1/service0001/char0002"
+
+    private func collect(_ stream: AsyncStream<[UInt8]>, count: Int) async -> [[UInt8]] {
+        var values: [[UInt8]] = []
+        for await value in stream {
+            values.append(value)
+            if values.count == count { break }
+        }
+        return values
+    }
+
+    @Test func notificationsPassThroughInOrder() async {
+        let router = NotificationRouter()
+        let stream = router.open(path)
+        #expect(router.deliver([1], to: path))
+        #expect(router.deliver([2], to: path))
+        #expect(!router.deliver([3], to: "/other"))
+        #expect(await collect(stream, count: 2) == [[1], [2]])
+    }
+
+    @Test func theEchoOfAReadIsDroppedWhetherItComesBeforeOrAfterTheReply() async {
+        let router = NotificationRouter()
+        let stream = router.open(path)
+        // Echo before the reply: held back while the read is in flight, then dropped.
+        router.readStarted(path)
+        router.deliver([0x50], to: path)
+        router.deliver([0x07], to: path)  // a real notification that arrived meanwhile
+        router.readFinished(path, bytes: [0x50])
+        // Echo after the reply: dropped once.
+        router.readStarted(path)
+        router.readFinished(path, bytes: [0x60])
+        router.deliver([0x60], to: path)
+        // The same bytes again are a real notification.
+        router.deliver([0x60], to: path)
+        #expect(await collect(stream, count: 2) == [[0x07], [0x60]])
+    }
+
+    @Test func aFailedReadReleasesWhatWasHeldBack() async {
+        let router = NotificationRouter()
+        let stream = router.open(path)
+        router.readStarted(path)
+        router.deliver([9], to: path)
+        router.readFinished(path, bytes: nil)
+        #expect(await collect(stream, count: 1) == [[9]])
+    }
+
+    @Test func closingUnderADeviceEndsItsStreams() async {
+        let router = NotificationRouter()
+        let stream = router.open(path)
+        let other = router.open("/org/bluez/hci0/dev_2/char0003")
+        router.close(under: "/org/bluez/hci0/dev_1")
+        var iterator = stream.makeAsyncIterator()
+        #expect(await iterator.next() == nil)
+        #expect(router.deliver([1], to: "/org/bluez/hci0/dev_2/char0003"))
+        var otherIterator = other.makeAsyncIterator()
+        #expect(await otherIterator.next() == [1])
+    }
+}
+
+struct GattOperationQueueTests {
+    @Test func operationsNeverOverlap() async throws {
+        let queue = GattOperationQueue()
+        let log = Log()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<5 {
+                group.addTask {
+                    try await queue.run {
+                        await log.append("start \(index)")
+                        try await Task.sleep(for: .milliseconds(5))
+                        await log.append("end \(index)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let entries = await log.entries
+        #expect(entries.count == 10)
+        for pair in stride(from: 0, to: entries.count, by: 2) {
+            // Every start is followed by its own end: nothing overlaps.
+            #expect(entries[pair].dropFirst(6) == entries[pair + 1].dropFirst(4))
+        }
+    }
+
+    @Test func aFailingOperationDoesNotBlockTheNextOne() async throws {
+        let queue = GattOperationQueue()
+        await #expect(throws: CancellationError.self) { try await queue.run { throw CancellationError() } }
+        #expect(try await queue.run { 42 } == 42)
+    }
+
+    actor Log {
+        var entries: [String] = []
+        func append(_ entry: String) { entries.append(entry) }
+    }
+}
