@@ -2,7 +2,6 @@ import BlueZ
 import DBus
 import Logging
 import MQTT
-import Peripherals
 import Synchronization
 
 /// The daemon: one MQTT session, one BlueZ central, and a session per matching peripheral.
@@ -16,7 +15,15 @@ public final class Bridge: Sendable {
     let logger: Logger
     let mqtt: MQTTClient
     let publisher: BrokerPublisher
-    private let sessions = Mutex<[String: (session: BeltSession, task: Task<Void, Never>, commands: AsyncStream<QueuedCommand>.Continuation)]>([:])
+    let drivers: [any FamilyDriver] = [BeltDriver()]
+    private let sessions = Mutex<[String: RunningSession]>([:])
+
+    /// A session with its task and its command queue, keyed by the device's object path.
+    private struct RunningSession: Sendable {
+        var session: any DeviceSession
+        var task: Task<Void, Never>
+        var commands: AsyncStream<QueuedCommand>.Continuation
+    }
 
     public init(configuration: BridgeConfiguration, logger: Logger) throws {
         guard TopicMap.isValidGatewayName(configuration.gateway) else {
@@ -107,13 +114,14 @@ public final class Bridge: Sendable {
     private var adapterPath: String { "/org/bluez/" + configuration.adapter }
 
     private func considerDevice(_ device: BlueZDevice, bluez: BlueZClient) {
-        guard device.adapterPath == adapterPath,
-            BeltAdvertisement.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)
-        else { return }
+        guard device.adapterPath == adapterPath, let driver = drivers.first(where: { $0.matches(device) }) else { return }
         sessions.withLock { sessions in
             guard sessions[device.path] == nil else { return }
-            logger.info("belt found", metadata: ["device": "\(device.address)", "name": "\(device.name ?? "")"])
-            let session = BeltSession(device: device, bluez: bluez, publisher: publisher, logger: logger)
+            logger.info("device found", metadata: [
+                "device": "\(device.address)", "family": "\(driver.family.rawValue)", "name": "\(device.name ?? "")",
+            ])
+            let context = SessionContext(bluez: bluez, publisher: publisher, logger: logger, gateway: configuration.gateway)
+            let session = driver.makeSession(for: device, context: context)
             let (commands, continuation) = AsyncStream<QueuedCommand>.makeStream()
             let task = Task {
                 await withTaskGroup(of: Void.self) { group in
@@ -121,7 +129,7 @@ public final class Bridge: Sendable {
                     group.addTask { await self.execute(commands, on: session) }
                 }
             }
-            sessions[device.path] = (session, task, continuation)
+            sessions[device.path] = RunningSession(session: session, task: task, commands: continuation)
         }
     }
 
@@ -144,7 +152,6 @@ public final class Bridge: Sendable {
 
     /// One command waiting for its device.
     struct QueuedCommand: Sendable {
-        var command: BeltCommand
         var name: String
         var payload: CommandPayload
         var request: MQTTMessage
@@ -157,36 +164,34 @@ public final class Bridge: Sendable {
         }
     }
 
-    /// Parses and validates on the receive path; only a valid command for a connected device is queued.
+    /// Checks on the receive path; only a valid command for a known device is queued.
     private func handleCommand(_ message: MQTTMessage, family: DeviceFamily, id: String, name: String) {
-        let payload: CommandPayload
-        do {
-            payload = try CommandPayload(bytes: message.payload, sizeLimit: configuration.payloadSizeLimit)
+        var transaction: JSONValue?
+        do throws(CommandError) {
+            let payload = try CommandPayload(bytes: message.payload, sizeLimit: configuration.payloadSizeLimit)
+            transaction = payload.transaction
+            guard let driver = drivers.first(where: { $0.family == family }) else {
+                throw CommandError(.unknownCommand, "this gateway serves no \(family.rawValue) devices")
+            }
+            try driver.validate(command: name, payload: payload)
+            guard let queue = sessions.withLock({ $0.values.first { $0.session.family == family && $0.session.id == id }?.commands }) else {
+                throw CommandError(.notConnected, "no \(family.rawValue) \(id) is known to this gateway")
+            }
+            queue.yield(QueuedCommand(name: name, payload: payload, request: message))
         } catch {
-            return publisher.reply(CommandReply(command: name, error: error), to: message, family: family, id: id)
+            publisher.reply(CommandReply(command: name, error: error, transaction: transaction), to: message, family: family, id: id)
         }
-        let command: BeltCommand
-        do {
-            command = try BeltCommandParser.parse(command: name, payload: payload)
-        } catch {
-            return publisher.reply(CommandReply(command: name, error: error, transaction: payload.transaction), to: message, family: family, id: id)
-        }
-        guard let queue = sessions.withLock({ $0.values.first { $0.session.id == id }?.commands }) else {
-            let error = CommandError(.notConnected, "no belt \(id) is known to this gateway")
-            return publisher.reply(CommandReply(command: name, error: error, transaction: payload.transaction), to: message, family: family, id: id)
-        }
-        queue.yield(QueuedCommand(command: command, name: name, payload: payload, request: message))
     }
 
-    private func execute(_ commands: AsyncStream<QueuedCommand>, on session: BeltSession) async {
+    private func execute(_ commands: AsyncStream<QueuedCommand>, on session: any DeviceSession) async {
         for await queued in commands {
             var reply = CommandReply(command: queued.name, transaction: queued.payload.transaction)
             do {
-                try await session.execute(queued.command)
+                try await session.execute(command: queued.name, payload: queued.payload)
             } catch {
                 reply.error = error
             }
-            publisher.reply(reply, to: queued.request, family: .belt, id: session.id)
+            publisher.reply(reply, to: queued.request, family: session.family, id: session.id)
         }
     }
 }

@@ -46,3 +46,21 @@ extension BlueZClient {
         }?.key
     }
 }
+
+extension BlueZClient {
+    /// The path of the characteristic `characteristicUUID` in any service of the device (some vendors'
+    /// clients match by characteristic alone, and their services are not documented).
+    public func characteristicPath(device devicePath: String, characteristic characteristicUUID: String) async -> String? {
+        let wanted = characteristicUUID.lowercased()
+        return await cache.objects.filter { path, interfaces in
+            path.hasPrefix(devicePath + "/") && interfaces[BlueZInterface.gattCharacteristic]?["UUID"]?.string?.lowercased() == wanted
+        }.keys.sorted().first
+    }
+
+    /// The UUIDs of the device's resolved GATT services.
+    public func serviceUUIDs(device devicePath: String) async -> Set<String> {
+        Set(await cache.objects.compactMap { path, interfaces in
+            path.hasPrefix(devicePath + "/") ? interfaces[BlueZInterface.gattService]?["UUID"]?.string?.lowercased() : nil
+        })
+    }
+}

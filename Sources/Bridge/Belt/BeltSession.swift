@@ -4,79 +4,45 @@ import Peripherals
 
 /// One belt, from connection to disconnection and back: connects, runs the handshake of
 /// belt.md §2.5, acknowledges keep-alives, publishes telemetry and executes commands one at a time.
-/// After a loss it reconnects with jittered exponential backoff until it is stopped.
-actor BeltSession {
-    let device: BlueZDevice
-    let id: String
-    private let bluez: BlueZClient
+actor BeltSession: DeviceSession {
+    nonisolated let id: String
+    nonisolated var family: DeviceFamily { .belt }
+    private let link: DeviceLink
     private let publisher: BrokerPublisher
     private let logger: Logger
+    private let loss = LinkLoss()
     private var telemetry: BeltTelemetry
     private var state = ConnectionState.disconnected
-    private var characteristics: [String: String] = [:]  // UUID → object path
     private var streamTasks: [Task<Void, Never>] = []
     private var acknowledgements: [Int: (prefix: [UInt8], continuation: CheckedContinuation<AcknowledgementOutcome, Never>)] = [:]
     private var nextAcknowledgement = 0
-    private var linkLost: CheckedContinuation<Void, Never>?
     private var handshake = BeltHandshakeProgress()
-    /// Malformed notifications received (counted for the health topic of a later issue, logged now).
+    /// Malformed notifications received.
     private(set) var decodeErrors = 0
 
-    init(device: BlueZDevice, bluez: BlueZClient, publisher: BrokerPublisher, logger: Logger) {
-        self.device = device
+    init(device: BlueZDevice, context: SessionContext) {
         id = DeviceID.from(address: device.address)
-        self.bluez = bluez
-        self.publisher = publisher
-        var logger = logger
+        link = DeviceLink(device: device, bluez: context.bluez)
+        publisher = context.publisher
+        var logger = context.logger
         logger[metadataKey: "device"] = "\(device.address)"
         logger[metadataKey: "family"] = "belt"
         self.logger = logger
-        telemetry = BeltTelemetry(id: id, topics: publisher.topics)
+        telemetry = BeltTelemetry(id: id, topics: context.publisher.topics)
     }
-
-    var isConnected: Bool { state == .connected }
 
     // MARK: Lifecycle
 
-    /// Keeps the belt connected until the task is cancelled.
     func run() async {
-        var attempt = 0
-        while !Task.isCancelled {
-            do {
-                try await connectAndHandshake()
-                attempt = 0
-                await withCheckedContinuation { linkLost = $0 }
-                logger.info("belt disconnected")
-            } catch {
-                logger.warning("belt connection failed: \(error)")
-            }
-            tearDown()
-            guard !Task.isCancelled else { break }
-            attempt += 1
-            let delay = Self.backoff(attempt: attempt)
-            logger.info("reconnecting", metadata: ["attempt": "\(attempt)", "delay": "\(delay)"])
-            try? await Task.sleep(for: delay)
-        }
-        tearDown()
+        await SessionLifecycle.run(logger: logger, loss: loss, connect: { try await connectAndHandshake() }, tearDown: { await tearDown() })
     }
 
-    /// 0.5 s doubling to 30 s, shortened by up to 20 % at random so a fleet does not retry in step.
-    static func backoff(attempt: Int) -> Duration {
-        let base = min(30.0, 0.5 * Double(1 << min(attempt - 1, 10)))
-        return .milliseconds(Int(base * Double.random(in: 0.8...1.0) * 1000))
-    }
+    func linkDidDrop() { loss.signal() }
 
-    /// The link went down (BlueZ says so, or BlueZ itself went away).
-    func linkDidDrop() {
-        linkLost?.resume()
-        linkLost = nil
-    }
-
-    /// Disconnects at shutdown.
     func shutDown() async {
-        if state != .disconnected { try? await bluez.disconnect(devicePath: device.path) }
-        linkDidDrop()
-        tearDown()
+        if state != .disconnected { await link.disconnect() }
+        loss.signal()
+        await tearDown()
     }
 
     private func setState(_ newState: ConnectionState) {
@@ -85,12 +51,12 @@ actor BeltSession {
         publisher.publish(.state(publisher.topics.device(.belt, id, "connection"), newState.rawValue))
     }
 
-    private func tearDown() {
+    private func tearDown() async {
         streamTasks.forEach { $0.cancel() }
         streamTasks = []
         for (_, waiter) in acknowledgements { waiter.continuation.resume(returning: .timedOut) }
         acknowledgements = [:]
-        characteristics = [:]
+        await link.reset()
         telemetry.reset()
         handshake = BeltHandshakeProgress()
         setState(.disconnected)
@@ -98,11 +64,9 @@ actor BeltSession {
 
     private func connectAndHandshake() async throws {
         setState(.connecting)
-        try await bluez.connect(devicePath: device.path, timeout: .seconds(10))
+        try await link.connect()
         setState(.handshake)
-        for step in BeltHandshake.steps {
-            try await perform(step)
-        }
+        for step in BeltHandshake.steps { try await perform(step) }
         guard handshake.isComplete else {
             throw CommandError(.timeout, "handshake incomplete, missing \(handshake.missing.joined(separator: ", "))")
         }
@@ -111,31 +75,23 @@ actor BeltSession {
     }
 
     private func perform(_ step: BeltHandshakeStep) async throws {
-        let path = try await characteristicPath(step.characteristicUUID)
+        let uuid = step.characteristicUUID
         switch step {
-        case .subscribe(let uuid):
-            let stream = try await bluez.notifications(characteristicPath: path, devicePath: device.path)
+        case .subscribe:
+            let stream = try await link.notifications(of: uuid, in: Self.service(of: uuid))
             streamTasks.append(Task { [weak self] in
                 for await bytes in stream { await self?.received(bytes, from: uuid) }
             })
         case .request(let command, let prefix):
-            let answered = try await write(command, expecting: prefix)
-            // Heading offset and accuracy state are optional (iOS tolerates their failure); the rest is not.
-            if !answered { logger.warning("no answer to \(command) during handshake") }
+            // Heading offset and accuracy state are optional (iOS tolerates their failure); the rest is
+            // checked by the handshake's completeness below.
+            if try await write(command, expecting: prefix) == false { logger.warning("no answer to \(command) during handshake") }
         case .readFirmware:
-            let bytes = try await bluez.read(characteristicPath: path, devicePath: device.path)
-            received(bytes, from: BeltGATT.Characteristic.firmwareInfo)
+            received(try await link.read(uuid, in: Self.service(of: uuid)), from: uuid)
         }
     }
 
-    private func characteristicPath(_ uuid: String) async throws -> String {
-        if let path = characteristics[uuid] { return path }
-        guard let description = BeltGATT.characteristic(uuid),
-            let path = await bluez.characteristicPath(device: device.path, service: description.service, characteristic: uuid)
-        else { throw CommandError(.gattError, "the belt has no characteristic \(uuid)") }
-        characteristics[uuid] = path
-        return path
-    }
+    private static func service(of characteristic: String) -> String? { BeltGATT.characteristic(characteristic)?.service }
 
     // MARK: Notifications
 
@@ -149,7 +105,8 @@ actor BeltSession {
             return
         }
         handshake.record(notification)
-        for (key, waiter) in acknowledgements where notification.encoded().starts(with: waiter.prefix) {
+        let encoded = notification.encoded()
+        for (key, waiter) in acknowledgements where encoded.starts(with: waiter.prefix) {
             acknowledgements.removeValue(forKey: key)
             waiter.continuation.resume(returning: .answered)
         }
@@ -170,46 +127,8 @@ actor BeltSession {
 
     // MARK: Commands
 
-    /// Writes `command`; with `prefix`, waits up to 1 s (pybelt's timeout) for the FE06 answer
-    /// starting with it and returns whether it came.
-    private func write(_ command: BeltCommand, expecting prefix: [UInt8]?) async throws -> Bool {
-        let path = try await characteristicPath(command.characteristicUUID)
-        let bytes = command.encoded()
-        guard let prefix else {
-            try await bluez.write(bytes, characteristicPath: path, devicePath: device.path, type: .request)
-            return true
-        }
-        let key = nextAcknowledgement
-        nextAcknowledgement += 1
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: .seconds(BeltHandshake.answerTimeoutSeconds))
-            await self?.finishAcknowledgement(key, .timedOut)
-        }
-        defer { timer.cancel() }
-        // The waiter is registered before the write goes out, so an answer cannot slip past it.
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<AcknowledgementOutcome, Never>) in
-            acknowledgements[key] = (prefix, continuation)
-            Task { [bluez, device] in
-                do {
-                    try await bluez.write(bytes, characteristicPath: path, devicePath: device.path, type: .request)
-                } catch {
-                    self.finishAcknowledgement(key, .failed(error))
-                }
-            }
-        }
-        switch outcome {
-        case .answered: return true
-        case .timedOut: return false
-        case .failed(let error): throw error
-        }
-    }
-
-    private func finishAcknowledgement(_ key: Int, _ outcome: AcknowledgementOutcome) {
-        acknowledgements.removeValue(forKey: key)?.continuation.resume(returning: outcome)
-    }
-
-    /// Executes a parsed command; throws the error to reply with.
-    func execute(_ command: BeltCommand) async throws(CommandError) {
+    func execute(command name: String, payload: CommandPayload) async throws(CommandError) {
+        let command = try BeltCommandParser.parse(command: name, payload: payload)
         guard state == .connected else { throw CommandError(.notConnected, "belt \(id) is \(state.rawValue)") }
         do {
             switch command {
@@ -227,19 +146,55 @@ actor BeltSession {
             throw CommandError(.gattError, "\(error)")
         }
     }
+
+    /// Writes `command`; with `prefix`, waits up to 1 s (pybelt's timeout) for the FE06 answer
+    /// starting with it and returns whether it came.
+    private func write(_ command: BeltCommand, expecting prefix: [UInt8]?) async throws -> Bool {
+        let uuid = command.characteristicUUID
+        let service = Self.service(of: uuid)
+        let bytes = command.encoded()
+        guard let prefix else {
+            try await link.write(bytes, to: uuid, in: service)
+            return true
+        }
+        let key = nextAcknowledgement
+        nextAcknowledgement += 1
+        let timer = Task { [weak self] in
+            try await Task.sleep(for: .seconds(BeltHandshake.answerTimeoutSeconds))
+            await self?.finishAcknowledgement(key, .timedOut)
+        }
+        defer { timer.cancel() }
+        // The waiter is registered before the write goes out, so an answer cannot slip past it.
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<AcknowledgementOutcome, Never>) in
+            acknowledgements[key] = (prefix, continuation)
+            Task { [link] in
+                do {
+                    try await link.write(bytes, to: uuid, in: service)
+                } catch {
+                    self.finishAcknowledgement(key, .failed(error))
+                }
+            }
+        }
+        switch outcome {
+        case .answered: return true
+        case .timedOut: return false
+        case .failed(let error): throw error
+        }
+    }
+
+    private func finishAcknowledgement(_ key: Int, _ outcome: AcknowledgementOutcome) {
+        acknowledgements.removeValue(forKey: key)?.continuation.resume(returning: outcome)
+    }
 }
 
 /// How a write that expects an answer ended.
-private enum AcknowledgementOutcome: Sendable {
+enum AcknowledgementOutcome: Sendable {
     case answered
     case timedOut
     case failed(any Error)
 }
 
 extension [UInt8] {
-    var hex: String { map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    /// Lower-case hex without separators, for logs.
+    var hex: String { map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
 }

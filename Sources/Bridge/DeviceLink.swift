@@ -1,0 +1,69 @@
+import BlueZ
+
+/// One device's GATT access for a session: characteristics found by UUID (and cached until the
+/// link drops), notifications, reads and writes. BlueZ serializes the operations per device.
+actor DeviceLink {
+    let device: BlueZDevice
+    let bluez: BlueZClient
+    private var paths: [String: String] = [:]
+
+    init(device: BlueZDevice, bluez: BlueZClient) {
+        self.device = device
+        self.bluez = bluez
+    }
+
+    func connect(timeout: Duration = .seconds(10)) async throws {
+        paths = [:]
+        try await bluez.connect(devicePath: device.path, timeout: timeout)
+    }
+
+    func disconnect() async {
+        try? await bluez.disconnect(devicePath: device.path)
+        paths = [:]
+    }
+
+    /// Forgets the characteristic paths (they may change when the device reconnects).
+    func reset() { paths = [:] }
+
+    /// The characteristic's object path; `service` narrows the search when the family knows it.
+    func path(of characteristic: String, in service: String? = nil) async throws -> String {
+        if let path = paths[characteristic] { return path }
+        let found: String? =
+            if let service { await bluez.characteristicPath(device: device.path, service: service, characteristic: characteristic) }
+            else { await bluez.characteristicPath(device: device.path, characteristic: characteristic) }
+        guard let found else { throw CommandError(.gattError, "the device has no characteristic \(characteristic)") }
+        paths[characteristic] = found
+        return found
+    }
+
+    func hasCharacteristic(_ characteristic: String) async -> Bool {
+        await bluez.characteristicPath(device: device.path, characteristic: characteristic) != nil
+    }
+
+    func serviceUUIDs() async -> Set<String> { await bluez.serviceUUIDs(device: device.path) }
+
+    func notifications(of characteristic: String, in service: String? = nil) async throws -> AsyncStream<[UInt8]> {
+        try await bluez.notifications(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
+    }
+
+    func stopNotifications(of characteristic: String, in service: String? = nil) async throws {
+        try await bluez.stopNotifications(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
+    }
+
+    func read(_ characteristic: String, in service: String? = nil) async throws -> [UInt8] {
+        try await bluez.read(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
+    }
+
+    func write(_ bytes: [UInt8], to characteristic: String, in service: String? = nil, type: GattWriteType = .request) async throws {
+        try await bluez.write(bytes, characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path, type: type)
+    }
+}
+
+/// How long to wait before the next connection attempt: 0.5 s doubling to 30 s, shortened by up to
+/// 20 % at random so that a fleet of gateways does not retry in step.
+enum ReconnectBackoff {
+    static func delay(attempt: Int) -> Duration {
+        let base = min(30.0, 0.5 * Double(1 << min(max(attempt, 1) - 1, 10)))
+        return .milliseconds(Int(base * Double.random(in: 0.8...1.0) * 1000))
+    }
+}

@@ -1,0 +1,34 @@
+import BlueZ
+import Logging
+
+/// One connected (or reconnecting) peripheral of any family.
+protocol DeviceSession: Actor {
+    nonisolated var id: String { get }
+    nonisolated var family: DeviceFamily { get }
+    /// Keeps the device connected until the task is cancelled.
+    func run() async
+    /// BlueZ reports the link down (or BlueZ itself went away).
+    func linkDidDrop()
+    /// Disconnects at shutdown.
+    func shutDown() async
+    /// Executes a command; throws the error to reply with.
+    func execute(command: String, payload: CommandPayload) async throws(CommandError)
+}
+
+/// What every session gets from the bridge.
+struct SessionContext: Sendable {
+    var bluez: BlueZClient
+    var publisher: BrokerPublisher
+    var logger: Logger
+    var gateway: String
+}
+
+/// A device family the bridge serves: which devices are its own, how its commands are checked, and
+/// how a session for one device is made.
+protocol FamilyDriver: Sendable {
+    var family: DeviceFamily { get }
+    func matches(_ device: BlueZDevice) -> Bool
+    /// Checks a command without a device, so that bad input is refused even for an absent device.
+    func validate(command: String, payload: CommandPayload) throws(CommandError)
+    func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession
+}

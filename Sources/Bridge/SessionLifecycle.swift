@@ -1,0 +1,61 @@
+import Logging
+import Synchronization
+
+/// A re-armable "the link is down" event: a session waits on it while connected.
+final class LinkLoss: Sendable {
+    private let waiter = Mutex<(armed: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    /// Starts a connected period; a loss reported before this is forgotten.
+    func arm() { waiter.withLock { $0 = (true, nil) } }
+
+    /// Returns when ``signal()`` is called after ``arm()``.
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = waiter.withLock { state -> Bool in
+                guard state.armed else { return true }
+                state.continuation = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func signal() {
+        let continuation = waiter.withLock { state -> CheckedContinuation<Void, Never>? in
+            defer { state = (false, nil) }
+            return state.continuation
+        }
+        continuation?.resume()
+    }
+}
+
+/// The life of every session: connect and set up, stay until the link is lost, tear down, wait a
+/// jittered backoff, again, until the task is cancelled.
+enum SessionLifecycle {
+    static func run(
+        isolation: isolated (any Actor)? = #isolation,
+        logger: Logger, loss: LinkLoss,
+        connect: () async throws -> Void,
+        tearDown: () async -> Void
+    ) async {
+        var attempt = 0
+        while !Task.isCancelled {
+            loss.arm()
+            do {
+                try await connect()
+                attempt = 0
+                await loss.wait()
+                logger.info("disconnected")
+            } catch {
+                logger.warning("connection failed: \(error)")
+            }
+            await tearDown()
+            guard !Task.isCancelled else { break }
+            attempt += 1
+            let delay = ReconnectBackoff.delay(attempt: attempt)
+            logger.info("reconnecting", metadata: ["attempt": "\(attempt)", "delay": "\(delay)"])
+            try? await Task.sleep(for: delay)
+        }
+        await tearDown()
+    }
+}
