@@ -105,3 +105,12 @@ public struct CommandPayload: Sendable, Equatable {
 }
 
 import Foundation
+
+extension CommandPayload {
+    /// An optional boolean field.
+    public func optionalBool(_ name: String) throws(CommandError) -> Bool? {
+        guard let value = fields[name], value != .null else { return nil }
+        guard case .bool(let flag) = value else { throw CommandError(.invalidValue, "'\(name)' must be true or false") }
+        return flag
+    }
+}

@@ -18,8 +18,10 @@ struct BeltTelemetryTests {
     func orientationBecomesAHeadingInWholeDegrees(heading: [UInt8], expected: String) throws {
         var telemetry = BeltTelemetry(id: "aabbccddeeff", topics: topics)
         let bytes = heading + [UInt8](repeating: 0, count: 13)
-        #expect(telemetry.publications(for: try decode(BeltGATT.Characteristic.orientation, bytes))
-            == [Publication(topic: "belt/aabbccddeeff/heading", payload: expected)])
+        let publications = telemetry.publications(for: try decode(BeltGATT.Characteristic.orientation, bytes))
+        #expect(publications.first == Publication(topic: "belt/aabbccddeeff/heading", payload: expected))
+        #expect(publications.last?.topic == "belt/aabbccddeeff/orientation")
+        #expect(publications.last?.payload.contains("\"belt_heading\":\(expected)") == true)
     }
 
     @Test func modeIsRetainedStatePublishedOnChangeOnly() throws {
@@ -37,7 +39,31 @@ struct BeltTelemetryTests {
         var telemetry = BeltTelemetry(id: "id", topics: topics)
         // charging, 0x4B80 / 256 = 75.5 %
         let battery = try decode(BeltGATT.Characteristic.batteryStatus, [0x02, 0x80, 0x4B, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00])
-        #expect(telemetry.publications(for: battery) == [.state("belt/id/battery", #"{"level":75.5,"power":"charging"}"#)])
+        #expect(telemetry.publications(for: battery) == [.state("belt/id/battery", #"{"level":75.5,"power":"charging","time_to_full_s":0}"#)])
+        #expect(telemetry.publications(for: battery) == [], "unchanged state is not sent again")
+    }
+}
+
+extension BeltTelemetryTests {
+    @Test func buttonPressesAreEventsAndMayChangeTheMode() throws {
+        var telemetry = BeltTelemetry(id: "id", topics: topics)
+        // compass, long press (code 3), wait → compass
+        let press = try decode(BeltGATT.Characteristic.buttonPress, [0x03, 0x03, 0x00, 0x01, 0x02])
+        #expect(telemetry.publications(for: press) == [
+            Publication(topic: "belt/id/button", payload: #"{"button":"compass","mode":"compass","press":"long","previous_mode":"wait"}"#, qos: 1),
+            .state("belt/id/mode", "compass"),
+        ])
+    }
+
+    @Test func settingsAreRetainedState() throws {
+        var telemetry = BeltTelemetry(id: "id", topics: topics)
+        let fe06 = BeltGATT.Characteristic.parameterNotification
+        #expect(telemetry.publications(for: try decode(fe06, [0x01, 0x02, 0x32])) == [.state("belt/id/intensity", "50")])
+        #expect(telemetry.publications(for: try decode(fe06, [0x10, 0x01, 0x2D, 0x00])) == [.state("belt/id/heading_offset", "45")])
+        #expect(telemetry.publications(for: try decode(fe06, [0x10, 0x03, 0x02]))
+            == [.state("belt/id/compass_accuracy_signal", #"{"app_mode":true,"compass_mode":false}"#)])
+        let info = telemetry.info(name: "naviGuertel-SIM", address: "00:11:22:33:44:51", firmware: BeltFirmwareInfo(version: 52), gateway: "gw")
+        #expect(info == [.state("belt/id/info", #"{"address":"00:11:22:33:44:51","family":"belt","firmware":52,"gateway":"gw","name":"naviGuertel-SIM"}"#)])
     }
 }
 

@@ -9,11 +9,12 @@ actor BeltSession: DeviceSession {
     nonisolated var family: DeviceFamily { .belt }
     private let link: DeviceLink
     private let publisher: BrokerPublisher
+    private let gateway: String
     private let logger: Logger
     private let loss = LinkLoss()
     private var telemetry: BeltTelemetry
     private var state = ConnectionState.disconnected
-    private var streamTasks: [Task<Void, Never>] = []
+    private var streamTasks: [String: Task<Void, Never>] = [:]  // by characteristic UUID
     private var acknowledgements: [Int: (prefix: [UInt8], continuation: CheckedContinuation<AcknowledgementOutcome, Never>)] = [:]
     private var nextAcknowledgement = 0
     private var handshake = BeltHandshakeProgress()
@@ -24,6 +25,7 @@ actor BeltSession: DeviceSession {
         id = DeviceID.from(address: device.address)
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
+        gateway = context.gateway
         var logger = context.logger
         logger[metadataKey: "device"] = "\(device.address)"
         logger[metadataKey: "family"] = "belt"
@@ -52,8 +54,8 @@ actor BeltSession: DeviceSession {
     }
 
     private func tearDown() async {
-        streamTasks.forEach { $0.cancel() }
-        streamTasks = []
+        streamTasks.values.forEach { $0.cancel() }
+        streamTasks = [:]
         for (_, waiter) in acknowledgements { waiter.continuation.resume(returning: .timedOut) }
         acknowledgements = [:]
         await link.reset()
@@ -71,6 +73,8 @@ actor BeltSession: DeviceSession {
             throw CommandError(.timeout, "handshake incomplete, missing \(handshake.missing.joined(separator: ", "))")
         }
         setState(.connected)
+        let device = link.device
+        publish(telemetry.info(name: device.name ?? device.alias, address: device.address, firmware: handshake.firmware, gateway: gateway))
         logger.info("belt connected", metadata: ["firmware": "\(handshake.firmware?.version ?? 0)"])
     }
 
@@ -78,10 +82,7 @@ actor BeltSession: DeviceSession {
         let uuid = step.characteristicUUID
         switch step {
         case .subscribe:
-            let stream = try await link.notifications(of: uuid, in: Self.service(of: uuid))
-            streamTasks.append(Task { [weak self] in
-                for await bytes in stream { await self?.received(bytes, from: uuid) }
-            })
+            try await subscribe(uuid)
         case .request(let command, let prefix):
             // Heading offset and accuracy state are optional (iOS tolerates their failure); the rest is
             // checked by the handshake's completeness below.
@@ -92,6 +93,20 @@ actor BeltSession: DeviceSession {
     }
 
     private static func service(of characteristic: String) -> String? { BeltGATT.characteristic(characteristic)?.service }
+
+    private var orientationSubscribed: Bool { streamTasks[BeltGATT.Characteristic.orientation] != nil }
+
+    private func subscribe(_ uuid: String) async throws {
+        let stream = try await link.notifications(of: uuid, in: Self.service(of: uuid))
+        streamTasks[uuid] = Task { [weak self] in
+            for await bytes in stream { await self?.received(bytes, from: uuid) }
+        }
+    }
+
+    private func unsubscribe(_ uuid: String) async throws {
+        streamTasks.removeValue(forKey: uuid)?.cancel()
+        try await link.stopNotifications(of: uuid, in: Self.service(of: uuid))
+    }
 
     // MARK: Notifications
 
@@ -111,7 +126,24 @@ actor BeltSession: DeviceSession {
             waiter.continuation.resume(returning: .answered)
         }
         if case .keepAlive = notification { acknowledgeKeepAlive() }
-        for publication in telemetry.publications(for: notification) { publisher.publish(publication) }
+        let wasStandby = telemetry.mode == .standby
+        publish(telemetry.publications(for: notification))
+        if telemetry.mode == .standby, !wasStandby, state == .connected { powerOff() }
+    }
+
+    private func publish(_ publications: [Publication]) {
+        for publication in publications { publisher.publish(publication) }
+    }
+
+    /// Standby means the belt is switching off and drops the link itself (belt.md §4.2); end the
+    /// connection cleanly instead of waiting for the link to time out, as pybelt and Android do.
+    private func powerOff() {
+        logger.info("belt switched off (standby)")
+        publisher.publish(Publication(topic: publisher.topics.device(.belt, id, "event"), payload: "power_off", qos: 1))
+        Task {
+            await link.disconnect()
+            loss.signal()
+        }
     }
 
     /// Every client answers a keep-alive at once (belt.md §3.5); the write must not wait behind the caller.
@@ -132,18 +164,48 @@ actor BeltSession: DeviceSession {
         guard state == .connected else { throw CommandError(.notConnected, "belt \(id) is \(state.rawValue)") }
         do {
             switch command {
-            case .changeMode(let mode):
-                // The belt confirms with FE06 `01 01 <mode>`; the retained mode follows from that notification.
-                guard try await write(command, expecting: [0x01, 0x01, mode.rawValue]) else {
-                    throw CommandError(.timeout, "the belt did not confirm mode \(mode.name)")
+            case .write(let write):
+                try checkFirmware(for: write)
+                // Confirmed commands succeed when the belt says so; state topics follow from its notification.
+                if let prefix = write.acknowledgementPrefix {
+                    guard try await self.write(write, expecting: prefix) else {
+                        throw CommandError(.timeout, "the belt did not confirm '\(name)'")
+                    }
+                } else {
+                    _ = try await self.write(write, expecting: nil)
                 }
-            default:
-                _ = try await write(command, expecting: nil)
+            case .orientation(let enabled, let periodMs):
+                try await changeOrientationNotifications(enabled: enabled, periodMs: periodMs)
             }
         } catch let error as CommandError {
             throw error
         } catch {
             throw CommandError(.gattError, "\(error)")
+        }
+    }
+
+    private func checkFirmware(for command: BeltCommand) throws(CommandError) {
+        guard let minimum = command.minimumFirmware, let firmware = handshake.firmware?.version, firmware < minimum else { return }
+        throw CommandError(.unsupportedFirmware, "needs firmware \(minimum) or later; this belt has \(firmware)")
+    }
+
+    /// Orientation notifications are the FE0C subscription; the period is parameter 0x0F, written with
+    /// notifications off and turned back on after the belt's answer, as pybelt does.
+    private func changeOrientationNotifications(enabled: Bool?, periodMs: Int?) async throws {
+        let uuid = BeltGATT.Characteristic.orientation
+        let wanted = enabled ?? orientationSubscribed
+        if let periodMs {
+            let command = BeltCommand.setOrientationPeriod(milliseconds: periodMs)
+            try checkFirmware(for: command)
+            if orientationSubscribed { try await unsubscribe(uuid) }
+            guard try await write(command, expecting: command.acknowledgementPrefix) else {
+                throw CommandError(.timeout, "the belt did not confirm the orientation period")
+            }
+        }
+        if wanted, !orientationSubscribed {
+            try await subscribe(uuid)
+        } else if !wanted, orientationSubscribed {
+            try await unsubscribe(uuid)
         }
     }
 

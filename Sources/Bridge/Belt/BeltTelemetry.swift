@@ -6,7 +6,8 @@ public struct BeltTelemetry: Sendable {
     public let id: String
     public let topics: TopicMap
     public private(set) var mode: BeltMode?
-    private var lastBattery: String?
+    /// The last payload published per retained leaf, so unchanged state is not sent again.
+    private var lastState: [String: String] = [:]
 
     public init(id: String, topics: TopicMap) {
         self.id = id
@@ -18,28 +19,80 @@ public struct BeltTelemetry: Sendable {
     public mutating func publications(for notification: BeltNotification) -> [Publication] {
         switch notification {
         case .orientation(let orientation):
-            return [Publication(topic: topic("heading"), payload: String(Self.wholeDegrees(orientation.beltHeading)))]
+            return [
+                Publication(topic: topic("heading"), payload: String(Self.wholeDegrees(orientation.beltHeading))),
+                Publication(topic: topic("orientation"), payload: Self.orientationJSON(orientation).text),
+            ]
         case .keepAlive(let mode), .parameter(.mode(let mode)):
             return modeChanged(to: mode)
         case .button(let event):
-            return modeChanged(to: event.newMode)
+            let press = Publication(topic: topic("button"), payload: JSONValue.object([
+                "button": .string(event.button.name), "press": .string(event.isLongPress ? "long" : "short"),
+                "previous_mode": .string(event.previousMode.name), "mode": .string(event.newMode.name),
+            ]).text, qos: 1)
+            return [press] + modeChanged(to: event.newMode)
         case .battery(let status):
-            let payload = JSONValue.object([
-                "level": .number((status.levelPercent * 10).rounded() / 10),
-                "power": .string(status.powerStatus.name),
-            ]).text
-            guard payload != lastBattery else { return [] }
-            lastBattery = payload
-            return [.state(topic("battery"), payload)]
+            return changed("battery", Self.batteryJSON(status).text)
+        case .parameter(.defaultIntensity(let intensity)), .parameter(.advancedDefaultIntensity(let intensity)):
+            return changed("intensity", String(intensity))
+        case .parameter(.headingOffset(let degrees)), .parameter(.advancedHeadingOffset(let degrees)):
+            return changed("heading_offset", String(degrees))
+        case .parameter(.accuracySignal(let state)):
+            return changed("compass_accuracy_signal", JSONValue.object([
+                "compass_mode": .bool(state.contains(.compassMode)), "app_mode": .bool(state.contains(.appMode)),
+            ]).text)
         case .parameter, .firmware:
             return []
         }
     }
 
+    /// The retained `info` once the handshake knows the firmware.
+    public mutating func info(name: String?, address: String, firmware: BeltFirmwareInfo?, gateway: String) -> [Publication] {
+        var members: [String: JSONValue] = ["address": .string(address), "gateway": .string(gateway), "family": .string("belt")]
+        if let name { members["name"] = .string(name) }
+        if let firmware { members["firmware"] = .number(Double(firmware.version)) }
+        return changed("info", JSONValue.object(members).text)
+    }
+
+    static func orientationJSON(_ orientation: BeltOrientation) -> JSONValue {
+        .object([
+            "belt_heading": .number(Double(wholeDegrees(orientation.beltHeading))),
+            "box_heading": .number(Double(wholeDegrees(orientation.boxHeading))),
+            "box_roll": .number(Double(orientation.boxRoll)),
+            "box_pitch": .number(Double(orientation.boxPitch)),
+            "accuracy": .number(Double(orientation.accuracy)),
+            "magnetometer_status": .number(Double(orientation.magnetometerStatus)),
+            "accelerometer_status": .number(Double(orientation.accelerometerStatus)),
+            "gyroscope_status": .number(Double(orientation.gyroscopeStatus)),
+            "fusion_status": .number(Double(orientation.fusionStatus)),
+            "inaccurate": .bool(orientation.isInaccurate),
+        ])
+    }
+
+    /// Level in percent; the time field is time to full while charging and time to empty otherwise.
+    static func batteryJSON(_ status: BeltBatteryStatus) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "level": .number((status.levelPercent * 10).rounded() / 10), "power": .string(status.powerStatus.name),
+        ]
+        let seconds = JSONValue.number(status.timeSeconds.rounded())
+        switch status.powerStatus {
+        case .charging: members["time_to_full_s"] = seconds
+        case .battery: members["time_to_empty_s"] = seconds
+        default: break
+        }
+        return .object(members)
+    }
+
     /// Forgets remembered state, so the next values are published again (after a reconnect).
     public mutating func reset() {
         mode = nil
-        lastBattery = nil
+        lastState = [:]
+    }
+
+    private mutating func changed(_ leaf: String, _ payload: String) -> [Publication] {
+        guard lastState[leaf] != payload else { return [] }
+        lastState[leaf] = payload
+        return [.state(topic(leaf), payload)]
     }
 
     private mutating func modeChanged(to newMode: BeltMode) -> [Publication] {
