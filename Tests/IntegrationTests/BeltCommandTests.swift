@@ -1,0 +1,112 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// Every belt command through mosquitto → gatt2mqtt → BlueZoo → virtual belt: the bytes the belt
+/// receives, the reply, and the state that comes back.
+@Suite(.serialized)
+struct BeltCommandsEndToEndTests {
+    static let fe03 = "0000fe03-0000-1000-8000-00805f9b34fb"
+    static let fe05 = "0000fe05-0000-1000-8000-00805f9b34fb"
+
+    /// A belt world with a connected bridge; `simulator` arguments go to `gatt2mqtt-sim belt`.
+    private func withConnectedBelt(
+        simulator: [String] = [], _ body: (BlueZooWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
+    ) async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let belt = try await world.startSimulator(["belt"] + simulator)
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            try await body(world, belt, recorder, id)
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
+    /// Sends one command and returns its reply, asking for it on a response topic of its own.
+    private func send(_ recorder: TopicRecorder, _ id: String, _ name: String, _ payload: String, tag: String) async throws -> String {
+        let replies = "test/replies/\(tag)"
+        try recorder.publish("belt/\(id)/cmd/\(name)", payload, responseTopic: replies, correlation: Array(tag.utf8))
+        return try #require(try await recorder.waitFor(replies).payloadString)
+    }
+
+    static let writes: [(name: String, payload: String, characteristic: String, hex: String)] = [
+        ("channel", #"{"channel":1,"pattern":"single_long","intensity":60,"orientation_type":"motor_index","orientation":4,"iterations":3,"period_ms":750}"#,
+         fe03, "01033c000000010400000003ee0200000000"),
+        ("pulse", #"{"channel":2,"orientation_type":"angle","orientation":90,"on_duration_ms":100,"pulse_period_ms":300,"series_period_ms":2000}"#,
+         fe03, "4002025a00aa640001002c01d0070100" + "00"),
+        ("vibrate", #"{"direction":180,"pattern":"critical_warning"}"#, fe03, "0003aaaa0000001111000003bc0200000100"),
+        ("stop", #"{"channel":1}"#, fe03, "3001"),
+        ("stop", "{}", fe03, "30ff"),
+        ("signal", "destination_reached", fe03, "2001"),
+        ("intensity", #"{"intensity":70,"feedback":false}"#, fe05, "0182460000"),
+        ("compass_accuracy_signal", #"{"enabled":false}"#, fe05, "11030000"),
+        ("heading_offset", #"{"offset":30}"#, fe05, "1101001e00"),
+        ("mode", "compass", fe05, "01810200"),
+    ]
+
+    @Test func everyCommandReachesTheBeltByteExactAndIsAnswered() async throws {
+        try await withConnectedBelt { _, belt, recorder, id in
+            for (index, command) in Self.writes.enumerated() {
+                let before = belt.lineCount
+                let reply = try await send(recorder, id, command.name, command.payload, tag: "\(index)")
+                #expect(reply == #"{"command":"\#(command.name)","ok":true}"#, "\(command.name) \(command.payload)")
+                let written = belt.lines.dropFirst(before).filter { $0.text.hasPrefix("WRITE ") && !$0.text.contains("fe02") }
+                #expect(written.map(\.text) == ["WRITE \(command.characteristic) \(command.hex)"], "\(command.name) \(command.payload)")
+            }
+            // Confirmed settings come back as retained state from the belt's own notifications.
+            try await recorder.waitFor("belt/\(id)/intensity") { $0.payloadString == "70" }
+            try await recorder.waitFor("belt/\(id)/heading_offset") { $0.payloadString == "30" }
+            try await recorder.waitFor("belt/\(id)/compass_accuracy_signal") { $0.payloadString == #"{"app_mode":false,"compass_mode":false}"# }
+            try await recorder.waitFor("belt/\(id)/mode") { $0.payloadString == "compass" }
+            let info = try await recorder.waitFor("belt/\(id)/info")
+            #expect(info.payloadString?.contains("\"firmware\":52") == true)
+        }
+    }
+
+    @Test func orientationNotificationsCanBeStoppedRestartedAndPaced() async throws {
+        try await withConnectedBelt { _, belt, recorder, id in
+            try await recorder.waitFor("belt/\(id)/orientation")
+            #expect(try await send(recorder, id, "orientation", #"{"enabled":false}"#, tag: "off") == #"{"command":"orientation","ok":true}"#)
+            let seen = Set(recorder.messages(on: "belt/\(id)/heading").compactMap(\.payloadString))
+            let before = belt.lineCount
+            #expect(try await send(recorder, id, "orientation", #"{"enabled":true,"period_ms":100}"#, tag: "on") == #"{"command":"orientation","ok":true}"#)
+            try await belt.waitForLine(after: before) { $0 == "WRITE 0000fe05-0000-1000-8000-00805f9b34fb 110f006400" }
+            // Headings come back: values not seen before the subscription was switched off and on.
+            let next = try await recorder.waitFor("belt/\(id)/heading") { !seen.contains($0.payloadString ?? "") }
+            try await recorder.waitFor("belt/\(id)/heading") { !seen.contains($0.payloadString ?? "") && $0.payloadString != next.payloadString }
+        }
+    }
+
+    @Test func olderFirmwareRefusesNewerCommandsWithoutWriting() async throws {
+        try await withConnectedBelt(simulator: ["--firmware", "43"]) { _, belt, recorder, id in
+            let before = belt.lineCount
+            let pulse = try await send(recorder, id, "pulse", #"{"channel":2,"orientation_type":"angle","orientation":90,"on_duration_ms":100,"pulse_period_ms":300,"series_period_ms":2000}"#, tag: "p")
+            #expect(pulse.contains(#""code":"unsupported_firmware""#))
+            let crossing = try await send(recorder, id, "mode", "crossing", tag: "c")
+            #expect(crossing.contains(#""code":"unsupported_firmware""#))
+            let period = try await send(recorder, id, "orientation", #"{"period_ms":100}"#, tag: "o")
+            #expect(period.contains(#""code":"unsupported_firmware""#))
+            #expect(!belt.lines.dropFirst(before).contains { $0.text.hasPrefix("WRITE") && !$0.text.contains("fe02") })
+        }
+    }
+
+    @Test func buttonsAreEventsAndStandbyEndsTheConnectionCleanly() async throws {
+        try await withConnectedBelt(simulator: ["--buttons", "1:compass:short,2:power:long"]) { _, _, recorder, id in
+            let compass = try await recorder.waitFor("belt/\(id)/button") { $0.payloadString?.contains("\"compass\"") == true }
+            #expect(compass.payloadString == #"{"button":"compass","mode":"compass","press":"short","previous_mode":"wait"}"#)
+            try await recorder.waitFor("belt/\(id)/mode") { $0.payloadString == "compass" }
+            try await recorder.waitFor("belt/\(id)/mode") { $0.payloadString == "standby" }
+            try await recorder.waitFor("belt/\(id)/event") { $0.payloadString == "power_off" }
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "disconnected" }
+        }
+    }
+}
