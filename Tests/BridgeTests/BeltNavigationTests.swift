@@ -481,3 +481,24 @@ struct BeltNavigationTests {
         #expect(navigation.state == .navigating)
     }
 }
+
+extension BeltNavigationTests {
+    /// A resume that overtakes the belt's confirmation of the pause: the late confirmation is stale and
+    /// must neither pause navigation again nor leave the belt in pause.
+    @Test func aResumeBeforeThePauseIsConfirmedStillEndsInAppMode() throws {
+        var navigation = BeltNavigation()
+        let now = ContinuousClock.now
+        _ = navigation.connected(mode: .app, now: now)
+        _ = try navigation.start(BeltNavigation.Signal(direction: 90), now: now)
+        #expect(navigation.pause() == [.send(.changeMode(.pause)), .publishState(.paused)])
+        let resumed = try navigation.resume(now: now + .seconds(1))
+        #expect(resumed == [.send(.changeMode(.app)), .publishState(.navigating)])
+        #expect(navigation.modeChanged(to: .pause, now: now + .seconds(2)) == [], "the pause confirmation is stale")
+        #expect(navigation.state == .navigating)
+        let signal = navigation.modeChanged(to: .app, now: now + .seconds(3))
+        #expect(signal.count == 1)
+        if case .send(.vibrate(let configuration)) = signal.first { #expect(configuration.orientationValue == 90) } else {
+            Issue.record("expected the navigation signal, got \(signal)")
+        }
+    }
+}

@@ -48,12 +48,15 @@ final class TopicRecorder: Sendable {
 
     var messages: [MQTTMessage] { state.withLock { $0.received } }
 
+    /// How many messages have arrived so far: pass it as `after:` to wait only for later ones.
+    var mark: Int { state.withLock { $0.received.count } }
+
     func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
 
     /// Waits for the first message (received so far or later) on `topic` that satisfies `predicate`.
     @discardableResult
     func waitFor(
-        _ topic: String, timeout: Duration = .seconds(20), where predicate: @escaping @Sendable (MQTTMessage) -> Bool = { _ in true }
+        _ topic: String, after mark: Int = 0, timeout: Duration = .seconds(20), where predicate: @escaping @Sendable (MQTTMessage) -> Bool = { _ in true }
     ) async throws -> MQTTMessage {
         let state = state
         let key = state.withLock { state in
@@ -69,7 +72,7 @@ final class TopicRecorder: Sendable {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     let early = state.withLock { state -> MQTTMessage? in
-                        if let match = state.received.first(where: { $0.topic == topic && predicate($0) }) { return match }
+                        if let match = state.received.dropFirst(mark).first(where: { $0.topic == topic && predicate($0) }) { return match }
                         state.waiters[key] = Waiter(topic: topic, predicate: predicate, continuation: continuation)
                         return nil
                     }

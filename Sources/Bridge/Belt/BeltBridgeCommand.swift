@@ -6,4 +6,17 @@ enum BeltBridgeCommand: Sendable {
     case write(BeltCommand)
     /// Orientation notifications on or off (the FE0C subscription), and/or their period.
     case orientation(enabled: Bool?, periodMs: Int?)
+    /// The navigation API: start, update, pause, resume or stop.
+    case navigation(NavigationRequest)
+    /// A one-shot signal (FSLib's `notify…`).
+    case notify(BeltNavigation.NotificationKind)
+}
+
+/// What `cmd/navigation` asks for.
+enum NavigationRequest: Sendable, Equatable {
+    case start(BeltNavigation.Signal)
+    case update(BeltNavigation.Signal)
+    case pause
+    case resume
+    case stop
 }

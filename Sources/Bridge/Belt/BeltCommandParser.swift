@@ -6,7 +6,7 @@ enum BeltCommandParser {
     /// The commands this bridge understands, by topic name.
     static let commandNames: [String] = [
         "mode", "vibrate", "channel", "pulse", "stop", "signal", "intensity", "compass_accuracy_signal",
-        "heading_offset", "orientation",
+        "heading_offset", "orientation", "navigation", "notify",
     ]
 
     static func parse(command name: String, payload: CommandPayload) throws(CommandError) -> BeltBridgeCommand {
@@ -21,6 +21,8 @@ enum BeltCommandParser {
         case "compass_accuracy_signal": return .write(try accuracySignal(payload))
         case "heading_offset": return .write(try headingOffset(payload))
         case "orientation": return try orientation(payload)
+        case "navigation": return .navigation(try navigation(payload))
+        case "notify": return .notify(try notify(payload))
         default:
             throw CommandError(.unknownCommand, "unknown belt command '\(name)'; known: \(commandNames.joined(separator: ", "))")
         }
@@ -173,6 +175,71 @@ enum BeltCommandParser {
         let period = try payload.optionalInteger("period_ms", in: 20...0xFFFF)
         guard enabled != nil || period != nil else { throw CommandError(.invalidValue, "'enabled' or 'period_ms' is required") }
         return .orientation(enabled: enabled, periodMs: period)
+    }
+
+    /// `{"action":"start","direction":90,"orientation":"bearing","signal":"navigation","intensity":50}`;
+    /// `signal` `none` (or null) keeps navigating without vibration; `action` alone for pause, resume, stop.
+    private static func navigation(_ payload: CommandPayload) throws(CommandError) -> NavigationRequest {
+        try payload.rejectUnknownFields(allowed: ["action", "direction", "orientation", "signal", "intensity", "value"])
+        let action = try payload.string("action", orValue: true)
+        switch action {
+        case "start": return .start(try navigationSignal(payload))
+        case "update": return .update(try navigationSignal(payload))
+        case "pause", "resume", "stop":
+            if let extra = ["direction", "orientation", "signal", "intensity"].first(where: { payload.fields[$0] != nil }) {
+                throw CommandError(.invalidValue, "'\(extra)' does not go with action '\(action)'")
+            }
+            return action == "pause" ? .pause : action == "resume" ? .resume : .stop
+        default:
+            throw CommandError(.invalidValue, "'action' must be one of start, update, pause, resume, stop")
+        }
+    }
+
+    private static func navigationSignal(_ payload: CommandPayload) throws(CommandError) -> BeltNavigation.Signal {
+        var preset: BeltSignalPreset? = .navigation
+        switch payload.fields["signal"] {
+        case nil: break
+        case .null, .string("none"): preset = nil
+        case .string(let name):
+            guard let named = BeltSignalPreset(name: name) else {
+                throw CommandError(.invalidValue, "'signal' '\(name)' is unknown; known: none, \(BeltSignalPreset.allCases.filter(\.repeatsForever).map(\.name).joined(separator: ", "))")
+            }
+            preset = named
+        default: throw CommandError(.invalidValue, "'signal' must be a preset name or none")
+        }
+        let direction = try payload.optionalInteger("direction", in: -3600...3600)
+        if preset?.isDirectional == true, direction == nil {
+            throw CommandError(.invalidValue, "'direction' is required for signal '\(preset?.name ?? "")'")
+        }
+        let signal = BeltNavigation.Signal(
+            direction: direction ?? 0, orientation: try directionType(payload), preset: preset,
+            intensity: try payload.optionalInteger("intensity", in: 0...100))
+        _ = try signal.command()  // refuses one-shot presets here, before anything is sent
+        return signal
+    }
+
+    /// `{"type":"direction","direction":90,"orientation":"angle"}`, `{"type":"warning","critical":true}`,
+    /// `{"type":"destination_reached","stop_navigation":true}`, `{"type":"battery"}`.
+    private static func notify(_ payload: CommandPayload) throws(CommandError) -> BeltNavigation.NotificationKind {
+        let type = try payload.string("type", orValue: true)
+        switch type {
+        case "direction":
+            try payload.rejectUnknownFields(allowed: ["type", "direction", "orientation", "intensity"])
+            return .direction(
+                try payload.integer("direction", in: -3600...3600), orientation: try directionType(payload),
+                intensity: try payload.optionalInteger("intensity", in: 0...100))
+        case "warning":
+            try payload.rejectUnknownFields(allowed: ["type", "critical"])
+            return .warning(critical: try payload.optionalBool("critical") ?? false)
+        case "destination_reached":
+            try payload.rejectUnknownFields(allowed: ["type", "stop_navigation"])
+            return .destinationReached(stopNavigation: try payload.optionalBool("stop_navigation") ?? false)
+        case "battery":
+            try payload.rejectUnknownFields(allowed: ["type", "value"])
+            return .batteryLevel
+        default:
+            throw CommandError(.invalidValue, "'type' must be one of direction, warning, destination_reached, battery")
+        }
     }
 
     // MARK: Helpers

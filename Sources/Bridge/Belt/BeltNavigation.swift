@@ -61,7 +61,7 @@ public struct BeltNavigation: Sendable {
     /// `signal` as a command, built (and checked) when the signal was set.
     private var signalCommand: BeltCommand = .stopChannel(BeltNavigation.channel)
     /// The last mode navigation asked for and the belt has not reported yet.
-    private var requestedMode: BeltMode?
+    private var requestedModes: [BeltMode] = []
     /// The belt is in a pause that navigation set (FSLib `isPauseModeForNavigation`).
     private var pauseIsNavigation = false
     /// When the signal was last sent.
@@ -190,7 +190,7 @@ public struct BeltNavigation: Sendable {
     /// The belt reported its mode (FE06 `01 01 m` or the keep-alive). Only a change counts.
     public mutating func modeChanged(to mode: BeltMode, now: ContinuousClock.Instant) -> [NavigationAction] {
         guard let previous = beltMode, previous != mode else { return [] }
-        let requested = record(mode)
+        guard let requested = record(mode) else { return [] }  // a stale confirmation: a later request is on its way
         switch mode {
         case .standby:
             return []
@@ -272,22 +272,35 @@ public struct BeltNavigation: Sendable {
     /// App mode for navigation: the signal if the belt is there, otherwise the mode change (the signal
     /// follows the belt's report of app mode).
     private mutating func enterAppMode(now: ContinuousClock.Instant) -> [NavigationAction] {
+        // A mode change still on its way counts: app is coming (its report brings the signal), or
+        // another mode is, which app has to follow.
+        if let pending = requestedModes.last { return pending == .app ? [] : changeMode(to: .app) }
         guard let mode = beltMode else { return [] }
         return mode == .app ? requestSend(now: now) : changeMode(to: .app)
     }
 
     private mutating func changeMode(to mode: BeltMode) -> [NavigationAction] {
-        requestedMode = mode
+        requestedModes.append(mode)
         return [.send(.changeMode(mode))]
     }
 
     /// Takes `mode` as the belt's and returns the mode navigation had asked for before.
-    private mutating func record(_ mode: BeltMode) -> BeltMode? {
-        let requested = requestedMode
-        if mode == requestedMode { requestedMode = nil }
+    /// Takes a mode report. Returns nil for the confirmation of a request that a later request has
+    /// already replaced (it changes nothing); otherwise `.some(request)` with the mode navigation had
+    /// asked for, if any (`.some(nil)` for a change the belt made by itself).
+    private mutating func record(_ mode: BeltMode) -> BeltMode?? {
+        let latest = requestedModes.last
+        if let index = requestedModes.firstIndex(of: mode) {
+            let superseded = index < requestedModes.count - 1
+            requestedModes.removeFirst(index + 1)
+            if superseded {
+                beltMode = mode
+                return nil
+            }
+        }
         if mode != .pause { pauseIsNavigation = false }
         beltMode = mode
-        return requested
+        return .some(latest)
     }
 
     private var canSend: Bool { state == .navigating && beltMode == .app }
@@ -312,7 +325,7 @@ public struct BeltNavigation: Sendable {
 
     private mutating func forgetLink() {
         beltMode = nil
-        requestedMode = nil
+        requestedModes = []
         pauseIsNavigation = false
         lastSend = nil
         flushDue = nil

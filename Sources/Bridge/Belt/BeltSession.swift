@@ -18,6 +18,9 @@ actor BeltSession: DeviceSession {
     private var acknowledgements: [Int: (prefix: [UInt8], continuation: CheckedContinuation<AcknowledgementOutcome, Never>)] = [:]
     private var nextAcknowledgement = 0
     private var handshake = BeltHandshakeProgress()
+    /// Navigation outlives the link: it is restored when the belt comes back.
+    private var navigation = BeltNavigation()
+    private var navigationFlush: Task<Void, Never>?
     /// Malformed notifications received.
     private(set) var decodeErrors = 0
 
@@ -61,6 +64,9 @@ actor BeltSession: DeviceSession {
         await link.reset()
         telemetry.reset()
         handshake = BeltHandshakeProgress()
+        navigation.disconnected()
+        navigationFlush?.cancel()
+        navigationFlush = nil
         setState(.disconnected)
     }
 
@@ -73,6 +79,8 @@ actor BeltSession: DeviceSession {
             throw CommandError(.timeout, "handshake incomplete, missing \(handshake.missing.joined(separator: ", "))")
         }
         setState(.connected)
+        if let mode = handshake.mode { perform(navigation.connected(mode: mode, now: .now)) }
+        publish([.state(publisher.topics.device(.belt, id, "navigation"), navigation.state.rawValue)])
         let device = link.device
         publish(telemetry.info(name: device.name ?? device.alias, address: device.address, firmware: handshake.firmware, gateway: gateway))
         logger.info("belt connected", metadata: ["firmware": "\(handshake.firmware?.version ?? 0)"])
@@ -126,6 +134,13 @@ actor BeltSession: DeviceSession {
             waiter.continuation.resume(returning: .answered)
         }
         if case .keepAlive = notification { acknowledgeKeepAlive() }
+        if state == .connected {
+            switch notification {
+            case .keepAlive(let mode), .parameter(.mode(let mode)): perform(navigation.modeChanged(to: mode, now: .now))
+            case .button(let event): perform(navigation.button(event, now: .now))
+            default: break
+            }
+        }
         let wasStandby = telemetry.mode == .standby
         publish(telemetry.publications(for: notification))
         if telemetry.mode == .standby, !wasStandby, state == .connected { powerOff() }
@@ -176,11 +191,55 @@ actor BeltSession: DeviceSession {
                 }
             case .orientation(let enabled, let periodMs):
                 try await changeOrientationNotifications(enabled: enabled, periodMs: periodMs)
+            case .navigation(let request):
+                let now = ContinuousClock.now
+                switch request {
+                case .start(let signal): perform(try navigation.start(signal, now: now))
+                case .update(let signal): perform(try navigation.update(signal, now: now))
+                case .pause: perform(navigation.pause())
+                case .resume: perform(try navigation.resume(now: now))
+                case .stop: perform(navigation.stop())
+                }
+            case .notify(let kind):
+                perform(try navigation.notify(kind))
             }
         } catch let error as CommandError {
             throw error
         } catch {
             throw CommandError(.gattError, "\(error)")
+        }
+    }
+
+    /// Carries out what navigation decided: writes go to the belt in order (behind any command
+    /// already queued for it), state and events to the broker, and a coalesced update is flushed later.
+    private func perform(_ actions: [NavigationAction]) {
+        var writes: [BeltCommand] = []
+        for action in actions {
+            switch action {
+            case .send(let command):
+                writes.append(command)
+            case .publishState(let navigationState):
+                publisher.publish(.state(publisher.topics.device(.belt, id, "navigation"), navigationState.rawValue))
+            case .publishEvent(let event):
+                publisher.publish(Publication(topic: publisher.topics.device(.belt, id, "event"), payload: event, qos: 1))
+            case .flushAfter(let delay):
+                navigationFlush?.cancel()
+                navigationFlush = Task {
+                    try? await Task.sleep(for: delay)
+                    guard !Task.isCancelled else { return }
+                    perform(navigation.flush(now: .now))
+                }
+            }
+        }
+        guard !writes.isEmpty else { return }
+        Task {
+            for command in writes {
+                do {
+                    _ = try await write(command, expecting: nil)
+                } catch {
+                    logger.warning("navigation write failed: \(error)")
+                }
+            }
         }
     }
 

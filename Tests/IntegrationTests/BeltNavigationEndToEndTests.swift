@@ -1,0 +1,85 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// The navigation API over MQTT, against the virtual belt.
+@Suite(.serialized)
+struct BeltNavigationEndToEndTests {
+    static let fe03 = "WRITE 0000fe03-0000-1000-8000-00805f9b34fb "
+    static let fe05 = "WRITE 0000fe05-0000-1000-8000-00805f9b34fb "
+    /// Channel 2, continuous, default intensity, bearing, forever, 500 ms: the navigation signal without its direction.
+    static func navigationSignal(bearing: UInt16) -> String {
+        "0201aaaa000003" + String(format: "%02x%02x", bearing & 0xFF, bearing >> 8) + "000000f40100000000"
+    }
+
+    @Test func navigationStartsCoalescesPausesByButtonAndIsRestoredAfterALoss() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            // The pause button comes 4 s after the bridge subscribes: after navigation has started.
+            var belt = try await world.startSimulator(["belt", "--buttons", "4:pause:short"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            try await recorder.waitFor("belt/\(id)/navigation") { $0.payloadString == "stopped" }
+
+            // Start: app mode first, then (once the belt confirms app) the signal on channel 2.
+            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"start","direction":90}"#)
+            try await belt.waitForLine { $0 == Self.fe05 + "01810300" }
+            try await belt.waitForLine { $0 == Self.fe03 + Self.navigationSignal(bearing: 90) }
+            try await recorder.waitFor("belt/\(id)/navigation") { $0.payloadString == "navigating" }
+            try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString == #"{"command":"navigation","ok":true}"# }
+
+            // Three updates in a burst: at most 100 ms apart on the wire, and the last one always arrives.
+            let beforeBurst = belt.lineCount
+            for bearing in [100, 110, 120] {
+                try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"update","direction":\#(bearing)}"#)
+            }
+            try await belt.waitForLine(after: beforeBurst) { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
+            let burst = belt.lines.dropFirst(beforeBurst).filter { $0.text.hasPrefix(Self.fe03) }
+            #expect(burst.count < 3, "updates within 100 ms are coalesced: \(burst.map(\.text))")
+
+            // The belt's pause button in app mode pauses navigation: the bridge puts the belt in pause.
+            try await belt.waitForLine { $0 == Self.fe05 + "01810400" }
+            try await recorder.waitFor("belt/\(id)/navigation") { $0.payloadString == "paused" }
+
+            // Resume over MQTT: app mode and the last signal again.
+            let beforeResume = (belt: belt.lineCount, mqtt: recorder.mark)
+            try recorder.publish("belt/\(id)/cmd/navigation", "resume")
+            try await recorder.waitFor("belt/\(id)/navigation", after: beforeResume.mqtt) { $0.payloadString == "navigating" }
+            try await belt.waitForLine(after: beforeResume.belt) { $0 == Self.fe05 + "01810300" }
+            try await belt.waitForLine(after: beforeResume.belt) { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
+
+            // The belt goes away and comes back: navigation is restored (app mode and the signal).
+            let beforeLoss = recorder.mark
+            belt.send(SIGKILL)
+            _ = try await belt.waitForExit()
+            try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) { $0.payloadString == "disconnected" }
+            belt = try await world.startSimulator(["belt"])
+            try await belt.waitForLine(timeout: .seconds(30)) { $0 == Self.fe05 + "01810300" }
+            try await belt.waitForLine { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
+
+            #expect(recorder.messages(on: "belt/\(id)/navigation").last?.payloadString == "navigating")
+
+            // Stop: the belt goes back to wait.
+            let beforeStop = recorder.mark
+            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"stop"}"#)
+            try await belt.waitForLine { $0 == Self.fe05 + "01810100" }
+            try await recorder.waitFor("belt/\(id)/navigation", after: beforeStop) { $0.payloadString == "stopped" }
+
+            // A one-shot signal and a refused navigation request.
+            try recorder.publish("belt/\(id)/cmd/notify", #"{"type":"warning","critical":true}"#)
+            try await belt.waitForLine { $0 == Self.fe03 + "0003aaaa0000001111000003bc0200000100" }
+            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"start","direction":90,"signal":"destination_reached"}"#)
+            let refused = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("cannot guide navigation") == true }
+            #expect(refused.payloadString?.contains("invalid_value") == true)
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+}
