@@ -17,7 +17,8 @@ public struct Activ5CommandError: Error, Equatable, Sendable, CustomStringConver
     /// Fails with a range message unless `value` lies in `range`.
     static func check(_ value: Int, in range: ClosedRange<Int>, field: String) throws(Activ5CommandError) {
         guard range.contains(value) else {
-            throw Activ5CommandError(field: field, message: "\(value) is outside \(range.lowerBound)…\(range.upperBound)")
+            throw Activ5CommandError(
+                field: field, message: "\(value) is outside \(range.lowerBound)…\(range.upperBound)")
         }
     }
 }

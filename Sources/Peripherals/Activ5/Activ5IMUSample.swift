@@ -48,14 +48,17 @@ public struct Activ5IMUSample: Sendable, Equatable {
         try Activ5DecodeError.requireLength(bytes, Self.byteCount, characteristic: uuid)
         func axes(at offset: Int) -> Activ5RawAxes {
             Activ5RawAxes(
-                x: bytes.int16(at: offset) ?? 0, y: bytes.int16(at: offset + 2) ?? 0, z: bytes.int16(at: offset + 4) ?? 0)
+                x: bytes.int16(at: offset) ?? 0, y: bytes.int16(at: offset + 2) ?? 0,
+                z: bytes.int16(at: offset + 4) ?? 0)
         }
         self.init(rawAcceleration: axes(at: 0), rawAngularVelocity: axes(at: 6), rawTimestamp: bytes.int32(at: 12) ?? 0)
     }
 
     /// The 16 bytes the device notifies: ax, ay, az, gx, gy, gz (int16 LE), timestamp (int32 LE).
     public func encoded() -> [UInt8] {
-        [rawAcceleration, rawAngularVelocity].flatMap { $0.x.littleEndianBytes + $0.y.littleEndianBytes + $0.z.littleEndianBytes }
+        [rawAcceleration, rawAngularVelocity].flatMap {
+            $0.x.littleEndianBytes + $0.y.littleEndianBytes + $0.z.littleEndianBytes
+        }
             + rawTimestamp.littleEndianBytes
     }
 

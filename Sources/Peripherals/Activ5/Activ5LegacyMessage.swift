@@ -31,7 +31,9 @@ public enum Activ5LegacyMessage: Sendable, Equatable {
     /// is used. `SN` is tested before `IS` because `ISN1…` (an `I` before `SN1`) would otherwise look
     /// like an isometric value.
     public static func decode(payload: String) throws(Activ5DecodeError) -> Activ5LegacyMessage {
-        if payload.hasPrefix(Activ5DeviceStatus.messageType) { return .initial(try Activ5DeviceStatus(payload: payload)) }
+        if payload.hasPrefix(Activ5DeviceStatus.messageType) {
+            return .initial(try Activ5DeviceStatus(payload: payload))
+        }
         let field = Array(payload.prefix { $0 != ";" })
         if field.count >= 4 {
             switch String(field[1..<4]) {
