@@ -73,9 +73,11 @@ public struct Activ5State: Sendable, Equatable {
     /// Force after tare, in newtons.
     public var netNewtons: Double { appliedNewtons - tareOffsetNewtons }
 
-    /// Whether any stream runs; the device is in "stop mode" otherwise.
+    /// Whether any stream runs; the device is in "stop mode" otherwise. F0FE/F0F5 count only on the new
+    /// profile, the only one that exports them.
     public var isStreaming: Bool {
-        isLegacyStreaming || isNotifying(Activ5GATT.Characteristic.force) || isNotifying(Activ5GATT.Characteristic.imu)
+        let newStreams = isNotifying(Activ5GATT.Characteristic.force) || isNotifying(Activ5GATT.Characteristic.imu)
+        return isLegacyStreaming || (wireProtocol == .new && newStreams)
     }
 
     /// Whether the device has switched itself off by `time`: 7 minutes (by default) in stop mode since the

@@ -76,6 +76,7 @@ import Testing
         #expect(state.forceNotification() == nil)
         #expect(state.imuNotification(at: 1) == nil)
         #expect(state.readValue(characteristic: T.serial, at: 0) == nil)
+        #expect(!state.isStreaming)
     }
 
     @Test func samplePeriodSetsTheForcePeriod() {
