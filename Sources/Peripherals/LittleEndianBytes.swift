@@ -1,4 +1,5 @@
-// Every multi-byte field on the belt is little-endian (belt.md §3). Reads return nil instead of trapping.
+// Every multi-byte field on the belt (belt.md §3) and on the Activ5 (activ5.md §5) is little-endian.
+// Reads return nil instead of trapping.
 
 extension UInt16 {
     /// The two bytes, low byte first.
@@ -8,6 +9,18 @@ extension UInt16 {
 extension Int16 {
     /// The two bytes of the two's complement, low byte first.
     var littleEndianBytes: [UInt8] { UInt16(bitPattern: self).littleEndianBytes }
+}
+
+extension UInt32 {
+    /// The four bytes, low byte first.
+    var littleEndianBytes: [UInt8] {
+        UInt16(truncatingIfNeeded: self).littleEndianBytes + UInt16(truncatingIfNeeded: self >> 16).littleEndianBytes
+    }
+}
+
+extension Int32 {
+    /// The four bytes of the two's complement, low byte first.
+    var littleEndianBytes: [UInt8] { UInt32(bitPattern: self).littleEndianBytes }
 }
 
 extension Array where Element == UInt8 {
@@ -30,5 +43,16 @@ extension Array where Element == UInt8 {
     /// The i8 at `index`, or nil past the end.
     func int8(at index: Int) -> Int8? {
         byte(at: index).map { Int8(bitPattern: $0) }
+    }
+
+    /// The u32 LE at `index`, or nil if fewer than four bytes remain.
+    func uint32(at index: Int) -> UInt32? {
+        guard let low = uint16(at: index), let high = uint16(at: index + 2) else { return nil }
+        return UInt32(low) | UInt32(high) << 16
+    }
+
+    /// The i32 LE at `index`, or nil if fewer than four bytes remain.
+    func int32(at index: Int) -> Int32? {
+        uint32(at: index).map { Int32(bitPattern: $0) }
     }
 }
