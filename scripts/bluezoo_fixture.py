@@ -35,16 +35,22 @@ except PackageNotFoundError:
 if _found != REQUIRED_BLUEZOO:
     sys.exit(f"bluezoo-fixture: needs bluezoo=={REQUIRED_BLUEZOO}, found {_found or 'none'}")
 
+import sdbus  # noqa: E402  (BlueZoo's D-Bus binding, pinned with it)
 from bluezoo import bluezoo as bz  # noqa: E402
 from bluezoo import events  # noqa: E402
 from bluezoo.adapter import Adapter  # noqa: E402
 from bluezoo.device import Device  # noqa: E402
-from bluezoo.exceptions import DBusBluezAlreadyExistsError  # noqa: E402
+from bluezoo.exceptions import (DBusBluezAlreadyExistsError, DBusBluezFailedError,  # noqa: E402
+                                DBusBluezInProgressError, DBusBluezNotPermittedError,
+                                DBusBluezNotReadyError, DBusBluezNotSupportedError)
 from bluezoo.gatt import characteristic as gatt_characteristic  # noqa: E402
-from bluezoo.gatt import GattCharacteristicClient, GattCharacteristicClientLink, GattManager  # noqa: E402
+from bluezoo.gatt import (GattApplicationClient, GattCharacteristicClient,  # noqa: E402
+                          GattCharacteristicClientLink, GattDescriptorClient, GattManager,
+                          GattServiceClient)
 from bluezoo.interfaces.GattCharacteristic import GattCharacteristicInterface  # noqa: E402
 from bluezoo.log import logger  # noqa: E402
-from bluezoo.utils import create_background_task  # noqa: E402
+from bluezoo.utils import (DBusClientMixin, create_background_task,  # noqa: E402
+                          dbus_method_async_except_logging)
 
 # Device1.Disconnected(reason, message): the reason names newer bluetoothd
 # sends for the kernel's disconnect reasons (the message is free text).
@@ -73,7 +79,8 @@ class _FdRelay:
     drops.
     """
 
-    def __init__(self, app_fd: int):
+    def __init__(self, app_fd: int, kind: str):
+        self.kind = kind  # "AcquireNotify" or "AcquireWrite"
         self.app = socket.socket(fileno=app_fd)
         self.ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.central_fd = theirs.detach()
@@ -105,16 +112,125 @@ class _FdRelay:
                 loop.remove_reader(s)
                 s.close()
 
+    @property
+    def open(self) -> bool:
+        return self.app.fileno() >= 0
+
+
+def _notify_relay(link):
+    """The link's AcquireNotify fd still open (bluetoothd's chrc->notify_io), or None."""
+    return next((r for r in getattr(link, "relays", []) if r.kind == "AcquireNotify" and r.open), None)
+
+
+class _AppNotify:
+    """The app side of one app characteristic's notifications, shared by every link to it.
+
+    bluetoothd's gatt-database counts the devices that enabled the CCC
+    (external_chrc.ntfy_cnt): the first makes it call the app's AcquireNotify
+    (if the app has a NotifyAcquired property; StartNotify if that fails) or
+    StartNotify, the last one leaving makes it close that fd or call
+    StopNotify. The app's replies are ignored ("best effort"), and what the
+    app sends goes to every subscribed device.
+    """
+
+    def __init__(self, client):
+        self.client = client
+        self.links = set()  # links (central devices) with at least one notify session
+        self.file = None  # the app's AcquireNotify fd, while used
+        self.mtu = 0
+
+    @classmethod
+    def of(cls, client) -> "_AppNotify":
+        if (state := getattr(client, "app_notify", None)) is None:
+            state = client.app_notify = cls(client)
+        return state
+
+    async def add(self, link):
+        """A link's first session: StartNotify/AcquireNotify on the app if it is the first link."""
+        self.links.add(link)
+        if len(self.links) > 1:
+            if self.file is None:
+                self._follow(link)
+            return
+        if self.client.NotifyAcquired.get() is not None:
+            options = link._GattCharacteristicClientLink__prepare_options({})
+            try:
+                fd, self.mtu = await asyncio.wait_for(self.client.AcquireNotify(options), 2)
+            except Exception as e:
+                logger.info(f"AcquireNotify on app {self.client.get_object_path()}: {e}; trying StartNotify")
+            else:
+                self._read(fd)
+                return
+        for each in self.links:
+            self._follow(each)
+        try:
+            await asyncio.wait_for(self.client.StartNotify(), 2)
+        except Exception as e:
+            logger.info(f"StartNotify on app {self.client.get_object_path()}: {e} (ignored, as bluetoothd does)")
+
+    async def remove(self, link, stop_app: bool):
+        """A link's last session is gone: StopNotify (or close the fd) if no other link has one.
+
+        A link without sessions also sends StopNotify to an app that still
+        reports Notifying (subscribed by a CCCD write BlueZoo does not track).
+        """
+        link.client_props_changed_subscription.unsubscribe()
+        link.client_props_changed_subscription = events.Subscription()
+        had = link in self.links
+        self.links.discard(link)
+        if self.links:
+            return
+        if self.file is not None:
+            self._close()
+        elif stop_app and (had or self.client.Notifying.get(False)):
+            try:
+                await asyncio.wait_for(self.client.StopNotify(), 2)
+            except Exception as e:
+                logger.debug(f"StopNotify on app {self.client.get_object_path()}: {e}")
+
+    def _follow(self, link):
+        """Forward the app's Value changes (PropertiesChanged) to the link."""
+        async def on_properties_changed(properties):
+            if "Value" in properties:
+                await link.Value.set_async(properties["Value"])
+                await link.client.Confirm()  # sent on only for indications (fix_indication_confirm)
+
+        link.client_props_changed_subscription.unsubscribe()
+        link.client_props_changed_subscription = events.Subscription(
+            events.subscribe(f"properties:changed:{id(self.client)}", on_properties_changed))
+
+    def _read(self, fd):
+        """Read the app's AcquireNotify fd (ours: see fix_p1_acquired_fds) for every link."""
+        self.file = open(fd, "r+b", buffering=0)
+
+        def reader():
+            try:
+                data = self.file.read(max(self.mtu, 512))
+            except OSError:
+                data = b""
+            if not data:
+                return self._close()  # the app closed its end
+            for link in list(self.links):
+                create_background_task(link.Value.set_async(data))
+            if "indicate" in self.client.Flags.get([]):
+                self.file.write(b"\x01")  # confirm the indication through the fd
+
+        asyncio.get_running_loop().add_reader(self.file, reader)
+
+    def _close(self):
+        if self.file is not None:
+            asyncio.get_running_loop().remove_reader(self.file)
+            self.file.close()
+            self.file = None
+
 
 async def _release_characteristic(link, stop_notify: bool):
-    """End the link's notify session and close every fd it handed out or holds."""
-    link.client_props_changed_subscription.unsubscribe()
-    link.client_props_changed_subscription = events.Subscription()
-    if stop_notify and link.client.Notifying.get(False):
-        try:
-            await asyncio.wait_for(link.client.StopNotify(), 2)
-        except Exception as e:
-            logger.debug(f"StopNotify on {link} after disconnect: {e}")
+    """End the link's notify sessions and close every fd it handed out or holds."""
+    sessions = getattr(link, "notify_sessions", {})
+    for session in sessions.values():
+        session.unsubscribe()
+    sessions.clear()  # no Notifying=false: the object goes away with the link
+    await _AppNotify.of(link.client).remove(link, stop_app=stop_notify)
     loop = asyncio.get_running_loop()
     if link.f_read is not None:
         loop.remove_reader(link.f_read)
@@ -178,13 +294,13 @@ def fix_p1_acquired_fds():
         member = GattCharacteristicClientLink.__dict__[name]  # the exported DbusMethodAsync
         stock = member.original_method
 
-        async def acquire(self, options, _stock=stock):
+        async def acquire(self, options, _stock=stock, _name=name):
             fd, mtu = await _stock(self, options)
             try:
-                relay = _FdRelay(fd)
+                relay = _FdRelay(fd, _name)
             except OSError:
                 return fd, mtu  # not a socket: keep the stock pass-through
-            self.relays = [r for r in getattr(self, "relays", []) if r.app.fileno() >= 0] + [relay]
+            self.relays = [r for r in getattr(self, "relays", []) if r.open] + [relay]
             # Our copy of the central's end is closed right after the reply is sent.
             asyncio.get_running_loop().call_soon(socket.close, relay.central_fd)
             return relay.central_fd, mtu
@@ -319,6 +435,230 @@ def fix_indication_confirm():
     GattCharacteristicClient.Confirm = confirm
 
 
+def fix_gatt_handles():
+    """GATT handles are freed with their application and checked when it registers.
+
+    bluetoothd's gatt-database removes an application's attributes from the
+    local database when the app unregisters or leaves the bus, so the same app
+    (a peripheral switched off and on, or restarted on a running bluetoothd)
+    registers again with the same handles. Stock BlueZoo keeps them in
+    gatt_handles for good: the re-registration raised "Handle 7 already exists"
+    inside RegisterApplication, which was logged and answered OK with the app
+    half registered and the adapter's UUIDs stale.
+
+    A handle that is really taken (another registered app holds it, or the app
+    repeats one) fails the whole registration, as bluetoothd's client_ready_cb
+    does: org.bluez.Error.Failed("Failed to create entry in database"), and
+    nothing of the app is kept. The same sender registering the same path
+    twice gets org.bluez.Error.AlreadyExists (manager_register_app). Handles
+    BlueZoo assigns itself skip the ones in use. Stock cleanup also left each
+    removed app's NameOwnerChanged watch behind; when a client that had
+    registered the same path more than once left the bus, a stale watch
+    removed its current app without freeing anything. Those watches are
+    dropped now, and a removal of an app no longer registered does nothing.
+    """
+    name = "_GattManager__del_gatt_application"  # UnregisterApplication, NameOwnerChanged, InterfacesRemoved
+    stock_del = getattr(GattManager, name)
+
+    async def del_gatt_application(self, app):
+        if self.gatt_apps.get((app.get_client(), app.get_object_path())) is not app:
+            return  # already removed: the same sender may have registered the same path again
+        await stock_del(self, app)
+        await DBusClientMixin.cleanup(app)  # stock cleanup leaves the app's bus watch behind
+        self.gatt_handles.difference_update(app.handles)  # its objects may be gone by now
+
+    setattr(GattManager, name, del_gatt_application)
+
+    async def register_application(self, application: str, options: dict) -> None:
+        sender = sdbus.get_current_message().sender
+        logger.debug(f"Client {sender} requested to register GATT application {application}")
+        if (sender, application) in self.gatt_apps:
+            raise DBusBluezAlreadyExistsError("Already Exists")
+
+        async def on_sender_lost():
+            await getattr(self, name)(app)
+
+        app = GattApplicationClient(sender, application, options, on_sender_lost)
+        await app.object_manager_setup_sync_task(
+            (GattServiceClient, GattCharacteristicClient, GattDescriptorClient))
+
+        wanted = [h for obj in app.objects.values() if (h := obj.Handle.get())]
+        if len(set(wanted)) != len(wanted) or not self.gatt_handles.isdisjoint(wanted):
+            logger.error(f"GATT application {application}: handles {sorted(wanted)} clash with "
+                         f"those in use {sorted(self.gatt_handles)}")
+            await app.cleanup()
+            await DBusClientMixin.cleanup(app)
+            raise DBusBluezFailedError("Failed to create entry in database")
+
+        logger.info(f"Adding GATT application {app.get_object_path()}")
+        app.handles = set(wanted)
+        self.gatt_handles.update(wanted)
+        self.gatt_apps[sender, application] = app
+        for obj in list(app.objects.values()):
+            if obj.Handle.get():
+                continue
+            self.gatt_handle_counter += 1
+            while self.gatt_handle_counter in self.gatt_handles:
+                self.gatt_handle_counter += 1
+            app.handles.add(self.gatt_handle_counter)
+            self.gatt_handles.add(self.gatt_handle_counter)
+            if obj.Handle.get() == 0:
+                await obj.Handle.set_async(self.gatt_handle_counter)  # let the app know
+            else:
+                obj.Handle.cache(self.gatt_handle_counter)  # the app has no Handle property
+        await self.update_uuids()
+
+    GattManager.__dict__["RegisterApplication"].original_method = \
+        dbus_method_async_except_logging(register_application)
+
+
+def fix_notify_sessions():
+    """StartNotify/StopNotify sessions are per D-Bus client, as in bluetoothd's gatt-client.c.
+
+    bluetoothd 5.66 keeps one notify session per client and characteristic:
+    a second StartNotify from the same client succeeds; another client's adds
+    a session and succeeds; StopNotify removes only the caller's session
+    (Failed "No notify session started" if it has none); a client leaving the
+    bus (NameOwnerChanged to "") loses its sessions. The characteristic is
+    subscribed while any session exists: Notifying turns true with the first
+    and false after the last (PropertiesChanged), and only then does the
+    peripheral's app get StartNotify/StopNotify (see _AppNotify, which also
+    counts the central devices linked to the same app characteristic).
+    Also from gatt-client.c: StartNotify without notify/indicate in Flags is
+    NotSupported; while an AcquireNotify fd is open StartNotify is
+    NotPermitted("Notify acquired") and StopNotify releases that fd;
+    AcquireNotify while sessions exist is InProgress.
+
+    Stock BlueZoo tracks nothing per client: once the app is notifying, any
+    further StartNotify calls the app's AcquireNotify (UnknownMethod for most
+    apps), the first StopNotify stops everyone's notifications, and a client
+    that goes away leaves the app notifying.
+    """
+    Notifying = GattCharacteristicClientLink.__dict__["Notifying"]
+    Notifying.property_getter = lambda self: bool(getattr(self, "notify_sessions", None))
+    Notifying.setter_private(lambda self, value: None)  # the getter reads the sessions
+
+    async def end_sessions(link):
+        """The link's last session is gone."""
+        await _AppNotify.of(link.client).remove(link, stop_app=not _exiting)
+        await link.Notifying.set_async(False)
+
+    async def start_notify(self) -> None:
+        sender = sdbus.get_current_message().sender
+        logger.debug(f"Client {sender} requested to start notification of {self}")
+        if _notify_relay(self) is not None:
+            raise DBusBluezNotPermittedError("Notify acquired")
+        flags = self.client.Flags.get([])
+        if "notify" not in flags and "indicate" not in flags:
+            raise DBusBluezNotSupportedError("Operation is not supported")
+        sessions = self.__dict__.setdefault("notify_sessions", {})
+        if sender in sessions:
+            return
+
+        async def on_sender_lost():
+            if sessions.pop(sender, None) is not None and not sessions:
+                logger.debug(f"Notify session of {sender} on {self} ended: client left the bus")
+                await end_sessions(self)
+
+        sessions[sender] = events.Subscription(
+            events.subscribe(f"service:lost:{sender}", on_sender_lost, once=True))
+        if len(sessions) == 1:
+            await _AppNotify.of(self.client).add(self)
+            if sessions:  # unless it was stopped meanwhile
+                await self.Notifying.set_async(True)
+
+    async def stop_notify(self) -> None:
+        sender = sdbus.get_current_message().sender
+        logger.debug(f"Client {sender} requested to stop notification of {self}")
+        if (relay := _notify_relay(self)) is not None:
+            relay.close()
+            return
+        sessions = getattr(self, "notify_sessions", {})
+        if (session := sessions.pop(sender, None)) is None:
+            raise DBusBluezFailedError("No notify session started")
+        session.unsubscribe()
+        if not sessions:
+            await end_sessions(self)
+
+    for member_name, method in (("StartNotify", start_notify), ("StopNotify", stop_notify)):
+        GattCharacteristicClientLink.__dict__[member_name].original_method = \
+            dbus_method_async_except_logging(method)
+
+    member = GattCharacteristicClientLink.__dict__["AcquireNotify"]
+    acquire = member.original_method  # fix_p1_acquired_fds's relay
+
+    async def acquire_notify(self, options, _acquire=acquire):
+        if _notify_relay(self) is not None:
+            raise DBusBluezNotPermittedError("Notify acquired")
+        if getattr(self, "notify_sessions", None):
+            raise DBusBluezInProgressError("In Progress")
+        return await _acquire(self, options)
+
+    member.original_method = acquire_notify
+
+
+def fix_discovery_sessions():
+    """Discovery sessions are per D-Bus client, as bluetoothd's adapter.c keeps them.
+
+    bluetoothd 5.66: StartDiscovery is NotReady on an unpowered adapter and
+    InProgress ("Operation already in progress") if this client already has a
+    session; StopDiscovery is NotReady when unpowered and Failed("No discovery
+    started") if this client has none, and stops the scan only when the last
+    session ends; a client that leaves the bus loses its session (same rule);
+    powering the adapter off ends every session. Stock BlueZoo stops everyone's
+    scan on any client's StopDiscovery, accepts both calls on an unpowered
+    adapter (and then scans while off), keeps sessions across a power cycle and
+    stacks a second bus watch on a repeated StartDiscovery.
+
+    Not done: the discovery filter stays one per adapter (bluetoothd keeps one
+    per client and scans with their union), a client joining a running
+    discovery does not restart the scan, and RSSI is not invalidated when the
+    last session ends.
+    """
+    stop_scan = Adapter._Adapter__stop_discovering  # cancels the scan task, Discovering=false
+
+    async def end_all(self):
+        """Power off: every client's session ends (the only remaining caller of __stop_discovering)."""
+        for session in self.scan_subscribers.values():
+            session.unsubscribe()
+        self.scan_subscribers.clear()
+        if self.discovering:
+            await stop_scan(self)
+
+    Adapter._Adapter__stop_discovering = end_all
+
+    async def start_discovery(self) -> None:
+        sender = sdbus.get_current_message().sender
+        if not self.powered:
+            raise DBusBluezNotReadyError("Resource Not Ready")
+        if sender in self.scan_subscribers:
+            raise DBusBluezInProgressError("Operation already in progress")
+
+        async def on_sender_lost():
+            if self.scan_subscribers.pop(sender, None) is not None and not self.scan_subscribers:
+                await stop_scan(self)
+
+        self.scan_subscribers[sender] = events.Subscription(
+            events.subscribe(f"service:lost:{sender}", on_sender_lost, once=True))
+        if len(self.scan_subscribers) == 1:
+            logger.info(f"Starting discovery on {self}")
+            self.discovering_task = self.mock.create_discovering_task(self.id)
+            await self.Discovering.set_async(True)
+
+    async def stop_discovery(self) -> None:
+        sender = sdbus.get_current_message().sender
+        if not self.powered:
+            raise DBusBluezNotReadyError("Resource Not Ready")
+        if (session := self.scan_subscribers.pop(sender, None)) is None:
+            raise DBusBluezFailedError("No discovery started")
+        session.unsubscribe()
+        if not self.scan_subscribers:
+            await stop_scan(self)
+
+    for member_name, method in (("StartDiscovery", start_discovery), ("StopDiscovery", stop_discovery)):
+        Adapter.__dict__[member_name].original_method = dbus_method_async_except_logging(method)
+
+
 FIXES = (
     fix_p1_disconnect,
     fix_p1_acquired_fds,
@@ -328,6 +668,9 @@ FIXES = (
     fix_p5_manufacturer_data,
     fix_p7_pairing,
     fix_indication_confirm,
+    fix_gatt_handles,
+    fix_notify_sessions,
+    fix_discovery_sessions,
 )
 
 
