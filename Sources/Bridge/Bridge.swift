@@ -15,7 +15,7 @@ public final class Bridge: Sendable {
     let logger: Logger
     let mqtt: MQTTClient
     let publisher: BrokerPublisher
-    let drivers: [any FamilyDriver] = [BeltDriver()]
+    let drivers: [any FamilyDriver]
     private let sessions = Mutex<[String: RunningSession]>([:])
 
     /// A session with its task and its command queue, keyed by the device's object path.
@@ -31,6 +31,7 @@ public final class Bridge: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
+        drivers = [BeltDriver(), Activ5Driver(options: configuration.activ5)]
         topics = TopicMap(gateway: configuration.gateway)
         var mqttConfiguration = configuration.mqtt
         mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)

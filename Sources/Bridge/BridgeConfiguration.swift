@@ -8,6 +8,8 @@ public struct BridgeConfiguration: Sendable {
     public var adapter: String
     /// Names this gateway in `gatt2mqtt/<gateway>/…`.
     public var gateway: String
+    /// Activ5 settings.
+    public var activ5 = Activ5Options()
     /// Largest command payload accepted.
     public var payloadSizeLimit = CommandPayload.defaultSizeLimit
 

@@ -13,6 +13,8 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
         case timeout
         /// BlueZ or the device refused the GATT operation.
         case gattError = "gatt_error"
+        /// The device cannot do this now (for example: a vendor rule allows it only in one mode).
+        case invalidState = "invalid_state"
         /// The device's firmware is too old for the command.
         case unsupportedFirmware = "unsupported_firmware"
     }

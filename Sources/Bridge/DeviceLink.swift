@@ -42,6 +42,8 @@ actor DeviceLink {
 
     func serviceUUIDs() async -> Set<String> { await bluez.serviceUUIDs(device: device.path) }
 
+    func characteristicUUIDs() async -> [String] { await bluez.characteristicUUIDs(device: device.path) }
+
     func notifications(of characteristic: String, in service: String? = nil) async throws -> AsyncStream<[UInt8]> {
         try await bluez.notifications(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
     }

@@ -30,11 +30,11 @@ final class LinkLoss: Sendable {
 }
 
 /// The life of every session: connect and set up, stay until the link is lost, tear down, wait a
-/// jittered backoff, again, until the task is cancelled.
+/// jittered backoff, again, until the task is cancelled (or once only, without `reconnect`).
 enum SessionLifecycle {
     static func run(
         isolation: isolated (any Actor)? = #isolation,
-        logger: Logger, loss: LinkLoss,
+        logger: Logger, loss: LinkLoss, reconnect: Bool = true,
         connect: () async throws -> Void,
         tearDown: () async -> Void
     ) async {
@@ -51,6 +51,10 @@ enum SessionLifecycle {
             }
             await tearDown()
             guard !Task.isCancelled else { break }
+            guard reconnect else {
+                logger.info("not reconnecting (reconnect: manual)")
+                break
+            }
             attempt += 1
             let delay = ReconnectBackoff.delay(attempt: attempt)
             logger.info("reconnecting", metadata: ["attempt": "\(attempt)", "delay": "\(delay)"])

@@ -37,6 +37,7 @@ public struct TopicMap: Sendable {
 /// The device families the bridge speaks to; the raw value is the topic prefix.
 public enum DeviceFamily: String, Sendable, CaseIterable {
     case belt
+    case a5
 }
 
 import Foundation

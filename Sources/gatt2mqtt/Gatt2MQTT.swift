@@ -28,6 +28,21 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(help: "Activ5: force above which a squeeze starts, in newtons.")
+    var a5SqueezeNewtons = 20.0
+
+    @Option(help: "Activ5: force below which a squeeze ends, in newtons.")
+    var a5ReleaseNewtons = 5.0
+
+    @Option(help: "Activ5: longest pause within a double squeeze, in seconds.")
+    var a5DoubleSqueezeSeconds = 5.0
+
+    @Option(help: "Activ5: keep-alive interval while evergreen is on, in seconds.")
+    var a5KeepaliveSeconds = 60.0
+
+    @Option(help: "Activ5: reconnect after a loss: auto or manual.")
+    var a5Reconnect = "auto"
+
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("unknown log level '\(logLevel)'") }
         LoggingSystem.bootstrap { label in
@@ -41,9 +56,22 @@ struct Gatt2MQTT: AsyncParsableCommand {
         case "3.1.1", "311": mqtt.protocolVersion = .v311
         default: throw ValidationError("--mqtt-version must be 5 or 3.1.1")
         }
-        let bridge = try Bridge(
-            configuration: BridgeConfiguration(mqtt: mqtt, adapter: adapter, gateway: gateway),
-            logger: Logger(label: "gatt2mqtt"))
+        var configuration = BridgeConfiguration(mqtt: mqtt, adapter: adapter, gateway: gateway)
+        guard a5ReleaseNewtons < a5SqueezeNewtons else {
+            throw ValidationError("--a5-release-newtons must be below --a5-squeeze-newtons")
+        }
+        guard a5DoubleSqueezeSeconds > 0, a5KeepaliveSeconds > 0 else {
+            throw ValidationError("--a5-double-squeeze-seconds and --a5-keepalive-seconds must be positive")
+        }
+        configuration.activ5.squeeze = .init(
+            pressedNewtons: a5SqueezeNewtons, releasedNewtons: a5ReleaseNewtons, windowSeconds: a5DoubleSqueezeSeconds)
+        configuration.activ5.keepAliveInterval = .milliseconds(Int(a5KeepaliveSeconds * 1000))
+        switch a5Reconnect {
+        case "auto": configuration.activ5.reconnect = true
+        case "manual": configuration.activ5.reconnect = false
+        default: throw ValidationError("--a5-reconnect must be auto or manual")
+        }
+        let bridge = try Bridge(configuration: configuration, logger: Logger(label: "gatt2mqtt"))
         let run = Task { try await bridge.run() }
         let signals = ShutdownSignals { run.cancel() }
         defer { signals.cancel() }

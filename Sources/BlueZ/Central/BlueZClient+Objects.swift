@@ -64,3 +64,12 @@ extension BlueZClient {
         })
     }
 }
+
+extension BlueZClient {
+    /// The UUIDs of every characteristic of the device's resolved services.
+    public func characteristicUUIDs(device devicePath: String) async -> [String] {
+        await cache.objects.compactMap { path, interfaces in
+            path.hasPrefix(devicePath + "/") ? interfaces[BlueZInterface.gattCharacteristic]?["UUID"]?.string?.lowercased() : nil
+        }.sorted()
+    }
+}

@@ -4,7 +4,7 @@ import Peripherals
 
 /// One belt, from connection to disconnection and back: connects, runs the handshake of
 /// belt.md §2.5, acknowledges keep-alives, publishes telemetry and executes commands one at a time.
-actor BeltSession: DeviceSession {
+actor BeltSession: DeviceSession, AwaitsAnswers {
     nonisolated let id: String
     nonisolated var family: DeviceFamily { .belt }
     private let link: DeviceLink
@@ -15,8 +15,7 @@ actor BeltSession: DeviceSession {
     private var telemetry: BeltTelemetry
     private var state = ConnectionState.disconnected
     private var streamTasks: [String: Task<Void, Never>] = [:]  // by characteristic UUID
-    private var acknowledgements: [Int: (prefix: [UInt8], continuation: CheckedContinuation<AcknowledgementOutcome, Never>)] = [:]
-    private var nextAcknowledgement = 0
+    var answers = AnswerWaiters<[UInt8]>()  // FE06 notifications, encoded
     private var handshake = BeltHandshakeProgress()
     /// Navigation outlives the link: it is restored when the belt comes back.
     private var navigation = BeltNavigation()
@@ -59,8 +58,7 @@ actor BeltSession: DeviceSession {
     private func tearDown() async {
         streamTasks.values.forEach { $0.cancel() }
         streamTasks = [:]
-        for (_, waiter) in acknowledgements { waiter.continuation.resume(returning: .timedOut) }
-        acknowledgements = [:]
+        answers.cancelAll()
         await link.reset()
         telemetry.reset()
         handshake = BeltHandshakeProgress()
@@ -128,11 +126,7 @@ actor BeltSession: DeviceSession {
             return
         }
         handshake.record(notification)
-        let encoded = notification.encoded()
-        for (key, waiter) in acknowledgements where encoded.starts(with: waiter.prefix) {
-            acknowledgements.removeValue(forKey: key)
-            waiter.continuation.resume(returning: .answered)
-        }
+        answers.deliver(notification.encoded())
         if case .keepAlive = notification { acknowledgeKeepAlive() }
         if state == .connected {
             switch notification {
@@ -278,41 +272,9 @@ actor BeltSession: DeviceSession {
             try await link.write(bytes, to: uuid, in: service)
             return true
         }
-        let key = nextAcknowledgement
-        nextAcknowledgement += 1
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: .seconds(BeltHandshake.answerTimeoutSeconds))
-            await self?.finishAcknowledgement(key, .timedOut)
-        }
-        defer { timer.cancel() }
-        // The waiter is registered before the write goes out, so an answer cannot slip past it.
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<AcknowledgementOutcome, Never>) in
-            acknowledgements[key] = (prefix, continuation)
-            Task { [link] in
-                do {
-                    try await link.write(bytes, to: uuid, in: service)
-                } catch {
-                    self.finishAcknowledgement(key, .failed(error))
-                }
-            }
-        }
-        switch outcome {
-        case .answered: return true
-        case .timedOut: return false
-        case .failed(let error): throw error
-        }
+        return try await send({ [link] in try await link.write(bytes, to: uuid, in: service) },
+            awaiting: { $0.starts(with: prefix) }, timeout: .seconds(BeltHandshake.answerTimeoutSeconds))
     }
-
-    private func finishAcknowledgement(_ key: Int, _ outcome: AcknowledgementOutcome) {
-        acknowledgements.removeValue(forKey: key)?.continuation.resume(returning: outcome)
-    }
-}
-
-/// How a write that expects an answer ended.
-enum AcknowledgementOutcome: Sendable {
-    case answered
-    case timedOut
-    case failed(any Error)
 }
 
 extension [UInt8] {

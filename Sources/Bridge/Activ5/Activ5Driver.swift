@@ -1,0 +1,20 @@
+import BlueZ
+import Peripherals
+
+/// The Activ5 family (ActivBody isometric force sensor).
+struct Activ5Driver: FamilyDriver {
+    var options: Activ5Options
+    var family: DeviceFamily { .a5 }
+
+    func matches(_ device: BlueZDevice) -> Bool {
+        Activ5Advertisement.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)
+    }
+
+    func validate(command: String, payload: CommandPayload) throws(CommandError) {
+        _ = try Activ5CommandParser.parse(command: command, payload: payload)
+    }
+
+    func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
+        Activ5Session(device: device, context: context, options: options)
+    }
+}

@@ -1,0 +1,262 @@
+import BlueZ
+import Foundation
+import Logging
+import Peripherals
+
+/// One Activ5, legacy or new protocol: detects which, runs the matching handshake (activ5.md §4.5),
+/// streams force (tared, with the squeeze state machine of §7) and IMU, and keeps the device awake
+/// when asked (§6).
+actor Activ5Session: DeviceSession, AwaitsAnswers {
+    nonisolated let id: String
+    nonisolated var family: DeviceFamily { .a5 }
+    private let link: DeviceLink
+    private let publisher: BrokerPublisher
+    private let gateway: String
+    private let options: Activ5Options
+    private let logger: Logger
+    private let loss = LinkLoss()
+    private let started = ContinuousClock.now
+    var answers = AnswerWaiters<Activ5Notification>()
+    private var state = ConnectionState.disconnected
+    private var wireProtocol = Activ5Protocol.legacy
+    private var progress = Activ5HandshakeProgress(wireProtocol: .legacy)
+    private var telemetry: Activ5Telemetry
+    private var streamTasks: [String: Task<Void, Never>] = [:]
+    private var streaming = false
+    private var imuOn = false
+    private var evergreen = false
+    private var evergreenTask: Task<Void, Never>?
+    private var tare = ForceTare()
+    /// The last raw force values (newtons before tare), for a software tare.
+    private var recentForces: [Double] = []
+    private(set) var decodeErrors = 0
+
+    init(device: BlueZDevice, context: SessionContext, options: Activ5Options) {
+        id = DeviceID.from(address: device.address)
+        link = DeviceLink(device: device, bluez: context.bluez)
+        publisher = context.publisher
+        gateway = context.gateway
+        self.options = options
+        var logger = context.logger
+        logger[metadataKey: "device"] = "\(device.address)"
+        logger[metadataKey: "family"] = "a5"
+        self.logger = logger
+        telemetry = Activ5Telemetry(id: id, topics: context.publisher.topics, thresholds: options.squeeze)
+    }
+
+    // MARK: Lifecycle
+
+    func run() async {
+        await SessionLifecycle.run(
+            logger: logger, loss: loss, reconnect: options.reconnect,
+            connect: { try await connectAndHandshake() }, tearDown: { await tearDown() })
+    }
+
+    func linkDidDrop() { loss.signal() }
+
+    func shutDown() async {
+        if state != .disconnected { await link.disconnect() }
+        loss.signal()
+        await tearDown()
+    }
+
+    private func setState(_ newState: ConnectionState) {
+        guard newState != state else { return }
+        state = newState
+        publisher.publish(.state(publisher.topics.device(.a5, id, "connection"), newState.rawValue))
+    }
+
+    private func publish(_ publications: [Publication]) {
+        for publication in publications { publisher.publish(publication) }
+    }
+
+    private func tearDown() async {
+        streamTasks.values.forEach { $0.cancel() }
+        streamTasks = [:]
+        answers.cancelAll()
+        evergreenTask?.cancel()
+        evergreenTask = nil
+        await link.reset()
+        streaming = false
+        imuOn = false
+        recentForces = []
+        telemetry.reset(thresholds: options.squeeze)
+        setState(.disconnected)
+    }
+
+    private func connectAndHandshake() async throws {
+        setState(.connecting)
+        try await link.connect()
+        setState(.handshake)
+        let characteristics = await link.characteristicUUIDs()
+        wireProtocol = Activ5Protocol.detect(serviceUUIDs: Array(await link.serviceUUIDs()), characteristicUUIDs: characteristics)
+        progress = Activ5HandshakeProgress(wireProtocol: wireProtocol)
+        for step in Activ5Handshake.steps(availableCharacteristics: characteristics) {
+            try await perform(step)
+        }
+        var battery: UInt8?
+        if characteristics.contains(Activ5GATT.Characteristic.batteryLevel),
+            case .batteryLevel(let level)? = try? Activ5Notification.decode(
+                characteristic: Activ5GATT.Characteristic.batteryLevel, bytes: try await link.read(Activ5GATT.Characteristic.batteryLevel))
+        {
+            battery = level
+        }
+        guard progress.isComplete else {
+            throw CommandError(.timeout, "handshake incomplete, missing \(progress.missing.joined(separator: ", "))")
+        }
+        setState(.connected)
+        publish(telemetry.streaming(false))
+        publish(telemetry.battery(level: battery ?? progress.batteryLevel, status: progress.status?.batteryStatus))
+        publish(telemetry.info(infoMembers()))
+        if evergreen { startEvergreen() }
+        logger.info("Activ5 connected", metadata: ["protocol": "\(wireProtocol)", "firmware": "\(progress.firmwareVersion ?? "")"])
+    }
+
+    private func infoMembers() -> [String: JSONValue] {
+        var members: [String: JSONValue] = [
+            "address": .string(link.device.address), "family": .string("a5"), "gateway": .string(gateway),
+            "protocol": .string(wireProtocol == .legacy ? "legacy" : "new"),
+        ]
+        if let name = link.device.name ?? link.device.alias { members["name"] = .string(name) }
+        if let firmware = progress.firmwareVersion { members["firmware"] = .string(firmware) }
+        if let version = progress.protocolVersion { members["protocol_version"] = .string(version) }
+        if let serial = progress.serialNumber { members["serial"] = .string(serial) }
+        if let deviceID = progress.deviceID { members["device_id"] = .string(deviceID) }
+        return members
+    }
+
+    private func perform(_ step: Activ5HandshakeStep) async throws {
+        let timeout = Duration.seconds(Activ5Handshake.answerTimeoutSeconds)
+        switch step {
+        case .subscribe(let uuid):
+            try await subscribe(uuid)
+        case .read(let uuid):
+            received(try await link.read(uuid), from: uuid)
+        case .awaitInitialMessage:
+            // The device sends TC5k once subscribed; Web shows it takes TVGTIME without it, so no answer is not fatal.
+            if try await send({}, awaiting: { step.isAnswered(by: $0) }, timeout: timeout) == false {
+                logger.info("no TC5k within \(timeout)")
+            }
+        case .write(let command):
+            try await write(command)
+        case .request(let command):
+            if try await send({ [self] in try await write(command) }, awaiting: { step.isAnswered(by: $0) }, timeout: timeout) == false {
+                logger.info("no answer to \(command.legacyText ?? "")")
+            }
+        }
+    }
+
+    private func write(_ command: Activ5Command) async throws {
+        switch command {
+        case .subscribe(let uuid): try await subscribe(uuid)
+        case .unsubscribe(let uuid): try await unsubscribe(uuid)
+        default: try await link.write(command.encoded(), to: command.characteristicUUID)
+        }
+    }
+
+    private func subscribe(_ uuid: String) async throws {
+        guard streamTasks[uuid] == nil else { return }
+        let stream = try await link.notifications(of: uuid)
+        streamTasks[uuid] = Task { [weak self] in
+            for await bytes in stream { await self?.received(bytes, from: uuid) }
+        }
+    }
+
+    private func unsubscribe(_ uuid: String) async throws {
+        guard let task = streamTasks.removeValue(forKey: uuid) else { return }
+        task.cancel()
+        try await link.stopNotifications(of: uuid)
+    }
+
+    // MARK: Notifications
+
+    private func received(_ bytes: [UInt8], from uuid: String) {
+        let notification: Activ5Notification
+        do {
+            notification = try Activ5Notification.decode(characteristic: uuid, bytes: bytes)
+        } catch {
+            decodeErrors += 1
+            logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
+            return
+        }
+        progress.record(notification)
+        answers.deliver(notification)
+        if case .imu(let sample) = notification {
+            publisher.publish(telemetry.imu(sample))
+        } else if let newtons = notification.newtons {
+            recentForces = Array((recentForces + [newtons]).suffix(5))
+            let seconds = (ContinuousClock.now - started) / .seconds(1)
+            publish(telemetry.force(newtons: tare.corrected(newtons), at: seconds))
+        }
+    }
+
+    // MARK: Commands
+
+    func execute(command name: String, payload: CommandPayload) async throws(CommandError) {
+        let command = try Activ5CommandParser.parse(command: name, payload: payload)
+        guard state == .connected else { throw CommandError(.notConnected, "Activ5 \(id) is \(state.rawValue)") }
+        do {
+            switch command {
+            case .start:
+                try await write(Activ5Command.startForce(wireProtocol))
+                setStreaming(true)
+            case .stop:
+                try await write(Activ5Command.stopForce(wireProtocol))
+                setStreaming(false)
+            case .tare:
+                if let deviceTare = Activ5Command.tare(wireProtocol) {
+                    try await write(deviceTare)
+                } else {
+                    // No tare on the wire for new devices: subtract the mean of the last samples.
+                    guard let tared = ForceTare(averaging: recentForces) else {
+                        throw CommandError(.invalidState, "tare needs force samples: start streaming first")
+                    }
+                    tare = tared
+                }
+            case .imu(let enabled):
+                guard wireProtocol == .new else { throw CommandError(.invalidState, "legacy Activ5 devices have no IMU") }
+                try await write(enabled ? Activ5Command.startIMU : Activ5Command.stopIMU)
+                imuOn = enabled
+            case .samplePeriod(let period):
+                guard wireProtocol == .new else { throw CommandError(.invalidState, "legacy Activ5 devices have a fixed rate") }
+                try await write(.setSamplePeriod(period))
+            case .evergreen(let enabled):
+                evergreen = enabled
+                if enabled { startEvergreen() } else { evergreenTask?.cancel() }
+            }
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError(.gattError, "\(error)")
+        }
+    }
+
+    private func setStreaming(_ on: Bool) {
+        streaming = on
+        if !on { recentForces = [] }
+        publish(telemetry.streaming(on))
+    }
+
+    /// The device switches off after 7 minutes without a command while not streaming; the vendors' clients
+    /// send `STOP!` every minute to keep it on (activ5.md §6). Only while not streaming, unlike iOS.
+    private func startEvergreen() {
+        evergreenTask?.cancel()
+        let interval = options.keepAliveInterval
+        evergreenTask = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled else { return }
+                await self?.keepAwake()
+            }
+        }
+    }
+
+    private func keepAwake() async {
+        guard state == .connected, !streaming else { return }
+        do {
+            try await write(.keepAlive)
+        } catch {
+            logger.warning("keep-alive failed: \(error)")
+        }
+    }
+}
