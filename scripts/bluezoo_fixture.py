@@ -659,6 +659,27 @@ def fix_discovery_sessions():
         Adapter.__dict__[member_name].original_method = dbus_method_async_except_logging(method)
 
 
+def fix_adapter_order():
+    """List adapters in index order, as bluetoothd does.
+
+    bluetoothd's ObjectManager reports objects in the order they were registered, so hci0
+    comes first, and clients that take the first adapter as their default (bluetoothctl's
+    default controller, bleak's default adapter) get hci0. BlueZoo's sd-bus object manager
+    lists the newest sibling first, which made hci1 everyone's default. Creating the adapters
+    last-to-first restores bluetoothd's order; their indexes and addresses stay the same.
+    """
+    stock_startup = bz.startup
+
+    async def startup(bus="system", adapters=(), auto_enable=False, scan_interval=10):
+        await stock_startup(bus, [], auto_enable, scan_interval)
+        # The stock startup keeps its service on whatever `bz.startup` is now (this wrapper or a later one).
+        service = bz.startup.service
+        for index, address in reversed(list(enumerate(adapters))):
+            await service.add_adapter(index, address)
+
+    bz.startup = startup
+
+
 FIXES = (
     fix_p1_disconnect,
     fix_p1_acquired_fds,
@@ -671,6 +692,7 @@ FIXES = (
     fix_gatt_handles,
     fix_notify_sessions,
     fix_discovery_sessions,
+    fix_adapter_order,
 )
 
 

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// bluetoothctl, BlueZ's own client, sees the world as a BlueZ user would: the virtual belt, and once
+/// the bridge has connected it, its services and characteristics.
+@Suite(.serialized)
+struct BluetoothctlCrossCheckTests {
+    @Test func bluetoothctlListsTheVirtualBeltAndItsCharacteristics() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let belt = try await world.startSimulator(["belt"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let address = String(ready.split(separator: " ")[2])
+            let id = address.lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            await recorder.stop()
+
+            let list = try world.launch("bluetoothctl", ["list"])
+            _ = try await list.waitForExit()
+            #expect(list.lines.contains { $0.text.contains("Controller \(world.adapterAddresses[0])") && $0.text.contains("[default]") },
+                    "hci0, the first adapter, is bluetoothctl's default as with bluetoothd")
+
+            let devices = try world.launch("bluetoothctl", ["devices"])
+            _ = try await devices.waitForExit()
+            #expect(devices.lines.contains { $0.text == "Device \(address) naviGuertel-SIM" })
+
+            let attributes = try world.launch("bluetoothctl", ["gatt.list-attributes", address])
+            _ = try await attributes.waitForExit()
+            let text = attributes.outputText.lowercased()
+            for uuid in ["fe51", "fe52", "fe53", "fe01", "fe02", "fe03", "fe04", "fe05", "fe06", "fe07", "fe09", "fe0a", "fe0b", "fe0c", "fe13", "fe14"] {
+                #expect(text.contains("0000\(uuid)-0000-1000-8000-00805f9b34fb"), "bluetoothctl lists \(uuid)")
+            }
+            #expect(text.contains("00002902-0000-1000-8000-00805f9b34fb"), "notifying characteristics carry a CCCD")
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+}
