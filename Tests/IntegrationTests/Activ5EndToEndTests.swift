@@ -1,0 +1,130 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// mosquitto → gatt2mqtt → BlueZoo → virtual Activ5, for both protocols.
+@Suite(.serialized)
+struct Activ5EndToEndTests {
+    static let legacyCommands = "WRITE 00005a02-0000-1000-8000-00805f9b34fb "
+    static let samplePeriod = "WRITE 0000f0fa-0000-1000-8000-00805f9b34fb "
+
+    /// `A` + text + 0x19, as hex.
+    static func legacy(_ text: String) -> String {
+        Self.legacyCommands + ([0x41] + Array(text.utf8) + [0x19]).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func withActiv5(
+        simulator: [String] = [], bridge: [String] = [],
+        _ body: (BlueZooWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
+    ) async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let device = try await world.startSimulator(["a5"] + simulator)
+            let ready = try #require(device.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge(extraArguments: bridge)
+            try await recorder.waitFor("a5/\(id)/connection") { $0.payloadString == "connected" }
+            try await body(world, device, recorder, id)
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
+    private func reply(_ recorder: TopicRecorder, _ id: String, _ command: String, _ payload: String = "{}") async throws -> String {
+        let topic = "test/a5/\(command)/\(UUID().uuidString.prefix(6))"
+        try recorder.publish("a5/\(id)/cmd/\(command)", payload, responseTopic: topic)
+        return try #require(try await recorder.waitFor(topic).payloadString)
+    }
+
+    @Test func legacyDeviceHandshakeStreamTareAndStop() async throws {
+        try await withActiv5(simulator: ["--legacy"]) { _, device, recorder, id in
+            // The legacy handshake: TVGTIME, then the identity requests a device without F0F7/F0F8/2A25 needs.
+            for text in ["TVGTIME", "ID1!", "ID2!", "SN1!", "SN2!"] {
+                #expect(device.lines.contains { $0.text == Self.legacy(text) }, "handshake wrote \(text)")
+            }
+            let info = try await recorder.waitFor("a5/\(id)/info")
+            #expect(info.payloadString?.contains(#""protocol":"legacy""#) == true)
+            #expect(info.payloadString?.contains(#""firmware":"1.00""#) == true)
+            try await recorder.waitFor("a5/\(id)/state") { $0.payloadString == "stopped" }
+
+            #expect(try await reply(recorder, id, "start") == #"{"command":"start","ok":true}"#)
+            #expect(device.lines.contains { $0.text == Self.legacy("ISOM!") })
+            try await recorder.waitFor("a5/\(id)/state") { $0.payloadString == "isometric" }
+            let force = try await recorder.waitFor("a5/\(id)/force")
+            #expect(Double(force.payloadString ?? "") != nil, "force is a plain decimal")
+
+            #expect(try await reply(recorder, id, "tare") == #"{"command":"tare","ok":true}"#)
+            #expect(device.lines.contains { $0.text == Self.legacy("TARE!") })
+            let imu = try await reply(recorder, id, "imu", #"{"enabled":true}"#)
+            #expect(imu.contains(#""code":"invalid_state""#), "legacy devices have no IMU")
+
+            let mark = recorder.mark
+            #expect(try await reply(recorder, id, "stop") == #"{"command":"stop","ok":true}"#)
+            #expect(device.lines.contains { $0.text == Self.legacy("STOP!") })
+            try await recorder.waitFor("a5/\(id)/state", after: mark) { $0.payloadString == "stopped" }
+        }
+    }
+
+    @Test func newDeviceStreamsForceAndIMUAndTaresInSoftware() async throws {
+        try await withActiv5 { _, device, recorder, id in
+            let info = try await recorder.waitFor("a5/\(id)/info")
+            #expect(info.payloadString?.contains(#""protocol":"new""#) == true)
+            #expect(info.payloadString?.contains(#""serial":"#) == true)
+            #expect(info.payloadString?.contains(#""device_id":"#) == true)
+            let battery = try await recorder.waitFor("a5/\(id)/battery")
+            #expect(battery.payloadString?.contains(#""level":"#) == true)
+
+            #expect(try await reply(recorder, id, "sample_period", #"{"period_ms":25}"#) == #"{"command":"sample_period","ok":true}"#)
+            #expect(device.lines.contains { $0.text == Self.samplePeriod + "1900" })
+            #expect(try await reply(recorder, id, "start") == #"{"command":"start","ok":true}"#)
+            try await recorder.waitFor("a5/\(id)/force")
+
+            // Software tare: afterwards the resting force reads close to zero.
+            #expect(try await reply(recorder, id, "tare") == #"{"command":"tare","ok":true}"#)
+            let mark = recorder.mark
+            let tared = try await recorder.waitFor("a5/\(id)/force", after: mark)
+            #expect(abs(Double(tared.payloadString ?? "") ?? 99) < 3, "tared resting force \(tared.payloadString ?? "")")
+
+            #expect(try await reply(recorder, id, "imu", "on") == #"{"command":"imu","ok":true}"#)
+            let imu = try await recorder.waitFor("a5/\(id)/imu")
+            #expect(imu.payloadString?.contains("acceleration_g") == true)
+            #expect(try await reply(recorder, id, "sample_period", #"{"period_ms":0}"#).contains("invalid_value"))
+        }
+    }
+
+    @Test func squeezesAndDoubleSqueezes() async throws {
+        try await withActiv5(simulator: ["--squeezes", "1:double"]) { _, _, recorder, id in
+            #expect(try await reply(recorder, id, "start") == #"{"command":"start","ok":true}"#)
+            try await recorder.waitFor("a5/\(id)/squeeze") { $0.payloadString == "squeezed" }
+            try await recorder.waitFor("a5/\(id)/squeeze") { $0.payloadString == "released" }
+            let event = try await recorder.waitFor("a5/\(id)/event", timeout: .seconds(15))
+            #expect(event.payloadString == "doubleSqueeze")
+        }
+    }
+
+    @Test func evergreenKeepsAnIdleDeviceOn() async throws {
+        try await withActiv5(simulator: ["--power-off-seconds", "3"], bridge: ["--a5-keepalive-seconds", "1"]) { _, device, recorder, id in
+            #expect(try await reply(recorder, id, "evergreen", "true") == #"{"command":"evergreen","ok":true}"#)
+            // Several keep-alives go out while the device would otherwise have switched off after 3 s.
+            for _ in 0..<5 {
+                let before = device.lineCount
+                try await device.waitForLine(after: before) { $0 == Self.legacy("STOP!") }
+            }
+            #expect(!device.lines.contains { $0.text == "POWER-OFF" })
+            #expect(recorder.messages(on: "a5/\(id)/connection").last?.payloadString == "connected")
+        }
+    }
+
+    @Test func withoutEvergreenAnIdleDeviceSwitchesOff() async throws {
+        try await withActiv5(simulator: ["--power-off-seconds", "2"], bridge: ["--a5-reconnect", "manual"]) { _, device, recorder, id in
+            try await device.waitForLine(timeout: .seconds(10)) { $0 == "POWER-OFF" }
+            try await recorder.waitFor("a5/\(id)/connection") { $0.payloadString == "disconnected" }
+            #expect(try await reply(recorder, id, "start").contains("not_connected"))
+        }
+    }
+}
