@@ -168,7 +168,11 @@ public struct GripProfile: Sendable, Equatable, Hashable, Codable {
                 ("battery.serviceUUID", battery.serviceUUID),
                 ("battery.levelCharacteristicUUID", battery.levelCharacteristicUUID),
                 ("deviceInformation.serviceUUID", deviceInformation.serviceUUID),
-            ] + deviceInformation.characteristicUUIDs.map { ("deviceInformation", $0) }
+                ("deviceInformation.manufacturerNameUUID", deviceInformation.manufacturerNameUUID),
+                ("deviceInformation.modelNumberUUID", deviceInformation.modelNumberUUID),
+                ("deviceInformation.hardwareRevisionUUID", deviceInformation.hardwareRevisionUUID),
+                ("deviceInformation.firmwareRevisionUUID", deviceInformation.firmwareRevisionUUID),
+            ]
         for (field, uuid) in uuids where !Self.isFullUUID(BluetoothUUID.normalized(uuid)) {
             throw GripProfileError(field: field, message: "\(uuid.debugDescription) is not a Bluetooth UUID")
         }

@@ -102,7 +102,7 @@ import Testing
         #expect(field { $0.events.append(.init(byte: 0x01, event: .fnButtonPress)) } == "events")
         #expect(field { $0.eventCharacteristicUUID = "not-a-uuid" } == "eventCharacteristicUUID")
         #expect(field { $0.battery.levelCharacteristicUUID = "2A1" } == "battery.levelCharacteristicUUID")
-        #expect(field { $0.deviceInformation.firmwareRevisionUUID = "" } == "deviceInformation")
+        #expect(field { $0.deviceInformation.firmwareRevisionUUID = "" } == "deviceInformation.firmwareRevisionUUID")
         #expect(field { $0.advertisedServiceUUIDs = ["xyz"] } == "advertisedServiceUUIDs")
         #expect(field { $0.namePrefixes = [] } == "namePrefixes")
         #expect(field { $0.battery.lowThresholdPercent = 101 } == "battery.lowThresholdPercent")
