@@ -1,0 +1,86 @@
+import ArgumentParser
+import BlueZ
+import DBus
+import Logging
+import Peripherals
+
+/// `gatt2mqtt-sim [--adapter hciN] a5 …`: a virtual Activ5 isometric force sensor.
+struct Activ5SimCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "a5",
+        abstract: "Simulates an Activ5 force sensor (legacy 5000/5A01/5A02; by default also F0F0, 180F, 180A).")
+
+    /// Where the device's objects live on the bus; outside /org/bluez, as BlueZ requires of applications.
+    static let applicationPath = "/org/gatt2mqtt/sim/a5"
+    static let advertisementPath = "/org/gatt2mqtt/sim/a5/advertisement0"
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Export the legacy profile only (service 5000 with 5A01/5A02).")
+    var legacy = false
+
+    @Option(help: "Advertised name, in the ACTIV5-XX-NNNN shape of real devices.")
+    var name = Activ5State.defaultLocalName
+
+    @Option(help: "Scripted squeezes, seconds after force streaming first starts, e.g. 2:squeeze,6:double.")
+    var squeezes: Activ5SqueezeScript?
+
+    @Option(
+        name: .customLong("power-off-seconds"),
+        help: "Seconds in stop mode without a host write before the device switches off (default 420).")
+    var powerOffSeconds: Double = Activ5Timing.idlePowerOffSeconds
+
+    func validate() throws {
+        guard !name.isEmpty else { throw ValidationError("--name must not be empty") }
+        guard powerOffSeconds > 0, powerOffSeconds.isFinite else {
+            throw ValidationError("--power-off-seconds must be positive")
+        }
+    }
+
+    func run() async throws {
+        global.bootstrapLogging()
+        let logger = Logger(label: "sim.a5")
+        let connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
+
+        let wireProtocol: Activ5Protocol = legacy ? .legacy : .new
+        let state = Activ5State(wireProtocol: wireProtocol, idlePowerOffSeconds: powerOffSeconds)
+        var settings = Activ5SimulatorSettings()
+        settings.squeezes = squeezes?.squeezes ?? []
+
+        let application = GattApplication(
+            connection: connection, rootPath: Self.applicationPath,
+            services: Activ5GattLayout.services(for: wireProtocol))
+        let advertisement = LEAdvertisement(
+            connection: connection, path: Self.advertisementPath,
+            description: LEAdvertisementDescription(localName: name, serviceUUIDs: [Activ5GATT.advertisedServiceUUID]))
+        let registrar = PeripheralRegistrar(
+            connection: connection, adapter: global.adapter, application: application, advertisement: advertisement,
+            logger: Logger(label: "sim.peripheral"))
+        let device = Activ5Simulator(
+            state: state, settings: settings, application: application, advertisement: advertisement,
+            registrar: registrar, output: SimulatorOutput(), logger: logger)
+        application.setDelegate(device)
+
+        logger.info("activ5 '\(name)' (\(wireProtocol) profile) on \(global.adapter)")
+        await registrar.start()
+        await device.start()
+        // Unstructured: `connection.disconnected()` ignores cancellation, so a task group could not end
+        // on power-off. Whichever ends first decides; the process exits with the rest still running.
+        let (ends, end) = AsyncStream<Bool>.makeStream()
+        let tasks = [
+            Task { for await line in StandardInputLines.stream() { await device.run(line) } },
+            Task { for await event in registrar.events { await device.handle(event) } },
+            Task {
+                await connection.disconnected()
+                end.yield(false)
+            },
+            Task {
+                for await _ in device.powerOffs { end.yield(true) }
+            },
+        ]
+        defer { for task in tasks { task.cancel() } }
+        if await ends.first(where: { _ in true }) == true { return }
+        logger.error("lost the D-Bus connection")
+        throw ExitCode.failure
+    }
+}
