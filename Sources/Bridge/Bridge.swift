@@ -31,7 +31,7 @@ public final class Bridge: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
-        drivers = [BeltDriver(), Activ5Driver(options: configuration.activ5)]
+        drivers = [BeltDriver(), Activ5Driver(options: configuration.activ5), CPRBandDriver(options: configuration.cprBand)]
         topics = TopicMap(gateway: configuration.gateway)
         var mqttConfiguration = configuration.mqtt
         mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
@@ -100,6 +100,9 @@ public final class Bridge: Sendable {
             case .propertiesChanged(let path, BlueZInterface.device, let changed, _):
                 if changed["Connected"]?.bool == false, let session = sessions.withLock({ $0[path]?.session }) {
                     await session.linkDidDrop()
+                }
+                if let rssi = changed["RSSI"]?.int16, let session = sessions.withLock({ $0[path]?.session }) {
+                    await session.rssiChanged(rssi)
                 }
                 if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil, let device = await bluez.device(at: path) {
                     considerDevice(device, bluez: bluez)

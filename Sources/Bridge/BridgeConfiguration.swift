@@ -10,6 +10,8 @@ public struct BridgeConfiguration: Sendable {
     public var gateway: String
     /// Activ5 settings.
     public var activ5 = Activ5Options()
+    /// CPR-Band settings.
+    public var cprBand = CPRBandOptions()
     /// Largest command payload accepted.
     public var payloadSizeLimit = CommandPayload.defaultSizeLimit
 

@@ -13,6 +13,12 @@ protocol DeviceSession: Actor {
     func shutDown() async
     /// Executes a command; throws the error to reply with.
     func execute(command: String, payload: CommandPayload) async throws(CommandError)
+    /// BlueZ reported a new RSSI for the device.
+    func rssiChanged(_ rssi: Int16)
+}
+
+extension DeviceSession {
+    func rssiChanged(_ rssi: Int16) {}
 }
 
 /// What every session gets from the bridge.

@@ -38,6 +38,7 @@ public struct TopicMap: Sendable {
 public enum DeviceFamily: String, Sendable, CaseIterable {
     case belt
     case a5
+    case cpr
 }
 
 import Foundation

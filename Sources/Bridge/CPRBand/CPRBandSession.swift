@@ -1,0 +1,159 @@
+import BlueZ
+import Logging
+import Peripherals
+
+/// One CPR-Band: writes `F1` on connect as the vendor's Bus library does, tracks the mode from
+/// acknowledged writes (the band never reports it), and publishes peaks, angle, statistics and
+/// session summaries.
+actor CPRBandSession: DeviceSession {
+    nonisolated let id: String
+    nonisolated var family: DeviceFamily { .cpr }
+    private let link: DeviceLink
+    private let publisher: BrokerPublisher
+    private let gateway: String
+    private let options: CPRBandOptions
+    private let logger: Logger
+    private let loss = LinkLoss()
+    private let started = ContinuousClock.now
+    private var state = ConnectionState.disconnected
+    private var mode = CPRBandMode.unknown
+    private var telemetry: CPRBandTelemetry
+    private var streamTasks: [String: Task<Void, Never>] = [:]
+    private(set) var decodeErrors = 0
+
+    init(device: BlueZDevice, context: SessionContext, options: CPRBandOptions) {
+        id = DeviceID.from(address: device.address)
+        link = DeviceLink(device: device, bluez: context.bluez)
+        publisher = context.publisher
+        gateway = context.gateway
+        self.options = options
+        var logger = context.logger
+        logger[metadataKey: "device"] = "\(device.address)"
+        logger[metadataKey: "family"] = "cpr"
+        self.logger = logger
+        telemetry = CPRBandTelemetry(id: id, topics: context.publisher.topics, options: options)
+    }
+
+    private var now: Double { (ContinuousClock.now - started) / .seconds(1) }
+
+    // MARK: Lifecycle
+
+    func run() async {
+        await SessionLifecycle.run(logger: logger, loss: loss, connect: { try await connectAndStart() }, tearDown: { await tearDown() })
+    }
+
+    func linkDidDrop() { loss.signal() }
+
+    func shutDown() async {
+        if state != .disconnected { await link.disconnect() }
+        loss.signal()
+        await tearDown()
+    }
+
+    func rssiChanged(_ rssi: Int16) {
+        publish(telemetry.signal(rssi: rssi))
+    }
+
+    private func publish(_ publications: [Publication]) {
+        for publication in publications { publisher.publish(publication) }
+    }
+
+    private func setState(_ newState: ConnectionState) {
+        guard newState != state else { return }
+        state = newState
+        publisher.publish(.state(publisher.topics.device(.cpr, id, "connection"), newState.rawValue))
+    }
+
+    private func tearDown() async {
+        streamTasks.values.forEach { $0.cancel() }
+        streamTasks = [:]
+        await link.reset()
+        setMode(.unknown)
+        telemetry.reset()
+        setState(.disconnected)
+    }
+
+    private func connectAndStart() async throws {
+        setState(.connecting)
+        try await link.connect()
+        setState(.handshake)
+        for uuid in CPRBandGATT.notifyingCharacteristics { try await subscribe(uuid) }
+        let battery = try await link.read(CPRBandGATT.Characteristic.battery)
+        received(battery, from: CPRBandGATT.Characteristic.battery)
+        try await send(.onConnect)
+        setState(.connected)
+        let device = link.device
+        var info: [String: JSONValue] = ["address": .string(device.address), "family": .string("cpr"), "gateway": .string(gateway)]
+        if let name = device.name ?? device.alias { info["name"] = .string(name) }
+        publish(telemetry.info(info))
+        if let rssi = device.rssi { rssiChanged(rssi) }
+        logger.info("CPR-Band connected")
+    }
+
+    private func subscribe(_ uuid: String) async throws {
+        let stream = try await link.notifications(of: uuid, in: CPRBandGATT.service)
+        streamTasks[uuid] = Task { [weak self] in
+            for await bytes in stream { await self?.received(bytes, from: uuid) }
+        }
+    }
+
+    // MARK: Notifications
+
+    private func received(_ bytes: [UInt8], from uuid: String) {
+        do {
+            switch try CPRBandNotification.decode(characteristic: uuid, bytes: bytes, mapping: options.batteryMapping) {
+            case .depth(let depth): publish(telemetry.peak(depth, at: now))
+            case .angle(let angle): publisher.publish(telemetry.angle(angle))
+            case .battery(let level): publish(telemetry.battery(level))
+            }
+        } catch {
+            decodeErrors += 1
+            logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
+        }
+    }
+
+    // MARK: Commands
+
+    func execute(command name: String, payload: CommandPayload) async throws(CommandError) {
+        let command = try CPRBandCommandParser.parse(command: name, payload: payload)
+        guard state == .connected else { throw CommandError(.notConnected, "CPR-Band \(id) is \(state.rawValue)") }
+        do {
+            try command.checkAllowed(in: mode)
+        } catch {
+            throw CommandError(.invalidState, "'\(name)' is only allowed in ready mode; the band is \(CPRBandTelemetry.name(of: mode))")
+        }
+        do {
+            try await send(command)
+        } catch {
+            throw CommandError(.gattError, "\(error)")
+        }
+        if case .range(let range) = command { telemetry.rangeChanged(range) }
+        if command.resultingMode == .off {
+            // The band switches itself off after F7/FF; Bus drops the link at once (§A.5.1).
+            Task { await link.disconnect(); loss.signal() }
+        }
+    }
+
+    /// Writes every byte of the command, each acknowledged before the next, as Bus does; the mode
+    /// changes once the last one is acknowledged. A sequence shows as `sending` meanwhile.
+    private func send(_ command: CPRBandCommand) async throws {
+        let writes = command.writes
+        if writes.count > 1 { publish(telemetry.sending()) }
+        do {
+            for bytes in writes {
+                try await link.write(bytes, to: command.characteristicUUID, in: CPRBandGATT.service)
+            }
+        } catch {
+            if writes.count > 1 { setMode(mode, force: true) }
+            throw error
+        }
+        setMode(command.mode(after: mode), force: writes.count > 1)
+    }
+
+    private func setMode(_ newMode: CPRBandMode, force: Bool = false) {
+        guard newMode != mode || force else { return }
+        let previous = mode
+        mode = newMode
+        publish(telemetry.mode(newMode, from: previous, at: now))
+    }
+}
