@@ -16,13 +16,25 @@ public final class Bridge: Sendable {
     let mqtt: MQTTClient
     let publisher: BrokerPublisher
     let drivers: [any FamilyDriver]
-    private let sessions = Mutex<[String: RunningSession]>([:])
+    let gateway = Mutex(GatewayState())
 
     /// A session with its task and its command queue, keyed by the device's object path.
-    private struct RunningSession: Sendable {
+    struct RunningSession: Sendable {
         var session: any DeviceSession
         var task: Task<Void, Never>
         var commands: AsyncStream<QueuedCommand>.Continuation
+    }
+
+    /// What the gateway knows beyond BlueZ: its sessions and the users' choices.
+    struct GatewayState: Sendable {
+        var sessions: [String: RunningSession] = [:]
+        var states: [String: ConnectionState] = [:]
+        /// Addresses a `connect` request asked for (and the family it named).
+        var requested: [String: DeviceFamily?] = [:]
+        /// Addresses a `disconnect` request took down: not reconnected until asked.
+        var released: Set<String> = []
+        var scanUntil: ContinuousClock.Instant?
+        var lastInventory: String?
     }
 
     public init(configuration: BridgeConfiguration, logger: Logger) throws {
@@ -55,10 +67,12 @@ public final class Bridge: Sendable {
         let bluez = BlueZClient(connection: dbus, logger: Logger(label: "gatt2mqtt.bluez"))
         let events = await bluez.events()
         await bluez.start()
+        await bluez.registerPairingAgent()
+        try mqtt.subscribe(topics.requestFilter, qos: .atLeastOnce)
         logger.info("bridge running", metadata: ["adapter": "\(configuration.adapter)", "gateway": "\(configuration.gateway)"])
 
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.receiveCommands() }
+            group.addTask { await self.receiveCommands(bluez: bluez) }
             group.addTask { await self.follow(events, bluez: bluez) }
             group.addTask { await self.keepDiscovering(bluez) }
             await group.next()  // every child runs until cancellation
@@ -69,9 +83,9 @@ public final class Bridge: Sendable {
     }
 
     private func shutDown(bluez: BlueZClient) async {
-        let all = sessions.withLock { sessions in
-            defer { sessions = [:] }
-            return Array(sessions.values)
+        let all = gateway.withLock { state in
+            defer { state.sessions = [:] }
+            return Array(state.sessions.values)
         }
         for entry in all {
             entry.commands.finish()
@@ -92,39 +106,62 @@ public final class Bridge: Sendable {
         for await event in events {
             switch event {
             case .serviceVanished:
-                for session in sessions.withLock({ $0.values.map(\.session) }) { await session.linkDidDrop() }
+                for session in gateway.withLock({ $0.sessions.values.map(\.session) }) { await session.linkDidDrop() }
             case .serviceAppeared:
                 for device in await bluez.devices(on: adapterPath) { considerDevice(device, bluez: bluez) }
             case .interfacesAdded(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
-                if let device = await bluez.device(at: path) { considerDevice(device, bluez: bluez) }
-            case .propertiesChanged(let path, BlueZInterface.device, let changed, _):
-                if changed["Connected"]?.bool == false, let session = sessions.withLock({ $0[path]?.session }) {
-                    await session.linkDidDrop()
-                }
-                if let rssi = changed["RSSI"]?.int16, let session = sessions.withLock({ $0[path]?.session }) {
-                    await session.rssiChanged(rssi)
-                }
-                if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil, let device = await bluez.device(at: path) {
+                if let device = await bluez.device(at: path) {
+                    reportSighting(device)
                     considerDevice(device, bluez: bluez)
                 }
+                await publishInventory(bluez)
+            case .propertiesChanged(let path, BlueZInterface.device, let changed, _):
+                let session = gateway.withLock { $0.sessions[path]?.session }
+                if changed["Connected"]?.bool == false, let session { await session.linkDidDrop() }
+                if let rssi = changed["RSSI"]?.int16, let session { await session.rssiChanged(rssi) }
+                if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil, let device = await bluez.device(at: path) {
+                    reportSighting(device)
+                    considerDevice(device, bluez: bluez)
+                }
+                if changed["Paired"] != nil || changed["Name"] != nil { await publishInventory(bluez) }
             case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
-                if let session = sessions.withLock({ $0[path]?.session }) { await session.linkDidDrop() }
+                if let session = gateway.withLock({ $0.sessions[path]?.session }) { await session.linkDidDrop() }
+                await publishInventory(bluez)
             default:
                 break
             }
         }
     }
 
-    private var adapterPath: String { "/org/bluez/" + configuration.adapter }
+    var adapterPath: String { "/org/bluez/" + configuration.adapter }
 
-    private func considerDevice(_ device: BlueZDevice, bluez: BlueZClient) {
-        guard device.adapterPath == adapterPath, let driver = drivers.first(where: { $0.matches(device) }) else { return }
-        sessions.withLock { sessions in
-            guard sessions[device.path] == nil else { return }
+    /// The family that serves `device`: the one a `connect` request named, else the one its advertisement matches.
+    func driver(for device: BlueZDevice) -> (any FamilyDriver)? {
+        if let named = gateway.withLock({ $0.requested[device.address] ?? nil }) {
+            return drivers.first { $0.family == named }
+        }
+        return drivers.first { $0.matches(device) }
+    }
+
+    /// Starts a session for a device of a known family unless one runs, the policy says no, or a
+    /// `disconnect` request took it down.
+    func considerDevice(_ device: BlueZDevice, bluez: BlueZClient, force: Bool = false) {
+        guard device.adapterPath == adapterPath, let driver = driver(for: device) else { return }
+        gateway.withLock { state in
+            guard state.sessions[device.path] == nil else { return }
+            let wanted = state.requested[device.address] != nil
+            guard force || wanted || (configuration.autoConnect.allows(device.address) && !state.released.contains(device.address)) else { return }
             logger.info("device found", metadata: [
                 "device": "\(device.address)", "family": "\(driver.family.rawValue)", "name": "\(device.name ?? "")",
             ])
-            let context = SessionContext(bluez: bluez, publisher: publisher, logger: logger, gateway: configuration.gateway)
+            let path = device.path
+            let context = SessionContext(
+                bluez: bluez, publisher: publisher, logger: logger, gateway: configuration.gateway,
+                stateChanged: { [weak self] newState in
+                    guard let self else { return }
+                    self.gateway.withLock { $0.states[path] = newState }
+                    Task { await self.publishInventory(bluez) }
+                })
             let session = driver.makeSession(for: device, context: context)
             let (commands, continuation) = AsyncStream<QueuedCommand>.makeStream()
             let task = Task {
@@ -133,8 +170,16 @@ public final class Bridge: Sendable {
                     group.addTask { await self.execute(commands, on: session) }
                 }
             }
-            sessions[device.path] = RunningSession(session: session, task: task, commands: continuation)
+            state.sessions[device.path] = RunningSession(session: session, task: task, commands: continuation)
         }
+    }
+
+    /// Stops a device's session (and its link).
+    func stopSession(at path: String) async {
+        guard let entry = gateway.withLock({ $0.sessions.removeValue(forKey: path) }) else { return }
+        entry.commands.finish()
+        entry.task.cancel()
+        await entry.session.shutDown()
     }
 
     /// Keeps LE discovery running on the adapter, starting it again after BlueZ comes back.
@@ -161,10 +206,13 @@ public final class Bridge: Sendable {
         var request: MQTTMessage
     }
 
-    private func receiveCommands() async {
+    private func receiveCommands(bluez: BlueZClient) async {
         for await message in mqtt.messages {
-            guard let (family, id, name) = topics.parseCommand(message.topic) else { continue }
-            handleCommand(message, family: family, id: id, name: name)
+            if let name = topics.parseRequest(message.topic) {
+                handleRequest(message, name: name, bluez: bluez)
+            } else if let (family, id, name) = topics.parseCommand(message.topic) {
+                handleCommand(message, family: family, id: id, name: name)
+            }
         }
     }
 
@@ -178,7 +226,7 @@ public final class Bridge: Sendable {
                 throw CommandError(.unknownCommand, "this gateway serves no \(family.rawValue) devices")
             }
             try driver.validate(command: name, payload: payload)
-            guard let queue = sessions.withLock({ $0.values.first { $0.session.family == family && $0.session.id == id }?.commands }) else {
+            guard let queue = gateway.withLock({ $0.sessions.values.first { $0.session.family == family && $0.session.id == id }?.commands }) else {
                 throw CommandError(.notConnected, "no \(family.rawValue) \(id) is known to this gateway")
             }
             queue.yield(QueuedCommand(name: name, payload: payload, request: message))

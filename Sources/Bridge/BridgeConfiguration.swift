@@ -12,6 +12,8 @@ public struct BridgeConfiguration: Sendable {
     public var activ5 = Activ5Options()
     /// CPR-Band settings.
     public var cprBand = CPRBandOptions()
+    /// Which devices connect without a `connect` request.
+    public var autoConnect = AutoConnectPolicy.all
     /// Largest command payload accepted.
     public var payloadSizeLimit = CommandPayload.defaultSizeLimit
 

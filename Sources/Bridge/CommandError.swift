@@ -7,6 +7,8 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidValue = "invalid_value"
         /// No such command for this device family.
         case unknownCommand = "unknown_command"
+        /// No device with that address has been seen.
+        case unknownDevice = "unknown_device"
         /// The device is not connected (or not yet through its handshake).
         case notConnected = "not_connected"
         /// The device did not acknowledge in time.

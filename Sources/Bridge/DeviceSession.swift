@@ -27,6 +27,8 @@ struct SessionContext: Sendable {
     var publisher: BrokerPublisher
     var logger: Logger
     var gateway: String
+    /// Told of every connection-state change (for the gateway's inventory).
+    var stateChanged: @Sendable (ConnectionState) -> Void = { _ in }
 }
 
 /// A device family the bridge serves: which devices are its own, how its commands are checked, and

@@ -8,6 +8,26 @@ public struct TopicMap: Sendable {
     /// `gatt2mqtt/<gateway>/status`: retained `online`, with `offline` as the will.
     public var status: String { "gatt2mqtt/\(gateway)/status" }
 
+    /// The subscription for gateway requests, `gatt2mqtt/<gateway>/request/+`.
+    public var requestFilter: String { "gatt2mqtt/\(gateway)/request/+" }
+
+    /// `gatt2mqtt/<gateway>/response/<name>`, where a request is answered without an MQTT 5 response topic.
+    public func response(_ name: String) -> String { "gatt2mqtt/\(gateway)/response/\(name)" }
+
+    /// Devices seen during a scan.
+    public var scan: String { "gatt2mqtt/\(gateway)/scan" }
+
+    /// The retained inventory.
+    public var devices: String { "gatt2mqtt/\(gateway)/devices" }
+
+    /// The request name of `gatt2mqtt/<gateway>/request/<name>`; nil for any other topic.
+    public func parseRequest(_ topic: String) -> String? {
+        let prefix = "gatt2mqtt/\(gateway)/request/"
+        guard topic.hasPrefix(prefix) else { return nil }
+        let name = String(topic.dropFirst(prefix.count))
+        return name.isEmpty || name.contains("/") ? nil : name
+    }
+
     /// `<family>/<id>/<leaf>`, e.g. `belt/aabbccddeeff/heading`.
     public func device(_ family: DeviceFamily, _ id: String, _ leaf: String) -> String {
         "\(family.rawValue)/\(id)/\(leaf)"

@@ -28,6 +28,12 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(help: "Which devices connect without a connect request: all, none, or allowed (only --allow addresses).")
+    var autoConnect = "all"
+
+    @Option(help: "An address that may connect by itself (repeat for more); implies --auto-connect allowed.")
+    var allow: [String] = []
+
     @Option(help: "Activ5: force above which a squeeze starts, in newtons.")
     var a5SqueezeNewtons = 20.0
 
@@ -66,6 +72,12 @@ struct Gatt2MQTT: AsyncParsableCommand {
         configuration.activ5.squeeze = .init(
             pressedNewtons: a5SqueezeNewtons, releasedNewtons: a5ReleaseNewtons, windowSeconds: a5DoubleSqueezeSeconds)
         configuration.activ5.keepAliveInterval = .milliseconds(Int(a5KeepaliveSeconds * 1000))
+        switch (autoConnect, allow.isEmpty) {
+        case ("all", true): configuration.autoConnect = .all
+        case ("none", true): configuration.autoConnect = .none
+        case ("allowed", _), ("all", false): configuration.autoConnect = .allowList(Set(allow.map { $0.uppercased() }))
+        default: throw ValidationError("--auto-connect must be all, none or allowed (and --allow goes with all or allowed)")
+        }
         switch a5Reconnect {
         case "auto": configuration.activ5.reconnect = true
         case "manual": configuration.activ5.reconnect = false

@@ -14,6 +14,7 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
     private let gateway: String
     private let options: Activ5Options
     private let logger: Logger
+    private let stateChanged: @Sendable (ConnectionState) -> Void
     private let loss = LinkLoss()
     private let started = ContinuousClock.now
     var answers = AnswerWaiters<Activ5Notification>()
@@ -35,6 +36,7 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
         id = DeviceID.from(address: device.address)
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
+        stateChanged = context.stateChanged
         gateway = context.gateway
         self.options = options
         var logger = context.logger
@@ -64,6 +66,7 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
         guard newState != state else { return }
         state = newState
         publisher.publish(.state(publisher.topics.device(.a5, id, "connection"), newState.rawValue))
+        stateChanged(newState)
     }
 
     private func publish(_ publications: [Publication]) {

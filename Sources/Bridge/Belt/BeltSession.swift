@@ -11,6 +11,7 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
     private let publisher: BrokerPublisher
     private let gateway: String
     private let logger: Logger
+    private let stateChanged: @Sendable (ConnectionState) -> Void
     private let loss = LinkLoss()
     private var telemetry: BeltTelemetry
     private var state = ConnectionState.disconnected
@@ -27,6 +28,7 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
         id = DeviceID.from(address: device.address)
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
+        stateChanged = context.stateChanged
         gateway = context.gateway
         var logger = context.logger
         logger[metadataKey: "device"] = "\(device.address)"
@@ -53,6 +55,7 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
         guard newState != state else { return }
         state = newState
         publisher.publish(.state(publisher.topics.device(.belt, id, "connection"), newState.rawValue))
+        stateChanged(newState)
     }
 
     private func tearDown() async {

@@ -13,6 +13,7 @@ actor CPRBandSession: DeviceSession {
     private let gateway: String
     private let options: CPRBandOptions
     private let logger: Logger
+    private let stateChanged: @Sendable (ConnectionState) -> Void
     private let loss = LinkLoss()
     private let started = ContinuousClock.now
     private var state = ConnectionState.disconnected
@@ -25,6 +26,7 @@ actor CPRBandSession: DeviceSession {
         id = DeviceID.from(address: device.address)
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
+        stateChanged = context.stateChanged
         gateway = context.gateway
         self.options = options
         var logger = context.logger
@@ -62,6 +64,7 @@ actor CPRBandSession: DeviceSession {
         guard newState != state else { return }
         state = newState
         publisher.publish(.state(publisher.topics.device(.cpr, id, "connection"), newState.rawValue))
+        stateChanged(newState)
     }
 
     private func tearDown() async {

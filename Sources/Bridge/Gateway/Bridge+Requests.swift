@@ -1,0 +1,149 @@
+import BlueZ
+import Foundation
+import MQTT
+
+/// The gateway's request API (Zigbee2MQTT style): `gatt2mqtt/<gateway>/request/<name>` answered on
+/// `gatt2mqtt/<gateway>/response/<name>`, or on the request's MQTT 5 response topic.
+extension Bridge {
+    func handleRequest(_ message: MQTTMessage, name: String, bluez: BlueZClient) {
+        var transaction: JSONValue?
+        do throws(CommandError) {
+            let payload = try CommandPayload(bytes: message.payload, sizeLimit: configuration.payloadSizeLimit)
+            transaction = payload.transaction
+            let request = try GatewayRequest.parse(name: name, payload: payload)
+            // Pairing and connecting take seconds: never on the receive path.
+            Task {
+                let result: Result<JSONValue?, CommandError>
+                do throws(CommandError) {
+                    result = .success(try await perform(request, bluez: bluez))
+                } catch {
+                    result = .failure(error)
+                }
+                respond(to: message, name: name, result: result, transaction: transaction)
+            }
+        } catch {
+            respond(to: message, name: name, result: .failure(error), transaction: transaction)
+        }
+    }
+
+    private func respond(to request: MQTTMessage, name: String, result: Result<JSONValue?, CommandError>, transaction: JSONValue?) {
+        var members: [String: JSONValue] = ["request": .string(name)]
+        switch result {
+        case .success(let data):
+            members["ok"] = .bool(true)
+            if let data { members["data"] = data }
+        case .failure(let error):
+            members["ok"] = .bool(false)
+            members["error"] = .object(["code": .string(error.code.rawValue), "message": .string(error.message)])
+            logger.warning("request refused", metadata: ["request": "\(name)", "code": "\(error.code.rawValue)", "reason": "\(error.message)"])
+        }
+        if let transaction { members["transaction"] = transaction }
+        let topic = request.responseTopic ?? topics.response(name)
+        do {
+            try mqtt.publish(MQTTMessage(topic: topic, string: JSONValue.object(members).text, qos: .atLeastOnce, correlationData: request.correlationData))
+        } catch {
+            logger.error("cannot answer \(name): \(error)")
+        }
+    }
+
+    private func perform(_ request: GatewayRequest, bluez: BlueZClient) async throws(CommandError) -> JSONValue? {
+        switch request {
+        case .scan(let seconds):
+            gateway.withLock { $0.scanUntil = .now + .seconds(seconds) }
+            for device in await bluez.devices(on: adapterPath) { reportSighting(device) }
+            return .object(["duration_s": .number(Double(seconds))])
+        case .devices:
+            return await inventory(bluez).json
+        case .connect(let address, let family):
+            let device = try await knownDevice(address, bluez)
+            gateway.withLock { state in
+                state.requested[address] = family
+                state.released.remove(address)
+            }
+            guard let driver = driver(for: device) else {
+                gateway.withLock { _ = $0.requested.removeValue(forKey: address) }
+                throw CommandError(.invalidValue, "\(address) belongs to no known family; name one with 'family'")
+            }
+            considerDevice(device, bluez: bluez, force: true)
+            return .object(["address": .string(address), "id": .string(DeviceID.from(address: address)), "family": .string(driver.family.rawValue)])
+        case .disconnect(let address):
+            let device = try await knownDevice(address, bluez)
+            gateway.withLock { state in
+                state.requested.removeValue(forKey: address)
+                state.released.insert(address)
+            }
+            await stopSession(at: device.path)
+            try? await bluez.disconnect(devicePath: device.path)
+            await publishInventory(bluez)
+            return nil
+        case .pair(let address):
+            let device = try await knownDevice(address, bluez)
+            do {
+                try await bluez.pair(devicePath: device.path)
+                try await bluez.setTrusted(devicePath: device.path)
+            } catch {
+                throw CommandError(.gattError, "pairing with \(address) failed: \(error)")
+            }
+            await publishInventory(bluez)
+            return .object(["address": .string(address), "paired": .bool(true)])
+        case .forget(let address):
+            let device = try await knownDevice(address, bluez)
+            gateway.withLock { state in
+                state.requested.removeValue(forKey: address)
+                state.states.removeValue(forKey: device.path)
+            }
+            await stopSession(at: device.path)
+            do {
+                try await bluez.removeDevice(devicePath: device.path, adapterPath: adapterPath)
+            } catch {
+                throw CommandError(.gattError, "cannot remove \(address): \(error)")
+            }
+            await publishInventory(bluez)
+            return nil
+        }
+    }
+
+    private func knownDevice(_ address: String, _ bluez: BlueZClient) async throws(CommandError) -> BlueZDevice {
+        guard let device = await bluez.devices(on: adapterPath).first(where: { $0.address.uppercased() == address }) else {
+            throw CommandError(.unknownDevice, "\(address) has not been seen on \(configuration.adapter); scan first")
+        }
+        return device
+    }
+
+    // MARK: Inventory and scan results
+
+    func inventory(_ bluez: BlueZClient) async -> DeviceInventory {
+        let devices = await bluez.devices(on: adapterPath)
+        let (states, sessions) = gateway.withLock { ($0.states, Set($0.sessions.keys)) }
+        let entries = devices.compactMap { device -> DeviceInventory.Entry? in
+            guard let driver = driver(for: device) else { return nil }
+            let state = sessions.contains(device.path) ? states[device.path]?.rawValue ?? "disconnected" : "idle"
+            return DeviceInventory.Entry(
+                address: device.address, family: driver.family, name: device.name ?? device.alias, state: state,
+                rssi: device.rssi, paired: device.paired)
+        }
+        return DeviceInventory(entries: entries)
+    }
+
+    /// Publishes the retained inventory when it changed.
+    func publishInventory(_ bluez: BlueZClient) async {
+        let text = await inventory(bluez).retainedText
+        let changed = gateway.withLock { state in
+            defer { state.lastInventory = text }
+            return state.lastInventory != text
+        }
+        if changed { publisher.publish(.state(topics.devices, text)) }
+    }
+
+    /// During a scan, every device seen goes to `gatt2mqtt/<gateway>/scan`.
+    func reportSighting(_ device: BlueZDevice) {
+        guard device.adapterPath == adapterPath,
+            let until = gateway.withLock({ $0.scanUntil }), ContinuousClock.now < until
+        else { return }
+        var members: [String: JSONValue] = ["address": .string(device.address), "paired": .bool(device.paired)]
+        members["family"] = driver(for: device).map { .string($0.family.rawValue) } ?? .null
+        if let name = device.name ?? device.alias { members["name"] = .string(name) }
+        if let rssi = device.rssi { members["rssi"] = .number(Double(rssi)) }
+        publisher.publish(Publication(topic: topics.scan, payload: JSONValue.object(members).text))
+    }
+}

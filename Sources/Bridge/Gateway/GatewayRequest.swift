@@ -1,0 +1,78 @@
+/// A request to the gateway itself, on `gatt2mqtt/<gateway>/request/<name>`.
+enum GatewayRequest: Sendable, Equatable {
+    /// Reports every device seen for `seconds` on `gatt2mqtt/<gateway>/scan`.
+    case scan(seconds: Int)
+    /// Connects a device (and keeps it connected); `family` when its advertisement does not tell.
+    case connect(address: String, family: DeviceFamily?)
+    /// Disconnects a device and leaves it disconnected until `connect`.
+    case disconnect(address: String)
+    /// Pairs (bonds) with a device and trusts it.
+    case pair(address: String)
+    /// Disconnects, removes the bond and forgets the device.
+    case forget(address: String)
+    /// Answers with the inventory.
+    case devices
+
+    static let names = ["scan", "connect", "disconnect", "pair", "forget", "devices"]
+
+    static func parse(name: String, payload: CommandPayload) throws(CommandError) -> GatewayRequest {
+        switch name {
+        case "scan":
+            try payload.rejectUnknownFields(allowed: ["duration_s", "value"])
+            let seconds = try payload.optionalInteger(payload.fields["duration_s"] != nil ? "duration_s" : "value", in: 1...600)
+            return .scan(seconds: seconds ?? 10)
+        case "connect":
+            try payload.rejectUnknownFields(allowed: ["address", "family", "value"])
+            let familyName = try payload.optionalString("family")
+            var family: DeviceFamily?
+            if let familyName {
+                guard let named = DeviceFamily(rawValue: familyName) else {
+                    throw CommandError(.invalidValue, "'family' must be one of \(DeviceFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                family = named
+            }
+            return .connect(address: try address(payload), family: family)
+        case "disconnect": return .disconnect(address: try address(payload, only: true))
+        case "pair": return .pair(address: try address(payload, only: true))
+        case "forget": return .forget(address: try address(payload, only: true))
+        case "devices":
+            try payload.rejectUnknownFields(allowed: [])
+            return .devices
+        default:
+            throw CommandError(.unknownCommand, "unknown request '\(name)'; known: \(names.joined(separator: ", "))")
+        }
+    }
+
+    /// `AA:BB:CC:DD:EE:FF` (any case), or the `<id>` form `aabbccddeeff`; returned upper-case with colons.
+    private static func address(_ payload: CommandPayload, only: Bool = false) throws(CommandError) -> String {
+        if only { try payload.rejectUnknownFields(allowed: ["address", "value"]) }
+        let text = try payload.string("address", orValue: true)
+        let hex = DeviceID.from(address: text)
+        let plain = text.replacingOccurrences(of: ":", with: "").lowercased()
+        guard hex.count == 12, plain == hex else {
+            throw CommandError(.invalidValue, "'address' must be a Bluetooth address such as AA:BB:CC:DD:EE:FF")
+        }
+        return stride(from: 0, to: 12, by: 2).map { offset -> String in
+            let start = hex.index(hex.startIndex, offsetBy: offset)
+            return hex[start..<hex.index(start, offsetBy: 2)].uppercased()
+        }.joined(separator: ":")
+    }
+}
+
+/// Which devices connect without being asked.
+public enum AutoConnectPolicy: Sendable, Equatable {
+    /// Every device of a known family.
+    case all
+    /// Only these addresses (upper-case, with colons).
+    case allowList(Set<String>)
+    /// None: only `connect` requests.
+    case none
+
+    func allows(_ address: String) -> Bool {
+        switch self {
+        case .all: true
+        case .allowList(let addresses): addresses.contains(address.uppercased())
+        case .none: false
+        }
+    }
+}
