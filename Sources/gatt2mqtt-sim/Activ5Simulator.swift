@@ -69,7 +69,7 @@ actor Activ5Simulator: GattApplicationDelegate {
         powerWatch = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                guard let self, await self.checkPower() else { return }
+                guard let self, await !self.checkPower() else { return }
             }
         }
     }
