@@ -44,8 +44,14 @@ struct Activ5ForceWaveform: Sendable {
         case rest
     }
 
+    private struct TimedEvent: Sendable {
+        var time: Double
+        var event: Event
+        var isSqueeze: Bool { if case .squeeze = event { true } else { false } }
+    }
+
     /// Events in time order.
-    private var events: [(time: Double, event: Event)] = []
+    private var events: [TimedEvent] = []
     private var random: SplitMix64
 
     /// Creates a resting waveform; `seed` makes the noise reproducible.
@@ -73,9 +79,10 @@ struct Activ5ForceWaveform: Sendable {
     mutating func newtons(at time: Double) -> Double {
         let past = events.prefix { $0.time <= time }
         if case .hold(let newtons) = past.last?.event { return newtons }
-        // Squeezes count from the last hold or rest on; the strongest one wins where two overlap.
-        let since = past.last { if case .squeeze = $0.event { false } else { true } }?.time ?? -.infinity
-        let squeezing = past.filter { $0.time >= since }.map { Self.envelope(time - $0.time) }.max() ?? 0
+        // Squeezes count from the last hold or rest on (a squeeze still due later is not cancelled, so the
+        // second half of a double squeeze comes even after `force`); the strongest wins where two overlap.
+        let since = past.lastIndex { !$0.isSqueeze }.map { $0 + 1 } ?? past.startIndex
+        let squeezing = past[since...].map { Self.envelope(time - $0.time) }.max() ?? 0
         let noise = Double.random(in: -Self.noiseNewtons...Self.noiseNewtons, using: &random)
         return Self.restingNewtons + noise + squeezing
     }
@@ -94,7 +101,7 @@ struct Activ5ForceWaveform: Sendable {
     private mutating func insert(_ event: Event, at time: Double) {
         // After existing events at the same time, so that the later command wins.
         let index = events.firstIndex { $0.time > time } ?? events.count
-        events.insert((time, event), at: index)
+        events.insert(TimedEvent(time: time, event: event), at: index)
     }
 }
 

@@ -27,7 +27,7 @@ struct Activ5SimCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("power-off-seconds"),
-        help: "Seconds in stop mode without a host write before the device switches off (default 420).")
+        help: "Seconds in stop mode without a host write before the device switches off.")
     var powerOffSeconds: Double = Activ5Timing.idlePowerOffSeconds
 
     func validate() throws {

@@ -9,6 +9,9 @@ struct Activ5SimulatorSettings: Sendable {
     var squeezes: [Activ5ScriptedSqueeze] = []
     /// How often the idle power-off is checked.
     var powerCheckInterval: Duration = .milliseconds(100)
+    /// Shortest period of a stream, whatever F0FA says: a BLE link delivers at most one notification per
+    /// connection interval (7.5 ms at best), and faster timers would only fill the application's queue.
+    var minimumStreamPeriod: Duration = .milliseconds(10)
 }
 
 /// The behaviour of an Activ5 behind `GattApplication` (activ5.md §10): `Activ5State` answers writes and
@@ -69,7 +72,7 @@ actor Activ5Simulator: GattApplicationDelegate {
         powerWatch = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                guard let self, await self.checkPower() else { return }
+                guard let self, await !self.checkPower() else { return }
             }
         }
     }
@@ -200,7 +203,7 @@ actor Activ5Simulator: GattApplicationDelegate {
         }
     }
 
-    /// Seconds between two notifications; F0FE follows the F0FA period.
+    /// Time between two notifications; F0FE follows the F0FA period.
     private func period(of stream: Stream) -> Duration {
         let seconds =
             switch stream {
@@ -208,7 +211,7 @@ actor Activ5Simulator: GattApplicationDelegate {
             case .force: state.forcePeriodSeconds
             case .imu: Activ5Timing.imuPeriodSeconds
             }
-        return .milliseconds(Int((seconds * 1000).rounded()))
+        return max(.milliseconds(Int((seconds * 1000).rounded())), settings.minimumStreamPeriod)
     }
 
     /// One notification of a stream, with the force sampled now.

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 
 /// One squeeze of `--squeezes`, e.g. `6:double`: seconds after force streaming first starts, and the kind.
 struct Activ5ScriptedSqueeze: Sendable, Equatable {
