@@ -1,0 +1,71 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// The gateway's own request API (scan, connect, disconnect, pair, forget, devices) and its inventory.
+@Suite(.serialized)
+struct GatewayRequestTests {
+    private func request(_ recorder: TopicRecorder, _ name: String, _ payload: String) async throws -> String {
+        let mark = recorder.mark
+        try recorder.publish("gatt2mqtt/test/request/\(name)", payload)
+        return try #require(try await recorder.waitFor("gatt2mqtt/test/response/\(name)", after: mark).payloadString)
+    }
+
+    @Test func devicesAreScannedConnectedPairedDisconnectedAndForgottenOnRequest() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let belt = try await world.startSimulator(["belt"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let address = String(ready.split(separator: " ")[2])
+            let id = address.lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge(extraArguments: ["--auto-connect", "none"])
+
+            // Not connected by itself; the inventory lists it as idle.
+            try await recorder.waitFor("gatt2mqtt/test/devices") { $0.payloadString?.contains(#""state":"idle""#) == true }
+            #expect(recorder.messages(on: "belt/\(id)/connection").isEmpty)
+
+            #expect(try await request(recorder, "scan", #"{"duration_s":5}"#) == #"{"data":{"duration_s":5},"ok":true,"request":"scan"}"#)
+            let seen = try await recorder.waitFor("gatt2mqtt/test/scan") { $0.payloadString?.contains(address) == true }
+            #expect(seen.payloadString?.contains(#""family":"belt""#) == true)
+            #expect(seen.payloadString?.contains(#""name":"naviGuertel-SIM""#) == true)
+
+            let connected = try await request(recorder, "connect", #"{"address":"\#(address.lowercased())","transaction":7}"#)
+            #expect(connected.contains(#""ok":true"#) && connected.contains(#""transaction":7"#))
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            try await recorder.waitFor("gatt2mqtt/test/devices") { $0.payloadString?.contains(#""state":"connected""#) == true }
+
+            #expect(try await request(recorder, "pair", "\"\(address)\"").contains(#""paired":true"#))
+            let devices = try await request(recorder, "devices", "{}")
+            #expect(devices.contains(#""family":"belt""#) && devices.contains(#""paired":true"#) && devices.contains(#""id":"\#(id)""#))
+
+            // Disconnect: down, and it stays down (no automatic reconnection).
+            let mark = recorder.mark
+            #expect(try await request(recorder, "disconnect", #"{"address":"\#(address)"}"#) == #"{"ok":true,"request":"disconnect"}"#)
+            try await recorder.waitFor("belt/\(id)/connection", after: mark) { $0.payloadString == "disconnected" }
+            #expect(try await request(recorder, "devices", "{}").contains(#""state":"idle""#))
+            // A fresh sighting of the belt (a scan round re-announces it) does not bring it back.
+            let rescan = recorder.mark
+            #expect(try await request(recorder, "scan", "2").contains(#""ok":true"#))
+            try await recorder.waitFor("gatt2mqtt/test/scan", after: rescan) { $0.payloadString?.contains(address) == true }
+            #expect(!recorder.messages.dropFirst(mark).contains { $0.topic == "belt/\(id)/connection" && $0.payloadString == "connecting" })
+
+            // Forget removes the bond; the device comes back from discovery unpaired.
+            #expect(try await request(recorder, "forget", #"{"address":"\#(address)"}"#) == #"{"ok":true,"request":"forget"}"#)
+            try await recorder.waitFor("gatt2mqtt/test/devices", after: mark) { $0.payloadString?.contains(#""paired":false"#) == true }
+
+            // Refusals.
+            #expect(try await request(recorder, "connect", #"{"address":"00:00:00:00:00:01"}"#).contains("unknown_device"))
+            #expect(try await request(recorder, "connect", #"{"address":"not-an-address"}"#).contains("'address' must be a Bluetooth address"))
+            #expect(try await request(recorder, "scan", #"{"duration_s":9999}"#).contains("invalid_value"))
+            #expect(try await request(recorder, "reboot", "{}").contains("unknown_command"))
+            #expect(try await request(recorder, "devices", "{").contains("invalid_payload"))
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+}
