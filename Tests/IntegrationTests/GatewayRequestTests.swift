@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import Synchronization
 import Testing
 import TestSupport
 
@@ -48,7 +49,11 @@ struct GatewayRequestTests {
             // A fresh sighting of the belt (a scan round re-announces it) does not bring it back.
             let rescan = recorder.mark
             #expect(try await request(recorder, "scan", "2").contains(#""ok":true"#))
-            try await recorder.waitFor("gatt2mqtt/test/scan", after: rescan) { $0.payloadString?.contains(address) == true }
+            // The scan request reports known devices at once; the second sighting comes from BlueZ.
+            let sightings = Mutex(0)
+            try await recorder.waitFor("gatt2mqtt/test/scan", after: rescan) { message in
+                message.payloadString?.contains(address) == true && sightings.withLock { $0 += 1; return $0 } >= 2
+            }
             #expect(!recorder.messages.dropFirst(mark).contains { $0.topic == "belt/\(id)/connection" && $0.payloadString == "connecting" })
 
             // Forget removes the bond; the device comes back from discovery unpaired.
