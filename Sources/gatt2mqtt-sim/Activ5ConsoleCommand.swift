@@ -1,7 +1,8 @@
 /// A line a test writes to the Activ5 simulator's standard input.
 ///
 /// - `squeeze` / `double`: a single or double squeeze starting now (see `Activ5ForceWaveform`).
-/// - `force <newtons>`: the user holds exactly this force until the next force command.
+/// - `force <newtons>`: the user holds exactly this force (no noise) until the next `force`, `rest` or squeeze,
+///   scripted ones included.
 /// - `rest`: back to the resting hand after `force`.
 /// - `battery <percent>`: the level 2A19 reads from now on.
 enum Activ5ConsoleCommand: Equatable {
