@@ -1,0 +1,111 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// mosquitto → gatt2mqtt → BlueZoo → virtual CPR-Bands.
+@Suite(.serialized)
+struct CPRBandEndToEndTests {
+    static let command = "WRITE 0000fff4-0000-1000-8000-00805f9b34fb "
+
+    private func reply(_ recorder: TopicRecorder, _ id: String, _ name: String, _ payload: String = "{}") async throws -> String {
+        let topic = "test/cpr/\(name)/\(UUID().uuidString.prefix(6))"
+        try recorder.publish("cpr/\(id)/cmd/\(name)", payload, responseTopic: topic)
+        return try #require(try await recorder.waitFor(topic).payloadString)
+    }
+
+    private func writes(_ band: ManagedProcess, after mark: Int) -> [String] {
+        band.lines.dropFirst(mark).map(\.text).filter { $0.hasPrefix(Self.command) }.map { String($0.dropFirst(Self.command.count)) }
+    }
+
+    @Test func aBandIsReadiedPracticesReportsAndObeysTheReadyOnlyRule() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let band = try await world.startSimulator(["cpr", "--name", "CPR-01", "--rate", "240", "--depth-mm", "45-65"])
+            let ready = try #require(band.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("cpr/\(id)/connection") { $0.payloadString == "connected" }
+            #expect(writes(band, after: 0) == ["f1"], "F1 on connect, as the vendor's Bus library does")
+            try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "ready" }
+            let battery = try await recorder.waitFor("cpr/\(id)/battery")
+            #expect(battery.payloadString?.contains(#""percent":"#) == true)
+
+            // Settings in ready mode: the range is three writes answered once; the name is F6 + 18 bytes.
+            var mark = band.lineCount
+            #expect(try await reply(recorder, id, "range", #"{"min_mm":50,"max_mm":60}"#) == #"{"command":"range","ok":true}"#)
+            #expect(writes(band, after: mark) == ["f5", "32", "3c"])
+            mark = band.lineCount
+            #expect(try await reply(recorder, id, "name", #"{"name":"CPR-07"}"#) == #"{"command":"name","ok":true}"#)
+            #expect(writes(band, after: mark) == ["f6"] + Array("CPR-07            ".utf8).map { String(format: "%02x", $0) })
+            let refused = try await reply(recorder, id, "range", #"{"min_mm":30,"max_mm":60}"#)
+            #expect(refused.contains("invalid_value") && refused.contains("'min_mm'") && refused.contains("35"))
+
+            // Practice: one peak per compression, statistics, the averaged angle.
+            mark = band.lineCount
+            #expect(try await reply(recorder, id, "practice") == #"{"command":"practice","ok":true}"#)
+            #expect(writes(band, after: mark) == ["f3"])
+            try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "practicing" }
+            for _ in 0..<3 { try await recorder.waitFor("cpr/\(id)/peak", after: recorder.mark) }
+            let peak = try #require(Double(recorder.messages(on: "cpr/\(id)/peak").last?.payloadString ?? ""))
+            #expect((4.0...7.0).contains(peak))
+            let stats = try await recorder.waitFor("cpr/\(id)/stats") { $0.payloadString?.contains("rate_per_minute") == true }
+            #expect(stats.payloadString?.contains("in_range_share") == true)
+            try await recorder.waitFor("cpr/\(id)/angle")
+
+            // Outside ready mode, the vendor's rule refuses settings, and nothing is written.
+            mark = band.lineCount
+            #expect(try await reply(recorder, id, "call").contains(#""code":"invalid_state""#))
+            #expect(try await reply(recorder, id, "name", "CPR-08").contains(#""code":"invalid_state""#))
+            #expect(writes(band, after: mark).isEmpty)
+
+            // Back to ready: the practice summary is published (retained).
+            #expect(try await reply(recorder, id, "ready") == #"{"command":"ready","ok":true}"#)
+            let summary = try await recorder.waitFor("cpr/\(id)/session")
+            #expect(summary.payloadString?.contains(#""kind":"practice""#) == true)
+            #expect(summary.payloadString?.contains(#""range_mm":[50,60]"#) == true)
+
+            // Power-off: FF, the band switches off, the bridge lets it go.
+            mark = band.lineCount
+            #expect(try await reply(recorder, id, "power_off") == #"{"command":"power_off","ok":true}"#)
+            #expect(writes(band, after: mark) == ["ff"])
+            try await recorder.waitFor("cpr/\(id)/connection", after: recorder.mark - 1) { $0.payloadString == "disconnected" }
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
+    @Test func sixBandsAtOnce() async throws {
+        let world = try await BlueZooWorld.start(peripheralAdapters: 6)
+        do {
+            var ids: [String] = []
+            for index in 1...6 {
+                let band = try await world.startSimulator(["cpr", "--name", "CPR-0\(index)", "--rate", "120"], adapter: "hci\(index)")
+                let ready = try #require(band.lines.first { $0.text.hasPrefix("READY ") }?.text)
+                ids.append(String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: ""))
+            }
+            let bands = ids
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            for id in bands {
+                try await recorder.waitFor("cpr/\(id)/connection", timeout: .seconds(40)) { $0.payloadString == "connected" }
+            }
+            for id in bands { try recorder.publish("cpr/\(id)/cmd/practice", "{}") }
+            for id in bands { try await recorder.waitFor("cpr/\(id)/peak", timeout: .seconds(20)) }
+            let inventory = try await recorder.waitFor("gatt2mqtt/test/devices") { message in
+                bands.allSatisfy { id in message.payloadString?.contains(#""id":"\#(id)""#) == true }
+                    && (message.payloadString?.components(separatedBy: #""state":"connected""#).count ?? 0) == 7
+            }
+            #expect(inventory.payloadString?.contains(#""family":"cpr""#) == true)
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+}
