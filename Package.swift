@@ -34,7 +34,7 @@ let package = Package(
 
         .executableTarget(
             name: "gatt2mqtt",
-            dependencies: ["Bridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Bridge", "Peripherals", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "gatt2mqtt-sim",

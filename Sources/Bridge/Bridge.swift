@@ -43,7 +43,10 @@ public final class Bridge: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
-        drivers = [BeltDriver(), Activ5Driver(options: configuration.activ5), CPRBandDriver(options: configuration.cprBand)]
+        drivers = [
+            BeltDriver(), Activ5Driver(options: configuration.activ5), CPRBandDriver(options: configuration.cprBand),
+            GripDriver(profile: configuration.gripProfile),
+        ]
         topics = TopicMap(gateway: configuration.gateway)
         var mqttConfiguration = configuration.mqtt
         mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
@@ -150,7 +153,10 @@ public final class Bridge: Sendable {
         gateway.withLock { state in
             guard state.sessions[device.path] == nil else { return }
             let wanted = state.requested[device.address] != nil
-            guard force || wanted || (configuration.autoConnect.allows(device.address) && !state.released.contains(device.address)) else { return }
+            // A bonded grip is restored on start as its SDK does, whatever the policy says.
+            let restored = driver.family == .grip && device.paired
+            let allowed = configuration.autoConnect.allows(device.address) || restored
+            guard force || wanted || (allowed && !state.released.contains(device.address)) else { return }
             logger.info("device found", metadata: [
                 "device": "\(device.address)", "family": "\(driver.family.rawValue)", "name": "\(device.name ?? "")",
             ])

@@ -1,4 +1,5 @@
 import MQTT
+import Peripherals
 
 /// What the daemon needs to run.
 public struct BridgeConfiguration: Sendable {
@@ -12,6 +13,8 @@ public struct BridgeConfiguration: Sendable {
     public var activ5 = Activ5Options()
     /// CPR-Band settings.
     public var cprBand = CPRBandOptions()
+    /// Every constant of the camera grip (its wire format is not public): replaceable with a JSON file.
+    public var gripProfile = GripProfile.placeholder
     /// Which devices connect without a `connect` request.
     public var autoConnect = AutoConnectPolicy.all
     /// Largest command payload accepted.

@@ -59,6 +59,7 @@ public enum DeviceFamily: String, Sendable, CaseIterable {
     case belt
     case a5
     case cpr
+    case grip
 }
 
 import Foundation

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Logging
 import MQTT
+import Peripherals
 
 /// `gatt2mqtt --broker mqtt://HOST:PORT --adapter hci0 [--gateway NAME]`
 @main
@@ -33,6 +34,12 @@ struct Gatt2MQTT: AsyncParsableCommand {
 
     @Option(help: "An address that may connect by itself (repeat for more); implies --auto-connect allowed.")
     var allow: [String] = []
+
+    @Option(help: "A camera-grip profile (JSON) replacing the built-in placeholder; see docs/grip-profile.md.")
+    var gripProfile: String?
+
+    @Flag(help: "Print the camera-grip profile in use as JSON (a start for your own file) and exit.")
+    var printGripProfile = false
 
     @Option(help: "Activ5: force above which a squeeze starts, in newtons.")
     var a5SqueezeNewtons = 20.0
@@ -77,6 +84,17 @@ struct Gatt2MQTT: AsyncParsableCommand {
         case ("none", true): configuration.autoConnect = .none
         case ("allowed", _), ("all", false): configuration.autoConnect = .allowList(Set(allow.map { $0.uppercased() }))
         default: throw ValidationError("--auto-connect must be all, none or allowed (and --allow goes with all or allowed)")
+        }
+        if let gripProfile {
+            do {
+                configuration.gripProfile = try GripProfile.load(json: Data(contentsOf: URL(fileURLWithPath: gripProfile)))
+            } catch {
+                throw ValidationError("--grip-profile \(gripProfile): \(error)")
+            }
+        }
+        if printGripProfile {
+            print(String(decoding: try configuration.gripProfile.json(), as: UTF8.self))
+            return
         }
         switch a5Reconnect {
         case "auto": configuration.activ5.reconnect = true
