@@ -10,7 +10,7 @@ struct SimulatorCommand: AsyncParsableCommand {
             Standard output is a line protocol for tests (READY, WRITE, REJECT, MODE, ERROR); logs go to \
             standard error. Commands for the simulated device are read from standard input.
             """,
-        subcommands: [BeltCommand.self, Activ5SimCommand.self, CPRBandSimCommand.self])
+        subcommands: [BeltCommand.self, Activ5SimCommand.self, CPRBandSimCommand.self, GripSimCommand.self])
 
     /// Declared here so that `--adapter` may precede the subcommand; each subcommand declares the same
     /// group and receives the values.

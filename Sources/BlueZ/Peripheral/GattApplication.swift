@@ -220,9 +220,10 @@ public final class GattApplication: Sendable {
                 try await self.write(value, to: characteristic, options: GattRequestOptions(call.arguments.dropFirst().first))
                 return []
             },
-            "StartNotify": { [weak self] _ in
+            "StartNotify": { [weak self] call in
                 guard let self else { throw Self.gone }
-                try await self.startNotify(characteristic)
+                // No arguments in BlueZ 5.66; options are read should a stack ever pass them.
+                try await self.startNotify(characteristic, options: GattRequestOptions(call.arguments.first))
                 return []
             },
             "StopNotify": { [weak self] _ in
@@ -269,7 +270,11 @@ public final class GattApplication: Sendable {
                 }
                 // A CCCD write is a subscription change, as bluetoothd turns it into StartNotify/StopNotify.
                 guard value.count == 2 else { throw BlueZPeripheralError.invalidValueLength }
-                if value[0] & 0x03 != 0 { try await self.startNotify(characteristic) } else { await self.stopNotify(characteristic.uuid) }
+                if value[0] & 0x03 != 0 {
+                    try await self.startNotify(characteristic, options: GattRequestOptions(call.arguments.dropFirst().first))
+                } else {
+                    await self.stopNotify(characteristic.uuid)
+                }
                 return []
             },
         ]
@@ -336,9 +341,10 @@ public final class GattApplication: Sendable {
         }
     }
 
-    private func startNotify(_ characteristic: GattCharacteristicDescription) async throws {
+    private func startNotify(_ characteristic: GattCharacteristicDescription, options: GattRequestOptions) async throws {
         guard characteristic.canNotify else { throw BlueZPeripheralError.notSupported("notifications") }
         let uuid = characteristic.uuid
+        try await delegate?.authorizeNotifications(for: uuid, options: options)
         let started = state.withLock { $0.notifying.insert(uuid).inserted }
         // A second StartNotify succeeds without a second session, as in bluetoothd.
         guard started, let path = characteristicPaths[uuid] else { return }

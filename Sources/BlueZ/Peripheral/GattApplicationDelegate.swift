@@ -9,6 +9,11 @@ public protocol GattApplicationDelegate: AnyObject, Sendable {
     func readValue(of characteristic: String, options: GattRequestOptions) async throws -> [UInt8]
     /// Handles a write of `value` to `characteristic`; throwing refuses it.
     func writeValue(_ value: [UInt8], to characteristic: String, options: GattRequestOptions) async throws
+    /// A central asks to subscribe to `characteristic` (StartNotify, or a write to the CCCD), before
+    /// anything changes; throwing refuses the subscription with that error. `options.device` names the
+    /// central only where the stack says: a CCCD write carries WriteValue's options, while bluetoothd
+    /// 5.66 and BlueZoo call StartNotify without any. Allows everything unless implemented.
+    func authorizeNotifications(for characteristic: String, options: GattRequestOptions) async throws
     /// A central subscribed to `characteristic` (BlueZ's StartNotify: the first subscriber).
     func notificationsStarted(for characteristic: String) async
     /// Nobody is subscribed to `characteristic` any more (StopNotify, or the stack went away).
@@ -19,6 +24,9 @@ public protocol GattApplicationDelegate: AnyObject, Sendable {
 }
 
 extension GattApplicationDelegate {
+    /// Allows every subscription.
+    public func authorizeNotifications(for characteristic: String, options: GattRequestOptions) async throws {}
+
     /// Does nothing.
     public func writeRefused(_ value: [UInt8], to characteristic: String, error: DBusError) async {}
 }

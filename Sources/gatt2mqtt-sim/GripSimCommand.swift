@@ -1,0 +1,115 @@
+import ArgumentParser
+import BlueZ
+import DBus
+import Foundation
+import Logging
+import Peripherals
+
+/// `gatt2mqtt-sim [--adapter hciN] grip …`: a virtual Fjorden camera grip. Every wire constant comes
+/// from a `GripProfile` (the built-in one is HYPOTHETICAL: the grip's format is not public).
+struct GripSimCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "grip",
+        abstract: "Simulates a Fjorden camera grip (bonding required, one host, events from a GripProfile).",
+        discussion: """
+            Standard output: READY grip <address> <name>, WRITE, REJECT <uuid> <hex|-> <error> <reason>, \
+            BONDED <address>, REFUSED <address>, EVENT <name>, ERROR <reason>. Standard input: \
+            event <name>, sequence <shutter|dial_burst|flick_left|flick_right|hold_left|hold_right>, \
+            dial <n>, battery <percent>.
+            """)
+
+    /// Where the device's objects live on the bus; outside /org/bluez, as BlueZ requires of applications.
+    static let applicationPath = "/org/gatt2mqtt/sim/grip"
+    static let advertisementPath = "/org/gatt2mqtt/sim/grip/advertisement0"
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Grip profile JSON (GripProfile); default: the built-in HYPOTHETICAL placeholder.")
+    var profile: String?
+
+    @Option(help: "Advertised name; default: the profile's first name prefix followed by \" Grip\".")
+    var name: String?
+
+    @Option(help: "Firmware version X.Y.Z the firmware revision characteristic returns.")
+    var firmware = "2.0.0"
+
+    @Option(help: "Battery level at start, percent.")
+    var battery = 85
+
+    @Option(
+        help: """
+            Scripted events, seconds after the first subscription to the event characteristic, \
+            e.g. 2:half_press,2.5:full_press,3:release,4:dial_burst (SDK event names or aliases, or sequences).
+            """)
+    var script: GripScript?
+
+    func validate() throws {
+        guard GripFirmwareVersion(string: firmware) != nil else {
+            throw ValidationError("--firmware must be X.Y.Z, e.g. 2.0.0")
+        }
+        guard (0...100).contains(battery) else { throw ValidationError("--battery must lie in 0…100") }
+        if let name, name.isEmpty { throw ValidationError("--name must not be empty") }
+    }
+
+    func run() async throws {
+        global.bootstrapLogging()
+        let logger = Logger(label: "sim.grip")
+        let gripProfile = try loadProfile()
+        if gripProfile.isHypothetical { logger.notice("grip profile is HYPOTHETICAL: \(gripProfile.notes)") }
+        let localName = name ?? Self.defaultName(for: gripProfile)
+        if !gripProfile.matches(name: localName, serviceUUIDs: []) {
+            logger.warning("'\(localName)' does not start with a name prefix of the profile \(gripProfile.namePrefixes)")
+        }
+
+        var settings = GripSimulatorSettings(profile: gripProfile, firmware: GripFirmwareVersion(string: firmware)!)
+        settings.batteryPercent = battery
+        settings.script = script?.actions ?? []
+
+        let connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
+        let application = GattApplication(
+            connection: connection, rootPath: Self.applicationPath, services: GripGattLayout.services(for: gripProfile))
+        let advertisement = LEAdvertisement(
+            connection: connection, path: Self.advertisementPath,
+            description: LEAdvertisementDescription(localName: localName, serviceUUIDs: gripProfile.advertisedServiceUUIDs))
+        let registrar = PeripheralRegistrar(
+            connection: connection, adapter: global.adapter, application: application, advertisement: advertisement,
+            logger: Logger(label: "sim.peripheral"))
+        let grip = GripSimulator(
+            settings: settings, connection: connection, application: application, advertisement: advertisement,
+            output: SimulatorOutput(), logger: logger)
+        application.setDelegate(grip)
+
+        logger.info("grip '\(localName)' firmware \(firmware) on \(global.adapter)")
+        await grip.start()
+        await registrar.start()
+        let console = Task {
+            for await line in StandardInputLines.stream() { await grip.run(line) }
+        }
+        defer { console.cancel() }
+        // Runs until the process is signalled; losing the bus ends it (exit status 1).
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await event in registrar.events { await grip.handle(event) } }
+            group.addTask { await connection.disconnected() }
+            await group.next()
+            group.cancelAll()
+        }
+        logger.error("lost the D-Bus connection")
+        throw ExitCode.failure
+    }
+
+    /// The profile from `--profile`, or the placeholder.
+    private func loadProfile() throws -> GripProfile {
+        guard let profile else { return GripProfile.placeholder.normalized() }
+        do {
+            return try GripProfile.load(json: Data(contentsOf: URL(fileURLWithPath: profile)))
+        } catch {
+            throw ValidationError("--profile \(profile): \(error)")
+        }
+    }
+
+    /// `<first name prefix> Grip` ("Fjorden Grip", as iOS lists a bonded grip), or `Grip`.
+    static func defaultName(for profile: GripProfile) -> String {
+        guard let prefix = profile.namePrefixes.first(where: { !$0.isEmpty }) else { return "Grip" }
+        return prefix.hasSuffix(" ") ? prefix + "Grip" : prefix + " Grip"
+    }
+}
