@@ -1,0 +1,94 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// mosquitto → gatt2mqtt → BlueZoo → virtual camera grip (placeholder profile).
+@Suite(.serialized)
+struct GripEndToEndTests {
+    private func startGrip(_ world: BlueZooWorld, _ arguments: [String] = []) async throws -> (ManagedProcess, String, String) {
+        let grip = try await world.startSimulator(["grip"] + arguments)
+        let ready = try #require(grip.lines.first { $0.text.hasPrefix("READY ") }?.text)
+        let address = String(ready.split(separator: " ")[2])
+        return (grip, address, address.lowercased().replacingOccurrences(of: ":", with: ""))
+    }
+
+    @Test func theGripIsBondedPublishesEventsAndIsForgottenOnRequest() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let (grip, address, id) = try await startGrip(world, ["--script", "1:half_press,1.5:full_press,2:release"])
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("grip/\(id)/connection") { $0.payloadString == "connected" }
+            try await recorder.waitFor("grip/\(id)/bonded") { $0.payloadString == "true" }
+            try await recorder.waitFor("grip/\(id)/state") { $0.payloadString == "ready" }
+            try await grip.waitForLine { $0.hasPrefix("BONDED ") }
+            let info = try await recorder.waitFor("grip/\(id)/info")
+            #expect(info.payloadString?.contains(#""firmware":"2.0.0""#) == true)
+            let battery = try await recorder.waitFor("grip/\(id)/battery")
+            #expect(battery.payloadString == #"{"level":85,"low":false}"#)
+
+            // The scripted shutter sequence arrives as the SDK's event names, in order.
+            try await recorder.waitFor("grip/\(id)/event") { $0.payloadString == "shutterButtonReleased" }
+            #expect(recorder.messages(on: "grip/\(id)/event").compactMap(\.payloadString)
+                == ["shutterButtonHalfDown", "shutterButtonDown", "shutterButtonReleased"])
+
+            // Forget: session ended and bond removed.
+            let mark = recorder.mark
+            try recorder.publish("gatt2mqtt/test/request/forget", #"{"address":"\#(address)"}"#)
+            let answer = try await recorder.waitFor("gatt2mqtt/test/response/forget", after: mark)
+            #expect(answer.payloadString == #"{"ok":true,"request":"forget"}"#)
+            try await recorder.waitFor("grip/\(id)/connection", after: mark) { $0.payloadString == "disconnected" }
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
+    @Test func firmwareBelowTheProfilesMinimumGivesNoEvents() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let (grip, _, id) = try await startGrip(world, ["--firmware", "1.2.0", "--script", "1:half_press"])
+            // The bridge's profile: the placeholder with a minimum firmware of 2.0.0.
+            let profileFile = FileManager.default.temporaryDirectory.appendingPathComponent("grip-\(UUID().uuidString).json")
+            let placeholder = try String(contentsOfFile: ProjectPaths.root + "/examples/grip-profile.json", encoding: .utf8)
+            try placeholder.replacingOccurrences(of: #""isHypothetical""#, with: #""minimumFirmware" : "2.0.0", "isHypothetical""#)
+                .write(to: profileFile, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: profileFile) }
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge(extraArguments: ["--grip-profile", profileFile.path])
+            try await recorder.waitFor("grip/\(id)/state") { $0.payloadString == "unsupported_firmware" }
+            try await recorder.waitFor("grip/\(id)/connection") { $0.payloadString == "connected" }
+            #expect(!grip.lines.contains { $0.text.hasPrefix("EVENT ") }, "nothing subscribes to events, so none are sent")
+            #expect(recorder.messages(on: "grip/\(id)/event").isEmpty)
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
+    @Test func bluetoothctlPairsWithTheVirtualGrip() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let (grip, address, _) = try await startGrip(world)
+            // Discovery makes the grip known to hci0; bluetoothctl's own scan does that.
+            let scan = try world.launch("bluetoothctl", ["--timeout", "3", "scan", "on"])
+            _ = try await scan.waitForExit(timeout: .seconds(15))
+            let pair = try world.launch("bluetoothctl", ["pair", address])
+            _ = try await pair.waitForExit(timeout: .seconds(20))
+            #expect(pair.outputText.contains("Pairing successful"), "\(pair.outputText)")
+            let info = try world.launch("bluetoothctl", ["info", address])
+            _ = try await info.waitForExit()
+            #expect(info.outputText.contains("Paired: yes"))
+            #expect(grip.isRunning)
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+}
