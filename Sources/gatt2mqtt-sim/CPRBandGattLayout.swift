@@ -21,6 +21,8 @@ enum CPRBandGattLayout {
             return GattCharacteristicDescription(
                 uuid: characteristic.uuid, flags: characteristic.flags.bluezFlags, handle: handle)
         }
-        return [GattServiceDescription(uuid: CPRBandGATT.service, handle: firstHandle, characteristics: characteristics)]
+        return [
+            GattServiceDescription(uuid: CPRBandGATT.service, handle: firstHandle, characteristics: characteristics)
+        ]
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import Peripherals
 
 /// The peak depths of `--depth-mm`: a nominal depth with a little variation (`55` gives 52–58 mm), or

@@ -102,7 +102,8 @@ struct CPRBandSimCommand: AsyncParsableCommand {
         application.setDelegate(band)
 
         logger.info(
-            "cpr band '\(name)' on \(global.adapter): \(rate) compressions/min, depth \(depth) mm, battery 0x\([state.batteryRaw].hex)")
+            "cpr band '\(name)' on \(global.adapter): \(rate) compressions/min, depth \(depth) mm, battery 0x\([state.batteryRaw].hex)"
+        )
         await registrar.start()
         // Unstructured: `connection.disconnected()` ignores cancellation, so a task group could not end
         // on power-off. Whichever ends first decides; the process exits with the rest still running.

@@ -188,13 +188,23 @@ actor CPRBandSimulator: GattApplicationDelegate {
             logger.info("name now '\(name)'")
             output.line("NAME \(name)")
         case .factoryReset:
-            logger.info("factory reset: name \(state.name), range \(state.minimumDepthMillimetres)–\(state.maximumDepthMillimetres) mm")
+            logger.info(
+                "factory reset: name \(state.name), range \(state.minimumDepthMillimetres)–\(state.maximumDepthMillimetres) mm"
+            )
         case .poweredOff:
             schedulePowerOff()
         case .factoryCommandRecorded(let opcode):
             logger.info("factory command \(opcode) recorded, no effect")
         case .ignored(let reason):
-            logger.notice("ignored 0x\([request.byte].hex): \(reason)")
+            logger.notice("ignored 0x\([request.byte].hex): \(Self.describe(reason))")
+        }
+    }
+
+    private static func describe(_ reason: CPRBandIgnoredReason) -> String {
+        switch reason {
+        case .notReady(let opcode, let mode): "\(opcode) is only accepted in ready mode, the band is \(mode.rawValue)"
+        case .poweredOff: "the band is switched off"
+        case .unexpectedValue: "neither a command nor an awaited argument"
         }
     }
 
