@@ -42,6 +42,16 @@ struct CPRBandEndToEndTests {
             let refused = try await reply(recorder, id, "range", #"{"min_mm":30,"max_mm":60}"#)
             #expect(refused.contains("invalid_value") && refused.contains("'min_mm'") && refused.contains("35"))
 
+            mark = band.lineCount
+            #expect(try await reply(recorder, id, "call") == #"{"command":"call","ok":true}"#)
+            #expect(writes(band, after: mark) == ["f2"])
+
+            // RSSI comes from BlueZ's reports (BlueZoo re-announces the band every scan round), with the distance it suggests.
+            let rssi = try await recorder.waitFor("cpr/\(id)/rssi")
+            #expect(Int(rssi.payloadString ?? "").map { (-100 ... -20).contains($0) } == true)
+            let distance = try await recorder.waitFor("cpr/\(id)/distance")
+            #expect(Double(distance.payloadString ?? "").map { $0 > 0 } == true)
+
             // Practice: one peak per compression, statistics, the averaged angle.
             mark = band.lineCount
             #expect(try await reply(recorder, id, "practice") == #"{"command":"practice","ok":true}"#)
@@ -65,6 +75,15 @@ struct CPRBandEndToEndTests {
             let summary = try await recorder.waitFor("cpr/\(id)/session")
             #expect(summary.payloadString?.contains(#""kind":"practice""#) == true)
             #expect(summary.payloadString?.contains(#""range_mm":[50,60]"#) == true)
+
+            // An evaluation ends in its own summary.
+            mark = band.lineCount
+            #expect(try await reply(recorder, id, "evaluate") == #"{"command":"evaluate","ok":true}"#)
+            #expect(writes(band, after: mark) == ["f4"])
+            try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "evaluating" }
+            try await recorder.waitFor("cpr/\(id)/peak", after: recorder.mark)
+            #expect(try await reply(recorder, id, "ready") == #"{"command":"ready","ok":true}"#)
+            try await recorder.waitFor("cpr/\(id)/session") { $0.payloadString?.contains(#""kind":"evaluation""#) == true }
 
             // Power-off: FF, the band switches off, the bridge lets it go.
             mark = band.lineCount
@@ -101,6 +120,15 @@ struct CPRBandEndToEndTests {
                     && (message.payloadString?.components(separatedBy: #""state":"connected""#).count ?? 0) == 7
             }
             #expect(inventory.payloadString?.contains(#""family":"cpr""#) == true)
+
+            // A reset (ready mode only) restores the band's factory settings and switches it off.
+            let first = bands[0]
+            try recorder.publish("cpr/\(first)/cmd/ready", "{}")
+            try await recorder.waitFor("cpr/\(first)/mode", after: recorder.mark - 1) { $0.payloadString == "ready" }
+            let mark = recorder.mark
+            try recorder.publish("cpr/\(first)/cmd/reset", "{}")
+            try await recorder.waitFor("cpr/\(first)/reply", after: mark) { $0.payloadString == #"{"command":"reset","ok":true}"# }
+            try await recorder.waitFor("cpr/\(first)/connection", after: mark) { $0.payloadString == "disconnected" }
             await recorder.stop()
         } catch {
             await world.stop()

@@ -1,0 +1,86 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// Every command topic of every family × malformed payloads: an error reply with a stable code, a log
+/// line, no GATT write, and the bridge keeps serving.
+@Suite(.serialized)
+struct BadInputMatrixTests {
+    /// Commands that take arguments (a bare `{}` is a valid `start`, so argument-less commands are tried
+    /// only with payloads that are malformed as such).
+    static let commands: [(family: String, names: [String])] = [
+        ("belt", ["mode", "vibrate", "channel", "pulse", "signal", "intensity", "compass_accuracy_signal", "heading_offset",
+                  "orientation", "navigation", "notify", "stop"]),
+        ("a5", ["imu", "sample_period", "evergreen", "start"]),
+        ("cpr", ["range", "name", "practice"]),
+    ]
+
+    static let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+
+    /// Payload, and the codes it may earn: structure problems are `invalid_payload`, content problems `invalid_value`.
+    static let payloads: [(name: String, bytes: [UInt8], codes: Set<String>)] = [
+        ("not JSON", Array("{\"value\":".utf8), ["invalid_payload"]),
+        ("array", Array("[1,2]".utf8), ["invalid_payload"]),
+        ("deep nesting", Array("{\"value\":\(deep)}".utf8), ["invalid_payload"]),
+        ("1 MB", [UInt8](repeating: 0x61, count: 1_048_576), ["invalid_payload"]),
+        ("invalid UTF-8", [0x7B, 0xC3, 0x28, 0x7D], ["invalid_payload"]),
+        ("NaN", Array("{\"value\":NaN}".utf8), ["invalid_payload"]),
+        ("wrong type", Array("{\"value\":[1]}".utf8), ["invalid_value"]),
+        ("unknown field", Array("{\"speed\":3}".utf8), ["invalid_value"]),
+    ]
+
+    @Test func malformedCommandsAreRefusedWithoutAnyWrite() async throws {
+        let world = try await BlueZooWorld.start(peripheralAdapters: 3)
+        do {
+            var devices: [String: (process: ManagedProcess, id: String)] = [:]
+            for (index, family) in ["belt", "a5", "cpr"].enumerated() {
+                let process = try await world.startSimulator([family], adapter: "hci\(index + 1)")
+                let ready = try #require(process.lines.first { $0.text.hasPrefix("READY ") }?.text)
+                devices[family] = (process, String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: ""))
+            }
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            let bridge = try await world.startBridge()
+            for (family, device) in devices {
+                try await recorder.waitFor("\(family)/\(device.id)/connection") { $0.payloadString == "connected" }
+            }
+            let before = devices.mapValues { $0.process.lineCount }
+            let refusalsBefore = bridge.lines.filter { $0.text.contains("command refused") }.count
+
+            var cases = 0
+            for (family, names) in Self.commands {
+                let id = try #require(devices[family]?.id)
+                for name in names + ["fly"] {
+                    for payload in Self.payloads {
+                        let topic = "matrix/\(family)/\(name)/\(cases)"
+                        try recorder.client.publish(MQTTMessage(
+                            topic: "\(family)/\(id)/cmd/\(name)", payload: payload.bytes, qos: .atLeastOnce, responseTopic: topic))
+                        let reply = try #require(try await recorder.waitFor(topic).payloadString)
+                        let expected = name == "fly" && payload.codes.contains("invalid_value") ? ["unknown_command"] : payload.codes
+                        #expect(reply.contains(#""ok":false"#), "\(family)/\(name) × \(payload.name): \(reply)")
+                        #expect(expected.contains { reply.contains(#""code":"\#($0)""#) }, "\(family)/\(name) × \(payload.name): \(reply)")
+                        cases += 1
+                    }
+                }
+            }
+            #expect(cases == Self.commands.map { $0.names.count + 1 }.reduce(0, +) * Self.payloads.count)
+
+            // No GATT write reached any device (belt keep-alive acknowledgements on FE02 aside).
+            for (family, device) in devices {
+                let writes = device.process.lines.dropFirst(before[family] ?? 0).filter { $0.text.hasPrefix("WRITE ") && !$0.text.contains("0000fe02-") }
+                #expect(writes.isEmpty, "\(family) received \(writes.map(\.text))")
+            }
+            // Each refusal is logged.
+            let refusals = bridge.lines.filter { $0.text.contains("command refused") }.count - refusalsBefore
+            #expect(refusals == cases)
+            // And the bridge still serves: the belt's heading keeps coming.
+            let mark = recorder.mark
+            try await recorder.waitFor("belt/\(devices["belt"]!.id)/heading", after: mark)
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+}
