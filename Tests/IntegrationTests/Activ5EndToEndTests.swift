@@ -45,7 +45,7 @@ struct Activ5EndToEndTests {
         try await withActiv5(simulator: ["--legacy"]) { _, device, recorder, id in
             // The legacy handshake: TVGTIME, then the identity requests a device without F0F7/F0F8/2A25 needs.
             for text in ["TVGTIME", "ID1!", "ID2!", "SN1!", "SN2!"] {
-                #expect(device.lines.contains { $0.text == Self.legacy(text) }, "handshake wrote \(text)")
+                try await device.waitForLine { $0 == Self.legacy(text) }
             }
             let info = try await recorder.waitFor("a5/\(id)/info")
             #expect(info.payloadString?.contains(#""protocol":"legacy""#) == true)
@@ -53,19 +53,19 @@ struct Activ5EndToEndTests {
             try await recorder.waitFor("a5/\(id)/state") { $0.payloadString == "stopped" }
 
             #expect(try await reply(recorder, id, "start") == #"{"command":"start","ok":true}"#)
-            #expect(device.lines.contains { $0.text == Self.legacy("ISOM!") })
+            try await device.waitForLine { $0 == Self.legacy("ISOM!") }
             try await recorder.waitFor("a5/\(id)/state") { $0.payloadString == "isometric" }
             let force = try await recorder.waitFor("a5/\(id)/force")
             #expect(Double(force.payloadString ?? "") != nil, "force is a plain decimal")
 
             #expect(try await reply(recorder, id, "tare") == #"{"command":"tare","ok":true}"#)
-            #expect(device.lines.contains { $0.text == Self.legacy("TARE!") })
+            try await device.waitForLine { $0 == Self.legacy("TARE!") }
             let imu = try await reply(recorder, id, "imu", #"{"enabled":true}"#)
             #expect(imu.contains(#""code":"invalid_state""#), "legacy devices have no IMU")
 
             let mark = recorder.mark
             #expect(try await reply(recorder, id, "stop") == #"{"command":"stop","ok":true}"#)
-            #expect(device.lines.contains { $0.text == Self.legacy("STOP!") })
+            try await device.waitForLine { $0 == Self.legacy("STOP!") }
             try await recorder.waitFor("a5/\(id)/state", after: mark) { $0.payloadString == "stopped" }
         }
     }
@@ -80,7 +80,7 @@ struct Activ5EndToEndTests {
             #expect(battery.payloadString?.contains(#""level":"#) == true)
 
             #expect(try await reply(recorder, id, "sample_period", #"{"period_ms":25}"#) == #"{"command":"sample_period","ok":true}"#)
-            #expect(device.lines.contains { $0.text == Self.samplePeriod + "1900" })
+            try await device.waitForLine { $0 == Self.samplePeriod + "1900" }
             #expect(try await reply(recorder, id, "start") == #"{"command":"start","ok":true}"#)
             try await recorder.waitFor("a5/\(id)/force")
 

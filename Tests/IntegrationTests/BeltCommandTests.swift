@@ -59,6 +59,8 @@ struct BeltCommandsEndToEndTests {
                 let before = belt.lineCount
                 let reply = try await send(recorder, id, command.name, command.payload, tag: "\(index)")
                 #expect(reply == #"{"command":"\#(command.name)","ok":true}"#, "\(command.name) \(command.payload)")
+                // The belt's stdout may trail the reply: wait for the write, then check it was the only one.
+                try await belt.waitForLine(after: before) { $0 == "WRITE \(command.characteristic) \(command.hex)" }
                 let written = belt.lines.dropFirst(before).filter { $0.text.hasPrefix("WRITE ") && !$0.text.contains("fe02") }
                 #expect(written.map(\.text) == ["WRITE \(command.characteristic) \(command.hex)"], "\(command.name) \(command.payload)")
             }

@@ -18,6 +18,12 @@ struct CPRBandEndToEndTests {
         band.lines.dropFirst(mark).map(\.text).filter { $0.hasPrefix(Self.command) }.map { String($0.dropFirst(Self.command.count)) }
     }
 
+    /// The writes after `mark`, once the last expected one has shown (the band's stdout may trail the reply).
+    private func writes(_ band: ManagedProcess, after mark: Int, endingWith last: String) async throws -> [String] {
+        try await band.waitForLine(after: mark) { $0 == Self.command + last }
+        return writes(band, after: mark)
+    }
+
     @Test func aBandIsReadiedPracticesReportsAndObeysTheReadyOnlyRule() async throws {
         let world = try await BlueZooWorld.start()
         do {
@@ -27,7 +33,7 @@ struct CPRBandEndToEndTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge()
             try await recorder.waitFor("cpr/\(id)/connection") { $0.payloadString == "connected" }
-            #expect(writes(band, after: 0) == ["f1"], "F1 on connect, as the vendor's Bus library does")
+            #expect(try await writes(band, after: 0, endingWith: "f1") == ["f1"], "F1 on connect, as the vendor's Bus library does")
             try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "ready" }
             let battery = try await recorder.waitFor("cpr/\(id)/battery")
             #expect(battery.payloadString?.contains(#""percent":"#) == true)
@@ -35,16 +41,16 @@ struct CPRBandEndToEndTests {
             // Settings in ready mode: the range is three writes answered once; the name is F6 + 18 bytes.
             var mark = band.lineCount
             #expect(try await reply(recorder, id, "range", #"{"min_mm":50,"max_mm":60}"#) == #"{"command":"range","ok":true}"#)
-            #expect(writes(band, after: mark) == ["f5", "32", "3c"])
+            #expect(try await writes(band, after: mark, endingWith: "3c") == ["f5", "32", "3c"])
             mark = band.lineCount
             #expect(try await reply(recorder, id, "name", #"{"name":"CPR-07"}"#) == #"{"command":"name","ok":true}"#)
-            #expect(writes(band, after: mark) == ["f6"] + Array("CPR-07            ".utf8).map { String(format: "%02x", $0) })
+            #expect(try await writes(band, after: mark, endingWith: "20") == ["f6"] + Array("CPR-07            ".utf8).map { String(format: "%02x", $0) })
             let refused = try await reply(recorder, id, "range", #"{"min_mm":30,"max_mm":60}"#)
             #expect(refused.contains("invalid_value") && refused.contains("'min_mm'") && refused.contains("35"))
 
             mark = band.lineCount
             #expect(try await reply(recorder, id, "call") == #"{"command":"call","ok":true}"#)
-            #expect(writes(band, after: mark) == ["f2"])
+            #expect(try await writes(band, after: mark, endingWith: "f2") == ["f2"])
 
             // RSSI comes from BlueZ's reports (BlueZoo re-announces the band every scan round), with the distance it suggests.
             let rssi = try await recorder.waitFor("cpr/\(id)/rssi")
@@ -55,7 +61,7 @@ struct CPRBandEndToEndTests {
             // Practice: one peak per compression, statistics, the averaged angle.
             mark = band.lineCount
             #expect(try await reply(recorder, id, "practice") == #"{"command":"practice","ok":true}"#)
-            #expect(writes(band, after: mark) == ["f3"])
+            #expect(try await writes(band, after: mark, endingWith: "f3") == ["f3"])
             try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "practicing" }
             for _ in 0..<3 { try await recorder.waitFor("cpr/\(id)/peak", after: recorder.mark) }
             let peak = try #require(Double(recorder.messages(on: "cpr/\(id)/peak").last?.payloadString ?? ""))
@@ -79,7 +85,7 @@ struct CPRBandEndToEndTests {
             // An evaluation ends in its own summary.
             mark = band.lineCount
             #expect(try await reply(recorder, id, "evaluate") == #"{"command":"evaluate","ok":true}"#)
-            #expect(writes(band, after: mark) == ["f4"])
+            #expect(try await writes(band, after: mark, endingWith: "f4") == ["f4"])
             try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "evaluating" }
             try await recorder.waitFor("cpr/\(id)/peak", after: recorder.mark)
             #expect(try await reply(recorder, id, "ready") == #"{"command":"ready","ok":true}"#)
@@ -88,7 +94,7 @@ struct CPRBandEndToEndTests {
             // Power-off: FF, the band switches off, the bridge lets it go.
             mark = band.lineCount
             #expect(try await reply(recorder, id, "power_off") == #"{"command":"power_off","ok":true}"#)
-            #expect(writes(band, after: mark) == ["ff"])
+            #expect(try await writes(band, after: mark, endingWith: "ff") == ["ff"])
             try await recorder.waitFor("cpr/\(id)/connection", after: recorder.mark - 1) { $0.payloadString == "disconnected" }
             await recorder.stop()
         } catch {
