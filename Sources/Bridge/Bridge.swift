@@ -35,6 +35,8 @@ public final class Bridge: Sendable {
         var released: Set<String> = []
         var scanUntil: ContinuousClock.Instant?
         var lastInventory: String?
+        /// Devices announced to Home Assistant, by object path.
+        var discovered: [String: HomeAssistantDiscovery.Device] = [:]
     }
 
     public init(configuration: BridgeConfiguration, logger: Logger) throws {
@@ -72,6 +74,8 @@ public final class Bridge: Sendable {
         await bluez.start()
         await bluez.registerPairingAgent()
         try mqtt.subscribe(topics.requestFilter, qos: .atLeastOnce)
+        try mqtt.subscribe(HomeAssistantDiscovery.statusTopic, qos: .atLeastOnce)
+        publisher.publish(discovery.gatewayConfig())
         logger.info("bridge running", metadata: ["adapter": "\(configuration.adapter)", "gateway": "\(configuration.gateway)"])
 
         await withTaskGroup(of: Void.self) { group in
@@ -177,6 +181,20 @@ public final class Bridge: Sendable {
                 }
             }
             state.sessions[device.path] = RunningSession(session: session, task: task, commands: continuation)
+            let announced = HomeAssistantDiscovery.Device(
+                family: driver.family, id: session.id, address: device.address, name: device.name ?? device.alias)
+            state.discovered[device.path] = announced
+            for publication in discovery.configs(for: announced) { publisher.publish(publication) }
+        }
+    }
+
+    var discovery: HomeAssistantDiscovery { HomeAssistantDiscovery(topics: topics) }
+
+    /// Home Assistant (re)started: every config again, as it may have lost them.
+    func announceToHomeAssistant() {
+        publisher.publish(discovery.gatewayConfig())
+        for device in gateway.withLock({ Array($0.discovered.values) }) {
+            for publication in discovery.configs(for: device) { publisher.publish(publication) }
         }
     }
 
@@ -214,7 +232,9 @@ public final class Bridge: Sendable {
 
     private func receiveCommands(bluez: BlueZClient) async {
         for await message in mqtt.messages {
-            if let name = topics.parseRequest(message.topic) {
+            if message.topic == HomeAssistantDiscovery.statusTopic {
+                if message.payloadString == "online" { announceToHomeAssistant() }
+            } else if let name = topics.parseRequest(message.topic) {
                 handleRequest(message, name: name, bluez: bluez)
             } else if let (family, id, name) = topics.parseCommand(message.topic) {
                 handleCommand(message, family: family, id: id, name: name)

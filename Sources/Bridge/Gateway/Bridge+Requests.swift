@@ -88,11 +88,14 @@ extension Bridge {
             return .object(["address": .string(address), "paired": .bool(true)])
         case .forget(let address):
             let device = try await knownDevice(address, bluez)
-            gateway.withLock { state in
+            let announced = gateway.withLock { state in
                 state.requested.removeValue(forKey: address)
                 state.states.removeValue(forKey: device.path)
+                return state.discovered.removeValue(forKey: device.path)
             }
             await stopSession(at: device.path)
+            // A forgotten device leaves Home Assistant too.
+            if let announced { for publication in discovery.removals(for: announced) { publisher.publish(publication) } }
             do {
                 try await bluez.removeDevice(devicePath: device.path, adapterPath: adapterPath)
             } catch {

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import Bridge
+
+/// The discovery payloads against Home Assistant's MQTT integration: the keys each platform requires
+/// (state_topic for sensor, binary_sensor and event; command_topic and options for select; automation_type,
+/// topic, type, subtype and device for device triggers), a device block, and unique ids with the gateway.
+struct HomeAssistantDiscoveryTests {
+    static let required: [String: [String]] = [
+        "sensor": ["state_topic"], "binary_sensor": ["state_topic"], "select": ["command_topic", "options"],
+        "event": ["state_topic", "event_types"], "device_automation": ["automation_type", "topic", "type", "subtype", "device"],
+    ]
+
+    let discovery = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"))
+
+    private func parse(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test(arguments: DeviceFamily.allCases)
+    func everyConfigHasWhatHomeAssistantRequires(family: DeviceFamily) throws {
+        let device = HomeAssistantDiscovery.Device(family: family, id: "001122334451", address: "00:11:22:33:44:51", name: "Dev")
+        let configs = discovery.configs(for: device)
+        #expect(!configs.isEmpty)
+        var uniqueIDs: Set<String> = []
+        for config in configs {
+            #expect(config.retain && config.qos == 1)
+            let parts = config.topic.split(separator: "/").map(String.init)
+            #expect(parts.count == 5 && parts[0] == "homeassistant" && parts[4] == "config", "\(config.topic)")
+            #expect(parts[2] == "hall_\(family.rawValue)_001122334451", "the node id names gateway, family and device")
+            let component = parts[1]
+            let payload = try parse(config.payload)
+            for key in try #require(Self.required[component], "unknown component \(component)") {
+                #expect(payload[key] != nil, "\(component) \(parts[3]) lacks \(key)")
+            }
+            let deviceBlock = try #require(payload["device"] as? [String: Any])
+            #expect((deviceBlock["identifiers"] as? [String]) == ["gatt2mqtt_hall_\(family.rawValue)_001122334451"])
+            #expect(deviceBlock["via_device"] as? String == "gatt2mqtt_hall")
+            guard component != "device_automation" else { continue }
+            let uniqueID = try #require(payload["unique_id"] as? String)
+            #expect(uniqueID.hasPrefix("gatt2mqtt_hall_"))
+            #expect(uniqueIDs.insert(uniqueID).inserted, "unique ids are unique")
+            let availability = try #require(payload["availability"] as? [[String: Any]])
+            #expect(availability.compactMap { $0["topic"] as? String } == ["gatt2mqtt/hall/status", "\(family.rawValue)/001122334451/connection"])
+            #expect(payload["availability_mode"] as? String == "all")
+            for key in ["state_topic", "command_topic"] {
+                if let topic = payload[key] as? String {
+                    #expect(topic.hasPrefix("\(family.rawValue)/001122334451/"), "\(key) \(topic) belongs to the device")
+                }
+            }
+        }
+        #expect(discovery.removals(for: device).map(\.topic) == configs.map(\.topic))
+        #expect(discovery.removals(for: device).allSatisfy { $0.payload.isEmpty && $0.retain })
+    }
+
+    @Test func beltButtonsAreDeviceTriggersAndModeIsASelect() throws {
+        let configs = discovery.configs(for: .init(family: .belt, id: "a", address: "00:00:00:00:00:0A", name: nil))
+        let triggers = configs.filter { $0.topic.contains("/device_automation/") }
+        #expect(triggers.count == 8)
+        let pauseShort = try parse(try #require(triggers.first { $0.topic.contains("/pause_short/") }).payload)
+        #expect(pauseShort["payload"] as? String == "pause_short")
+        #expect(pauseShort["topic"] as? String == "belt/a/button")
+        let mode = try parse(try #require(configs.first { $0.topic.contains("/select/") }).payload)
+        #expect((mode["options"] as? [String])?.contains("app") == true)
+        #expect(mode["command_topic"] as? String == "belt/a/cmd/mode")
+    }
+
+    @Test func theGatewayIsAConnectivitySensor() throws {
+        let config = discovery.gatewayConfig()
+        #expect(config.topic == "homeassistant/binary_sensor/gatt2mqtt_hall/status/config")
+        let payload = try parse(config.payload)
+        #expect(payload["state_topic"] as? String == "gatt2mqtt/hall/status")
+        #expect(payload["device_class"] as? String == "connectivity")
+    }
+}

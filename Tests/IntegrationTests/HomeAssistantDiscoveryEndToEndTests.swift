@@ -1,0 +1,47 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// Discovery through the broker: retained configs appear, come again when Home Assistant says
+/// `online`, and go when the device is forgotten.
+@Suite(.serialized)
+struct HomeAssistantDiscoveryEndToEndTests {
+    @Test func configsAppearAreRepublishedAndRemoved() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let belt = try await world.startSimulator(["belt"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let address = String(ready.split(separator: " ")[2])
+            let id = address.lowercased().replacingOccurrences(of: ":", with: "")
+            let heading = "homeassistant/sensor/test_belt_\(id)/heading/config"
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+
+            // A late subscriber (as Home Assistant after a restart of its own) finds the configs retained.
+            let late = try await TopicRecorder(url: world.broker.url, filter: "homeassistant/#")
+            let config = try await late.waitFor(heading)
+            #expect(config.retain)
+            #expect(config.payloadString?.contains(#""state_topic":"belt/\#(id)/heading""#) == true)
+            try await late.waitFor("homeassistant/binary_sensor/gatt2mqtt_test/status/config")
+            await late.stop()
+
+            // Home Assistant's birth message brings every config again.
+            let mark = recorder.mark
+            try recorder.client.publish(MQTTMessage(topic: "homeassistant/status", string: "online", qos: .atLeastOnce))
+            try await recorder.waitFor(heading, after: mark)
+            try await recorder.waitFor("homeassistant/select/test_belt_\(id)/mode/config", after: mark)
+
+            // Forgetting the belt removes it from Home Assistant (empty retained payloads).
+            let beforeForget = recorder.mark
+            try recorder.publish("gatt2mqtt/test/request/forget", #"{"address":"\#(address)"}"#)
+            try await recorder.waitFor(heading, after: beforeForget) { $0.payload.isEmpty }
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+}
