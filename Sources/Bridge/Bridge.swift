@@ -17,6 +17,8 @@ public final class Bridge: Sendable {
     let publisher: BrokerPublisher
     let drivers: [any FamilyDriver]
     let gateway = Mutex(GatewayState())
+    let metrics = DeviceMetrics()
+    let started = ContinuousClock.now
 
     /// A session with its task and its command queue, keyed by the device's object path.
     struct RunningSession: Sendable {
@@ -82,6 +84,7 @@ public final class Bridge: Sendable {
             group.addTask { await self.receiveCommands(bluez: bluez) }
             group.addTask { await self.follow(events, bluez: bluez) }
             group.addTask { await self.keepDiscovering(bluez) }
+            group.addTask { await self.reportHealth() }
             await group.next()  // every child runs until cancellation
             group.cancelAll()
         }
@@ -166,7 +169,7 @@ public final class Bridge: Sendable {
             ])
             let path = device.path
             let context = SessionContext(
-                bluez: bluez, publisher: publisher, logger: logger, gateway: configuration.gateway,
+                bluez: bluez, publisher: publisher, logger: logger, gateway: configuration.gateway, metrics: metrics,
                 stateChanged: { [weak self] newState in
                     guard let self else { return }
                     self.gateway.withLock { $0.states[path] = newState }
@@ -219,6 +222,30 @@ public final class Bridge: Sendable {
             }
             try? await Task.sleep(for: .seconds(2))
         }
+    }
+
+    // MARK: Health
+
+    /// Publishes `gatt2mqtt/<gateway>/health` every interval: uptime, memory, message rates, and per
+    /// device notification rates, decode errors and reconnects.
+    private func reportHealth() async {
+        var previous = healthSnapshot()
+        while !Task.isCancelled {
+            try? await Task.sleep(for: configuration.healthInterval)
+            guard !Task.isCancelled else { return }
+            let current = healthSnapshot()
+            let report = HealthReport.json(
+                previous: previous, current: current, uptime: ContinuousClock.now - started, residentBytes: HealthReport.residentBytes())
+            publisher.publish(Publication(topic: topics.health, payload: report.text))
+            previous = current
+        }
+    }
+
+    private func healthSnapshot() -> HealthReport.Snapshot {
+        let statistics = mqtt.statistics
+        return HealthReport.Snapshot(
+            time: .now, messagesIn: statistics.messagesReceived, messagesOut: statistics.messagesPublished,
+            brokerReconnects: statistics.reconnects, devices: metrics.snapshot)
     }
 
     // MARK: Commands

@@ -17,6 +17,8 @@ public struct BridgeConfiguration: Sendable {
     public var gripProfile = GripProfile.placeholder
     /// Which devices connect without a `connect` request.
     public var autoConnect = AutoConnectPolicy.all
+    /// How often `gatt2mqtt/<gateway>/health` is published.
+    public var healthInterval: Duration = .seconds(60)
     /// Largest command payload accepted.
     public var payloadSizeLimit = CommandPayload.defaultSizeLimit
 

@@ -27,6 +27,8 @@ struct SessionContext: Sendable {
     var publisher: BrokerPublisher
     var logger: Logger
     var gateway: String
+    /// Counters for the health report.
+    var metrics = DeviceMetrics()
     /// Told of every connection-state change (for the gateway's inventory).
     var stateChanged: @Sendable (ConnectionState) -> Void = { _ in }
 }

@@ -17,6 +17,9 @@ public struct TopicMap: Sendable {
     /// Devices seen during a scan.
     public var scan: String { "gatt2mqtt/\(gateway)/scan" }
 
+    /// The periodic health report.
+    public var health: String { "gatt2mqtt/\(gateway)/health" }
+
     /// The retained inventory.
     public var devices: String { "gatt2mqtt/\(gateway)/devices" }
 

@@ -38,6 +38,9 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "A camera-grip profile (JSON) replacing the built-in placeholder; see docs/grip-profile.md.")
     var gripProfile: String?
 
+    @Option(help: "Seconds between health reports on gatt2mqtt/<gateway>/health.")
+    var healthSeconds = 60.0
+
     @Flag(help: "Print the camera-grip profile in use as JSON (a start for your own file) and exit.")
     var printGripProfile = false
 
@@ -92,6 +95,8 @@ struct Gatt2MQTT: AsyncParsableCommand {
                 throw ValidationError("--grip-profile \(gripProfile): \(error)")
             }
         }
+        guard healthSeconds >= 0.1 else { throw ValidationError("--health-seconds must be at least 0.1") }
+        configuration.healthInterval = .milliseconds(Int(healthSeconds * 1000))
         if printGripProfile {
             print(String(decoding: try configuration.gripProfile.json(), as: UTF8.self))
             return

@@ -15,6 +15,8 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
     private let options: Activ5Options
     private let logger: Logger
     private let stateChanged: @Sendable (ConnectionState) -> Void
+    private let metrics: DeviceMetrics
+    private var metricsKey: String { "\(family.rawValue)/\(id)" }
     private let loss = LinkLoss()
     private let started = ContinuousClock.now
     var answers = AnswerWaiters<Activ5Notification>()
@@ -30,13 +32,13 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
     private var tare = ForceTare()
     /// The last raw force values (newtons before tare), for a software tare.
     private var recentForces: [Double] = []
-    private(set) var decodeErrors = 0
 
     init(device: BlueZDevice, context: SessionContext, options: Activ5Options) {
         id = DeviceID.from(address: device.address)
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
         stateChanged = context.stateChanged
+        metrics = context.metrics
         gateway = context.gateway
         self.options = options
         var logger = context.logger
@@ -67,6 +69,7 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
         state = newState
         publisher.publish(.state(publisher.topics.device(.a5, id, "connection"), newState.rawValue))
         stateChanged(newState)
+        if newState == .connected { metrics.connected(metricsKey) }
     }
 
     private func publish(_ publications: [Publication]) {
@@ -174,11 +177,12 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
     // MARK: Notifications
 
     private func received(_ bytes: [UInt8], from uuid: String) {
+        metrics.notification(metricsKey)
         let notification: Activ5Notification
         do {
             notification = try Activ5Notification.decode(characteristic: uuid, bytes: bytes)
         } catch {
-            decodeErrors += 1
+            metrics.decodeError(metricsKey)
             logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
             return
         }

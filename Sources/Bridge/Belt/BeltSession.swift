@@ -12,6 +12,8 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
     private let gateway: String
     private let logger: Logger
     private let stateChanged: @Sendable (ConnectionState) -> Void
+    private let metrics: DeviceMetrics
+    private var metricsKey: String { "\(family.rawValue)/\(id)" }
     private let loss = LinkLoss()
     private var telemetry: BeltTelemetry
     private var state = ConnectionState.disconnected
@@ -22,13 +24,13 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
     private var navigation = BeltNavigation()
     private var navigationFlush: Task<Void, Never>?
     /// Malformed notifications received.
-    private(set) var decodeErrors = 0
 
     init(device: BlueZDevice, context: SessionContext) {
         id = DeviceID.from(address: device.address)
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
         stateChanged = context.stateChanged
+        metrics = context.metrics
         gateway = context.gateway
         var logger = context.logger
         logger[metadataKey: "device"] = "\(device.address)"
@@ -56,6 +58,7 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
         state = newState
         publisher.publish(.state(publisher.topics.device(.belt, id, "connection"), newState.rawValue))
         stateChanged(newState)
+        if newState == .connected { metrics.connected(metricsKey) }
     }
 
     private func tearDown() async {
@@ -120,11 +123,12 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
     // MARK: Notifications
 
     private func received(_ bytes: [UInt8], from uuid: String) {
+        metrics.notification(metricsKey)
         let notification: BeltNotification
         do {
             notification = try BeltNotification.decode(characteristic: uuid, bytes: bytes)
         } catch {
-            decodeErrors += 1
+            metrics.decodeError(metricsKey)
             logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
             return
         }

@@ -14,19 +14,21 @@ actor CPRBandSession: DeviceSession {
     private let options: CPRBandOptions
     private let logger: Logger
     private let stateChanged: @Sendable (ConnectionState) -> Void
+    private let metrics: DeviceMetrics
+    private var metricsKey: String { "\(family.rawValue)/\(id)" }
     private let loss = LinkLoss()
     private let started = ContinuousClock.now
     private var state = ConnectionState.disconnected
     private var mode = CPRBandMode.unknown
     private var telemetry: CPRBandTelemetry
     private var streamTasks: [String: Task<Void, Never>] = [:]
-    private(set) var decodeErrors = 0
 
     init(device: BlueZDevice, context: SessionContext, options: CPRBandOptions) {
         id = DeviceID.from(address: device.address)
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
         stateChanged = context.stateChanged
+        metrics = context.metrics
         gateway = context.gateway
         self.options = options
         var logger = context.logger
@@ -65,6 +67,7 @@ actor CPRBandSession: DeviceSession {
         state = newState
         publisher.publish(.state(publisher.topics.device(.cpr, id, "connection"), newState.rawValue))
         stateChanged(newState)
+        if newState == .connected { metrics.connected(metricsKey) }
     }
 
     private func tearDown() async {
@@ -103,6 +106,7 @@ actor CPRBandSession: DeviceSession {
     // MARK: Notifications
 
     private func received(_ bytes: [UInt8], from uuid: String) {
+        metrics.notification(metricsKey)
         do {
             switch try CPRBandNotification.decode(characteristic: uuid, bytes: bytes, mapping: options.batteryMapping) {
             case .depth(let depth): publish(telemetry.peak(depth, at: now))
@@ -110,7 +114,7 @@ actor CPRBandSession: DeviceSession {
             case .battery(let level): publish(telemetry.battery(level))
             }
         } catch {
-            decodeErrors += 1
+            metrics.decodeError(metricsKey)
             logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
         }
     }

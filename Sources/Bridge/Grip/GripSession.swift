@@ -15,17 +15,19 @@ actor GripSession: DeviceSession {
     private let profile: GripProfile
     private let logger: Logger
     private let stateChanged: @Sendable (ConnectionState) -> Void
+    private let metrics: DeviceMetrics
+    private var metricsKey: String { "\(family.rawValue)/\(id)" }
     private let loss = LinkLoss()
     private var state = ConnectionState.disconnected
     private var streamTasks: [String: Task<Void, Never>] = [:]
     private var lastState: [String: String] = [:]
-    private(set) var decodeErrors = 0
 
     init(device: BlueZDevice, context: SessionContext, profile: GripProfile) {
         id = DeviceID.from(address: device.address)
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
         stateChanged = context.stateChanged
+        metrics = context.metrics
         gateway = context.gateway
         self.profile = profile
         var logger = context.logger
@@ -62,6 +64,7 @@ actor GripSession: DeviceSession {
         state = newState
         publisher.publish(.state(topic("connection"), newState.rawValue))
         stateChanged(newState)
+        if newState == .connected { metrics.connected(metricsKey) }
     }
 
     private func tearDown() async {
@@ -142,6 +145,7 @@ actor GripSession: DeviceSession {
     // MARK: Notifications
 
     private func battery(_ bytes: [UInt8]) {
+        metrics.notification(metricsKey)
         do {
             let info = try profile.batteryInfo(bytes: bytes)
             retain("battery", JSONValue.object(["level": .number(Double(info.level)), "low": .bool(info.isLow)]).text)
@@ -151,6 +155,7 @@ actor GripSession: DeviceSession {
     }
 
     private func event(_ bytes: [UInt8]) {
+        metrics.notification(metricsKey)
         do {
             let event = try profile.event(bytes: bytes)
             publisher.publish(Publication(topic: topic("event"), payload: event.rawValue, qos: 1))
@@ -160,7 +165,7 @@ actor GripSession: DeviceSession {
     }
 
     private func malformed(_ bytes: [UInt8], _ error: any Error) {
-        decodeErrors += 1
+        metrics.decodeError(metricsKey)
         logger.warning("malformed notification", metadata: ["bytes": "\(bytes.hex)", "error": "\(error)"])
     }
 

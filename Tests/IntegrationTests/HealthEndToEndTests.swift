@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite(.serialized)
+struct HealthEndToEndTests {
+    @Test func theGatewayReportsItsHealth() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let belt = try await world.startSimulator(["belt", "--orientation-period-ms", "100"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge(extraArguments: ["--health-seconds", "1"])
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let mark = recorder.mark
+            // A report over a full second of streaming: belt notifications at about 10/s plus keep-alives.
+            let report = try await recorder.waitFor("gatt2mqtt/test/health", after: mark) { message in
+                guard let data = message.payloadString?.data(using: .utf8),
+                    let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                    let devices = json["devices"] as? [String: [String: Any]], let belt = devices["belt/\(id)"],
+                    let rate = belt["notifications_per_s"] as? Double
+                else { return false }
+                return rate > 5
+            }
+            let text = try #require(report.payloadString)
+            for key in ["uptime_s", "rss_bytes", "messages_in_per_s", "messages_out_per_s", "decode_errors", "broker_reconnects"] {
+                #expect(text.contains("\"\(key)\""), "health has \(key)")
+            }
+            #expect(!report.retain)
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+}
