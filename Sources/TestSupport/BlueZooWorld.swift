@@ -6,8 +6,11 @@ import Foundation
 public final class BlueZooWorld: Sendable {
     public let broker: MosquittoBroker
     public let bus: PrivateBus
-    public let bluez: ManagedProcess
+    private let bluezProcess: Mutex<ManagedProcess>
     public let adapterAddresses: [String]
+
+    /// The running BlueZoo.
+    public var bluez: ManagedProcess { bluezProcess.withLock { $0 } }
     private let children = Mutex<[ManagedProcess]>([])
 
     /// The environment every BlueZ client of this world needs.
@@ -45,7 +48,7 @@ public final class BlueZooWorld: Sendable {
     private init(broker: MosquittoBroker, bus: PrivateBus, bluez: ManagedProcess, adapterAddresses: [String]) {
         self.broker = broker
         self.bus = bus
-        self.bluez = bluez
+        bluezProcess = Mutex(bluez)
         self.adapterAddresses = adapterAddresses
     }
 
@@ -73,6 +76,38 @@ public final class BlueZooWorld: Sendable {
         return process
     }
 
+    // MARK: Faults
+
+    /// Kills BlueZ (SIGKILL, as a crash: no InterfacesRemoved) and starts it again with the same adapters.
+    public func restartBlueZ() async throws {
+        let old = bluez
+        old.send(SIGKILL)
+        _ = try await old.waitForExit()
+        let new = try await Self.startBlueZoo(bus: bus, adapters: adapterAddresses)
+        bluezProcess.withLock { $0 = new }
+    }
+
+    /// Removes adapter `hci<index>` through BlueZoo's manager interface, as when a dongle is unplugged.
+    public func removeAdapter(_ index: Int) async throws {
+        try await manager("RemoveAdapter", ["y", "\(index)"])
+    }
+
+    /// Adds adapter `hci<index>` back with its original address.
+    public func addAdapter(_ index: Int) async throws {
+        try await manager("AddAdapter", ["ys", "\(index)", adapterAddresses[index]])
+    }
+
+    /// Calls BlueZoo's manager with busctl (dbus-send's calls go unanswered by BlueZoo's sd-bus).
+    private func manager(_ method: String, _ arguments: [String]) async throws {
+        let call = try launch(
+            "busctl", ["--address=\(bus.address)", "--timeout=10", "call", "org.bluez", "/org/bluezoo", "org.bluezoo.Manager1", method] + arguments,
+            name: "busctl")
+        let exit = try await call.waitForExit()
+        guard exit == .exited(0) else {
+            throw WorldFailure(description: "BlueZoo \(method) failed: \(call.outputText)")
+        }
+    }
+
     /// Stops everything, children first.
     public func stop() async {
         for child in children.withLock({ $0.reversed() }) { _ = await child.terminate(grace: .seconds(3)) }
@@ -83,3 +118,8 @@ public final class BlueZooWorld: Sendable {
 }
 
 import Synchronization
+
+/// Something in the test world did not do what it was asked.
+public struct WorldFailure: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
