@@ -37,6 +37,8 @@ public final class Bridge: Sendable {
         var released: Set<String> = []
         var scanUntil: ContinuousClock.Instant?
         var lastInventory: String?
+        /// Recent command identities, to run a QoS 1 redelivery once.
+        var recentCommands = CommandDeduplicator()
         /// Devices announced to Home Assistant, by object path.
         var discovered: [String: HomeAssistantDiscovery.Device] = [:]
     }
@@ -53,6 +55,9 @@ public final class Bridge: Sendable {
         ]
         topics = TopicMap(gateway: configuration.gateway)
         var mqttConfiguration = configuration.mqtt
+        // A persistent session: QoS 1 commands sent while the gateway is cut off wait at the broker.
+        mqttConfiguration.cleanStart = false
+        if mqttConfiguration.protocolVersion == .v5 { mqttConfiguration.sessionExpiry = configuration.sessionExpirySeconds }
         mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
         mqtt = try MQTTClient(configuration: mqttConfiguration, logger: Logger(label: "gatt2mqtt.mqtt"))
         publisher = BrokerPublisher(client: mqtt, topics: topics, logger: logger)
@@ -279,6 +284,12 @@ public final class Bridge: Sendable {
                 throw CommandError(.unknownCommand, "this gateway serves no \(family.rawValue) devices")
             }
             try driver.validate(command: name, payload: payload)
+            if let key = CommandDeduplicator.key(topic: message.topic, transaction: payload.transaction, correlationData: message.correlationData),
+                gateway.withLock({ $0.recentCommands.isRepeat(key, at: .now) })
+            {
+                logger.info("repeated command ignored (same transaction)", metadata: ["topic": "\(message.topic)"])
+                return
+            }
             guard let queue = gateway.withLock({ $0.sessions.values.first { $0.session.family == family && $0.session.id == id }?.commands }) else {
                 throw CommandError(.notConnected, "no \(family.rawValue) \(id) is known to this gateway")
             }

@@ -17,6 +17,9 @@ public struct BridgeConfiguration: Sendable {
     public var gripProfile = GripProfile.placeholder
     /// Which devices connect without a `connect` request.
     public var autoConnect = AutoConnectPolicy.all
+    /// How long the broker keeps the gateway's session (and the QoS 1 commands for it) while the
+    /// gateway is away (MQTT 5; with 3.1.1 the session persists until the gateway returns).
+    public var sessionExpirySeconds: UInt32 = 3600
     /// How often `gatt2mqtt/<gateway>/health` is published.
     public var healthInterval: Duration = .seconds(60)
     /// Largest command payload accepted.

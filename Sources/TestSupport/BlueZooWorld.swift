@@ -16,8 +16,8 @@ public final class BlueZooWorld: Sendable {
     /// The environment every BlueZ client of this world needs.
     public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": bus.address] }
 
-    public static func start(peripheralAdapters: Int = 1) async throws -> BlueZooWorld {
-        let broker = try await MosquittoBroker.start()
+    public static func start(peripheralAdapters: Int = 1, broker brokerOptions: MosquittoBroker.Options = .init()) async throws -> BlueZooWorld {
+        let broker = try await MosquittoBroker.start(options: brokerOptions)
         let bus: PrivateBus
         do { bus = try await PrivateBus.start() } catch {
             await broker.stop()
