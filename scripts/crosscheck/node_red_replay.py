@@ -87,7 +87,8 @@ def load_flow(path):
             if broker is None or broker["type"] != "mqtt-broker":
                 raise CheckFailed(f"{node['type']} node {node['id']} has no mqtt-broker config node")
             if str(broker.get("protocolVersion")) != "5":
-                raise CheckFailed(f"mqtt-broker {broker['id']} is not MQTT 5 (protocolVersion {broker.get('protocolVersion')!r})")
+                version = broker.get("protocolVersion")
+                raise CheckFailed(f"mqtt-broker {broker['id']} is not MQTT 5 (protocolVersion {version!r})")
     return by_id
 
 
@@ -350,7 +351,8 @@ class Replay:
             if not self.subscribed.wait(self.args.timeout):
                 fail("no SUBACK from the broker", 2)
             # The Activ5 start first (force only flows once started), then the vibrate request.
-            for topic, payload, qos, response, correlation in sorted(self.sends, key=lambda s: "/cmd/start" not in s[0]):
+            ordered = sorted(self.sends, key=lambda send: "/cmd/start" not in send[0])
+            for topic, payload, qos, response, correlation in ordered:
                 properties = Properties(PacketTypes.PUBLISH)
                 if response:
                     properties.ResponseTopic = response
@@ -393,7 +395,6 @@ def main():
             (with_device(with_device(topic, "belt", args.belt), "a5", args.a5), *rest)
             for topic, *rest in flow_sends
         ]
-        device_of(sends, "a5", "start")
         Replay(args, filters, sends, belt, a5).run()
     except CheckFailed as error:
         fail(str(error))
