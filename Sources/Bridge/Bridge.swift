@@ -37,6 +37,9 @@ public final class Bridge: Sendable {
         var released: Set<String> = []
         var scanUntil: ContinuousClock.Instant?
         var lastInventory: String?
+        /// Commands waiting (by their own choice, with a message expiry) for a device to connect.
+        var connectionWaiters: [String: [(id: Int, continuation: CheckedContinuation<Bool, Never>)]] = [:]
+        var nextWaiter = 0
         /// Recent command identities, to run a QoS 1 redelivery once.
         var recentCommands = CommandDeduplicator()
         /// Devices announced to Home Assistant, by object path.
@@ -177,7 +180,12 @@ public final class Bridge: Sendable {
                 bluez: bluez, publisher: publisher, logger: logger, gateway: configuration.gateway, metrics: metrics,
                 stateChanged: { [weak self] newState in
                     guard let self else { return }
-                    self.gateway.withLock { $0.states[path] = newState }
+                    let waiting = self.gateway.withLock { state -> [CheckedContinuation<Bool, Never>] in
+                        state.states[path] = newState
+                        guard newState == .connected else { return [] }
+                        return state.connectionWaiters.removeValue(forKey: path)?.map(\.continuation) ?? []
+                    }
+                    waiting.forEach { $0.resume(returning: true) }
                     Task { await self.publishInventory(bluez) }
                 })
             let session = driver.makeSession(for: device, context: context)
@@ -185,7 +193,7 @@ public final class Bridge: Sendable {
             let task = Task {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { await session.run() }
-                    group.addTask { await self.execute(commands, on: session) }
+                    group.addTask { await self.execute(commands, on: session, path: device.path) }
                 }
             }
             state.sessions[device.path] = RunningSession(session: session, task: task, commands: continuation)
@@ -260,6 +268,7 @@ public final class Bridge: Sendable {
         var name: String
         var payload: CommandPayload
         var request: MQTTMessage
+        var received = ContinuousClock.now
     }
 
     private func receiveCommands(bluez: BlueZClient) async {
@@ -299,15 +308,52 @@ public final class Bridge: Sendable {
         }
     }
 
-    private func execute(_ commands: AsyncStream<QueuedCommand>, on session: any DeviceSession) async {
+    private func execute(_ commands: AsyncStream<QueuedCommand>, on session: any DeviceSession, path: String) async {
         for await queued in commands {
             var reply = CommandReply(command: queued.name, transaction: queued.payload.transaction)
             do {
                 try await session.execute(command: queued.name, payload: queued.payload)
+            } catch where error.code == .notConnected && queued.request.messageExpiry != nil {
+                // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
+                let deadline = queued.received + .seconds(Int(queued.request.messageExpiry ?? 0))
+                if await waitForConnection(path, until: deadline) {
+                    do {
+                        try await session.execute(command: queued.name, payload: queued.payload)
+                    } catch {
+                        reply.error = error
+                    }
+                } else {
+                    reply.error = CommandError(.expired, "the device did not connect before the command expired")
+                }
             } catch {
                 reply.error = error
             }
             publisher.reply(reply, to: queued.request, family: session.family, id: session.id)
+        }
+    }
+
+    /// Waits until the device at `path` is connected, or `deadline` passes; returns whether it connected.
+    private func waitForConnection(_ path: String, until deadline: ContinuousClock.Instant) async -> Bool {
+        let id = gateway.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        let timer = Task { [weak self] in
+            try await Task.sleep(until: deadline)
+            let waiter = self?.gateway.withLock { state -> CheckedContinuation<Bool, Never>? in
+                guard let index = state.connectionWaiters[path]?.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.connectionWaiters[path]?.remove(at: index).continuation
+            }
+            waiter?.resume(returning: false)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            let connected = gateway.withLock { state -> Bool in
+                if state.states[path] == .connected { return true }
+                state.connectionWaiters[path, default: []].append((id, continuation))
+                return false
+            }
+            if connected { continuation.resume(returning: true) }
         }
     }
 }

@@ -11,6 +11,8 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
         case unknownDevice = "unknown_device"
         /// The device is not connected (or not yet through its handshake).
         case notConnected = "not_connected"
+        /// A command that chose to wait (MQTT 5 message expiry) expired before its device connected.
+        case expired
         /// The device did not acknowledge in time.
         case timeout
         /// BlueZ or the device refused the GATT operation.

@@ -36,6 +36,7 @@ enum SessionLifecycle {
         isolation: isolated (any Actor)? = #isolation,
         logger: Logger, loss: LinkLoss, reconnect: Bool = true,
         connect: () async throws -> Void,
+        abandon: () async -> Void,
         tearDown: () async -> Void
     ) async {
         var attempt = 0
@@ -48,6 +49,9 @@ enum SessionLifecycle {
                 logger.info("disconnected")
             } catch {
                 logger.warning("connection failed: \(error)")
+                // A half-made link (connected without services, or a handshake that failed) would make the
+                // next Connect a no-op: take it down first.
+                await abandon()
             }
             await tearDown()
             guard !Task.isCancelled else { break }

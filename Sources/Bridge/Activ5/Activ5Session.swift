@@ -53,7 +53,7 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
     func run() async {
         await SessionLifecycle.run(
             logger: logger, loss: loss, reconnect: options.reconnect,
-            connect: { try await connectAndHandshake() }, tearDown: { await tearDown() })
+            connect: { try await connectAndHandshake() }, abandon: { await link.disconnect() }, tearDown: { await tearDown() })
     }
 
     func linkDidDrop() { loss.signal() }

@@ -42,7 +42,7 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
     // MARK: Lifecycle
 
     func run() async {
-        await SessionLifecycle.run(logger: logger, loss: loss, connect: { try await connectAndHandshake() }, tearDown: { await tearDown() })
+        await SessionLifecycle.run(logger: logger, loss: loss, connect: { try await connectAndHandshake() }, abandon: { await link.disconnect() }, tearDown: { await tearDown() })
     }
 
     func linkDidDrop() { loss.signal() }

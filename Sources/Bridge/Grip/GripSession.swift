@@ -48,7 +48,7 @@ actor GripSession: DeviceSession {
     // MARK: Lifecycle
 
     func run() async {
-        await SessionLifecycle.run(logger: logger, loss: loss, connect: { try await connectAndStart() }, tearDown: { await tearDown() })
+        await SessionLifecycle.run(logger: logger, loss: loss, connect: { try await connectAndStart() }, abandon: { await link.disconnect() }, tearDown: { await tearDown() })
     }
 
     func linkDidDrop() { loss.signal() }

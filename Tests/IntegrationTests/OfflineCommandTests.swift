@@ -1,0 +1,50 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// A command for a device that is offline is refused at once, unless its sender opted into waiting
+/// with an MQTT 5 message expiry: then it runs when the device is back, or is answered `expired`.
+@Suite(.serialized)
+struct OfflineCommandTests {
+    @Test func offlineCommandsFailAtOnceOrWaitUntilTheirExpiry() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            var belt = try await world.startSimulator(["belt"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let mark = recorder.mark
+            belt.send(SIGKILL)
+            _ = try await belt.waitForExit()
+            try await recorder.waitFor("belt/\(id)/connection", after: mark) { $0.payloadString == "disconnected" }
+
+            func send(_ payload: String, reply: String, expiry: UInt32?) throws {
+                try recorder.client.publish(MQTTMessage(
+                    topic: "belt/\(id)/cmd/vibrate", string: payload, qos: .atLeastOnce, responseTopic: reply, messageExpiry: expiry))
+            }
+            // No expiry: refused at once.
+            try send(#"{"direction":10}"#, reply: "test/now", expiry: nil)
+            #expect(try await recorder.waitFor("test/now").payloadString?.contains(#""code":"not_connected""#) == true)
+            // A short expiry runs out while the belt is away.
+            try send(#"{"direction":20}"#, reply: "test/short", expiry: 1)
+            #expect(try await recorder.waitFor("test/short", timeout: .seconds(10)).payloadString?.contains(#""code":"expired""#) == true)
+            // A long one waits, and runs once the belt is back.
+            try send(#"{"direction":30}"#, reply: "test/long", expiry: 60)
+            belt = try await world.startSimulator(["belt"])
+            try await recorder.waitFor("belt/\(id)/connection", after: mark, timeout: .seconds(30)) { $0.payloadString == "connected" }
+            let answer = try await recorder.waitFor("test/long", timeout: .seconds(30))
+            #expect(answer.payloadString == #"{"command":"vibrate","ok":true}"#)
+            try await belt.waitForLine { $0.hasPrefix("WRITE 0000fe03-0000-1000-8000-00805f9b34fb 0201aaaa0000031e00") }
+            #expect(!belt.lines.contains { $0.text.hasPrefix("WRITE 0000fe03-0000-1000-8000-00805f9b34fb 0201aaaa0000031400") },
+                    "the expired command never ran")
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+}
