@@ -16,7 +16,7 @@ public final class Bridge: Sendable {
     let mqtt: MQTTClient
     let publisher: BrokerPublisher
     let drivers: [any FamilyDriver]
-    let gateway = Mutex(GatewayState())
+    let gateway: Mutex<GatewayState>
     let metrics = DeviceMetrics()
     let started = ContinuousClock.now
 
@@ -40,6 +40,8 @@ public final class Bridge: Sendable {
         /// Commands waiting (by their own choice, with a message expiry) for a device to connect.
         var connectionWaiters: [String: [(id: Int, continuation: CheckedContinuation<Bool, Never>)]] = [:]
         var nextWaiter = 0
+        /// Commands per device and second.
+        var rateLimiter: CommandRateLimiter
         /// Recent command identities, to run a QoS 1 redelivery once.
         var recentCommands = CommandDeduplicator()
         /// Devices announced to Home Assistant, by object path.
@@ -52,6 +54,8 @@ public final class Bridge: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
+        gateway = Mutex(GatewayState(rateLimiter: CommandRateLimiter(
+            perSecond: configuration.commandRate.perSecond, burst: configuration.commandRate.burst)))
         drivers = [
             BeltDriver(), Activ5Driver(options: configuration.activ5), CPRBandDriver(options: configuration.cprBand),
             GripDriver(profile: configuration.gripProfile),
@@ -301,6 +305,9 @@ public final class Bridge: Sendable {
             }
             guard let queue = gateway.withLock({ $0.sessions.values.first { $0.session.family == family && $0.session.id == id }?.commands }) else {
                 throw CommandError(.notConnected, "no \(family.rawValue) \(id) is known to this gateway")
+            }
+            guard gateway.withLock({ $0.rateLimiter.admit("\(family.rawValue)/\(id)", at: .now) }) else {
+                throw CommandError(.rateLimited, "more than \(configuration.commandRate.perSecond) commands per second for \(family.rawValue) \(id)")
             }
             queue.yield(QueuedCommand(name: name, payload: payload, request: message))
         } catch {

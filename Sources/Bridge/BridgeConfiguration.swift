@@ -22,6 +22,8 @@ public struct BridgeConfiguration: Sendable {
     public var sessionExpirySeconds: UInt32 = 3600
     /// How often `gatt2mqtt/<gateway>/health` is published.
     public var healthInterval: Duration = .seconds(60)
+    /// Commands accepted per device: a burst, then a steady rate per second.
+    public var commandRate = (perSecond: 20.0, burst: 40.0)
     /// Largest command payload accepted.
     public var payloadSizeLimit = CommandPayload.defaultSizeLimit
 

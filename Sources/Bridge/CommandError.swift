@@ -5,6 +5,8 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidPayload = "invalid_payload"
         /// A field has a wrong type or a value out of range; the message names the field.
         case invalidValue = "invalid_value"
+        /// Too many commands for one device: more than the configured rate.
+        case rateLimited = "rate_limited"
         /// No such command for this device family.
         case unknownCommand = "unknown_command"
         /// No device with that address has been seen.
