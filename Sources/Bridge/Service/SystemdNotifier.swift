@@ -86,6 +86,8 @@ public struct SystemdNotifier: Sendable {
     public func notify(_ assignments: [String]) -> Bool {
         do {
             return try send(assignments.joined(separator: "\n"))
+        } catch .unsupportedSocketAddress, .socketAddressTooLong {
+            return false  // logged once, by init
         } catch {
             logger.warning("\(error)")
             return false
