@@ -100,12 +100,15 @@ struct SystemdNotifierTests {
     }
 
     @Test func aSocketNobodyListensOnIsReportedNotThrownAtTheCaller() throws {
-        let path = try FakeNotifySocket.temporaryDirectory() + "/absent"
-        defer { rmdir(String(path.dropLast("/absent".count))) }
+        let directory = try FakeNotifySocket.temporaryDirectory()
+        defer { rmdir(directory) }
+        let path = directory + "/absent"
         let notifier = SystemdNotifier(quietly: ["NOTIFY_SOCKET": path])
         #expect(notifier.isEnabled)
         #expect(!notifier.watchdog())
-        #expect(throws: SystemdNotifierError.sendFailed(socket: path, errno: ENOENT)) { try notifier.send("WATCHDOG=1") }
+        #expect(throws: SystemdNotifierError.sendFailed(socket: path, errno: ENOENT)) {
+            try notifier.send("WATCHDOG=1")
+        }
     }
 
     // MARK: Watchdog settings
@@ -271,7 +274,7 @@ private final class FakeNotifySocket {
             self.directory = directory
             address = directory + "/notify"
         }
-        let result = Self.bind(descriptor, to: address)
+        let result = Self.bindSocket(descriptor, to: address)
         guard result == 0 else {
             let code = errno
             close(descriptor)
@@ -290,7 +293,7 @@ private final class FakeNotifySocket {
 
     /// Binds as systemd does, written out here rather than borrowed from the code under test: a path
     /// with its NUL counted in the length, or NUL + name for an abstract socket with no NUL after it.
-    private static func bind(_ descriptor: Int32, to address: String) -> Int32 {
+    private static func bindSocket(_ descriptor: Int32, to address: String) -> Int32 {
         var socketAddress = sockaddr_un()
         socketAddress.sun_family = sa_family_t(AF_UNIX)
         let isAbstract = address.hasPrefix("@")
@@ -298,7 +301,7 @@ private final class FakeNotifySocket {
         withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: bytes) }
         let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (isAbstract ? 0 : 1)
         return withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(length)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(length)) }
         }
     }
 

@@ -14,7 +14,7 @@ import Logging
 /// `Sendable` value that any task may use.
 public struct SystemdNotifier: Sendable {
     /// `nil` when `NOTIFY_SOCKET` is unset or empty; a failure when it is set but unusable.
-    let socket: Result<NotifySocketAddress, SystemdNotifierError>?
+    let destination: Result<NotifySocketAddress, SystemdNotifierError>?
     /// `WATCHDOG_USEC`, when it is set, valid, and meant for this process (see ``init(environment:logger:)``).
     public let watchdogTimeout: Duration?
     let logger: Logger
@@ -34,20 +34,20 @@ public struct SystemdNotifier: Sendable {
         self.logger = logger
         if let value = environment["NOTIFY_SOCKET"], !value.isEmpty {
             do {
-                socket = .success(try NotifySocketAddress(value))
+                destination = .success(try NotifySocketAddress(value))
             } catch {
-                socket = .failure(error)
+                destination = .failure(error)
                 logger.warning("systemd notifications off: \(error)")
             }
         } else {
-            socket = nil
+            destination = nil
         }
         watchdogTimeout = Self.watchdogTimeout(in: environment, logger: logger)
     }
 
     /// True when `NOTIFY_SOCKET` names a usable socket, that is when messages are sent at all.
     public var isEnabled: Bool {
-        if case .success = socket { true } else { false }
+        if case .success = destination { true } else { false }
     }
 
     /// How often ``runWatchdog(isHealthy:)`` pings: half the watchdog timeout, as sd_watchdog_enabled(3)
@@ -99,9 +99,9 @@ public struct SystemdNotifier: Sendable {
     /// - Returns: false without sending when there is no `NOTIFY_SOCKET`; true when sent.
     @discardableResult
     public func send(_ message: String) throws(SystemdNotifierError) -> Bool {
-        guard let socket else { return false }
-        let address = try socket.get()
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard let destination else { return false }
+        let address = try destination.get()
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .socketFailed(errno: errno) }
         defer { close(descriptor) }
         // Bounded, not non-blocking: a busy systemd gets a moment to drain its queue, a wedged one cannot hold us.
