@@ -70,14 +70,16 @@ public final class Bridge: Sendable {
         publisher = BrokerPublisher(client: mqtt, topics: topics, logger: logger)
     }
 
-    /// Runs until the task is cancelled; then disconnects the devices and says `offline`.
-    public func run() async throws {
+    /// Runs until the task is cancelled; then disconnects the devices and says `offline`. Under systemd
+    /// (`Type=notify`) it reports READY once running, pings the watchdog while D-Bus answers, and says STOPPING.
+    public func run(notifier: SystemdNotifier = SystemdNotifier()) async throws {
         mqtt.start()
         do {
             try await mqtt.connected(timeout: .seconds(10))
         } catch {
             // Keep going: the client retries with backoff and sends the retained state once connected.
             logger.error("broker not reachable yet: \(error)")
+            notifier.status("broker not reachable yet; retrying")
         }
         publisher.publish(.state(topics.status, "online"))
         for family in DeviceFamily.allCases { try mqtt.subscribe(topics.commandFilter(family), qos: .atLeastOnce) }
@@ -91,15 +93,20 @@ public final class Bridge: Sendable {
         try mqtt.subscribe(HomeAssistantDiscovery.statusTopic, qos: .atLeastOnce)
         publisher.publish(discovery.gatewayConfig())
         logger.info("bridge running", metadata: ["adapter": "\(configuration.adapter)", "gateway": "\(configuration.gateway)"])
+        notifier.ready(status: "running on \(configuration.adapter) as gateway \(configuration.gateway)")
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.receiveCommands(bluez: bluez) }
             group.addTask { await self.follow(events, bluez: bluez) }
             group.addTask { await self.keepDiscovering(bluez) }
             group.addTask { await self.reportHealth() }
+            // A wedged D-Bus queue stops the pings, and systemd restarts the daemon. The broker is left out:
+            // its client reconnects by itself, and an outage is no reason to restart.
+            group.addTask { await notifier.runWatchdog { dbus.isConnected } }
             await group.next()  // every child runs until cancellation
             group.cancelAll()
         }
+        notifier.stopping(status: "disconnecting devices")
         await shutDown(bluez: bluez)
         dbus.close()
     }

@@ -60,18 +60,23 @@ public final class BlueZooWorld: Sendable {
     }
 
     /// Starts the bridge on hci0 against this world's broker; waits until it runs.
-    public func startBridge(gateway: String = "test", extraArguments: [String] = []) async throws -> ManagedProcess {
+    public func startBridge(
+        gateway: String = "test", extraArguments: [String] = [], extraEnvironment: [String: String] = [:]
+    ) async throws -> ManagedProcess {
         let process = try launch(
             ProjectPaths.binary("gatt2mqtt"),
             ["--broker", broker.url, "--adapter", "hci0", "--gateway", gateway, "--log-level", "debug"] + extraArguments,
-            name: "gatt2mqtt")
+            name: "gatt2mqtt", extraEnvironment: extraEnvironment)
         try await process.waitForLine(containing: "bridge running", timeout: .seconds(20))
         return process
     }
 
     /// Starts any other BlueZ client (bluetoothctl, a Python script) in this world.
-    public func launch(_ executable: String, _ arguments: [String], name: String? = nil) throws -> ManagedProcess {
-        let process = try ManagedProcess.launch(executable, arguments: arguments, environment: environment, name: name)
+    public func launch(
+        _ executable: String, _ arguments: [String], name: String? = nil, extraEnvironment: [String: String] = [:]
+    ) throws -> ManagedProcess {
+        let process = try ManagedProcess.launch(
+            executable, arguments: arguments, environment: environment.merging(extraEnvironment) { $1 }, name: name)
         children.withLock { $0.append(process) }
         return process
     }
