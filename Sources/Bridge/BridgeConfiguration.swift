@@ -17,6 +17,9 @@ public struct BridgeConfiguration: Sendable {
     public var gripProfile = GripProfile.placeholder
     /// Which devices connect without a `connect` request.
     public var autoConnect = AutoConnectPolicy.all
+    /// Aliases replacing the address as a device's `<id>` in topics: upper-case address with colons
+    /// (`AA:BB:CC:DD:EE:FF`) → alias (lower-case letters, digits, `-`, `_`), checked when loaded.
+    public var aliases: [String: String] = [:]
     /// Largest command payload accepted.
     public var payloadSizeLimit = CommandPayload.defaultSizeLimit
 
