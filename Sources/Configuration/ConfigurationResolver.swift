@@ -197,21 +197,21 @@ struct ConfigurationResolver {
         var options = Activ5Options()
         let squeeze = try finite(.a5SqueezeNewtons) ?? options.squeeze.pressedNewtons
         let release = try finite(.a5ReleaseNewtons) ?? options.squeeze.releasedNewtons
-        guard release >= 0 else { throw fail(.a5ReleaseNewtons, "must be a number of newtons, 0 or more, not \(release)") }
+        guard release >= 0 else { throw fail(.a5ReleaseNewtons, "must be a number of newtons, 0 or more, not \(number(release))") }
         if squeeze <= release {
             if settings[.a5SqueezeNewtons] != nil {
-                throw fail(.a5SqueezeNewtons, "must be a number greater than \(name(.a5ReleaseNewtons)) (\(release))")
+                throw fail(.a5SqueezeNewtons, "must be a number greater than \(name(.a5ReleaseNewtons)) (\(number(release)))")
             }
-            throw fail(.a5ReleaseNewtons, "must be a number less than \(name(.a5SqueezeNewtons)) (\(squeeze))")
+            throw fail(.a5ReleaseNewtons, "must be a number less than \(name(.a5SqueezeNewtons)) (\(number(squeeze)))")
         }
         let window = try finite(.a5DoubleSqueezeSeconds) ?? options.squeeze.windowSeconds
         guard window > 0, window <= 60 else {
-            throw fail(.a5DoubleSqueezeSeconds, "must be a number of seconds above 0, at most 60, not \(window)")
+            throw fail(.a5DoubleSqueezeSeconds, "must be a number of seconds above 0, at most 60, not \(number(window))")
         }
         options.squeeze = .init(pressedNewtons: squeeze, releasedNewtons: release, windowSeconds: window)
         if let keepAlive = try finite(.a5KeepAliveSeconds) {
             guard keepAlive >= 1, keepAlive <= 86400 else {
-                throw fail(.a5KeepAliveSeconds, "must be a number of seconds from 1 to 86400, not \(keepAlive)")
+                throw fail(.a5KeepAliveSeconds, "must be a number of seconds from 1 to 86400, not \(number(keepAlive))")
             }
             options.keepAliveInterval = .milliseconds(Int((keepAlive * 1000).rounded()))
         }
@@ -243,19 +243,19 @@ struct ConfigurationResolver {
         }
         if let window = try finite(.cprRateWindow) {
             guard window > 0, window <= 3600 else {
-                throw fail(.cprRateWindow, "must be a number of seconds above 0, at most 3600, not \(window)")
+                throw fail(.cprRateWindow, "must be a number of seconds above 0, at most 3600, not \(number(window))")
             }
             options.rateWindowSeconds = window
         }
         if let reference = try finite(.cprReferencePower) {
             guard Self.referencePowerRange.contains(reference) else {
-                throw fail(.cprReferencePower, "must be a number of dBm from -127 to 20, not \(reference)")
+                throw fail(.cprReferencePower, "must be a number of dBm from -127 to 20, not \(number(reference))")
             }
             options.distance.referencePowerDBm = reference
         }
         if let exponent = try finite(.cprExponent) {
             guard exponent > 0, exponent <= 10 else {
-                throw fail(.cprExponent, "must be a number above 0, at most 10 (2 is free space), not \(exponent)")
+                throw fail(.cprExponent, "must be a number above 0, at most 10 (2 is free space), not \(number(exponent))")
             }
             options.distance.exponent = exponent
         }

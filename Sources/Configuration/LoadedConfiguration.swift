@@ -121,7 +121,7 @@ private func quoted(_ text: String) -> String {
 }
 
 /// `20` rather than `20.0`; other values as Swift prints them.
-private func number(_ value: Double) -> String {
+func number(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
 }
 
