@@ -101,7 +101,10 @@ struct ConfigurationResolver {
             passwordSource = .environment(name(.password))
         } else if let path = text(.passwordFile) {
             var password = String(decoding: try read(.passwordFile, path), as: UTF8.self)
-            while password.hasSuffix("\n") || password.hasSuffix("\r") { password.removeLast() }
+            // By scalars: "\r\n" is one Character, which hasSuffix("\n") does not match.
+            while let last = password.unicodeScalars.last, last == "\n" || last == "\r" {
+                password.unicodeScalars.removeLast()
+            }
             guard !password.isEmpty else { throw fail(.passwordFile, "\(path) is empty") }
             mqtt.password = password
             passwordSource = .file(path)
