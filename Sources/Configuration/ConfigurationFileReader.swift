@@ -36,7 +36,8 @@ enum ConfigurationFileReader {
             guard seen.insert(scalar.string).inserted else { throw error(path, "given twice", at: keyNode) }
             if let key = ConfigurationKey(rawValue: path) {
                 guard key.isInFile else {
-                    throw error(path, "not allowed in the file: use broker.password_file or GATT2MQTT_MQTT_PASSWORD",
+                    throw error(
+                        path, "not allowed in the file: use broker.password_file or GATT2MQTT_MQTT_PASSWORD",
                         at: keyNode)
                 }
                 if isNull(valueNode) { continue }

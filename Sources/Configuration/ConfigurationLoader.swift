@@ -29,7 +29,8 @@ public enum ConfigurationLoader {
             file = try ConfigurationFileReader.read(yaml: text, fileName: given, directory: directory)
             path = given
         }
-        return try resolve(file: file, path: path, commandLine: commandLine, environment: environment, hostName: hostName)
+        return try resolve(
+            file: file, path: path, commandLine: commandLine, environment: environment, hostName: hostName)
     }
 
     /// Loads `yaml` as if it were the file; for tests and for checking a file's text.
@@ -39,7 +40,8 @@ public enum ConfigurationLoader {
         hostName: String = "testhost"
     ) throws(ConfigurationError) -> LoadedConfiguration {
         let file = try ConfigurationFileReader.read(yaml: yaml, fileName: "(yaml)", directory: directory)
-        return try resolve(file: file, path: nil, commandLine: commandLine, environment: environment, hostName: hostName)
+        return try resolve(
+            file: file, path: nil, commandLine: commandLine, environment: environment, hostName: hostName)
     }
 
     private static func resolve(

@@ -44,8 +44,10 @@ struct ConfigurationResolver {
         }
         if let limit = integer(.payloadSizeLimit) {
             guard Self.payloadSizeRange.contains(limit) else {
-                throw fail(.payloadSizeLimit, "must be a whole number of bytes from \(Self.payloadSizeRange.lowerBound) to "
-                    + "\(Self.payloadSizeRange.upperBound), not \(limit)")
+                throw fail(
+                    .payloadSizeLimit,
+                    "must be a whole number of bytes from \(Self.payloadSizeRange.lowerBound) to "
+                        + "\(Self.payloadSizeRange.upperBound), not \(limit)")
             }
             bridge.payloadSizeLimit = limit
         }
@@ -172,7 +174,8 @@ struct ConfigurationResolver {
         for (address, alias) in map(.aliases).sorted(by: { $0.key < $1.key }) {
             let key = "\(name).\(address)"
             guard let normalized = Self.normalizedAddress(address) else {
-                throw ConfigurationError(key: key, message: "'\(address)' is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
+                throw ConfigurationError(
+                    key: key, message: "'\(address)' is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
             }
             guard aliases[normalized] == nil else {
                 throw ConfigurationError(key: key, message: "\(normalized) has an alias already")
@@ -185,7 +188,8 @@ struct ConfigurationResolver {
             }
             guard !Self.looksLikeDeviceID(alias) else {
                 throw ConfigurationError(
-                    key: key, message: "'\(alias)' looks like a device id (12 hex digits), which another device may have")
+                    key: key,
+                    message: "'\(alias)' looks like a device id (12 hex digits), which another device may have")
             }
             if let owner = owners[alias] {
                 throw ConfigurationError(key: key, message: "'\(alias)' is the alias of \(owner) already")
@@ -200,16 +204,20 @@ struct ConfigurationResolver {
         var options = Activ5Options()
         let squeeze = try finite(.a5SqueezeNewtons) ?? options.squeeze.pressedNewtons
         let release = try finite(.a5ReleaseNewtons) ?? options.squeeze.releasedNewtons
-        guard release >= 0 else { throw fail(.a5ReleaseNewtons, "must be a number of newtons, 0 or more, not \(number(release))") }
+        guard release >= 0 else {
+            throw fail(.a5ReleaseNewtons, "must be a number of newtons, 0 or more, not \(number(release))")
+        }
         if squeeze <= release {
             if settings[.a5SqueezeNewtons] != nil {
-                throw fail(.a5SqueezeNewtons, "must be a number greater than \(name(.a5ReleaseNewtons)) (\(number(release)))")
+                throw fail(
+                    .a5SqueezeNewtons, "must be a number greater than \(name(.a5ReleaseNewtons)) (\(number(release)))")
             }
             throw fail(.a5ReleaseNewtons, "must be a number less than \(name(.a5SqueezeNewtons)) (\(number(squeeze)))")
         }
         let window = try finite(.a5DoubleSqueezeSeconds) ?? options.squeeze.windowSeconds
         guard window > 0, window <= 60 else {
-            throw fail(.a5DoubleSqueezeSeconds, "must be a number of seconds above 0, at most 60, not \(number(window))")
+            throw fail(
+                .a5DoubleSqueezeSeconds, "must be a number of seconds above 0, at most 60, not \(number(window))")
         }
         options.squeeze = .init(pressedNewtons: squeeze, releasedNewtons: release, windowSeconds: window)
         if let keepAlive = try finite(.a5KeepAliveSeconds) {
@@ -258,7 +266,8 @@ struct ConfigurationResolver {
         }
         if let exponent = try finite(.cprExponent) {
             guard exponent > 0, exponent <= 10 else {
-                throw fail(.cprExponent, "must be a number above 0, at most 10 (2 is free space), not \(number(exponent))")
+                throw fail(
+                    .cprExponent, "must be a number above 0, at most 10 (2 is free space), not \(number(exponent))")
             }
             options.distance.exponent = exponent
         }
@@ -325,7 +334,9 @@ struct ConfigurationResolver {
 
     static func isValidAlias(_ alias: String) -> Bool {
         (1...64).contains(alias.count)
-            && alias.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+            && alias.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            }
     }
 
     /// A device's default `<id>` is its address in lower-case hex without colons.

@@ -90,7 +90,11 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         add(2, "exponent: \(number(cpr.distance.exponent))")
 
         add(0, "grip:")
-        if let gripProfileFile { add(1, "profile: \(quoted(gripProfileFile))") } else { add(1, "# profile: (built in)") }
+        if let gripProfileFile {
+            add(1, "profile: \(quoted(gripProfileFile))")
+        } else {
+            add(1, "# profile: (built in)")
+        }
         add(0, "log_level: \(logLevel.rawValue)")
         add(0, "payload_size_limit: \(bridge.payloadSizeLimit)")
         return lines.joined(separator: "\n") + "\n"
@@ -112,7 +116,8 @@ private func quoted(_ text: String) -> String {
         case "\n": result += "\\n"
         case "\t": result += "\\t"
         case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-            result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+            result +=
+                "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                 + String(scalar.value, radix: 16)
         default: result.unicodeScalars.append(scalar)
         }

@@ -33,7 +33,9 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "The BlueZ adapter to be a central on (default hci0).")
     var adapter: String?
 
-    @Option(help: "This gateway's name in gatt2mqtt/<gateway>/… topics (letters, digits, '-', '_'; default: the host name).")
+    @Option(
+        help: "This gateway's name in gatt2mqtt/<gateway>/… topics (letters, digits, '-', '_'; default: the host name)."
+    )
     var gateway: String?
 
     @Option(help: "MQTT protocol version: 5 or 3.1.1 (default 5).")
@@ -42,7 +44,10 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).")
     var logLevel: String?
 
-    @Option(help: "Which devices connect without a connect request: all, none, or allowed (only --allow addresses); default all.")
+    @Option(
+        help:
+            "Which devices connect without a connect request: all, none, or allowed (only --allow addresses); default all."
+    )
     var autoConnect: String?
 
     @Option(help: "An address that may connect by itself (repeat for more); implies --auto-connect allowed.")

@@ -118,7 +118,10 @@ struct ConfigurationFileTests {
     }
 
     @Test(arguments: [
-        ("colour: red", "colour", "the top level takes a5, adapter, belt, broker, cpr, devices, gateway, grip, log_level"),
+        (
+            "colour: red", "colour",
+            "the top level takes a5, adapter, belt, broker, cpr, devices, gateway, grip, log_level"
+        ),
         ("adapters: [hci0, hci1]", "adapters", "unknown key"),
         ("topic_prefix: home", "topic_prefix", "unknown key"),
         ("a5:\n  sqeeze_newtons: 3", "a5.sqeeze_newtons", "a5 takes double_squeeze_s, keepalive_s, reconnect"),

@@ -27,7 +27,8 @@ struct ConfigurationPrecedenceTests {
         let loaded = try load(
             file,
             environment: [
-                "GATT2MQTT_BROKER": "mqtt://env-broker:1002", "GATT2MQTT_ADAPTER": "hci2", "GATT2MQTT_GATEWAY": "env-gw",
+                "GATT2MQTT_BROKER": "mqtt://env-broker:1002", "GATT2MQTT_ADAPTER": "hci2",
+                "GATT2MQTT_GATEWAY": "env-gw",
                 "GATT2MQTT_LOG_LEVEL": "warning", "GATT2MQTT_MQTT_USERNAME": "env-user", "UNRELATED": "x",
             ])
         #expect(loaded.bridge.mqtt.host == "env-broker")
@@ -115,7 +116,12 @@ struct ConfigurationPrecedenceTests {
 
     @Test func allWithAllowOfTheSameSourceMeansAllowed() throws {
         // As the flags always behaved: `--auto-connect all --allow X` allows only X.
-        let loaded = try load("", flags: flags { $0.autoConnect = "all"; $0.allow = ["AA:BB:CC:DD:EE:FF"] })
+        let loaded = try load(
+            "",
+            flags: flags {
+                $0.autoConnect = "all"
+                $0.allow = ["AA:BB:CC:DD:EE:FF"]
+            })
         #expect(loaded.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:FF"]))
     }
 
@@ -135,7 +141,12 @@ struct ConfigurationPrecedenceTests {
 
     @Test func noneWithAllowOnTheCommandLineIsAnError() throws {
         let error = try #require(
-            loadError("", flags: flags { $0.autoConnect = "none"; $0.allow = ["AA:BB:CC:DD:EE:FF"] }))
+            loadError(
+                "",
+                flags: flags {
+                    $0.autoConnect = "none"
+                    $0.allow = ["AA:BB:CC:DD:EE:FF"]
+                }))
         #expect(error.description == "--allow: lists addresses, but --auto-connect is none (use allowed)")
     }
 
@@ -164,7 +175,8 @@ struct ConfigurationPrecedenceTests {
 
     @Test func aMissingConfigFileIsNamed() throws {
         do {
-            _ = try ConfigurationLoader.load(commandLine: flags { $0.configFile = "/no/gatt2mqtt.yaml" }, environment: [:])
+            _ = try ConfigurationLoader.load(
+                commandLine: flags { $0.configFile = "/no/gatt2mqtt.yaml" }, environment: [:])
             Issue.record("expected an error")
         } catch {
             #expect(error.description == "--config: cannot read /no/gatt2mqtt.yaml: no such file")

@@ -8,7 +8,8 @@ final class TemporaryFolder {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("gatt2mqtt-config-\(UUID().uuidString)")
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("gatt2mqtt-config-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }

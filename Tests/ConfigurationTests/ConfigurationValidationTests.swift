@@ -8,7 +8,10 @@ import Testing
 struct ConfigurationValidationTests {
     @Test(arguments: [
         ("a5: {squeeze_newtons: 4}", "a5.squeeze_newtons", "must be a number greater than a5.release_newtons (5)"),
-        ("a5: {squeeze_newtons: 10, release_newtons: 10}", "a5.squeeze_newtons", "greater than a5.release_newtons (10)"),
+        (
+            "a5: {squeeze_newtons: 10, release_newtons: 10}", "a5.squeeze_newtons",
+            "greater than a5.release_newtons (10)"
+        ),
         ("a5: {release_newtons: 25}", "a5.release_newtons", "must be a number less than a5.squeeze_newtons (20)"),
         ("a5: {release_newtons: -1}", "a5.release_newtons", "0 or more, not -1"),
         ("a5: {double_squeeze_s: 0}", "a5.double_squeeze_s", "above 0, at most 60, not 0"),
@@ -30,7 +33,10 @@ struct ConfigurationValidationTests {
         ("cpr: {rate_window_s: 0}", "cpr.rate_window_s", "above 0, at most 3600"),
         ("cpr: {distance: {reference_dbm: 30}}", "cpr.distance.reference_dbm", "from -127 to 20, not 30"),
         ("cpr: {distance: {exponent: 0}}", "cpr.distance.exponent", "above 0, at most 10"),
-        ("log_level: loud", "log_level", "must be one of trace, debug, info, notice, warning, error, critical, not 'loud'"),
+        (
+            "log_level: loud", "log_level",
+            "must be one of trace, debug, info, notice, warning, error, critical, not 'loud'"
+        ),
         ("payload_size_limit: 10", "payload_size_limit", "from 64 to 268435455, not 10"),
         ("gateway: {name: a/b}", "gateway.name", "must be letters, digits, '-' or '_'"),
         ("gateway: {name: '+'}", "gateway.name", "not '+'"),
@@ -39,11 +45,26 @@ struct ConfigurationValidationTests {
         ("devices: {auto_connect: some}", "devices.auto_connect", "must be all, none or allowed, not 'some'"),
         ("devices: {allow: [nope]}", "devices.allow", "'nope' is not a Bluetooth address"),
         ("devices: {allow: ['AA:BB:CC:DD:EE']}", "devices.allow", "is not a Bluetooth address"),
-        ("devices: {auto_connect: none, allow: ['AA:BB:CC:DD:EE:FF']}", "devices.allow", "devices.auto_connect is none"),
-        ("broker: {tls: {ca_file: /etc/hostname}}", "broker.tls.ca_file", "needs an mqtts:// broker, but broker.url is"),
-        ("broker: {url: 'mqtts://x', tls: {cert_file: /etc/hostname}}", "broker.tls.cert_file", "needs broker.tls.key_file"),
-        ("broker: {url: 'mqtts://x', tls: {key_file: /etc/hostname}}", "broker.tls.key_file", "needs broker.tls.cert_file"),
-        ("broker: {url: 'mqtts://x', tls: {ca_file: /no/ca.pem}}", "broker.tls.ca_file", "cannot read /no/ca.pem: no such file"),
+        (
+            "devices: {auto_connect: none, allow: ['AA:BB:CC:DD:EE:FF']}", "devices.allow",
+            "devices.auto_connect is none"
+        ),
+        (
+            "broker: {tls: {ca_file: /etc/hostname}}", "broker.tls.ca_file",
+            "needs an mqtts:// broker, but broker.url is"
+        ),
+        (
+            "broker: {url: 'mqtts://x', tls: {cert_file: /etc/hostname}}", "broker.tls.cert_file",
+            "needs broker.tls.key_file"
+        ),
+        (
+            "broker: {url: 'mqtts://x', tls: {key_file: /etc/hostname}}", "broker.tls.key_file",
+            "needs broker.tls.cert_file"
+        ),
+        (
+            "broker: {url: 'mqtts://x', tls: {ca_file: /no/ca.pem}}", "broker.tls.ca_file",
+            "cannot read /no/ca.pem: no such file"
+        ),
         ("broker: {password_file: /no/password}", "broker.password_file", "cannot read /no/password: no such file"),
         ("broker: {password_file: /tmp}", "broker.password_file", "it is a directory"),
         ("grip: {profile: /no/grip.json}", "grip.profile", "cannot read /no/grip.json: no such file"),

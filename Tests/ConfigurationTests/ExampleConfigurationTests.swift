@@ -70,7 +70,8 @@ struct ExampleConfigurationTests {
         let keyLines = lines.filter { line in
             let trimmed = line.drop { $0 == " " }
             // Section headers (`broker:`) introduce commented keys; list items belong to their key.
-            return !trimmed.hasPrefix("#") && !trimmed.hasPrefix("- ") && trimmed.contains(":") && !trimmed.hasSuffix(":")
+            return !trimmed.hasPrefix("#") && !trimmed.hasPrefix("- ") && trimmed.contains(":")
+                && !trimmed.hasSuffix(":")
         }
         for line in keyLines where !line.contains("\"AA:BB") {
             #expect(line.contains(" # "), "no comment: \(line)")

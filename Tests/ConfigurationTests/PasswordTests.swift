@@ -10,8 +10,10 @@ struct PasswordTests {
     private func renderings(_ loaded: LoadedConfiguration) -> [String] {
         var dumped = ""
         dump(loaded, to: &dumped)
-        return [loaded.description, loaded.debugDescription, String(describing: loaded), String(reflecting: loaded),
-            "\(loaded)", dumped]
+        return [
+            loaded.description, loaded.debugDescription, String(describing: loaded), String(reflecting: loaded),
+            "\(loaded)", dumped,
+        ]
     }
 
     @Test func thePasswordComesFromTheFileWithoutTheTrailingNewline() throws {
@@ -40,7 +42,8 @@ struct PasswordTests {
     }
 
     @Test func theEnvironmentsPasswordNeedsNoFile() throws {
-        let loaded = try load("", environment: ["GATT2MQTT_MQTT_USERNAME": "u", "GATT2MQTT_MQTT_PASSWORD": Self.password])
+        let loaded = try load(
+            "", environment: ["GATT2MQTT_MQTT_USERNAME": "u", "GATT2MQTT_MQTT_PASSWORD": Self.password])
         #expect(loaded.bridge.mqtt.username == "u")
         #expect(loaded.bridge.mqtt.password == Self.password)
     }
