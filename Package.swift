@@ -4,6 +4,7 @@ import PackageDescription
 // Dependencies, each chosen for one job:
 // - swift-argument-parser: the command lines of `gatt2mqtt` and `gatt2mqtt-sim`.
 // - swift-log: the logging API every layer writes through (levels, metadata per device).
+// - Yams: parsing the YAML configuration file (`gatt2mqtt --config FILE`).
 let package = Package(
     name: "gatt2mqtt",
     products: [
@@ -13,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         // C libraries from the system, found through pkg-config.
@@ -31,10 +33,21 @@ let package = Package(
             name: "Bridge",
             dependencies: ["BlueZ", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log")]
         ),
+        // The daemon's settings: YAML file < environment < command line, checked into one BridgeConfiguration.
+        .target(
+            name: "Configuration",
+            dependencies: [
+                "Bridge", "MQTT", "Peripherals", .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         .executableTarget(
             name: "gatt2mqtt",
-            dependencies: ["Bridge", "Peripherals", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Bridge", "Configuration", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "gatt2mqtt-sim",
@@ -50,6 +63,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["MQTT", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

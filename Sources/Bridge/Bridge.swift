@@ -188,7 +188,8 @@ public final class Bridge: Sendable {
             ])
             let path = device.path
             let context = SessionContext(
-                bluez: bluez, publisher: publisher, logger: logger, gateway: configuration.gateway, metrics: metrics,
+                bluez: bluez, publisher: publisher, logger: logger, gateway: configuration.gateway, id: id(of: device.address),
+                metrics: metrics,
                 stateChanged: { [weak self] newState in
                     guard let self else { return }
                     let waiting = self.gateway.withLock { state -> [CheckedContinuation<Bool, Never>] in
@@ -216,6 +217,11 @@ public final class Bridge: Sendable {
     }
 
     var discovery: HomeAssistantDiscovery { HomeAssistantDiscovery(topics: topics) }
+
+    /// A device's `<id>`: its configured alias, else its address in lower-case hex.
+    func id(of address: String) -> String {
+        configuration.aliases[address.uppercased()] ?? DeviceID.from(address: address)
+    }
 
     /// Home Assistant (re)started: every config again, as it may have lost them.
     func announceToHomeAssistant() {

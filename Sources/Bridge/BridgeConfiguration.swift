@@ -24,6 +24,9 @@ public struct BridgeConfiguration: Sendable {
     public var healthInterval: Duration = .seconds(60)
     /// Commands accepted per device: a burst, then a steady rate per second.
     public var commandRate = (perSecond: 20.0, burst: 40.0)
+    /// Aliases replacing the address as a device's `<id>` in topics: upper-case address with colons
+    /// (`AA:BB:CC:DD:EE:FF`) → alias (lower-case letters, digits, `-`, `_`), checked when loaded.
+    public var aliases: [String: String] = [:]
     /// Largest command payload accepted.
     public var payloadSizeLimit = CommandPayload.defaultSizeLimit
 

@@ -27,6 +27,8 @@ struct SessionContext: Sendable {
     var publisher: BrokerPublisher
     var logger: Logger
     var gateway: String
+    /// The device's `<id>` in topics: its alias, or its address in hex.
+    var id: String
     /// Counters for the health report.
     var metrics = DeviceMetrics()
     /// Told of every connection-state change (for the gateway's inventory).

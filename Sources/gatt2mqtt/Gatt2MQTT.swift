@@ -1,36 +1,54 @@
 import ArgumentParser
 import Bridge
+import Configuration
 import Dispatch
 import Foundation
 import Logging
-import MQTT
-import Peripherals
 
-/// `gatt2mqtt --broker mqtt://HOST:PORT --adapter hci0 [--gateway NAME]`
+/// `gatt2mqtt [--config FILE] [--broker mqtt://HOST:PORT] [--adapter hci0] [--gateway NAME] …`
+///
+/// Only parses flags: `ConfigurationLoader` merges them over the file and the environment and checks
+/// everything.
 @main
 struct Gatt2MQTT: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatt2mqtt",
         abstract: "Bridges Bluetooth LE peripherals (through BlueZ) to an MQTT broker.",
-        discussion: "BlueZ is reached on the system bus, or on DBUS_SYSTEM_BUS_ADDRESS when it is set.")
+        discussion: """
+            Settings come from, in rising precedence: the defaults, the YAML file (--config, or \
+            GATT2MQTT_CONFIG; see examples/gatt2mqtt.yaml), the environment (GATT2MQTT_BROKER, \
+            GATT2MQTT_ADAPTER, GATT2MQTT_GATEWAY, GATT2MQTT_LOG_LEVEL, GATT2MQTT_MQTT_USERNAME, \
+            GATT2MQTT_MQTT_PASSWORD), and these flags. The broker password is read from the file's \
+            broker.password_file or GATT2MQTT_MQTT_PASSWORD, never from a flag.
 
-    @Option(help: "The broker, as mqtt://HOST:PORT or mqtts://HOST:PORT.")
-    var broker = "mqtt://127.0.0.1:1883"
+            BlueZ is reached on the system bus, or on DBUS_SYSTEM_BUS_ADDRESS when it is set.
+            """)
 
-    @Option(help: "The BlueZ adapter to be a central on.")
-    var adapter = "hci0"
+    @Option(help: "A YAML configuration file (default: GATT2MQTT_CONFIG, else none).")
+    var config: String?
 
-    @Option(help: "This gateway's name in gatt2mqtt/<gateway>/… topics (letters, digits, '-', '_').")
-    var gateway = GatewayName.default
+    @Option(help: "The broker, as mqtt://HOST:PORT or mqtts://HOST:PORT (default mqtt://127.0.0.1:1883).")
+    var broker: String?
 
-    @Option(help: "MQTT protocol version: 5 or 3.1.1.")
-    var mqttVersion = "5"
+    @Option(help: "The BlueZ adapter to be a central on (default hci0).")
+    var adapter: String?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @Option(
+        help: "This gateway's name in gatt2mqtt/<gateway>/… topics (letters, digits, '-', '_'; default: the host name)."
+    )
+    var gateway: String?
 
-    @Option(help: "Which devices connect without a connect request: all, none, or allowed (only --allow addresses).")
-    var autoConnect = "all"
+    @Option(help: "MQTT protocol version: 5 or 3.1.1 (default 5).")
+    var mqttVersion: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).")
+    var logLevel: String?
+
+    @Option(
+        help:
+            "Which devices connect without a connect request: all, none, or allowed (only --allow addresses); default all."
+    )
+    var autoConnect: String?
 
     @Option(help: "An address that may connect by itself (repeat for more); implies --auto-connect allowed.")
     var allow: [String] = []
@@ -39,74 +57,76 @@ struct Gatt2MQTT: AsyncParsableCommand {
     var gripProfile: String?
 
     @Option(help: "Seconds between health reports on gatt2mqtt/<gateway>/health.")
-    var healthSeconds = 60.0
+    var healthSeconds: Double?
 
     @Flag(help: "Print the camera-grip profile in use as JSON (a start for your own file) and exit.")
     var printGripProfile = false
 
-    @Option(help: "Activ5: force above which a squeeze starts, in newtons.")
-    var a5SqueezeNewtons = 20.0
+    @Flag(help: "Print the configuration in effect as YAML (the password left out) and exit.")
+    var printConfig = false
 
-    @Option(help: "Activ5: force below which a squeeze ends, in newtons.")
-    var a5ReleaseNewtons = 5.0
+    @Option(help: "Activ5: force above which a squeeze starts, in newtons (default 20).")
+    var a5SqueezeNewtons: Double?
 
-    @Option(help: "Activ5: longest pause within a double squeeze, in seconds.")
-    var a5DoubleSqueezeSeconds = 5.0
+    @Option(help: "Activ5: force below which a squeeze ends, in newtons (default 5).")
+    var a5ReleaseNewtons: Double?
 
-    @Option(help: "Activ5: keep-alive interval while evergreen is on, in seconds.")
-    var a5KeepaliveSeconds = 60.0
+    @Option(help: "Activ5: longest pause within a double squeeze, in seconds (default 5).")
+    var a5DoubleSqueezeSeconds: Double?
 
-    @Option(help: "Activ5: reconnect after a loss: auto or manual.")
-    var a5Reconnect = "auto"
+    @Option(help: "Activ5: keep-alive interval while evergreen is on, in seconds (default 60).")
+    var a5KeepaliveSeconds: Double?
+
+    @Option(help: "Activ5: reconnect after a loss: auto or manual (default auto).")
+    var a5Reconnect: String?
+
+    var commandLine: CommandLineSettings {
+        var settings = CommandLineSettings()
+        settings.configFile = config
+        settings.broker = broker
+        settings.adapter = adapter
+        settings.gateway = gateway
+        settings.mqttVersion = mqttVersion
+        settings.logLevel = logLevel
+        settings.autoConnect = autoConnect
+        settings.allow = allow
+        settings.gripProfile = gripProfile
+        settings.a5SqueezeNewtons = a5SqueezeNewtons
+        settings.a5ReleaseNewtons = a5ReleaseNewtons
+        settings.a5DoubleSqueezeSeconds = a5DoubleSqueezeSeconds
+        settings.a5KeepaliveSeconds = a5KeepaliveSeconds
+        settings.healthSeconds = healthSeconds
+        settings.a5Reconnect = a5Reconnect
+        return settings
+    }
 
     func run() async throws {
-        guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("unknown log level '\(logLevel)'") }
+        let loaded: LoadedConfiguration
+        do {
+            loaded = try ConfigurationLoader.load(commandLine: commandLine)
+        } catch {
+            // A usage summary would bury the one line that matters; 78 is sysexits' EX_CONFIG.
+            FileHandle.standardError.write(Data("gatt2mqtt: configuration error: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
+        if printConfig {
+            print(loaded, terminator: "")
+            return
+        }
+        if printGripProfile {
+            print(String(decoding: try loaded.bridge.gripProfile.json(), as: UTF8.self))
+            return
+        }
+        let level = loaded.logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
-        var mqtt = try MQTTConfiguration(url: broker, clientID: "gatt2mqtt-\(gateway)")
-        switch mqttVersion {
-        case "5": mqtt.protocolVersion = .v5
-        case "3.1.1", "311": mqtt.protocolVersion = .v311
-        default: throw ValidationError("--mqtt-version must be 5 or 3.1.1")
-        }
-        var configuration = BridgeConfiguration(mqtt: mqtt, adapter: adapter, gateway: gateway)
-        guard a5ReleaseNewtons < a5SqueezeNewtons else {
-            throw ValidationError("--a5-release-newtons must be below --a5-squeeze-newtons")
-        }
-        guard a5DoubleSqueezeSeconds > 0, a5KeepaliveSeconds > 0 else {
-            throw ValidationError("--a5-double-squeeze-seconds and --a5-keepalive-seconds must be positive")
-        }
-        configuration.activ5.squeeze = .init(
-            pressedNewtons: a5SqueezeNewtons, releasedNewtons: a5ReleaseNewtons, windowSeconds: a5DoubleSqueezeSeconds)
-        configuration.activ5.keepAliveInterval = .milliseconds(Int(a5KeepaliveSeconds * 1000))
-        switch (autoConnect, allow.isEmpty) {
-        case ("all", true): configuration.autoConnect = .all
-        case ("none", true): configuration.autoConnect = .none
-        case ("allowed", _), ("all", false): configuration.autoConnect = .allowList(Set(allow.map { $0.uppercased() }))
-        default: throw ValidationError("--auto-connect must be all, none or allowed (and --allow goes with all or allowed)")
-        }
-        if let gripProfile {
-            do {
-                configuration.gripProfile = try GripProfile.load(json: Data(contentsOf: URL(fileURLWithPath: gripProfile)))
-            } catch {
-                throw ValidationError("--grip-profile \(gripProfile): \(error)")
-            }
-        }
-        guard healthSeconds >= 0.1 else { throw ValidationError("--health-seconds must be at least 0.1") }
-        configuration.healthInterval = .milliseconds(Int(healthSeconds * 1000))
-        if printGripProfile {
-            print(String(decoding: try configuration.gripProfile.json(), as: UTF8.self))
-            return
-        }
-        switch a5Reconnect {
-        case "auto": configuration.activ5.reconnect = true
-        case "manual": configuration.activ5.reconnect = false
-        default: throw ValidationError("--a5-reconnect must be auto or manual")
-        }
-        let bridge = try Bridge(configuration: configuration, logger: Logger(label: "gatt2mqtt"))
+        let logger = Logger(label: "gatt2mqtt")
+        logger.info("configuration loaded", metadata: ["file": "\(loaded.file ?? "none")"])
+        logger.debug("configuration in effect:\n\(loaded)")
+        let bridge = try Bridge(configuration: loaded.bridge, logger: logger)
         let run = Task { try await bridge.run() }
         let signals = ShutdownSignals { run.cancel() }
         defer { signals.cancel() }
@@ -129,13 +149,4 @@ final class ShutdownSignals {
     }
 
     func cancel() { sources.forEach { $0.cancel() } }
-}
-
-/// The default gateway name: the host name, reduced to the characters a topic level may safely hold.
-enum GatewayName {
-    static var `default`: String {
-        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "gateway"
-        let cleaned = String(host.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
-        return cleaned.isEmpty ? "gateway" : cleaned
-    }
 }

@@ -34,7 +34,7 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
     private var recentForces: [Double] = []
 
     init(device: BlueZDevice, context: SessionContext, options: Activ5Options) {
-        id = DeviceID.from(address: device.address)
+        id = context.id
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
         stateChanged = context.stateChanged

@@ -26,7 +26,7 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
     /// Malformed notifications received.
 
     init(device: BlueZDevice, context: SessionContext) {
-        id = DeviceID.from(address: device.address)
+        id = context.id
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
         stateChanged = context.stateChanged

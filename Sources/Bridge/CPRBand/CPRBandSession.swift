@@ -24,7 +24,7 @@ actor CPRBandSession: DeviceSession {
     private var streamTasks: [String: Task<Void, Never>] = [:]
 
     init(device: BlueZDevice, context: SessionContext, options: CPRBandOptions) {
-        id = DeviceID.from(address: device.address)
+        id = context.id
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
         stateChanged = context.stateChanged

@@ -65,7 +65,7 @@ extension Bridge {
                 throw CommandError(.invalidValue, "\(address) belongs to no known family; name one with 'family'")
             }
             considerDevice(device, bluez: bluez, force: true)
-            return .object(["address": .string(address), "id": .string(DeviceID.from(address: address)), "family": .string(driver.family.rawValue)])
+            return .object(["address": .string(address), "id": .string(id(of: address)), "family": .string(driver.family.rawValue)])
         case .disconnect(let address):
             let device = try await knownDevice(address, bluez)
             gateway.withLock { state in
@@ -122,7 +122,7 @@ extension Bridge {
             guard let driver = driver(for: device) else { return nil }
             let state = sessions.contains(device.path) ? states[device.path]?.rawValue ?? "disconnected" : "idle"
             return DeviceInventory.Entry(
-                address: device.address, family: driver.family, name: device.name ?? device.alias, state: state,
+                address: device.address, id: id(of: device.address), family: driver.family, name: device.name ?? device.alias, state: state,
                 rssi: device.rssi, paired: device.paired)
         }
         return DeviceInventory(entries: entries)

@@ -5,6 +5,7 @@ import BlueZ
 struct DeviceInventory: Sendable {
     struct Entry: Sendable, Equatable {
         var address: String
+        var id: String
         var family: DeviceFamily
         var name: String?
         var state: String
@@ -13,7 +14,7 @@ struct DeviceInventory: Sendable {
 
         var json: JSONValue {
             var members: [String: JSONValue] = [
-                "address": .string(address), "id": .string(DeviceID.from(address: address)), "family": .string(family.rawValue),
+                "address": .string(address), "id": .string(id), "family": .string(family.rawValue),
                 "state": .string(state), "paired": .bool(paired),
             ]
             if let name { members["name"] = .string(name) }

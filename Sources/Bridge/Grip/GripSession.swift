@@ -23,7 +23,7 @@ actor GripSession: DeviceSession {
     private var lastState: [String: String] = [:]
 
     init(device: BlueZDevice, context: SessionContext, profile: GripProfile) {
-        id = DeviceID.from(address: device.address)
+        id = context.id
         link = DeviceLink(device: device, bluez: context.bluez)
         publisher = context.publisher
         stateChanged = context.stateChanged

@@ -1,0 +1,59 @@
+/// What was given on the command line; nil (or an empty list) for a flag not given, so that the
+/// file's and the environment's values stand.
+public struct CommandLineSettings: Sendable, Equatable {
+    /// `--config FILE`.
+    public var configFile: String?
+    /// `--broker mqtt://HOST:PORT`.
+    public var broker: String?
+    /// `--adapter hci0`.
+    public var adapter: String?
+    /// `--gateway NAME`.
+    public var gateway: String?
+    /// `--mqtt-version 5|3.1.1`.
+    public var mqttVersion: String?
+    /// `--log-level LEVEL`.
+    public var logLevel: String?
+    /// `--auto-connect all|none|allowed`.
+    public var autoConnect: String?
+    /// `--allow ADDRESS`, repeated.
+    public var allow: [String] = []
+    /// `--grip-profile FILE`.
+    public var gripProfile: String?
+    /// `--a5-squeeze-newtons`.
+    public var a5SqueezeNewtons: Double?
+    /// `--a5-release-newtons`.
+    public var a5ReleaseNewtons: Double?
+    /// `--a5-double-squeeze-seconds`.
+    public var a5DoubleSqueezeSeconds: Double?
+    /// `--a5-keepalive-seconds`.
+    public var a5KeepaliveSeconds: Double?
+    /// `--a5-reconnect auto|manual`.
+    public var a5Reconnect: String?
+    /// `--health-seconds`.
+    public var healthSeconds: Double?
+
+    /// Nothing given.
+    public init() {}
+
+    var settings: Settings {
+        var settings = Settings()
+        func set(_ key: ConfigurationKey, _ flag: String, _ value: SettingValue?) {
+            if let value { settings[key] = Setting(value: value, name: flag, source: .commandLine) }
+        }
+        set(.brokerURL, "--broker", broker.map(SettingValue.text))
+        set(.adapter, "--adapter", adapter.map(SettingValue.text))
+        set(.gateway, "--gateway", gateway.map(SettingValue.text))
+        set(.protocolVersion, "--mqtt-version", mqttVersion.map(SettingValue.text))
+        set(.logLevel, "--log-level", logLevel.map(SettingValue.text))
+        set(.autoConnect, "--auto-connect", autoConnect.map(SettingValue.text))
+        set(.allow, "--allow", allow.isEmpty ? nil : .list(allow))
+        set(.gripProfile, "--grip-profile", gripProfile.map(SettingValue.text))
+        set(.a5SqueezeNewtons, "--a5-squeeze-newtons", a5SqueezeNewtons.map(SettingValue.number))
+        set(.a5ReleaseNewtons, "--a5-release-newtons", a5ReleaseNewtons.map(SettingValue.number))
+        set(.a5DoubleSqueezeSeconds, "--a5-double-squeeze-seconds", a5DoubleSqueezeSeconds.map(SettingValue.number))
+        set(.a5KeepAliveSeconds, "--a5-keepalive-seconds", a5KeepaliveSeconds.map(SettingValue.number))
+        set(.a5Reconnect, "--a5-reconnect", a5Reconnect.map(SettingValue.text))
+        set(.healthInterval, "--health-seconds", healthSeconds.map(SettingValue.number))
+        return settings
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Builds the daemon's configuration from, in rising precedence: the defaults, the YAML file
+/// (`--config FILE`, else `GATT2MQTT_CONFIG`), the environment variables, and the command line.
+public enum ConfigurationLoader {
+    /// The environment variable naming the configuration file when `--config` is not given.
+    public static let configFileVariable = "GATT2MQTT_CONFIG"
+
+    /// Loads and checks everything.
+    /// - Parameters:
+    ///   - commandLine: the flags given.
+    ///   - environment: the process environment, or a dictionary in tests.
+    ///   - hostName: the default gateway name is derived from it.
+    /// - Throws: `ConfigurationError` naming the first setting that cannot be used.
+    public static func load(
+        commandLine: CommandLineSettings = CommandLineSettings(),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        hostName: String = ProcessInfo.processInfo.hostName
+    ) throws(ConfigurationError) -> LoadedConfiguration {
+        var file = Settings()
+        var path: String?
+        if let (given, name) = configFile(commandLine: commandLine, environment: environment) {
+            let absolute = given.hasPrefix("/") ? given : FileManager.default.currentDirectoryPath + "/" + given
+            let data = try ConfigurationResolver.read(absolute, name: name)
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw ConfigurationError(key: name, message: "cannot read \(given): not UTF-8 text")
+            }
+            let directory = URL(fileURLWithPath: absolute).deletingLastPathComponent().path
+            file = try ConfigurationFileReader.read(yaml: text, fileName: given, directory: directory)
+            path = given
+        }
+        return try resolve(
+            file: file, path: path, commandLine: commandLine, environment: environment, hostName: hostName)
+    }
+
+    /// Loads `yaml` as if it were the file; for tests and for checking a file's text.
+    static func load(
+        yaml: String, directory: String = FileManager.default.currentDirectoryPath,
+        commandLine: CommandLineSettings = CommandLineSettings(), environment: [String: String] = [:],
+        hostName: String = "testhost"
+    ) throws(ConfigurationError) -> LoadedConfiguration {
+        let file = try ConfigurationFileReader.read(yaml: yaml, fileName: "(yaml)", directory: directory)
+        return try resolve(
+            file: file, path: nil, commandLine: commandLine, environment: environment, hostName: hostName)
+    }
+
+    private static func resolve(
+        file: Settings, path: String?, commandLine: CommandLineSettings, environment: [String: String],
+        hostName: String
+    ) throws(ConfigurationError) -> LoadedConfiguration {
+        let settings = file.overridden(by: .environment(environment)).overridden(by: commandLine.settings)
+        return try ConfigurationResolver(settings: settings, hostName: hostName).resolve(file: path)
+    }
+
+    /// The file to read and the name it was given by (`--config` or `GATT2MQTT_CONFIG`).
+    private static func configFile(
+        commandLine: CommandLineSettings, environment: [String: String]
+    ) -> (path: String, name: String)? {
+        if let path = commandLine.configFile { return (path, "--config") }
+        if let path = environment[configFileVariable], !path.isEmpty { return (path, configFileVariable) }
+        return nil
+    }
+}

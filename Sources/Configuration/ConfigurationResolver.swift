@@ -1,0 +1,372 @@
+import Bridge
+import Foundation
+import Logging
+import MQTT
+import Peripherals
+
+/// Turns merged settings into a checked configuration: the one place defaults are filled in and
+/// every value is checked, with errors naming the setting as the user wrote it.
+struct ConfigurationResolver {
+    let settings: Settings
+    /// The default gateway name is derived from it.
+    let hostName: String
+
+    static let defaultBroker = "mqtt://127.0.0.1:1883"
+    static let defaultAdapter = "hci0"
+    static let keepAliveRange = 5...65535
+    static let payloadSizeRange = 64...268_435_455
+    static let angleSampleRange = 1...1000
+    static let referencePowerRange = -127.0...20.0
+
+    func resolve(file: String?) throws(ConfigurationError) -> LoadedConfiguration {
+        let logLevel = try resolveLogLevel()
+        let gateway = text(.gateway) ?? Self.defaultGateway(hostName: hostName)
+        guard TopicMap.isValidGatewayName(gateway) else {
+            throw fail(.gateway, "must be letters, digits, '-' or '_' (it is a topic level), not '\(gateway)'")
+        }
+        let adapter = text(.adapter) ?? Self.defaultAdapter
+        guard !adapter.isEmpty, adapter.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+            throw fail(.adapter, "must be a BlueZ adapter name such as hci0, not '\(adapter)'")
+        }
+        let (mqtt, passwordSource) = try resolveBroker(gateway: gateway)
+        var bridge = BridgeConfiguration(mqtt: mqtt, adapter: adapter, gateway: gateway)
+        bridge.autoConnect = try resolveAutoConnect()
+        bridge.aliases = try resolveAliases()
+        bridge.activ5 = try resolveActiv5()
+        bridge.cprBand = try resolveCPRBand()
+        if let path = text(.gripProfile) {
+            let data = try read(.gripProfile, path)
+            do {
+                bridge.gripProfile = try GripProfile.load(json: data)
+            } catch {
+                throw fail(.gripProfile, "cannot load \(path): \(error)")
+            }
+        }
+        if let limit = integer(.payloadSizeLimit) {
+            guard Self.payloadSizeRange.contains(limit) else {
+                throw fail(
+                    .payloadSizeLimit,
+                    "must be a whole number of bytes from \(Self.payloadSizeRange.lowerBound) to "
+                        + "\(Self.payloadSizeRange.upperBound), not \(limit)")
+            }
+            bridge.payloadSizeLimit = limit
+        }
+        if let seconds = try finite(.healthInterval) {
+            guard (0.1...86400).contains(seconds) else { throw fail(.healthInterval, "must be from 0.1 to 86400 seconds, not \(seconds)") }
+            bridge.healthInterval = .milliseconds(Int(seconds * 1000))
+        }
+        if let seconds = integer(.sessionExpiry) {
+            guard (0...Int(UInt32.max)).contains(seconds) else { throw fail(.sessionExpiry, "must be from 0 to \(UInt32.max) seconds, not \(seconds)") }
+            bridge.sessionExpirySeconds = UInt32(seconds)
+        }
+        if let rate = try finite(.commandRate) {
+            guard rate > 0, rate <= 10_000 else { throw fail(.commandRate, "must be more than 0 and at most 10000 commands per second, not \(rate)") }
+            bridge.commandRate.perSecond = rate
+        }
+        if let burst = integer(.commandBurst) {
+            guard (1...100_000).contains(burst) else { throw fail(.commandBurst, "must be from 1 to 100000 commands, not \(burst)") }
+            bridge.commandRate.burst = Double(burst)
+        }
+        return LoadedConfiguration(
+            bridge: bridge, logLevel: logLevel, file: file, passwordSource: passwordSource,
+            gripProfileFile: text(.gripProfile))
+    }
+
+    // MARK: - Sections
+
+    private func resolveLogLevel() throws(ConfigurationError) -> Logger.Level {
+        guard let text = text(.logLevel) else { return .info }
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw fail(.logLevel, "must be one of \(levels), not '\(text)'")
+        }
+        return level
+    }
+
+    private func resolveBroker(gateway: String) throws(ConfigurationError) -> (MQTTConfiguration, PasswordSource?) {
+        let url = text(.brokerURL) ?? Self.defaultBroker
+        let clientID = text(.clientID) ?? "gatt2mqtt-\(gateway)"
+        guard !clientID.isEmpty, clientID.utf8.count <= 65535, !clientID.contains("\0") else {
+            throw fail(.clientID, "must be a non-empty MQTT client identifier")
+        }
+        var mqtt: MQTTConfiguration
+        do {
+            mqtt = try MQTTConfiguration(url: url, clientID: clientID)
+        } catch let error as MQTTError {
+            guard case .invalidURL(_, let reason) = error else { throw fail(.brokerURL, "\(error)") }
+            throw fail(.brokerURL, "'\(url)' is not a broker URL: \(reason)")
+        } catch {
+            throw fail(.brokerURL, "\(error)")
+        }
+        switch text(.protocolVersion) {
+        case nil, "5": mqtt.protocolVersion = .v5
+        case "3.1.1", "311": mqtt.protocolVersion = .v311
+        case let other?: throw fail(.protocolVersion, "must be 5 or 3.1.1, not '\(other)'")
+        }
+        if let keepAlive = integer(.keepAlive) {
+            guard Self.keepAliveRange.contains(keepAlive) else {
+                throw fail(.keepAlive, "must be a whole number of seconds from 5 to 65535, not \(keepAlive)")
+            }
+            mqtt.keepAlive = keepAlive
+        }
+        if let username = text(.username) {
+            guard !username.isEmpty else { throw fail(.username, "must not be empty") }
+            mqtt.username = username
+        }
+        var passwordSource: PasswordSource?
+        if case .secret(let secret)? = settings[.password]?.value {
+            mqtt.password = secret.value
+            passwordSource = .environment(name(.password))
+        } else if let path = text(.passwordFile) {
+            var password = String(decoding: try read(.passwordFile, path), as: UTF8.self)
+            // By scalars: "\r\n" is one Character, which hasSuffix("\n") does not match.
+            while let last = password.unicodeScalars.last, last == "\n" || last == "\r" {
+                password.unicodeScalars.removeLast()
+            }
+            guard !password.isEmpty else { throw fail(.passwordFile, "\(path) is empty") }
+            mqtt.password = password
+            passwordSource = .file(path)
+        }
+        if mqtt.password != nil, mqtt.username == nil, mqtt.protocolVersion == .v311 {
+            let key: ConfigurationKey = settings[.password] != nil ? .password : .passwordFile
+            throw fail(key, "MQTT 3.1.1 sends a password only with a user name: set \(name(.username))")
+        }
+        mqtt.tls = try resolveTLS(url: url, plain: mqtt.tls == nil)
+        return (mqtt, passwordSource)
+    }
+
+    private func resolveTLS(url: String, plain: Bool) throws(ConfigurationError) -> MQTTTLSConfiguration? {
+        let files: [ConfigurationKey] = [.tlsCAFile, .tlsCertificateFile, .tlsKeyFile]
+        guard let first = files.first(where: { settings[$0] != nil }) else {
+            return plain ? nil : MQTTTLSConfiguration()
+        }
+        guard !plain else {
+            throw fail(first, "needs an mqtts:// broker, but \(name(.brokerURL)) is '\(url)'")
+        }
+        if (settings[.tlsCertificateFile] == nil) != (settings[.tlsKeyFile] == nil) {
+            let missing: ConfigurationKey = settings[.tlsKeyFile] == nil ? .tlsKeyFile : .tlsCertificateFile
+            let given: ConfigurationKey = missing == .tlsKeyFile ? .tlsCertificateFile : .tlsKeyFile
+            throw fail(given, "needs \(missing.rawValue) too")
+        }
+        for key in files {
+            if let path = text(key) { _ = try read(key, path) }
+        }
+        return MQTTTLSConfiguration(
+            caFile: text(.tlsCAFile), certificateFile: text(.tlsCertificateFile), keyFile: text(.tlsKeyFile))
+    }
+
+    /// `allow` implies `allowed`, unless a source of higher precedence sets `auto_connect` (so
+    /// `--auto-connect all` overrides a file's allow list); `none` with addresses of the same source is
+    /// a contradiction.
+    private func resolveAutoConnect() throws(ConfigurationError) -> AutoConnectPolicy {
+        var addresses: Set<String> = []
+        for address in list(.allow) {
+            guard let normalized = Self.normalizedAddress(address) else {
+                throw fail(.allow, "'\(address)' is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
+            }
+            addresses.insert(normalized)
+        }
+        let mode = text(.autoConnect)
+        guard mode == nil || ["all", "none", "allowed"].contains(mode) else {
+            throw fail(.autoConnect, "must be all, none or allowed, not '\(mode ?? "")'")
+        }
+        guard let mode, let modeSource = settings[.autoConnect]?.source else {
+            return addresses.isEmpty ? .all : .allowList(addresses)
+        }
+        if mode == "allowed" { return .allowList(addresses) }
+        guard let allowSource = settings[.allow]?.source, !addresses.isEmpty, allowSource >= modeSource else {
+            return mode == "all" ? .all : .none
+        }
+        if mode == "none", allowSource == modeSource {
+            throw fail(.allow, "lists addresses, but \(name(.autoConnect)) is none (use allowed)")
+        }
+        return .allowList(addresses)
+    }
+
+    private func resolveAliases() throws(ConfigurationError) -> [String: String] {
+        var aliases: [String: String] = [:]
+        var owners: [String: String] = [:]
+        let name = name(.aliases)
+        for (address, alias) in map(.aliases).sorted(by: { $0.key < $1.key }) {
+            let key = "\(name).\(address)"
+            guard let normalized = Self.normalizedAddress(address) else {
+                throw ConfigurationError(
+                    key: key, message: "'\(address)' is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
+            }
+            guard aliases[normalized] == nil else {
+                throw ConfigurationError(key: key, message: "\(normalized) has an alias already")
+            }
+            guard Self.isValidAlias(alias) else {
+                throw ConfigurationError(
+                    key: key,
+                    message: "must be 1 to 64 lower-case letters, digits, '-' or '_' (it replaces the address in "
+                        + "topics), not '\(alias)'")
+            }
+            guard !Self.looksLikeDeviceID(alias) else {
+                throw ConfigurationError(
+                    key: key,
+                    message: "'\(alias)' looks like a device id (12 hex digits), which another device may have")
+            }
+            if let owner = owners[alias] {
+                throw ConfigurationError(key: key, message: "'\(alias)' is the alias of \(owner) already")
+            }
+            aliases[normalized] = alias
+            owners[alias] = normalized
+        }
+        return aliases
+    }
+
+    private func resolveActiv5() throws(ConfigurationError) -> Activ5Options {
+        var options = Activ5Options()
+        let squeeze = try finite(.a5SqueezeNewtons) ?? options.squeeze.pressedNewtons
+        let release = try finite(.a5ReleaseNewtons) ?? options.squeeze.releasedNewtons
+        guard release >= 0 else {
+            throw fail(.a5ReleaseNewtons, "must be a number of newtons, 0 or more, not \(number(release))")
+        }
+        if squeeze <= release {
+            if settings[.a5SqueezeNewtons] != nil {
+                throw fail(
+                    .a5SqueezeNewtons, "must be a number greater than \(name(.a5ReleaseNewtons)) (\(number(release)))")
+            }
+            throw fail(.a5ReleaseNewtons, "must be a number less than \(name(.a5SqueezeNewtons)) (\(number(squeeze)))")
+        }
+        let window = try finite(.a5DoubleSqueezeSeconds) ?? options.squeeze.windowSeconds
+        guard window > 0, window <= 60 else {
+            throw fail(
+                .a5DoubleSqueezeSeconds, "must be a number of seconds above 0, at most 60, not \(number(window))")
+        }
+        options.squeeze = .init(pressedNewtons: squeeze, releasedNewtons: release, windowSeconds: window)
+        if let keepAlive = try finite(.a5KeepAliveSeconds) {
+            guard keepAlive >= 1, keepAlive <= 86400 else {
+                throw fail(.a5KeepAliveSeconds, "must be a number of seconds from 1 to 86400, not \(number(keepAlive))")
+            }
+            options.keepAliveInterval = .milliseconds(Int((keepAlive * 1000).rounded()))
+        }
+        switch text(.a5Reconnect) {
+        case nil: break
+        case "auto": options.reconnect = true
+        case "manual": options.reconnect = false
+        case let other?: throw fail(.a5Reconnect, "must be auto or manual, not '\(other)'")
+        }
+        return options
+    }
+
+    private func resolveCPRBand() throws(ConfigurationError) -> CPRBandOptions {
+        var options = CPRBandOptions()
+        if let samples = integer(.cprAngleSamples) {
+            guard Self.angleSampleRange.contains(samples) else {
+                throw fail(.cprAngleSamples, "must be a whole number from 1 to 1000, not \(samples)")
+            }
+            options.angleSamples = samples
+        }
+        if case .integers(let bounds)? = settings[.cprRange]?.value {
+            let limits = "[min, max] in millimetres, min 35…55 and max from min to 69"
+            guard bounds.count == 2 else { throw fail(.cprRange, "must be \(limits), not \(bounds)") }
+            do {
+                options.targetRange = try CPRBandDepthRange(minMillimetres: bounds[0], maxMillimetres: bounds[1])
+            } catch {
+                throw fail(.cprRange, "must be \(limits), not \(bounds)")
+            }
+        }
+        if let window = try finite(.cprRateWindow) {
+            guard window > 0, window <= 3600 else {
+                throw fail(.cprRateWindow, "must be a number of seconds above 0, at most 3600, not \(number(window))")
+            }
+            options.rateWindowSeconds = window
+        }
+        if let reference = try finite(.cprReferencePower) {
+            guard Self.referencePowerRange.contains(reference) else {
+                throw fail(.cprReferencePower, "must be a number of dBm from -127 to 20, not \(number(reference))")
+            }
+            options.distance.referencePowerDBm = reference
+        }
+        if let exponent = try finite(.cprExponent) {
+            guard exponent > 0, exponent <= 10 else {
+                throw fail(
+                    .cprExponent, "must be a number above 0, at most 10 (2 is free space), not \(number(exponent))")
+            }
+            options.distance.exponent = exponent
+        }
+        return options
+    }
+
+    // MARK: - Values
+
+    private func name(_ key: ConfigurationKey) -> String { settings[key]?.name ?? key.rawValue }
+
+    private func fail(_ key: ConfigurationKey, _ message: String) -> ConfigurationError {
+        ConfigurationError(key: name(key), message: message)
+    }
+
+    private func text(_ key: ConfigurationKey) -> String? {
+        if case .text(let text)? = settings[key]?.value { text } else { nil }
+    }
+
+    private func integer(_ key: ConfigurationKey) -> Int? {
+        if case .integer(let value)? = settings[key]?.value { value } else { nil }
+    }
+
+    private func finite(_ key: ConfigurationKey) throws(ConfigurationError) -> Double? {
+        guard case .number(let value)? = settings[key]?.value else { return nil }
+        guard value.isFinite else { throw fail(key, "must be a finite number") }
+        return value
+    }
+
+    private func list(_ key: ConfigurationKey) -> [String] {
+        if case .list(let items)? = settings[key]?.value { items } else { [] }
+    }
+
+    private func map(_ key: ConfigurationKey) -> [String: String] {
+        if case .map(let entries)? = settings[key]?.value { entries } else { [:] }
+    }
+
+    /// The contents of a file the configuration names; errors say which file and why.
+    private func read(_ key: ConfigurationKey, _ path: String) throws(ConfigurationError) -> Data {
+        try Self.read(path, name: name(key))
+    }
+
+    static func read(_ path: String, name: String) throws(ConfigurationError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ConfigurationError(key: name, message: "cannot read \(path): no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw ConfigurationError(key: name, message: "cannot read \(path): it is a directory")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(key: name, message: "cannot read \(path): permission denied")
+        }
+        return data
+    }
+
+    // MARK: - Rules
+
+    /// `AA:BB:CC:DD:EE:FF` in upper case, as BlueZ and `AutoConnectPolicy` spell addresses.
+    static func normalizedAddress(_ text: String) -> String? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        return text.uppercased()
+    }
+
+    static func isValidAlias(_ alias: String) -> Bool {
+        (1...64).contains(alias.count)
+            && alias.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            }
+    }
+
+    /// A device's default `<id>` is its address in lower-case hex without colons.
+    static func looksLikeDeviceID(_ alias: String) -> Bool {
+        alias.count == 12 && alias.allSatisfy(\.isHexDigit)
+    }
+
+    /// The host name, reduced to the characters a topic level may safely hold.
+    static func defaultGateway(hostName: String) -> String {
+        let host = hostName.split(separator: ".").first.map(String.init) ?? "gateway"
+        let cleaned = String(
+            host.unicodeScalars.map {
+                CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" ? Character($0) : "_"
+            })
+        return cleaned.isEmpty ? "gateway" : cleaned
+    }
+}

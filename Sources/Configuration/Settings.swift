@@ -1,0 +1,64 @@
+/// Where a setting came from; later sources override earlier ones.
+enum SettingSource: Int, Comparable, Sendable {
+    case file
+    case environment
+    case commandLine
+
+    static func < (lhs: SettingSource, rhs: SettingSource) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A string that must never be shown: every description of it is `<redacted>`.
+struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    let value: String
+
+    var description: String { "<redacted>" }
+    var debugDescription: String { "<redacted>" }
+    var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
+/// A value as read, before it is checked.
+enum SettingValue: Sendable, Equatable {
+    case text(String)
+    case number(Double)
+    case integer(Int)
+    case list([String])
+    case map([String: String])
+    case integers([Int])
+    case secret(Secret)
+}
+
+/// One value and the name it was given by, for error messages.
+struct Setting: Sendable, Equatable {
+    var value: SettingValue
+    /// `a5.squeeze_newtons`, `GATT2MQTT_BROKER` or `--broker`.
+    var name: String
+    var source: SettingSource
+}
+
+/// The settings of one source, or of several merged.
+struct Settings: Sendable, Equatable {
+    var values: [ConfigurationKey: Setting] = [:]
+
+    subscript(key: ConfigurationKey) -> Setting? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+
+    /// These settings with `higher`'s replacing any of the same key.
+    func overridden(by higher: Settings) -> Settings {
+        Settings(values: values.merging(higher.values) { _, new in new })
+    }
+
+    /// The variables of `ConfigurationKey.environmentVariable` found in `environment`; empty ones count as unset.
+    static func environment(_ environment: [String: String]) -> Settings {
+        var settings = Settings()
+        for key in ConfigurationKey.allCases {
+            guard let variable = key.environmentVariable, let text = environment[variable], !text.isEmpty else {
+                continue
+            }
+            let value: SettingValue = key.kind == .secret ? .secret(Secret(value: text)) : .text(text)
+            settings[key] = Setting(value: value, name: variable, source: .environment)
+        }
+        return settings
+    }
+}

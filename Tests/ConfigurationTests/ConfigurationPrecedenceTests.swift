@@ -1,0 +1,202 @@
+import Bridge
+import Foundation
+import Testing
+
+@testable import Configuration
+
+struct ConfigurationPrecedenceTests {
+    let file = """
+        broker: {url: 'mqtt://file-broker:1001', username: file-user}
+        gateway: {name: file-gw}
+        adapter: hci1
+        log_level: debug
+        a5: {squeeze_newtons: 30, release_newtons: 10}
+        """
+
+    @Test func theFileOverridesTheDefaults() throws {
+        let loaded = try load(file)
+        #expect(loaded.bridge.mqtt.host == "file-broker")
+        #expect(loaded.bridge.mqtt.username == "file-user")
+        #expect(loaded.bridge.gateway == "file-gw")
+        #expect(loaded.bridge.mqtt.clientID == "gatt2mqtt-file-gw")
+        #expect(loaded.bridge.adapter == "hci1")
+        #expect(loaded.logLevel == .debug)
+    }
+
+    @Test func theEnvironmentOverridesTheFile() throws {
+        let loaded = try load(
+            file,
+            environment: [
+                "GATT2MQTT_BROKER": "mqtt://env-broker:1002", "GATT2MQTT_ADAPTER": "hci2",
+                "GATT2MQTT_GATEWAY": "env-gw",
+                "GATT2MQTT_LOG_LEVEL": "warning", "GATT2MQTT_MQTT_USERNAME": "env-user", "UNRELATED": "x",
+            ])
+        #expect(loaded.bridge.mqtt.host == "env-broker")
+        #expect(loaded.bridge.mqtt.port == 1002)
+        #expect(loaded.bridge.adapter == "hci2")
+        #expect(loaded.bridge.gateway == "env-gw")
+        #expect(loaded.bridge.mqtt.clientID == "gatt2mqtt-env-gw")
+        #expect(loaded.logLevel == .warning)
+        #expect(loaded.bridge.mqtt.username == "env-user")
+    }
+
+    @Test func flagsOverrideTheEnvironmentAndTheFile() throws {
+        let loaded = try load(
+            file,
+            environment: ["GATT2MQTT_BROKER": "mqtt://env-broker:1002", "GATT2MQTT_GATEWAY": "env-gw"],
+            flags: flags {
+                $0.broker = "mqtt://flag-broker:1003"
+                $0.gateway = "flag-gw"
+                $0.logLevel = "error"
+                $0.mqttVersion = "3.1.1"
+                $0.a5SqueezeNewtons = 40
+                $0.a5DoubleSqueezeSeconds = 3
+                $0.a5KeepaliveSeconds = 120
+                $0.a5Reconnect = "manual"
+            })
+        #expect(loaded.bridge.mqtt.host == "flag-broker")
+        #expect(loaded.bridge.gateway == "flag-gw")
+        #expect(loaded.logLevel == .error)
+        #expect(loaded.bridge.mqtt.protocolVersion == .v311)
+        #expect(loaded.bridge.activ5.squeeze == .init(pressedNewtons: 40, releasedNewtons: 10, windowSeconds: 3))
+        #expect(loaded.bridge.activ5.keepAliveInterval == .seconds(120))
+        #expect(!loaded.bridge.activ5.reconnect)
+        // Untouched by the flags: from the file.
+        #expect(loaded.bridge.adapter == "hci1")
+        #expect(loaded.bridge.mqtt.username == "file-user")
+    }
+
+    @Test func emptyEnvironmentVariablesAreUnset() throws {
+        let loaded = try load(file, environment: ["GATT2MQTT_BROKER": "", "GATT2MQTT_ADAPTER": ""])
+        #expect(loaded.bridge.mqtt.host == "file-broker")
+        #expect(loaded.bridge.adapter == "hci1")
+    }
+
+    @Test func errorsNameTheSourceThatWon() throws {
+        let fromEnvironment = try #require(loadError(file, environment: ["GATT2MQTT_LOG_LEVEL": "loud"]))
+        #expect(fromEnvironment.key == "GATT2MQTT_LOG_LEVEL")
+        let fromFlag = try #require(loadError(file, flags: flags { $0.a5SqueezeNewtons = 8 }))
+        #expect(fromFlag.description == "--a5-squeeze-newtons: must be a number greater than a5.release_newtons (10)")
+        let againstFlag = try #require(loadError("a5: {squeeze_newtons: 8}", flags: flags { $0.a5ReleaseNewtons = 9 }))
+        #expect(againstFlag.description == "a5.squeeze_newtons: must be a number greater than --a5-release-newtons (9)")
+        let broker = try #require(loadError("", environment: ["GATT2MQTT_BROKER": "tcp://x"]))
+        #expect(broker.key == "GATT2MQTT_BROKER")
+        let adapter = try #require(loadError("", flags: flags { $0.adapter = "" }))
+        #expect(adapter.key == "--adapter")
+    }
+
+    @Test func theOldCommandLineStillWorks() throws {
+        let loaded = try load(
+            "",
+            flags: flags {
+                $0.broker = "mqtt://10.0.0.5:1884"
+                $0.adapter = "hci0"
+                $0.gateway = "NAME"
+            })
+        #expect(loaded.bridge.mqtt.host == "10.0.0.5")
+        #expect(loaded.bridge.mqtt.port == 1884)
+        #expect(loaded.bridge.gateway == "NAME")
+        #expect(loaded.bridge.mqtt.clientID == "gatt2mqtt-NAME")
+    }
+
+    @Test func theMQTTVersionFlagTakesTheOldSpelling() throws {
+        #expect(try load("", flags: flags { $0.mqttVersion = "311" }).bridge.mqtt.protocolVersion == .v311)
+        let error = try #require(loadError("", flags: flags { $0.mqttVersion = "4" }))
+        #expect(error.description == "--mqtt-version: must be 5 or 3.1.1, not '4'")
+    }
+
+    // MARK: - Auto-connect: `allow` implies `allowed` unless a higher source sets `auto_connect`.
+
+    @Test func allowAloneMeansAllowed() throws {
+        let fromFlags = try load("", flags: flags { $0.allow = ["aa:bb:cc:dd:ee:ff"] })
+        #expect(fromFlags.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:FF"]))
+        let fromFile = try load("devices: {allow: ['aa:bb:cc:dd:ee:ff']}")
+        #expect(fromFile.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:FF"]))
+    }
+
+    @Test func allWithAllowOfTheSameSourceMeansAllowed() throws {
+        // As the flags always behaved: `--auto-connect all --allow X` allows only X.
+        let loaded = try load(
+            "",
+            flags: flags {
+                $0.autoConnect = "all"
+                $0.allow = ["AA:BB:CC:DD:EE:FF"]
+            })
+        #expect(loaded.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:FF"]))
+    }
+
+    @Test func aHigherAutoConnectOverridesTheFilesAllowList() throws {
+        let yaml = "devices: {auto_connect: allowed, allow: ['AA:BB:CC:DD:EE:FF']}"
+        #expect(try load(yaml, flags: flags { $0.autoConnect = "all" }).bridge.autoConnect == .all)
+        #expect(try load(yaml, flags: flags { $0.autoConnect = "none" }).bridge.autoConnect == .none)
+    }
+
+    @Test func aHigherAllowListOverridesTheFilesAutoConnect() throws {
+        let loaded = try load("devices: {auto_connect: none}", flags: flags { $0.allow = ["AA:BB:CC:DD:EE:01"] })
+        #expect(loaded.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:01"]))
+        let replaced = try load(
+            "devices: {allow: ['AA:BB:CC:DD:EE:FF']}", flags: flags { $0.allow = ["AA:BB:CC:DD:EE:01"] })
+        #expect(replaced.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:01"]))
+    }
+
+    @Test func noneWithAllowOnTheCommandLineIsAnError() throws {
+        let error = try #require(
+            loadError(
+                "",
+                flags: flags {
+                    $0.autoConnect = "none"
+                    $0.allow = ["AA:BB:CC:DD:EE:FF"]
+                }))
+        #expect(error.description == "--allow: lists addresses, but --auto-connect is none (use allowed)")
+    }
+
+    @Test func allowedWithoutAddressesAllowsNone() throws {
+        #expect(try load("devices: {auto_connect: allowed}").bridge.autoConnect == .allowList([]))
+    }
+
+    // MARK: - The file: `--config` over `GATT2MQTT_CONFIG`.
+
+    @Test func theConfigFlagBeatsTheVariable() throws {
+        let folder = try TemporaryFolder()
+        let flagFile = try folder.write("flag.yaml", "adapter: hci5")
+        let variableFile = try folder.write("variable.yaml", "adapter: hci6")
+        let environment = ["GATT2MQTT_CONFIG": variableFile]
+        let both = try ConfigurationLoader.load(
+            commandLine: flags { $0.configFile = flagFile }, environment: environment, hostName: "h")
+        #expect(both.bridge.adapter == "hci5")
+        #expect(both.file == flagFile)
+        let variableOnly = try ConfigurationLoader.load(environment: environment, hostName: "h")
+        #expect(variableOnly.bridge.adapter == "hci6")
+        #expect(variableOnly.file == variableFile)
+        let none = try ConfigurationLoader.load(environment: [:], hostName: "h")
+        #expect(none.file == nil)
+        #expect(none.bridge.adapter == "hci0")
+    }
+
+    @Test func aMissingConfigFileIsNamed() throws {
+        do {
+            _ = try ConfigurationLoader.load(
+                commandLine: flags { $0.configFile = "/no/gatt2mqtt.yaml" }, environment: [:])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "--config: cannot read /no/gatt2mqtt.yaml: no such file")
+        }
+        do {
+            _ = try ConfigurationLoader.load(environment: ["GATT2MQTT_CONFIG": "/no/g.yaml"])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.key == "GATT2MQTT_CONFIG")
+        }
+    }
+
+    @Test func anErrorInTheFileNamesTheKey() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("g.yaml", "a5:\n  squeeze_newtons: 1\n")
+        do {
+            _ = try ConfigurationLoader.load(commandLine: flags { $0.configFile = file }, environment: [:])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "a5.squeeze_newtons: must be a number greater than a5.release_newtons (5)")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import Configuration
+
+/// A temporary folder for configuration files, removed when the test ends.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("gatt2mqtt-config-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes `text` to `name` in the folder and returns the file's path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = path + "/" + name
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+}
+
+/// Loads `yaml` as the configuration file, with no environment and no flags unless given.
+func load(
+    _ yaml: String, directory: String = "/nonexistent", environment: [String: String] = [:],
+    flags: CommandLineSettings = CommandLineSettings()
+) throws(ConfigurationError) -> LoadedConfiguration {
+    try ConfigurationLoader.load(
+        yaml: yaml, directory: directory, commandLine: flags, environment: environment, hostName: "testhost")
+}
+
+/// The error loading `yaml` fails with; records an issue when it loads.
+func loadError(
+    _ yaml: String, directory: String = "/nonexistent", environment: [String: String] = [:],
+    flags: CommandLineSettings = CommandLineSettings(), sourceLocation: SourceLocation = #_sourceLocation
+) -> ConfigurationError? {
+    do {
+        let loaded = try load(yaml, directory: directory, environment: environment, flags: flags)
+        Issue.record("expected an error, loaded:\n\(loaded)", sourceLocation: sourceLocation)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// Flags built in one expression.
+func flags(_ build: (inout CommandLineSettings) -> Void) -> CommandLineSettings {
+    var settings = CommandLineSettings()
+    build(&settings)
+    return settings
+}

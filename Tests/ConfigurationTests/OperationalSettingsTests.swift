@@ -1,0 +1,31 @@
+import Testing
+
+@testable import Configuration
+
+/// Health interval, session expiry and command rate limits.
+struct OperationalSettingsTests {
+    @Test func theyAreReadFromTheFileAndTheHealthFlagWins() throws {
+        let yaml = "health_s: 2.5\nbroker: {session_expiry_s: 60}\nlimits: {command_rate: 5, command_burst: 9}"
+        let loaded = try ConfigurationLoader.load(yaml: yaml)
+        #expect(loaded.bridge.healthInterval == .milliseconds(2500))
+        #expect(loaded.bridge.sessionExpirySeconds == 60)
+        #expect(loaded.bridge.commandRate.perSecond == 5)
+        #expect(loaded.bridge.commandRate.burst == 9)
+        var flags = CommandLineSettings()
+        flags.healthSeconds = 1
+        #expect(try ConfigurationLoader.load(yaml: yaml, commandLine: flags).bridge.healthInterval == .seconds(1))
+    }
+
+    @Test(arguments: [
+        ("health_s: 0", "health_s: must be from 0.1"),
+        ("limits: {command_rate: 0}", "limits.command_rate: must be more than 0"),
+        ("limits: {command_burst: 0}", "limits.command_burst: must be from 1"),
+        ("broker: {session_expiry_s: -1}", "broker.session_expiry_s: must be from 0"),
+        ("limits: {speed: 3}", "limits"),
+    ])
+    func badValuesNameTheirKey(yaml: String, message: String) {
+        #expect {
+            _ = try ConfigurationLoader.load(yaml: yaml)
+        } throws: { "\($0)".contains(message) }
+    }
+}

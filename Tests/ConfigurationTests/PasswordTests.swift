@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import Configuration
+
+struct PasswordTests {
+    static let password = "correct-horse-battery-staple"
+
+    /// Every way the configuration can be turned into text.
+    private func renderings(_ loaded: LoadedConfiguration) -> [String] {
+        var dumped = ""
+        dump(loaded, to: &dumped)
+        return [
+            loaded.description, loaded.debugDescription, String(describing: loaded), String(reflecting: loaded),
+            "\(loaded)", dumped,
+        ]
+    }
+
+    @Test func thePasswordComesFromTheFileWithoutTheTrailingNewline() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("password", Self.password + "\r\n")
+        let loaded = try load("broker: {username: u, password_file: password}", directory: folder.path)
+        #expect(loaded.bridge.mqtt.password == Self.password)
+        for text in renderings(loaded) {
+            #expect(!text.contains(Self.password))
+            #expect(text.contains("password_file: \"\(folder.path)/password\""))
+        }
+    }
+
+    @Test func thePasswordComesFromTheEnvironmentOverTheFile() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("password", "from-the-file")
+        let loaded = try load(
+            "broker: {username: u, password_file: password}", directory: folder.path,
+            environment: ["GATT2MQTT_MQTT_PASSWORD": Self.password])
+        #expect(loaded.bridge.mqtt.password == Self.password)
+        for text in renderings(loaded) {
+            #expect(!text.contains(Self.password))
+            #expect(!text.contains("from-the-file"))
+            #expect(text.contains("# password: <redacted> (from GATT2MQTT_MQTT_PASSWORD)"))
+        }
+    }
+
+    @Test func theEnvironmentsPasswordNeedsNoFile() throws {
+        let loaded = try load(
+            "", environment: ["GATT2MQTT_MQTT_USERNAME": "u", "GATT2MQTT_MQTT_PASSWORD": Self.password])
+        #expect(loaded.bridge.mqtt.username == "u")
+        #expect(loaded.bridge.mqtt.password == Self.password)
+    }
+
+    @Test func theSettingsNeverShowTheSecret() {
+        let settings = Settings.environment(["GATT2MQTT_MQTT_PASSWORD": Self.password])
+        var dumped = ""
+        dump(settings, to: &dumped)
+        #expect(!dumped.contains(Self.password))
+        #expect(!String(describing: settings).contains(Self.password))
+        #expect(!String(reflecting: settings).contains(Self.password))
+    }
+
+    @Test func anEmptyPasswordFileIsAnError() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("password", "\n")
+        let error = try #require(loadError("broker: {username: u, password_file: password}", directory: folder.path))
+        #expect(error.description == "broker.password_file: \(folder.path)/password is empty")
+    }
+
+    @Test func mqtt311NeedsAUserNameWithAPassword() throws {
+        let error = try #require(
+            loadError("broker: {protocol: 3.1.1}", environment: ["GATT2MQTT_MQTT_PASSWORD": Self.password]))
+        #expect(error.key == "GATT2MQTT_MQTT_PASSWORD")
+        #expect(error.message.contains("set broker.username"))
+        #expect(!error.description.contains(Self.password))
+        // MQTT 5 allows a password alone.
+        #expect(try load("", environment: ["GATT2MQTT_MQTT_PASSWORD": Self.password]).bridge.mqtt.password != nil)
+    }
+}
