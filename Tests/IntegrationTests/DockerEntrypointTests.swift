@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The container's start script, run outside a container (no Docker engine runs here): configured by
+/// environment variables only, it starts a working bridge.
+@Suite(.serialized)
+struct DockerEntrypointTests {
+    @Test func theEntrypointStartsTheBridgeFromTheEnvironment() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let belt = try await world.startSimulator(["belt"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try world.launch("/bin/sh", [ProjectPaths.root + "/docker/entrypoint.sh"], name: "entrypoint", extraEnvironment: [
+                "GATT2MQTT_BIN": ProjectPaths.binary("gatt2mqtt"), "GATT2MQTT_BROKER": world.broker.url,
+                "GATT2MQTT_ADAPTER": "hci0", "GATT2MQTT_GATEWAY": "docker", "GATT2MQTT_CONFIG": "/nonexistent/gatt2mqtt.yaml",
+            ])
+            try await recorder.waitFor("gatt2mqtt/docker/status") { $0.payloadString == "online" }
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+}
