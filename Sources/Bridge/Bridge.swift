@@ -76,6 +76,12 @@ public final class Bridge: Sendable {
         mqtt.start()
         do {
             try await mqtt.connected(timeout: .seconds(10))
+        } catch let error as MQTTError where error.isPermanent {
+            // Wrong credentials or a TLS failure will not heal by retrying, and must never fall back to
+            // anything weaker: stop with the reason.
+            logger.critical("cannot use the broker: \(error)")
+            await mqtt.stop()
+            throw error
         } catch {
             // Keep going: the client retries with backoff and sends the retained state once connected.
             logger.error("broker not reachable yet: \(error)")

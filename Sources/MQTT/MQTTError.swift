@@ -31,3 +31,13 @@ public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension MQTTError {
+    /// A refusal (bad credentials, not authorised) or a TLS failure: retrying will not help.
+    public var isPermanent: Bool {
+        switch self {
+        case .connectionRefused, .tls, .invalidURL, .invalidConfiguration: true
+        default: false
+        }
+    }
+}

@@ -127,4 +127,5 @@ import Synchronization
 /// Something in the test world did not do what it was asked.
 public struct WorldFailure: Error, CustomStringConvertible, Sendable {
     public let description: String
+    public init(description: String) { self.description = description }
 }

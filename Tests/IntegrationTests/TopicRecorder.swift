@@ -26,8 +26,12 @@ final class TopicRecorder: Sendable {
     private let state = Shared()
     private let reader: Task<Void, Never>
 
-    init(url: String, filter: String = "#") async throws {
-        let client = try MQTTClient(configuration: try MQTTConfiguration(url: url))
+    convenience init(url: String, filter: String = "#") async throws {
+        try await self.init(configuration: try MQTTConfiguration(url: url), filter: filter)
+    }
+
+    init(configuration: MQTTConfiguration, filter: String = "#") async throws {
+        let client = try MQTTClient(configuration: configuration)
         self.client = client
         let state = state
         reader = Task {

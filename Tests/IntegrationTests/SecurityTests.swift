@@ -1,0 +1,139 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// TLS with certificates made here, a password file and an ACL on a real mosquitto.
+@Suite(.serialized)
+struct SecurityTests {
+    /// A CA, a server certificate for 127.0.0.1 signed by it, and an unrelated CA.
+    struct Certificates {
+        let directory: String
+        var ca: String { directory + "/ca.pem" }
+        var otherCA: String { directory + "/other-ca.pem" }
+        var serverCertificate: String { directory + "/server.pem" }
+        var serverKey: String { directory + "/server.key" }
+
+        static func make() async throws -> Certificates {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-tls-\(UUID().uuidString.prefix(8))").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let steps: [[String]] = [
+                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=gatt2mqtt test CA",
+                 "-keyout", directory + "/ca.key", "-out", directory + "/ca.pem"],
+                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=someone else",
+                 "-keyout", directory + "/other-ca.key", "-out", directory + "/other-ca.pem"],
+                ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", directory + "/server.key",
+                 "-out", directory + "/server.csr"],
+                ["x509", "-req", "-in", directory + "/server.csr", "-CA", directory + "/ca.pem", "-CAkey", directory + "/ca.key",
+                 "-CAcreateserial", "-days", "2", "-out", directory + "/server.pem", "-extfile", directory + "/san.cnf"],
+            ]
+            try "subjectAltName=IP:127.0.0.1\n".write(toFile: directory + "/san.cnf", atomically: true, encoding: .utf8)
+            for step in steps {
+                let openssl = try ManagedProcess.launch("openssl", arguments: step, name: "openssl")
+                guard try await openssl.waitForExit() == .exited(0) else { throw WorldFailure(description: openssl.outputText) }
+            }
+            return Certificates(directory: directory)
+        }
+    }
+
+    static let password = "s3cret-bridge-pw"
+
+    private func broker(_ certificates: Certificates) -> MosquittoBroker.Options {
+        var options = MosquittoBroker.Options()
+        options.allowAnonymous = false
+        options.users = ["gatt2mqtt": Self.password, "operator": "operator-pw", "dashboard": "dashboard-pw"]
+        let acl = certificates.directory + "/acl"
+        try? """
+            user gatt2mqtt
+            topic readwrite #
+            user operator
+            topic read #
+            topic write belt/+/cmd/#
+            user dashboard
+            topic read #
+            """.write(toFile: acl, atomically: true, encoding: .utf8)
+        options.extraConfiguration = [
+            "cafile \(certificates.ca)", "certfile \(certificates.serverCertificate)", "keyfile \(certificates.serverKey)",
+            "acl_file \(acl)",
+        ]
+        return options
+    }
+
+    /// Starts the daemon from a configuration file (TLS, user, password file) in the world.
+    private func startBridge(_ world: BlueZooWorld, ca: String, password: String, directory: String) throws -> ManagedProcess {
+        try password.write(toFile: directory + "/password", atomically: true, encoding: .utf8)
+        try """
+            broker:
+              url: mqtts://127.0.0.1:\(world.broker.port)
+              username: gatt2mqtt
+              password_file: password
+              tls:
+                ca_file: \(ca)
+            gateway: {name: test}
+            adapter: hci0
+            log_level: debug
+            """.write(toFile: directory + "/gatt2mqtt.yaml", atomically: true, encoding: .utf8)
+        return try world.launch(ProjectPaths.binary("gatt2mqtt"), ["--config", directory + "/gatt2mqtt.yaml"], name: "gatt2mqtt")
+    }
+
+    private func client(_ world: BlueZooWorld, _ certificates: Certificates, user: String, password: String) async throws -> TopicRecorder {
+        var configuration = try MQTTConfiguration(url: "mqtts://127.0.0.1:\(world.broker.port)")
+        configuration.tls = MQTTTLSConfiguration(caFile: certificates.ca)
+        configuration.username = user
+        configuration.password = password
+        return try await TopicRecorder(configuration: configuration)
+    }
+
+    @Test func tlsAndPasswordsWorkAndAReadOnlyUserCannotMakeTheBridgeWrite() async throws {
+        let certificates = try await Certificates.make()
+        defer { try? FileManager.default.removeItem(atPath: certificates.directory) }
+        let world = try await BlueZooWorld.start(broker: broker(certificates))
+        do {
+            let belt = try await world.startSimulator(["belt"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let operatorClient = try await client(world, certificates, user: "operator", password: "operator-pw")
+            let dashboard = try await client(world, certificates, user: "dashboard", password: "dashboard-pw")
+            let daemon = try startBridge(world, ca: certificates.ca, password: Self.password, directory: certificates.directory)
+            try await operatorClient.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+
+            // The dashboard may read but not command: the broker drops its command, so nothing reaches the belt.
+            let before = belt.lineCount
+            try dashboard.publish("belt/\(id)/cmd/vibrate", #"{"direction":45}"#)
+            try operatorClient.publish("belt/\(id)/cmd/vibrate", #"{"direction":90}"#)
+            try await belt.waitForLine(after: before) { $0.hasPrefix("WRITE 0000fe03-0000-1000-8000-00805f9b34fb 0201aaaa0000035a00") }
+            let vibrations = belt.lines.dropFirst(before).filter { $0.text.hasPrefix("WRITE 0000fe03") }
+            #expect(vibrations.count == 1, "only the operator's command ran: \(vibrations.map(\.text))")
+            #expect(try await dashboard.waitFor("belt/\(id)/heading").payloadString != nil, "the dashboard still reads telemetry")
+            #expect(!daemon.outputText.contains(Self.password), "the password is never logged")
+            await dashboard.stop()
+            await operatorClient.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
+    @Test(arguments: ["wrong CA", "wrong password"])
+    func aWrongCAOrPasswordIsAClearStartupError(fault: String) async throws {
+        let certificates = try await Certificates.make()
+        defer { try? FileManager.default.removeItem(atPath: certificates.directory) }
+        let world = try await BlueZooWorld.start(broker: broker(certificates))
+        do {
+            let daemon = try startBridge(
+                world, ca: fault == "wrong CA" ? certificates.otherCA : certificates.ca,
+                password: fault == "wrong password" ? "not-the-password" : Self.password, directory: certificates.directory)
+            let exit = try await daemon.waitForExit(timeout: .seconds(20))
+            #expect(exit != .exited(0))
+            let log = daemon.outputText
+            #expect(log.contains("cannot use the broker"), "\(log)")
+            #expect(fault == "wrong CA" ? log.lowercased().contains("tls") || log.lowercased().contains("certificate") : log.contains("refused"))
+            #expect(!log.contains(Self.password) && !log.contains("not-the-password"))
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+}
