@@ -54,7 +54,8 @@ public final class BlueZooWorld: Sendable {
 
     /// Starts `gatt2mqtt-sim --adapter hciN <arguments>` and waits for its `READY` line.
     public func startSimulator(_ arguments: [String], adapter: String = "hci1") async throws -> ManagedProcess {
-        let process = try launch(ProjectPaths.binary("gatt2mqtt-sim"), ["--adapter", adapter] + arguments, name: "sim-\(adapter)")
+        let process = try launch(
+            ProjectPaths.binary("gatt2mqtt-sim"), ["--adapter", adapter] + arguments, name: "sim-\(adapter)", standardInput: true)
         try await process.waitForLine(timeout: .seconds(20)) { $0.hasPrefix("READY ") }
         return process
     }
@@ -73,10 +74,12 @@ public final class BlueZooWorld: Sendable {
 
     /// Starts any other BlueZ client (bluetoothctl, a Python script) in this world.
     public func launch(
-        _ executable: String, _ arguments: [String], name: String? = nil, extraEnvironment: [String: String] = [:]
+        _ executable: String, _ arguments: [String], name: String? = nil, extraEnvironment: [String: String] = [:],
+        standardInput: Bool = false
     ) throws -> ManagedProcess {
         let process = try ManagedProcess.launch(
-            executable, arguments: arguments, environment: environment.merging(extraEnvironment) { $1 }, name: name)
+            executable, arguments: arguments, environment: environment.merging(extraEnvironment) { $1 }, name: name,
+            standardInput: standardInput)
         children.withLock { $0.append(process) }
         return process
     }

@@ -24,10 +24,20 @@ public final class ManagedProcess: Sendable {
     public let processIdentifier: Int32
     private let output: ProcessOutput
 
-    private init(name: String, processIdentifier: Int32, output: ProcessOutput) {
+    private init(name: String, processIdentifier: Int32, output: ProcessOutput, input: FileHandle?) {
         self.name = name
         self.processIdentifier = processIdentifier
         self.output = output
+        self.input = input
+    }
+
+    /// The child's stdin, when launched with `standardInput: true`.
+    private let input: FileHandle?
+
+    /// Writes one line to the child's stdin (launched with `standardInput: true`).
+    public func send(line: String) throws {
+        guard let input else { throw POSIXFailure("\(name) was launched without a standard input") }
+        try input.write(contentsOf: Data((line + "\n").utf8))
     }
 
     deinit {
@@ -47,14 +57,16 @@ public final class ManagedProcess: Sendable {
         environment: [String: String] = [:],
         workingDirectory: String? = nil,
         name: String? = nil,
-        logFile: String? = nil
+        logFile: String? = nil,
+        standardInput: Bool = false
     ) throws -> ManagedProcess {
         let path = try ExecutableLocator.find(executable)
         let name = name ?? URL(fileURLWithPath: path).lastPathComponent
         let output = ProcessOutput(name: name, logFile: logFile)
         let environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let spawned = try Spawn.start(
-            path: path, arguments: arguments, environment: environment, workingDirectory: workingDirectory)
+            path: path, arguments: arguments, environment: environment, workingDirectory: workingDirectory,
+            standardInput: standardInput)
         LiveChildren.add(spawned.pid)
         output.startReading(spawned.stdout, as: .stdout)
         output.startReading(spawned.stderr, as: .stderr)
@@ -62,7 +74,7 @@ public final class ManagedProcess: Sendable {
             LiveChildren.remove(spawned.pid)
             output.exited(exit)
         }
-        return ManagedProcess(name: name, processIdentifier: spawned.pid, output: output)
+        return ManagedProcess(name: name, processIdentifier: spawned.pid, output: output, input: spawned.stdin)
     }
 
     /// Every line so far, in arrival order (stdout and stderr interleaved as read).

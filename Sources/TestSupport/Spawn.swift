@@ -6,29 +6,38 @@ import Foundation
 /// mask, and Swift concurrency runs on dispatch worker threads that block nearly every signal:
 /// a broker launched from a test would ignore SIGTERM. Here the child gets an empty mask and
 /// default signal dispositions, its own process group (so a signal reaches its children too),
-/// /dev/null as stdin, and pipes as stdout and stderr.
+/// /dev/null (or, when asked, a pipe) as stdin, and pipes as stdout and stderr.
 enum Spawn {
     struct Started {
         let pid: Int32
         let stdout: FileHandle
         let stderr: FileHandle
+        /// The write end of the child's stdin, when it was asked for.
+        let stdin: FileHandle?
     }
 
     static func start(
-        path: String, arguments: [String], environment: [String: String], workingDirectory: String?
+        path: String, arguments: [String], environment: [String: String], workingDirectory: String?,
+        standardInput: Bool = false
     ) throws -> Started {
         let stdout = try makePipe()
         let stderr = try makePipe()
+        let stdin = standardInput ? try makePipe() : nil
         defer {
-            // The parent keeps only the read ends.
+            // The parent keeps only the read ends of the output pipes, and the write end of stdin.
             close(stdout.write)
             close(stderr.write)
+            if let stdin { close(stdin.read) }
         }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
 
@@ -57,13 +66,15 @@ enum Spawn {
         guard code == 0 else {
             close(stdout.read)
             close(stderr.read)
+            if let stdin { close(stdin.write) }
             errno = code
             throw POSIXFailure("posix_spawn \(path)")
         }
         return Started(
             pid: pid,
             stdout: FileHandle(fileDescriptor: stdout.read, closeOnDealloc: true),
-            stderr: FileHandle(fileDescriptor: stderr.read, closeOnDealloc: true))
+            stderr: FileHandle(fileDescriptor: stderr.read, closeOnDealloc: true),
+            stdin: stdin.map { FileHandle(fileDescriptor: $0.write, closeOnDealloc: true) })
     }
 
     /// Waits for `pid` on a thread of its own and reports how it ended.

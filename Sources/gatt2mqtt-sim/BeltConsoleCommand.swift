@@ -6,10 +6,13 @@ import Peripherals
 /// - `mode <standby|wait|compass|app|pause|calibration|crossing>`: the belt changes mode by itself
 ///   (announced as FE06 `01 01 m`); standby switches it off, any other mode from standby on again.
 /// - `battery <percent>`: sets the charge level and notifies FE09.
+/// - `notify <characteristic> <hex>`: sends exactly these bytes (malformed on purpose, for robustness
+///   tests) on a characteristic given as `fe0c` or a full UUID; `-` sends an empty value.
 enum BeltConsoleCommand: Equatable {
     case button(BeltButton, long: Bool)
     case mode(BeltMode)
     case battery(percent: Double)
+    case raw(characteristic: String, bytes: [UInt8])
 
     /// Parses one line; nil for a blank line.
     /// - Throws: `BeltConsoleError` with the reason printed after `ERROR`.
@@ -31,9 +34,30 @@ enum BeltConsoleCommand: Equatable {
                 throw BeltConsoleError("usage: battery <percent 0-100>")
             }
             return .battery(percent: percent)
+        case "notify":
+            guard words.count == 3 else { throw BeltConsoleError("usage: notify <characteristic> <hex|->") }
+            let uuid = BluetoothUUID.normalized(words[1])
+            guard BeltGATT.characteristic(uuid) != nil else { throw BeltConsoleError("no belt characteristic '\(words[1])'") }
+            guard let bytes = Self.bytes(words[2]) else { throw BeltConsoleError("not hex: '\(words[2])'") }
+            return .raw(characteristic: uuid, bytes: bytes)
         default:
             throw BeltConsoleError("unknown command '\(verb)'")
         }
+    }
+}
+
+extension BeltConsoleCommand {
+    /// Pairs of hex digits; `-` is no bytes.
+    static func bytes(_ text: String) -> [UInt8]? {
+        guard text != "-" else { return [] }
+        let digits = Array(text)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
     }
 }
 

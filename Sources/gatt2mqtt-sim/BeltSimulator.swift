@@ -156,6 +156,8 @@ actor BeltSimulator: GattApplicationDelegate {
         case .battery(let percent):
             batteryPercent = percent
             send(.battery(batteryStatus()))
+        case .raw(let characteristic, let bytes):
+            application.notify(characteristic, value: bytes)
         }
     }
 
