@@ -64,6 +64,8 @@ public final class Bridge: Sendable {
         var mqttConfiguration = configuration.mqtt
         // A persistent session: QoS 1 commands sent while the gateway is cut off wait at the broker.
         mqttConfiguration.cleanStart = false
+        // After a reconnect the broker delivers every command queued meanwhile at once: never drop one.
+        mqttConfiguration.incomingBufferSize = max(mqttConfiguration.incomingBufferSize, 65_536)
         if mqttConfiguration.protocolVersion == .v5 { mqttConfiguration.sessionExpiry = configuration.sessionExpirySeconds }
         mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
         mqtt = try MQTTClient(configuration: mqttConfiguration, logger: Logger(label: "gatt2mqtt.mqtt"))
@@ -281,7 +283,7 @@ public final class Bridge: Sendable {
         let statistics = mqtt.statistics
         return HealthReport.Snapshot(
             time: .now, messagesIn: statistics.messagesReceived, messagesOut: statistics.messagesPublished,
-            brokerReconnects: statistics.reconnects, devices: metrics.snapshot)
+            brokerReconnects: statistics.reconnects, droppedMessages: statistics.droppedMessages, devices: metrics.snapshot)
     }
 
     // MARK: Commands

@@ -7,6 +7,7 @@ struct HealthReport: Sendable {
         var messagesIn: Int
         var messagesOut: Int
         var brokerReconnects: Int
+        var droppedMessages = 0
         var devices: [String: DeviceMetrics.Counters]
     }
 
@@ -29,6 +30,7 @@ struct HealthReport: Sendable {
             "messages_in_per_s": rate(current.messagesIn, previous.messagesIn),
             "messages_out_per_s": rate(current.messagesOut, previous.messagesOut),
             "broker_reconnects": .number(Double(current.brokerReconnects)),
+            "dropped_messages": .number(Double(current.droppedMessages)),
             "decode_errors": .number(Double(decodeErrors)),
             "devices": .object(devices),
         ]
