@@ -6,21 +6,13 @@ import Peripherals
 /// One Activ5, legacy or new protocol: detects which, runs the matching handshake (activ5.md §4.5),
 /// streams force (tared, with the squeeze state machine of §7) and IMU, and keeps the device awake
 /// when asked (§6).
-actor Activ5Session: DeviceSession, AwaitsAnswers {
-    nonisolated let id: String
-    nonisolated var family: DeviceFamily { .a5 }
-    private let link: DeviceLink
-    private let publisher: BrokerPublisher
-    private let gateway: String
+actor Activ5Session: LinkedSession, AwaitsAnswers {
     private let options: Activ5Options
-    private let logger: Logger
-    private let stateChanged: @Sendable (ConnectionState) -> Void
-    private let metrics: DeviceMetrics
-    private var metricsKey: String { "\(family.rawValue)/\(id)" }
-    private let loss = LinkLoss()
     private let started = ContinuousClock.now
     var answers = AnswerWaiters<Activ5Notification>()
-    private var state = ConnectionState.disconnected
+    nonisolated let core: SessionCore
+    var reconnects: Bool { options.reconnect }
+    var state = ConnectionState.disconnected
     private var wireProtocol = Activ5Protocol.legacy
     private var progress = Activ5HandshakeProgress(wireProtocol: .legacy)
     private var telemetry: Activ5Telemetry
@@ -34,55 +26,20 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
     private var recentForces: [Double] = []
 
     init(device: BlueZDevice, context: SessionContext, options: Activ5Options) {
-        id = context.id
-        link = DeviceLink(device: device, bluez: context.bluez)
-        publisher = context.publisher
-        stateChanged = context.stateChanged
-        metrics = context.metrics
-        gateway = context.gateway
+        core = SessionCore(device: device, context: context, family: .a5)
         self.options = options
-        var logger = context.logger
-        logger[metadataKey: "device"] = "\(device.address)"
-        logger[metadataKey: "family"] = "a5"
-        self.logger = logger
-        telemetry = Activ5Telemetry(id: id, topics: context.publisher.topics, thresholds: options.squeeze)
+        telemetry = Activ5Telemetry(id: context.id, topics: context.publisher.topics, thresholds: options.squeeze)
     }
 
     // MARK: Lifecycle
 
-    func run() async {
-        await SessionLifecycle.run(
-            logger: logger, loss: loss, reconnect: options.reconnect,
-            connect: { try await connectAndHandshake() }, abandon: { await link.disconnect() }, tearDown: { await tearDown() })
-    }
-
-    func linkDidDrop() { loss.signal() }
-
-    func shutDown() async {
-        if state != .disconnected { await link.disconnect() }
-        loss.signal()
-        await tearDown()
-    }
-
-    private func setState(_ newState: ConnectionState) {
-        guard newState != state else { return }
-        state = newState
-        publisher.publish(.state(publisher.topics.device(.a5, id, "connection"), newState.rawValue))
-        stateChanged(newState)
-        if newState == .connected { metrics.connected(metricsKey) }
-    }
-
-    private func publish(_ publications: [Publication]) {
-        for publication in publications { publisher.publish(publication) }
-    }
-
-    private func tearDown() async {
+    func tearDown() async {
         streamTasks.values.forEach { $0.cancel() }
         streamTasks = [:]
         answers.cancelAll()
         evergreenTask?.cancel()
         evergreenTask = nil
-        await link.reset()
+        await core.link.reset()
         streaming = false
         imuOn = false
         recentForces = []
@@ -90,12 +47,12 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
         setState(.disconnected)
     }
 
-    private func connectAndHandshake() async throws {
+    func connectAndSetUp() async throws {
         setState(.connecting)
-        try await link.connect()
+        try await core.link.connect()
         setState(.handshake)
-        let characteristics = await link.characteristicUUIDs()
-        wireProtocol = Activ5Protocol.detect(serviceUUIDs: Array(await link.serviceUUIDs()), characteristicUUIDs: characteristics)
+        let characteristics = await core.link.characteristicUUIDs()
+        wireProtocol = Activ5Protocol.detect(serviceUUIDs: Array(await core.link.serviceUUIDs()), characteristicUUIDs: characteristics)
         progress = Activ5HandshakeProgress(wireProtocol: wireProtocol)
         for step in Activ5Handshake.steps(availableCharacteristics: characteristics) {
             try await perform(step)
@@ -103,7 +60,7 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
         var battery: UInt8?
         if characteristics.contains(Activ5GATT.Characteristic.batteryLevel),
             case .batteryLevel(let level)? = try? Activ5Notification.decode(
-                characteristic: Activ5GATT.Characteristic.batteryLevel, bytes: try await link.read(Activ5GATT.Characteristic.batteryLevel))
+                characteristic: Activ5GATT.Characteristic.batteryLevel, bytes: try await core.link.read(Activ5GATT.Characteristic.batteryLevel))
         {
             battery = level
         }
@@ -111,19 +68,19 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
             throw CommandError(.timeout, "handshake incomplete, missing \(progress.missing.joined(separator: ", "))")
         }
         setState(.connected)
-        publish(telemetry.streaming(false))
-        publish(telemetry.battery(level: battery ?? progress.batteryLevel, status: progress.status?.batteryStatus))
-        publish(telemetry.info(infoMembers()))
+        core.publish(telemetry.streaming(false))
+        core.publish(telemetry.battery(level: battery ?? progress.batteryLevel, status: progress.status?.batteryStatus))
+        core.publish(telemetry.info(infoMembers()))
         if evergreen { startEvergreen() }
-        logger.info("Activ5 connected", metadata: ["protocol": "\(wireProtocol)", "firmware": "\(progress.firmwareVersion ?? "")"])
+        core.logger.info("Activ5 connected", metadata: ["protocol": "\(wireProtocol)", "firmware": "\(progress.firmwareVersion ?? "")"])
     }
 
     private func infoMembers() -> [String: JSONValue] {
         var members: [String: JSONValue] = [
-            "address": .string(link.device.address), "family": .string("a5"), "gateway": .string(gateway),
+            "address": .string(core.link.device.address), "family": .string("a5"), "gateway": .string(core.gateway),
             "protocol": .string(wireProtocol == .legacy ? "legacy" : "new"),
         ]
-        if let name = link.device.name ?? link.device.alias { members["name"] = .string(name) }
+        if let name = core.link.device.name ?? core.link.device.alias { members["name"] = .string(name) }
         if let firmware = progress.firmwareVersion { members["firmware"] = .string(firmware) }
         if let version = progress.protocolVersion { members["protocol_version"] = .string(version) }
         if let serial = progress.serialNumber { members["serial"] = .string(serial) }
@@ -137,17 +94,17 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
         case .subscribe(let uuid):
             try await subscribe(uuid)
         case .read(let uuid):
-            received(try await link.read(uuid), from: uuid)
+            received(try await core.link.read(uuid), from: uuid)
         case .awaitInitialMessage:
             // The device sends TC5k once subscribed; Web shows it takes TVGTIME without it, so no answer is not fatal.
             if try await send({}, awaiting: { step.isAnswered(by: $0) }, timeout: timeout) == false {
-                logger.info("no TC5k within \(timeout)")
+                core.logger.info("no TC5k within \(timeout)")
             }
         case .write(let command):
             try await write(command)
         case .request(let command):
             if try await send({ [self] in try await write(command) }, awaiting: { step.isAnswered(by: $0) }, timeout: timeout) == false {
-                logger.info("no answer to \(command.legacyText ?? "")")
+                core.logger.info("no answer to \(command.legacyText ?? "")")
             }
         }
     }
@@ -156,13 +113,13 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
         switch command {
         case .subscribe(let uuid): try await subscribe(uuid)
         case .unsubscribe(let uuid): try await unsubscribe(uuid)
-        default: try await link.write(command.encoded(), to: command.characteristicUUID)
+        default: try await core.link.write(command.encoded(), to: command.characteristicUUID)
         }
     }
 
     private func subscribe(_ uuid: String) async throws {
         guard streamTasks[uuid] == nil else { return }
-        let stream = try await link.notifications(of: uuid)
+        let stream = try await core.link.notifications(of: uuid)
         streamTasks[uuid] = Task { [weak self] in
             for await bytes in stream { await self?.received(bytes, from: uuid) }
         }
@@ -171,29 +128,29 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
     private func unsubscribe(_ uuid: String) async throws {
         guard let task = streamTasks.removeValue(forKey: uuid) else { return }
         task.cancel()
-        try await link.stopNotifications(of: uuid)
+        try await core.link.stopNotifications(of: uuid)
     }
 
     // MARK: Notifications
 
     private func received(_ bytes: [UInt8], from uuid: String) {
-        metrics.notification(metricsKey)
+        core.countNotification()
         let notification: Activ5Notification
         do {
             notification = try Activ5Notification.decode(characteristic: uuid, bytes: bytes)
         } catch {
-            metrics.decodeError(metricsKey)
-            logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
+            core.countDecodeError()
+            core.logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
             return
         }
         progress.record(notification)
         answers.deliver(notification)
         if case .imu(let sample) = notification {
-            publisher.publish(telemetry.imu(sample))
+            core.publisher.publish(telemetry.imu(sample))
         } else if let newtons = notification.newtons {
             recentForces = Array((recentForces + [newtons]).suffix(5))
             let seconds = (ContinuousClock.now - started) / .seconds(1)
-            publish(telemetry.force(newtons: tare.corrected(newtons), at: seconds))
+            core.publish(telemetry.force(newtons: tare.corrected(newtons), at: seconds))
         }
     }
 
@@ -241,7 +198,7 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
     private func setStreaming(_ on: Bool) {
         streaming = on
         if !on { recentForces = [] }
-        publish(telemetry.streaming(on))
+        core.publish(telemetry.streaming(on))
     }
 
     /// The device switches off after 7 minutes without a command while not streaming; the vendors' clients
@@ -263,7 +220,7 @@ actor Activ5Session: DeviceSession, AwaitsAnswers {
         do {
             try await write(.keepAlive)
         } catch {
-            logger.warning("keep-alive failed: \(error)")
+            core.logger.warning("keep-alive failed: \(error)")
         }
     }
 }

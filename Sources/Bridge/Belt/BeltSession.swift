@@ -4,68 +4,29 @@ import Peripherals
 
 /// One belt, from connection to disconnection and back: connects, runs the handshake of
 /// belt.md §2.5, acknowledges keep-alives, publishes telemetry and executes commands one at a time.
-actor BeltSession: DeviceSession, AwaitsAnswers {
-    nonisolated let id: String
-    nonisolated var family: DeviceFamily { .belt }
-    private let link: DeviceLink
-    private let publisher: BrokerPublisher
-    private let gateway: String
-    private let logger: Logger
-    private let stateChanged: @Sendable (ConnectionState) -> Void
-    private let metrics: DeviceMetrics
-    private var metricsKey: String { "\(family.rawValue)/\(id)" }
-    private let loss = LinkLoss()
+actor BeltSession: LinkedSession, AwaitsAnswers {
     private var telemetry: BeltTelemetry
-    private var state = ConnectionState.disconnected
+    nonisolated let core: SessionCore
+    var state = ConnectionState.disconnected
     private var streamTasks: [String: Task<Void, Never>] = [:]  // by characteristic UUID
     var answers = AnswerWaiters<[UInt8]>()  // FE06 notifications, encoded
     private var handshake = BeltHandshakeProgress()
     /// Navigation outlives the link: it is restored when the belt comes back.
     private var navigation = BeltNavigation()
     private var navigationFlush: Task<Void, Never>?
-    /// Malformed notifications received.
 
     init(device: BlueZDevice, context: SessionContext) {
-        id = context.id
-        link = DeviceLink(device: device, bluez: context.bluez)
-        publisher = context.publisher
-        stateChanged = context.stateChanged
-        metrics = context.metrics
-        gateway = context.gateway
-        var logger = context.logger
-        logger[metadataKey: "device"] = "\(device.address)"
-        logger[metadataKey: "family"] = "belt"
-        self.logger = logger
-        telemetry = BeltTelemetry(id: id, topics: context.publisher.topics)
+        core = SessionCore(device: device, context: context, family: .belt)
+        telemetry = BeltTelemetry(id: context.id, topics: context.publisher.topics)
     }
 
     // MARK: Lifecycle
 
-    func run() async {
-        await SessionLifecycle.run(logger: logger, loss: loss, connect: { try await connectAndHandshake() }, abandon: { await link.disconnect() }, tearDown: { await tearDown() })
-    }
-
-    func linkDidDrop() { loss.signal() }
-
-    func shutDown() async {
-        if state != .disconnected { await link.disconnect() }
-        loss.signal()
-        await tearDown()
-    }
-
-    private func setState(_ newState: ConnectionState) {
-        guard newState != state else { return }
-        state = newState
-        publisher.publish(.state(publisher.topics.device(.belt, id, "connection"), newState.rawValue))
-        stateChanged(newState)
-        if newState == .connected { metrics.connected(metricsKey) }
-    }
-
-    private func tearDown() async {
+    func tearDown() async {
         streamTasks.values.forEach { $0.cancel() }
         streamTasks = [:]
         answers.cancelAll()
-        await link.reset()
+        await core.link.reset()
         telemetry.reset()
         handshake = BeltHandshakeProgress()
         navigation.disconnected()
@@ -74,9 +35,9 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
         setState(.disconnected)
     }
 
-    private func connectAndHandshake() async throws {
+    func connectAndSetUp() async throws {
         setState(.connecting)
-        try await link.connect()
+        try await core.link.connect()
         setState(.handshake)
         for step in BeltHandshake.steps { try await perform(step) }
         guard handshake.isComplete else {
@@ -84,10 +45,10 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
         }
         setState(.connected)
         if let mode = handshake.mode { perform(navigation.connected(mode: mode, now: .now)) }
-        publish([.state(publisher.topics.device(.belt, id, "navigation"), navigation.state.rawValue)])
-        let device = link.device
-        publish(telemetry.info(name: device.name ?? device.alias, address: device.address, firmware: handshake.firmware, gateway: gateway))
-        logger.info("belt connected", metadata: ["firmware": "\(handshake.firmware?.version ?? 0)"])
+        core.publish([.state(core.topic("navigation"), navigation.state.rawValue)])
+        let device = core.link.device
+        core.publish(telemetry.info(name: device.name ?? device.alias, address: device.address, firmware: handshake.firmware, gateway: core.gateway))
+        core.logger.info("belt connected", metadata: ["firmware": "\(handshake.firmware?.version ?? 0)"])
     }
 
     private func perform(_ step: BeltHandshakeStep) async throws {
@@ -98,9 +59,9 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
         case .request(let command, let prefix):
             // Heading offset and accuracy state are optional (iOS tolerates their failure); the rest is
             // checked by the handshake's completeness below.
-            if try await write(command, expecting: prefix) == false { logger.warning("no answer to \(command) during handshake") }
+            if try await write(command, expecting: prefix) == false { core.logger.warning("no answer to \(command) during handshake") }
         case .readFirmware:
-            received(try await link.read(uuid, in: Self.service(of: uuid)), from: uuid)
+            received(try await core.link.read(uuid, in: Self.service(of: uuid)), from: uuid)
         }
     }
 
@@ -109,7 +70,7 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
     private var orientationSubscribed: Bool { streamTasks[BeltGATT.Characteristic.orientation] != nil }
 
     private func subscribe(_ uuid: String) async throws {
-        let stream = try await link.notifications(of: uuid, in: Self.service(of: uuid))
+        let stream = try await core.link.notifications(of: uuid, in: Self.service(of: uuid))
         streamTasks[uuid] = Task { [weak self] in
             for await bytes in stream { await self?.received(bytes, from: uuid) }
         }
@@ -117,19 +78,19 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
 
     private func unsubscribe(_ uuid: String) async throws {
         streamTasks.removeValue(forKey: uuid)?.cancel()
-        try await link.stopNotifications(of: uuid, in: Self.service(of: uuid))
+        try await core.link.stopNotifications(of: uuid, in: Self.service(of: uuid))
     }
 
     // MARK: Notifications
 
     private func received(_ bytes: [UInt8], from uuid: String) {
-        metrics.notification(metricsKey)
+        core.countNotification()
         let notification: BeltNotification
         do {
             notification = try BeltNotification.decode(characteristic: uuid, bytes: bytes)
         } catch {
-            metrics.decodeError(metricsKey)
-            logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
+            core.countDecodeError()
+            core.logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
             return
         }
         handshake.record(notification)
@@ -143,22 +104,18 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
             }
         }
         let wasStandby = telemetry.mode == .standby
-        publish(telemetry.publications(for: notification))
+        core.publish(telemetry.publications(for: notification))
         if telemetry.mode == .standby, !wasStandby, state == .connected { powerOff() }
-    }
-
-    private func publish(_ publications: [Publication]) {
-        for publication in publications { publisher.publish(publication) }
     }
 
     /// Standby means the belt is switching off and drops the link itself (belt.md §4.2); end the
     /// connection cleanly instead of waiting for the link to time out, as pybelt and Android do.
     private func powerOff() {
-        logger.info("belt switched off (standby)")
-        publisher.publish(Publication(topic: publisher.topics.device(.belt, id, "event"), payload: "power_off", qos: 1))
+        core.logger.info("belt switched off (standby)")
+        core.publisher.publish(Publication(topic: core.topic("event"), payload: "power_off", qos: 1))
         Task {
-            await link.disconnect()
-            loss.signal()
+            await core.link.disconnect()
+            core.loss.signal()
         }
     }
 
@@ -168,7 +125,7 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
             do {
                 _ = try await write(.keepAliveAck, expecting: nil)
             } catch {
-                logger.warning("keep-alive not acknowledged: \(error)")
+                core.logger.warning("keep-alive not acknowledged: \(error)")
             }
         }
     }
@@ -220,9 +177,9 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
             case .send(let command):
                 writes.append(command)
             case .publishState(let navigationState):
-                publisher.publish(.state(publisher.topics.device(.belt, id, "navigation"), navigationState.rawValue))
+                core.publisher.publish(.state(core.topic("navigation"), navigationState.rawValue))
             case .publishEvent(let event):
-                publisher.publish(Publication(topic: publisher.topics.device(.belt, id, "event"), payload: event, qos: 1))
+                core.publisher.publish(Publication(topic: core.topic("event"), payload: event, qos: 1))
             case .flushAfter(let delay):
                 navigationFlush?.cancel()
                 navigationFlush = Task {
@@ -238,7 +195,7 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
                 do {
                     _ = try await write(command, expecting: nil)
                 } catch {
-                    logger.warning("navigation write failed: \(error)")
+                    core.logger.warning("navigation write failed: \(error)")
                 }
             }
         }
@@ -276,10 +233,10 @@ actor BeltSession: DeviceSession, AwaitsAnswers {
         let service = Self.service(of: uuid)
         let bytes = command.encoded()
         guard let prefix else {
-            try await link.write(bytes, to: uuid, in: service)
+            try await core.link.write(bytes, to: uuid, in: service)
             return true
         }
-        return try await send({ [link] in try await link.write(bytes, to: uuid, in: service) },
+        return try await send({ [core] in try await core.link.write(bytes, to: uuid, in: service) },
             awaiting: { $0.starts(with: prefix) }, timeout: .seconds(BeltHandshake.answerTimeoutSeconds))
     }
 }

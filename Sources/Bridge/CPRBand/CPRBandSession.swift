@@ -5,99 +5,57 @@ import Peripherals
 /// One CPR-Band: writes `F1` on connect as the vendor's Bus library does, tracks the mode from
 /// acknowledged writes (the band never reports it), and publishes peaks, angle, statistics and
 /// session summaries.
-actor CPRBandSession: DeviceSession {
-    nonisolated let id: String
-    nonisolated var family: DeviceFamily { .cpr }
-    private let link: DeviceLink
-    private let publisher: BrokerPublisher
-    private let gateway: String
+actor CPRBandSession: LinkedSession {
     private let options: CPRBandOptions
-    private let logger: Logger
-    private let stateChanged: @Sendable (ConnectionState) -> Void
-    private let metrics: DeviceMetrics
-    private var metricsKey: String { "\(family.rawValue)/\(id)" }
-    private let loss = LinkLoss()
     private let started = ContinuousClock.now
-    private var state = ConnectionState.disconnected
+    nonisolated let core: SessionCore
+    var state = ConnectionState.disconnected
     private var mode = CPRBandMode.unknown
     private var telemetry: CPRBandTelemetry
     private var streamTasks: [String: Task<Void, Never>] = [:]
 
     init(device: BlueZDevice, context: SessionContext, options: CPRBandOptions) {
-        id = context.id
-        link = DeviceLink(device: device, bluez: context.bluez)
-        publisher = context.publisher
-        stateChanged = context.stateChanged
-        metrics = context.metrics
-        gateway = context.gateway
+        core = SessionCore(device: device, context: context, family: .cpr)
         self.options = options
-        var logger = context.logger
-        logger[metadataKey: "device"] = "\(device.address)"
-        logger[metadataKey: "family"] = "cpr"
-        self.logger = logger
-        telemetry = CPRBandTelemetry(id: id, topics: context.publisher.topics, options: options)
+        telemetry = CPRBandTelemetry(id: context.id, topics: context.publisher.topics, options: options)
     }
 
     private var now: Double { (ContinuousClock.now - started) / .seconds(1) }
 
     // MARK: Lifecycle
 
-    func run() async {
-        await SessionLifecycle.run(logger: logger, loss: loss, connect: { try await connectAndStart() }, abandon: { await link.disconnect() }, tearDown: { await tearDown() })
-    }
-
-    func linkDidDrop() { loss.signal() }
-
-    func shutDown() async {
-        if state != .disconnected { await link.disconnect() }
-        loss.signal()
-        await tearDown()
-    }
-
     func rssiChanged(_ rssi: Int16) {
-        publish(telemetry.signal(rssi: rssi))
+        core.publish(telemetry.signal(rssi: rssi))
     }
 
-    private func publish(_ publications: [Publication]) {
-        for publication in publications { publisher.publish(publication) }
-    }
-
-    private func setState(_ newState: ConnectionState) {
-        guard newState != state else { return }
-        state = newState
-        publisher.publish(.state(publisher.topics.device(.cpr, id, "connection"), newState.rawValue))
-        stateChanged(newState)
-        if newState == .connected { metrics.connected(metricsKey) }
-    }
-
-    private func tearDown() async {
+    func tearDown() async {
         streamTasks.values.forEach { $0.cancel() }
         streamTasks = [:]
-        await link.reset()
+        await core.link.reset()
         setMode(.unknown)
         telemetry.reset()
         setState(.disconnected)
     }
 
-    private func connectAndStart() async throws {
+    func connectAndSetUp() async throws {
         setState(.connecting)
-        try await link.connect()
+        try await core.link.connect()
         setState(.handshake)
         for uuid in CPRBandGATT.notifyingCharacteristics { try await subscribe(uuid) }
-        let battery = try await link.read(CPRBandGATT.Characteristic.battery)
+        let battery = try await core.link.read(CPRBandGATT.Characteristic.battery)
         received(battery, from: CPRBandGATT.Characteristic.battery)
         try await send(.onConnect)
         setState(.connected)
-        let device = link.device
-        var info: [String: JSONValue] = ["address": .string(device.address), "family": .string("cpr"), "gateway": .string(gateway)]
+        let device = core.link.device
+        var info: [String: JSONValue] = ["address": .string(device.address), "family": .string("cpr"), "gateway": .string(core.gateway)]
         if let name = device.name ?? device.alias { info["name"] = .string(name) }
-        publish(telemetry.info(info))
+        core.publish(telemetry.info(info))
         if let rssi = device.rssi { rssiChanged(rssi) }
-        logger.info("CPR-Band connected")
+        core.logger.info("CPR-Band connected")
     }
 
     private func subscribe(_ uuid: String) async throws {
-        let stream = try await link.notifications(of: uuid, in: CPRBandGATT.service)
+        let stream = try await core.link.notifications(of: uuid, in: CPRBandGATT.service)
         streamTasks[uuid] = Task { [weak self] in
             for await bytes in stream { await self?.received(bytes, from: uuid) }
         }
@@ -106,16 +64,16 @@ actor CPRBandSession: DeviceSession {
     // MARK: Notifications
 
     private func received(_ bytes: [UInt8], from uuid: String) {
-        metrics.notification(metricsKey)
+        core.countNotification()
         do {
             switch try CPRBandNotification.decode(characteristic: uuid, bytes: bytes, mapping: options.batteryMapping) {
-            case .depth(let depth): publish(telemetry.peak(depth, at: now))
-            case .angle(let angle): publisher.publish(telemetry.angle(angle))
-            case .battery(let level): publish(telemetry.battery(level))
+            case .depth(let depth): core.publish(telemetry.peak(depth, at: now))
+            case .angle(let angle): core.publisher.publish(telemetry.angle(angle))
+            case .battery(let level): core.publish(telemetry.battery(level))
             }
         } catch {
-            metrics.decodeError(metricsKey)
-            logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
+            core.countDecodeError()
+            core.logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
         }
     }
 
@@ -137,7 +95,7 @@ actor CPRBandSession: DeviceSession {
         if case .range(let range) = command { telemetry.rangeChanged(range) }
         if command.resultingMode == .off {
             // The band switches itself off after F7/FF; Bus drops the link at once (§A.5.1).
-            Task { await link.disconnect(); loss.signal() }
+            Task { await core.link.disconnect(); core.loss.signal() }
         }
     }
 
@@ -145,10 +103,10 @@ actor CPRBandSession: DeviceSession {
     /// changes once the last one is acknowledged. A sequence shows as `sending` meanwhile.
     private func send(_ command: CPRBandCommand) async throws {
         let writes = command.writes
-        if writes.count > 1 { publish(telemetry.sending()) }
+        if writes.count > 1 { core.publish(telemetry.sending()) }
         do {
             for bytes in writes {
-                try await link.write(bytes, to: command.characteristicUUID, in: CPRBandGATT.service)
+                try await core.link.write(bytes, to: command.characteristicUUID, in: CPRBandGATT.service)
             }
         } catch {
             if writes.count > 1 { setMode(mode, force: true) }
@@ -161,6 +119,6 @@ actor CPRBandSession: DeviceSession {
         guard newMode != mode || force else { return }
         let previous = mode
         mode = newMode
-        publish(telemetry.mode(newMode, from: previous, at: now))
+        core.publish(telemetry.mode(newMode, from: previous, at: now))
     }
 }

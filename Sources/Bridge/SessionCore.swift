@@ -1,0 +1,87 @@
+import BlueZ
+import Logging
+
+/// What every device session has: its device link, where it publishes, its logger with the device in
+/// the metadata, the gateway's callbacks and counters, and its link-loss event.
+struct SessionCore: Sendable {
+    let id: String
+    let family: DeviceFamily
+    let link: DeviceLink
+    let publisher: BrokerPublisher
+    let gateway: String
+    let logger: Logger
+    let loss = LinkLoss()
+    private let stateChanged: @Sendable (ConnectionState) -> Void
+    private let metrics: DeviceMetrics
+
+    init(device: BlueZDevice, context: SessionContext, family: DeviceFamily) {
+        id = context.id
+        self.family = family
+        link = DeviceLink(device: device, bluez: context.bluez)
+        publisher = context.publisher
+        gateway = context.gateway
+        stateChanged = context.stateChanged
+        metrics = context.metrics
+        var logger = context.logger
+        logger[metadataKey: "device"] = "\(device.address)"
+        logger[metadataKey: "family"] = "\(family.rawValue)"
+        self.logger = logger
+    }
+
+    /// `<family>/<id>/<leaf>`.
+    func topic(_ leaf: String) -> String { publisher.topics.device(family, id, leaf) }
+
+    func publish(_ publications: [Publication]) {
+        for publication in publications { publisher.publish(publication) }
+    }
+
+    /// Announces a new connection state: the retained `connection` topic, the gateway, the counters.
+    func announce(_ state: ConnectionState) {
+        publisher.publish(.state(topic("connection"), state.rawValue))
+        stateChanged(state)
+        if state == .connected { metrics.connected(metricsKey) }
+    }
+
+    var metricsKey: String { "\(family.rawValue)/\(id)" }
+    func countNotification() { metrics.notification(metricsKey) }
+    func countDecodeError() { metrics.decodeError(metricsKey) }
+}
+
+/// A session built on a `SessionCore`: the lifecycle (connect and set up, stay, tear down, back off and
+/// again), link loss, shutdown and state changes are the same for every family.
+protocol LinkedSession: DeviceSession {
+    nonisolated var core: SessionCore { get }
+    var state: ConnectionState { get set }
+    /// Whether a lost device is reconnected by itself.
+    var reconnects: Bool { get }
+    /// Connects and brings the device to `connected`.
+    func connectAndSetUp() async throws
+    /// Forgets the link's state after a loss or a failed attempt; ends in `disconnected`.
+    func tearDown() async
+}
+
+extension LinkedSession {
+    nonisolated var id: String { core.id }
+    nonisolated var family: DeviceFamily { core.family }
+    var reconnects: Bool { true }
+
+    func run() async {
+        await SessionLifecycle.run(
+            logger: core.logger, loss: core.loss, reconnect: reconnects, connect: { try await connectAndSetUp() },
+            abandon: { await core.link.disconnect() }, tearDown: { await tearDown() })
+    }
+
+    func linkDidDrop() { core.loss.signal() }
+
+    func shutDown() async {
+        if state != .disconnected { await core.link.disconnect() }
+        core.loss.signal()
+        await tearDown()
+    }
+
+    func setState(_ newState: ConnectionState) {
+        guard newState != state else { return }
+        state = newState
+        core.announce(newState)
+    }
+}
