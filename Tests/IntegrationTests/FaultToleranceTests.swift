@@ -51,6 +51,7 @@ struct FaultToleranceTests {
             let back = try await waitForReturn(recorder, devices, after: mark, from: start)
             // Sessions ran their handshakes again: fresh state arrives.
             try await recorder.waitFor("belt/\(devices["belt"]!.id)/heading", after: recorder.mark)
+            print("FIGURE bluetoothd restart: devices online again after \(back)")
             #expect(back < .seconds(10), "every device online again within 10 s of BlueZ returning (took \(back))")
         }
     }
@@ -63,6 +64,7 @@ struct FaultToleranceTests {
             let start = ContinuousClock.now
             try await world.addAdapter(0)
             let back = try await waitForReturn(recorder, devices, after: mark, from: start)
+            print("FIGURE adapter re-added: device online again after \(back)")
             #expect(back < .seconds(10), "online again within 10 s of the adapter returning (took \(back))")
         }
     }
@@ -94,6 +96,7 @@ struct FaultToleranceTests {
             _ = try await world.startSimulator(["belt"], adapter: "hci1")
             try await recorder.waitFor("belt/\(belt.id)/connection", after: mark, timeout: .seconds(30)) { $0.payloadString == "connected" }
             let back = ContinuousClock.now - start
+            print("FIGURE device returned: online again after \(back)")
             #expect(back < .seconds(10), "online again within 10 s of the device returning (took \(back))")
         }
     }
@@ -104,6 +107,7 @@ struct FaultToleranceTests {
             let asked = ContinuousClock.now
             daemon.send(SIGTERM)
             #expect(try await daemon.waitForExit(timeout: .seconds(2)) == .exited(0))
+            print("FIGURE clean shutdown took \(ContinuousClock.now - asked)")
             #expect(ContinuousClock.now - asked < .seconds(2))
             try await recorder.waitFor("gatt2mqtt/test/status", after: mark) { $0.payloadString == "offline" }
             for (family, device) in devices {

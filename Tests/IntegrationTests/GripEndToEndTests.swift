@@ -47,6 +47,32 @@ struct GripEndToEndTests {
         await world.stop()
     }
 
+    @Test func aBondedGripIsRestoredOnStartWhateverThePolicy() async throws {
+        let world = try await BlueZooWorld.start()
+        do {
+            let (_, _, id) = try await startGrip(world)
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            let first = try await world.startBridge()
+            try await recorder.waitFor("grip/\(id)/bonded") { $0.payloadString == "true" }
+            try await recorder.waitFor("grip/\(id)/connection") { $0.payloadString == "connected" }
+            first.send(SIGTERM)
+            _ = try await first.waitForExit()
+            // A gateway that connects nothing by itself still restores the bonded grip, as the SDK does.
+            let mark = recorder.mark
+            let started = ContinuousClock.now
+            _ = try await world.startBridge(extraArguments: ["--auto-connect", "none"])
+            try await recorder.waitFor("grip/\(id)/connection", after: mark) { $0.payloadString == "connected" }
+            let restored = ContinuousClock.now - started
+            print("FIGURE bonded grip restored \(restored) after the gateway started")
+            #expect(restored < .seconds(5), "restored within the profile's 5 s (took \(restored))")
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
     @Test func firmwareBelowTheProfilesMinimumGivesNoEvents() async throws {
         let world = try await BlueZooWorld.start()
         do {
