@@ -18,11 +18,11 @@ struct SecurityTests {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-tls-\(UUID().uuidString.prefix(8))").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let steps: [[String]] = [
-                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=gatt2mqtt test CA",
+                ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=gatt2mqtt test CA",
                  "-keyout", directory + "/ca.key", "-out", directory + "/ca.pem"],
-                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=someone else",
+                ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=someone else",
                  "-keyout", directory + "/other-ca.key", "-out", directory + "/other-ca.pem"],
-                ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", directory + "/server.key",
+                ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", directory + "/server.key",
                  "-out", directory + "/server.csr"],
                 ["x509", "-req", "-in", directory + "/server.csr", "-CA", directory + "/ca.pem", "-CAkey", directory + "/ca.key",
                  "-CAcreateserial", "-days", "2", "-out", directory + "/server.pem", "-extfile", directory + "/san.cnf"],
@@ -30,7 +30,7 @@ struct SecurityTests {
             try "subjectAltName=IP:127.0.0.1\n".write(toFile: directory + "/san.cnf", atomically: true, encoding: .utf8)
             for step in steps {
                 let openssl = try ManagedProcess.launch("openssl", arguments: step, name: "openssl")
-                guard try await openssl.waitForExit() == .exited(0) else { throw WorldFailure(description: openssl.outputText) }
+                guard try await openssl.waitForExit(timeout: .seconds(60)) == .exited(0) else { throw WorldFailure(description: openssl.outputText) }
             }
             return Certificates(directory: directory)
         }
