@@ -13,7 +13,18 @@ public enum BluetoothUUID: Sendable {
 
     /// Normalises a UUID string: trims, lower-cases, drops a `0x` prefix and expands 16- and 32-bit
     /// forms onto the base UUID, so that `"FE51"`, `"0xfe51"` and the full form compare equal.
+    /// Repeated until nothing changes (`"0x0xfe51"`, `"0x fe51"`), so normalising a normalised UUID
+    /// changes nothing (fuzz crash-63aa1001).
     public static func normalized(_ uuid: String) -> String {
+        var text = uuid
+        while true {
+            let next = normalizedOnce(text)
+            if next == text { return text }
+            text = next
+        }
+    }
+
+    private static func normalizedOnce(_ uuid: String) -> String {
         var text = uuid.trimmingCharacters(in: .whitespaces).lowercased()
         if text.hasPrefix("0x") { text.removeFirst(2) }
         let isHex = !text.isEmpty && text.allSatisfy(\.isHexDigit)

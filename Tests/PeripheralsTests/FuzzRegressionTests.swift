@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+@testable import Peripherals
+
+/// Inputs that made a `scripts/fuzz` target fail (fuzz/README.md), kept so the fixes stay fixed.
+@Suite struct FuzzRegressionTests {
+    /// GripProfile, crash-63aa100179238470be785d4d4f5cdc35d6b6b8de: the fuzzer turned the placeholder's
+    /// battery service into `"0x0x0000180f-…"`. `BluetoothUUID.normalized` dropped only one `0x`, so
+    /// `load(json:)` validated (normalising once more) and kept `"0x0000180f-…"`, which is not BlueZ
+    /// spelling: `json()` then `load(json:)` changed the profile, and the bridge and the simulator would
+    /// look the characteristic up under a UUID BlueZ never reports.
+    @Test(
+        "crash-63aa1001: the profile does not survive json()/load(json:)",
+        arguments: ["0x0x0000180f-0000-1000-8000-00805f9b34fb", "0x0x180F", "0x 180F", " 0x 0x 180f "])
+    func gripProfileDoesNotSurviveJSONRoundTrip(spelling: String) throws {
+        var profile = GripProfile.placeholder
+        profile.battery.serviceUUID = spelling
+        let loaded = try GripProfile.load(json: profile.json())
+        #expect(loaded.battery.serviceUUID == "0000180f-0000-1000-8000-00805f9b34fb")
+        #expect(try GripProfile.load(json: loaded.json()) == loaded)
+        #expect(loaded.normalized() == loaded)
+    }
+
+    /// The cause of crash-63aa1001: normalising twice must give what normalising once gives.
+    @Test(arguments: [
+        "0x0xfe51", "0x 0xFE51", "0x fe51", "0x0x0000fe51-0000-1000-8000-00805f9b34fb", "0x0xzz", "0x", "0x0x", "",
+        "FE51", "0xfe51", "0000FE51-0000-1000-8000-00805F9B34FB", " 12345678 ", "not a uuid",
+    ])
+    func normalisingIsIdempotent(spelling: String) {
+        let once = BluetoothUUID.normalized(spelling)
+        #expect(BluetoothUUID.normalized(once) == once)
+    }
+}

@@ -1,0 +1,132 @@
+// libFuzzer target: an MQTT command payload through CommandPayload(bytes:) and the command parser of
+// its family (BeltCommandParser, Activ5CommandParser, CPRBandCommandParser, GatewayRequest), what the
+// bridge runs on every message on `<family>/<id>/cmd/<name>` and `gatt2mqtt/<gateway>/request/<name>`.
+// The parsers are internal, so scripts/fuzz compiles this file into the Bridge module with its sources.
+//
+// Input: byte 0 picks the command (index into `commands` below, modulo its count); the rest is the
+// payload. Checks: never traps; the reply (with the echoed transaction) prints as JSON that parses
+// back to itself; what a parser accepts is something the device codecs accept: belt writes and
+// navigation sends decode as belt requests, CPR-Band writes as band requests (a range comes back as
+// set), an Activ5 sample period as an F0FA write, a gateway address as AA:BB:CC:DD:EE:FF.
+import Peripherals
+
+private enum Family { case belt, activ5, cprBand, gateway }
+
+private let commands: [(Family, String)] =
+    BeltCommandParser.commandNames.map { (.belt, $0) } + Activ5CommandParser.commandNames.map { (.activ5, $0) }
+    + CPRBandCommandParser.commandNames.map { (.cprBand, $0) } + GatewayRequest.names.map { (.gateway, $0) }
+    + [(.belt, "no_such_command")]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let selector = input.first else { return 0 }
+    let (family, name) = commands[Int(selector) % commands.count]
+    guard let payload = try? CommandPayload(bytes: Array(input.dropFirst())) else { return 0 }
+
+    var failure: CommandError?
+    do {
+        switch family {
+        case .belt: checkBelt(try BeltCommandParser.parse(command: name, payload: payload))
+        case .activ5: checkActiv5(try Activ5CommandParser.parse(command: name, payload: payload))
+        case .cprBand: checkCPRBand(try CPRBandCommandParser.parse(command: name, payload: payload))
+        case .gateway: checkGateway(try GatewayRequest.parse(name: name, payload: payload))
+        }
+    } catch {
+        failure = error
+    }
+    let reply = CommandReply(command: name, error: failure, transaction: payload.transaction).json
+    guard JSONValue.parse(Array(reply.text.utf8)) == reply else {
+        fatalError("reply \(reply.text) does not parse back")
+    }
+    return 0
+}
+
+private func checkBelt(_ command: BeltBridgeCommand) {
+    switch command {
+    case .write(let write): checkBeltWrite(write)
+    case .orientation(_, let period):
+        if let period { checkBeltWrite(.setOrientationPeriod(milliseconds: period)) }
+    case .navigation(let request):
+        var navigation = BeltNavigation()
+        let now = ContinuousClock.now
+        var actions = navigation.connected(mode: .app, now: now)
+        do {
+            switch request {
+            case .start(let signal): actions += try navigation.start(signal, now: now)
+            case .update(let signal):
+                actions += try navigation.start(BeltNavigation.Signal(), now: now)
+                actions += try navigation.update(signal, now: now + .seconds(1))
+            case .pause, .resume, .stop:
+                actions += try navigation.start(BeltNavigation.Signal(), now: now)
+                actions += navigation.pause()
+                if request == .resume { actions += try navigation.resume(now: now + .seconds(1)) }
+                if request == .stop { actions += navigation.stop() }
+            }
+        } catch {
+            fatalError("parsed navigation \(request) is refused: \(error)")
+        }
+        actions += navigation.flush(now: now + .seconds(2))
+        for case .send(let write) in actions { checkBeltWrite(write) }
+    case .notify(let kind):
+        var navigation = BeltNavigation()
+        _ = navigation.connected(mode: .app, now: .now)
+        guard let actions = try? navigation.notify(kind) else { fatalError("parsed notification \(kind) is refused") }
+        for case .send(let write) in actions { checkBeltWrite(write) }
+    }
+}
+
+/// A write the bridge would send must pass its own validation and be understood by the belt codec.
+private func checkBeltWrite(_ write: BeltCommand) {
+    do {
+        try write.validate()
+        _ = try BeltRequest.decode(characteristic: write.characteristicUUID, bytes: write.encoded())
+    } catch {
+        fatalError("\(write) → \(write.encoded()): \(error)")
+    }
+}
+
+private func checkActiv5(_ command: Activ5BridgeCommand) {
+    guard case .samplePeriod(let period) = command else { return }
+    let write = Activ5Command.setSamplePeriod(period)
+    guard
+        (try? Activ5Request.decode(characteristic: write.characteristicUUID, bytes: write.encoded()))
+            == .setSamplePeriod(milliseconds: period.milliseconds)
+    else { fatalError("\(write) → \(write.encoded())") }
+}
+
+private func checkCPRBand(_ command: CPRBandCommand) {
+    var band = CPRBandState()
+    var responses: [CPRBandResponse] = []
+    for write in command.writes {
+        guard let requests = try? CPRBandRequest.decode(characteristic: command.characteristicUUID, bytes: write)
+        else { fatalError("\(command) → \(write)") }
+        responses += band.apply(requests)
+    }
+    if case .range(let range) = command,
+        responses.last != .rangeChanged(minMillimetres: range.minMillimetres, maxMillimetres: range.maxMillimetres)
+    {
+        fatalError("\(command) → \(responses)")
+    }
+    if case .name = command {
+        guard case .nameChanged? = responses.last else { fatalError("\(command) → \(responses)") }
+    }
+}
+
+private func checkGateway(_ request: GatewayRequest) {
+    let address: String
+    switch request {
+    case .connect(let text, _), .disconnect(let text), .pair(let text), .forget(let text): address = text
+    case .scan(let seconds):
+        guard (1...600).contains(seconds) else { fatalError("scan \(seconds)") }
+        return
+    case .devices: return
+    }
+    let groups = address.split(separator: ":", omittingEmptySubsequences: false)
+    guard groups.count == 6,
+        groups.allSatisfy({
+            $0.utf8.count == 2 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) }
+        }),
+        DeviceID.from(address: address).count == 12
+    else { fatalError("address \(address.debugDescription)") }
+}
