@@ -30,7 +30,18 @@ struct Activ5SimCommand: AsyncParsableCommand {
         help: "Seconds in stop mode without a host write before the device switches off.")
     var powerOffSeconds: Double = Activ5Timing.idlePowerOffSeconds
 
+    @Option(
+        name: .customLong("minimum-period-ms"),
+        help: "Shortest stream period in milliseconds, whatever F0FA asks for (a link's connection interval).")
+    var minimumPeriodMilliseconds = 10
+
+    @Flag(help: "F0FE values count 1, 2, 3, … instead of following a hand's force (for the benchmark).")
+    var sequenceForce = false
+
     func validate() throws {
+        guard (1...1000).contains(minimumPeriodMilliseconds) else {
+            throw ValidationError("--minimum-period-ms must be 1 to 1000")
+        }
         guard !name.isEmpty else { throw ValidationError("--name must not be empty") }
         guard powerOffSeconds > 0, powerOffSeconds.isFinite else {
             throw ValidationError("--power-off-seconds must be positive")
@@ -46,10 +57,13 @@ struct Activ5SimCommand: AsyncParsableCommand {
         let state = Activ5State(wireProtocol: wireProtocol, idlePowerOffSeconds: powerOffSeconds)
         var settings = Activ5SimulatorSettings()
         settings.squeezes = squeezes?.squeezes ?? []
+        settings.minimumStreamPeriod = .milliseconds(minimumPeriodMilliseconds)
+        settings.sequenceForce = sequenceForce
 
         let application = GattApplication(
             connection: connection, rootPath: Self.applicationPath,
-            services: Activ5GattLayout.services(for: wireProtocol))
+            services: Activ5GattLayout.services(for: wireProtocol),
+            minimumNotificationInterval: global.notificationGap, observer: try global.trafficObserver())
         let advertisement = LEAdvertisement(
             connection: connection, path: Self.advertisementPath,
             description: LEAdvertisementDescription(localName: name, serviceUUIDs: [Activ5GATT.advertisedServiceUUID]))

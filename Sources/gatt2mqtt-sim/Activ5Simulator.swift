@@ -12,6 +12,9 @@ struct Activ5SimulatorSettings: Sendable {
     /// Shortest period of a stream, whatever F0FA says: a BLE link delivers at most one notification per
     /// connection interval (7.5 ms at best), and faster timers would only fill the application's queue.
     var minimumStreamPeriod: Duration = .milliseconds(10)
+    /// F0FE values count 1, 2, 3, … (wrapping to 1 after 32767) instead of following the waveform, so that
+    /// each can be told from the others downstream (the benchmark matches them by this sequence).
+    var sequenceForce = false
 }
 
 /// The behaviour of an Activ5 behind `GattApplication` (activ5.md §10): `Activ5State` answers writes and
@@ -50,6 +53,8 @@ actor Activ5Simulator: GattApplicationDelegate {
     private var squeezesPlaced = false
     private var isPoweredOff = false
     private var connectedCentrals: Set<String> = []
+    /// The last F0FE value sent with `sequenceForce`.
+    private var sequence: Int16 = 0
 
     init(
         state: Activ5State, settings: Activ5SimulatorSettings, application: GattApplication,
@@ -219,6 +224,10 @@ actor Activ5Simulator: GattApplicationDelegate {
         let time = now
         if stream != .imu { state.appliedNewtons = waveform.newtons(at: time) }
         guard let notification = notification(for: stream, at: time) else { return syncStreams() }
+        if settings.sequenceForce, case .force = notification {
+            sequence = sequence == .max ? 1 : sequence + 1
+            return send(.force(raw: sequence))
+        }
         send(notification)
     }
 

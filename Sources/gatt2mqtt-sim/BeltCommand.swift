@@ -49,7 +49,8 @@ struct BeltCommand: AsyncParsableCommand {
         settings.buttons = buttons?.presses ?? []
 
         let application = GattApplication(
-            connection: connection, rootPath: Self.applicationPath, services: BeltGattLayout.services)
+            connection: connection, rootPath: Self.applicationPath, services: BeltGattLayout.services,
+            minimumNotificationInterval: global.notificationGap, observer: try global.trafficObserver())
         let advertisement = LEAdvertisement(
             connection: connection, path: Self.advertisementPath,
             description: LEAdvertisementDescription(localName: name, serviceUUIDs: BeltAdvertisement.serviceUUIDs))

@@ -89,7 +89,8 @@ struct CPRBandSimCommand: AsyncParsableCommand {
         settings.seed = seed ?? CPRBandMotion.seed(for: name)
 
         let application = GattApplication(
-            connection: connection, rootPath: Self.applicationPath, services: CPRBandGattLayout.services)
+            connection: connection, rootPath: Self.applicationPath, services: CPRBandGattLayout.services,
+            minimumNotificationInterval: global.notificationGap, observer: try global.trafficObserver())
         let advertisement = LEAdvertisement(
             connection: connection, path: Self.advertisementPath,
             description: LEAdvertisementDescription(localName: name, serviceUUIDs: [CPRBandGATT.service]))

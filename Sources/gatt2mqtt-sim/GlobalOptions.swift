@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZ
 import Logging
 
 /// Options every simulated peripheral shares (`gatt2mqtt-sim --adapter hci1 <peripheral> …`).
@@ -9,10 +10,27 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "Log level on standard error: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(help: "Write every notification sent and write received, timestamped, to this file (for the benchmark).")
+    var trafficLog: String?
+
+    @Option(name: .customLong("notification-gap-ms"), help: "Shortest gap between two notifications, in milliseconds.")
+    var notificationGapMilliseconds = 5
+
     func validate() throws {
         guard adapter.hasPrefix("hci"), adapter.dropFirst(3).allSatisfy(\.isNumber), adapter.count > 3 else {
             throw ValidationError("--adapter must look like hci0, hci1, …")
         }
+        guard (0...1000).contains(notificationGapMilliseconds) else {
+            throw ValidationError("--notification-gap-ms must be 0 to 1000")
+        }
+    }
+
+    /// The gap `GattApplication` keeps between notifications.
+    var notificationGap: Duration { .milliseconds(notificationGapMilliseconds) }
+
+    /// The observer of `--traffic-log`, if one was asked for.
+    func trafficObserver() throws -> GattTrafficObserver? {
+        try trafficLog.map { try TrafficLog(path: $0).observer }
     }
 
     /// Sends swift-log output to standard error, keeping standard output for the test protocol.

@@ -67,7 +67,8 @@ struct GripSimCommand: AsyncParsableCommand {
 
         let connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
         let application = GattApplication(
-            connection: connection, rootPath: Self.applicationPath, services: GripGattLayout.services(for: gripProfile))
+            connection: connection, rootPath: Self.applicationPath, services: GripGattLayout.services(for: gripProfile),
+            minimumNotificationInterval: global.notificationGap, observer: try global.trafficObserver())
         let advertisement = LEAdvertisement(
             connection: connection, path: Self.advertisementPath,
             description: LEAdvertisementDescription(localName: localName, serviceUUIDs: gripProfile.advertisedServiceUUIDs))

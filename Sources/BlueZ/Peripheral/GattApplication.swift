@@ -26,6 +26,7 @@ public final class GattApplication: Sendable {
 
     private let state: Mutex<State>
     private let pacer: GattNotificationPacer
+    private let observer: GattTrafficObserver?
     /// Characteristic object paths by UUID; fixed at init.
     private let characteristicPaths: [String: String]
 
@@ -47,15 +48,16 @@ public final class GattApplication: Sendable {
     /// - Parameters:
     ///   - rootPath: a path outside `/org/bluez`, e.g. `/org/gatt2mqtt/sim/belt`.
     ///   - minimumNotificationInterval: the gap kept between two notifications (see `GattNotificationPacer`).
+    ///   - observer: told of every notification sent and every write received.
     public init(
         connection: DBusConnection, rootPath: String, services: [GattServiceDescription],
-        minimumNotificationInterval: Duration = .milliseconds(5)
+        minimumNotificationInterval: Duration = .milliseconds(5), observer: GattTrafficObserver? = nil
     ) {
         self.connection = connection
         self.rootPath = rootPath
         self.services = services
         self.state = Mutex(State())
-        self.pacer = GattNotificationPacer(connection: connection, minimumInterval: minimumNotificationInterval)
+        self.observer = observer
         var paths: [String: String] = [:]
         for (serviceIndex, service) in services.enumerated() {
             for (index, characteristic) in service.characteristics.enumerated() where paths[characteristic.uuid] == nil {
@@ -63,6 +65,12 @@ public final class GattApplication: Sendable {
             }
         }
         characteristicPaths = paths
+        var sent: (@Sendable (String, [UInt8]) -> Void)?
+        if let observer {
+            let uuids = Dictionary(uniqueKeysWithValues: paths.map { ($0.value, $0.key) })
+            sent = { path, bytes in observer.notificationSent(uuids[path] ?? path, bytes) }
+        }
+        self.pacer = GattNotificationPacer(connection: connection, minimumInterval: minimumNotificationInterval, sent: sent)
     }
 
     /// Sets the object that answers reads and writes; held weakly.
@@ -317,6 +325,7 @@ public final class GattApplication: Sendable {
     }
 
     private func write(_ value: [UInt8], to characteristic: GattCharacteristicDescription, options: GattRequestOptions) async throws {
+        observer?.writeReceived(characteristic.uuid, value)
         do {
             try Self.checkWritable(characteristic, type: options.type)
         } catch let error as DBusError {

@@ -13,7 +13,8 @@ final class GattNotificationPacer: Sendable {
 
     private let continuation: AsyncStream<Item>.Continuation
 
-    init(connection: DBusConnection, minimumInterval: Duration) {
+    /// `sent` is told of each value once it is on the bus.
+    init(connection: DBusConnection, minimumInterval: Duration, sent: (@Sendable (String, [UInt8]) -> Void)? = nil) {
         let (stream, continuation) = AsyncStream<Item>.makeStream()
         self.continuation = continuation
         // The task owns the stream and ends when `deinit` finishes it.
@@ -23,6 +24,7 @@ final class GattNotificationPacer: Sendable {
                 case .value(let path, let bytes):
                     try? connection.emitPropertiesChanged(
                         path: path, interface: GattApplication.characteristicInterface, changed: ["Value": .bytes(bytes)])
+                    sent?(path, bytes)
                     try? await Task.sleep(for: minimumInterval)
                 case .barrier(let waiter):
                     waiter.resume()
