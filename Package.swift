@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "gatt2mqtt", targets: ["gatt2mqtt"]),
         .executable(name: "gatt2mqtt-sim", targets: ["gatt2mqtt-sim"]),
+        .executable(name: "gatt2mqtt-bench", targets: ["gatt2mqtt-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -53,6 +54,15 @@ let package = Package(
             name: "gatt2mqtt-sim",
             dependencies: [
                 "BlueZ", "Peripherals",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The benchmark (BENCHMARKS.md): the test world, a D-Bus floor, an MQTT floor and the watcher.
+        .executableTarget(
+            name: "gatt2mqtt-bench",
+            dependencies: [
+                "BlueZ", "Bridge", "DBus", "MQTT", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

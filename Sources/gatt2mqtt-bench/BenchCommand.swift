@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TestSupport
+
+/// `gatt2mqtt-bench`: the BlueZoo world of the tests with up to 50 virtual Activ5s streaming force;
+/// for each device count and rate, the same stream through the D-Bus floor, the MQTT floor, gatt2mqtt
+/// and a Python relay, one after another. Writes BENCHMARKS.json and the results section of
+/// BENCHMARKS.md. Run it through `make bench` (release build, set-up included).
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gatt2mqtt-bench", abstract: "Measures gatt2mqtt against its floor and a Python peer (BENCHMARKS.md).")
+
+    @Option(help: "Device counts, comma-separated.")
+    var devices = "1,10,50"
+
+    @Option(help: "Notifications per second per device, comma-separated.")
+    var rates = "50,200"
+
+    @Option(help: "Length of each measuring window, in seconds.")
+    var seconds = 10.0
+
+    @Option(help: "Sample-period commands per second per device during each window.")
+    var commandRate = 5.0
+
+    @Option(help: "Where to write the raw figures.")
+    var json = "BENCHMARKS.json"
+
+    @Option(help: "The Markdown file whose results section is replaced.")
+    var markdown = "BENCHMARKS.md"
+
+    @Flag(help: "Skip the Python relay.")
+    var noPeer = false
+
+    func run() async throws {
+        // The MQTT and D-Bus layers log connections at info; the report is what this prints.
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .warning
+            return handler
+        }
+        let deviceCounts = try Self.numbers(devices, "--devices")
+        let rateList = try Self.numbers(rates, "--rates")
+        guard rateList.allSatisfy({ (1...1000).contains($0) }) else { throw ValidationError("--rates: 1 to 1000 per second") }
+        let most = deviceCounts.max() ?? 1
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("gatt2mqtt-bench-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: logs) }
+
+        say("starting the world: mosquitto, dbus-daemon, BlueZoo with \(most + 1) adapters")
+        let world = try await BlueZooWorld.start(peripheralAdapters: most)
+        var report = BenchReport(
+            date: ISO8601DateFormatter().string(from: Date()), machine: Environment.machine(), versions: Environment.versions(),
+            settings: ["window": "\(seconds) s", "commands": "\(commandRate)/s per device", "payload": "force, 2 bytes (int16 sequence)"],
+            rows: [])
+        do {
+            let watcher = try await BrokerWatcher(port: world.broker.port)
+            var fleet: [BenchDevice] = []
+            for index in 1...most {
+                let device = BenchDevice(
+                    adapter: "hci\(index)", address: world.adapterAddresses[index], trafficLog: "\(logs)/hci\(index).log")
+                _ = try await world.startSimulator(
+                    ["--traffic-log", device.trafficLog, "--notification-gap-ms", "0", "--log-level", "warning", "a5",
+                     "--sequence-force", "--minimum-period-ms", "1", "--power-off-seconds", "86400",
+                     "--name", String(format: "ACTIV5-BE-%04d", index)],
+                    adapter: device.adapter)
+                fleet.append(device)
+            }
+            say("\(most) virtual Activ5s advertising")
+            let floorRelay = try DBusFloorRelay(busAddress: world.bus.address)
+            defer { floorRelay.close() }
+            for count in deviceCounts.sorted() {
+                for rate in rateList.sorted() {
+                    let row = await measure(
+                        Array(fleet.prefix(count)), rate: rate, world: world, watcher: watcher, floorRelay: floorRelay)
+                    report.rows.append(row)
+                    try write(report)
+                }
+            }
+            await watcher.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+        say("wrote \(json) and \(markdown)")
+    }
+
+    private func measure(
+        _ devices: [BenchDevice], rate: Int, world: BlueZooWorld, watcher: BrokerWatcher, floorRelay: DBusFloorRelay
+    ) async -> BenchReport.Row {
+        var row = BenchReport.Row(devices: devices.count, rate: rate)
+        let phase = StreamPhase(devices: devices, rate: rate, seconds: seconds, commandsPerSecond: commandRate)
+        let label = "\(devices.count) × \(rate)/s"
+
+        say("\(label): MQTT floor")
+        do {
+            row.mqttFloor = try await MQTTFloorPhase(port: world.broker.port, watcher: watcher).run(
+                ids: devices.map(\.id), rate: rate, seconds: seconds)
+        } catch { row.failures.append("MQTT floor: \(error)") }
+
+        say("\(label): D-Bus floor")
+        do { row.dbusFloor = try await phase.run(floorRelay) } catch { row.failures.append("D-Bus floor: \(error)") }
+
+        say("\(label): gatt2mqtt")
+        let bridge = ProcessRelay(.gatt2mqtt, world: world, watcher: watcher)
+        do {
+            row.gatt2mqtt = try await phase.run(bridge)
+            row.startup = bridge.startup
+        } catch {
+            row.failures.append("gatt2mqtt: \(error)")
+            try? await bridge.shutdown(devices)
+        }
+
+        if !noPeer {
+            say("\(label): Python relay")
+            let peer = ProcessRelay(.pythonPeer, world: world, watcher: watcher)
+            do { row.peer = try await phase.run(peer) } catch {
+                row.failures.append("Python relay: \(error)")
+                try? await peer.shutdown(devices)
+            }
+        }
+        watcher.clearForces()
+        for figures in [row.mqttFloor, row.dbusFloor, row.gatt2mqtt, row.peer].compactMap({ $0 }) {
+            say("\(label): \(figures.relay): \(figures.notificationLatency.text) ms, lost \(figures.lost) of \(figures.sent), commands \(figures.commandLatency.text) ms, CPU \(figures.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–") ms/1000, RSS \(figures.residentKilobytes ?? 0) KiB")
+        }
+        for failure in row.failures { say("\(label): FAILED \(failure)") }
+        return row
+    }
+
+    private func write(_ report: BenchReport) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(report).write(to: URL(fileURLWithPath: json))
+        try ResultsSection.replace(in: markdown, with: report.markdown())
+    }
+
+    private func say(_ text: String) { print("bench: \(text)") }
+
+    private static func numbers(_ text: String, _ option: String) throws -> [Int] {
+        let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) > 0 }) else { throw ValidationError("\(option): positive numbers, comma-separated") }
+        return values.compactMap { $0 }
+    }
+}
+
+extension BenchCommand {
+    /// As `AsyncParsableCommand.main()`, callable from main.swift's top-level code.
+    nonisolated static func parseAndRun() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

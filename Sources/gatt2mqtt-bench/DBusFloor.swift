@@ -1,0 +1,151 @@
+import BlueZ
+import DBus
+import Foundation
+import Synchronization
+
+/// The D-Bus floor: the least a central can do to get the same values from BlueZ, written straight
+/// against BlueZ's D-Bus API (Adapter1, Device1, GattCharacteristic1) with no bridge logic at all:
+/// connect, write the sample period, StartNotify, and take the time of each PropertiesChanged.
+/// Its writes (`timedWrite`) are the floor of the command path's D-Bus hop.
+final class DBusFloor: Sendable {
+    struct Device: Sendable {
+        var address: String
+        var path: String
+        var force: String
+        var samplePeriod: String
+    }
+
+    private static let bluez = "org.bluez"
+    private static let adapterPath = "/org/bluez/hci0"
+    private static let forceUUID = "0000f0fe-0000-1000-8000-00805f9b34fb"
+    private static let samplePeriodUUID = "0000f0fa-0000-1000-8000-00805f9b34fb"
+
+    private let connection: DBusConnection
+    private let table = ReceptionTable()
+    private let listener: Task<Void, Never>
+
+    init(address: String) throws {
+        connection = try DBusConnection(address: address)
+        let signals = connection.signals(
+            matching: DBusMatchRule(
+                sender: Self.bluez, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                pathNamespace: Self.adapterPath))
+        let table = self.table
+        listener = Task {
+            for await signal in signals {
+                let now = MonotonicClock.nanoseconds()
+                guard signal.arguments.first?.string == "org.bluez.GattCharacteristic1",
+                    let value = signal.arguments.dropFirst().first?.stringKeyed?["Value"]?.unwrapped.bytes, value.count >= 2
+                else { continue }
+                let sequence = Int16(bitPattern: UInt16(value[0]) | UInt16(value[1]) << 8)
+                let device = Self.devicePath(containing: signal.path)
+                table.append(Reception(sequence: sequence, nanoseconds: now), to: device)
+            }
+        }
+    }
+
+    /// Receptions by device object path.
+    func receptions(of device: Device) -> [Reception] {
+        table.receptions(device.path)
+    }
+
+    /// `/org/bluez/hci0/dev_…` of a path at or below a device.
+    private static func devicePath(containing path: String) -> String {
+        "/" + path.split(separator: "/").prefix(4).joined(separator: "/")
+    }
+
+    func clear() { table.clear() }
+
+    /// Finds the devices (scanning until BlueZ lists them all), connects each and resolves its characteristics.
+    func connect(_ addresses: [String], timeout: Duration = .seconds(60)) async throws -> [Device] {
+        let deadline = ContinuousClock.now + timeout
+        let paths = addresses.map { Self.adapterPath + "/dev_" + $0.replacingOccurrences(of: ":", with: "_") }
+        var objects = try await managedObjects()
+        if !paths.allSatisfy({ objects[$0] != nil }) {
+            _ = try await call(Self.adapterPath, "org.bluez.Adapter1", "StartDiscovery")
+            while !paths.allSatisfy({ objects[$0] != nil }) {
+                guard ContinuousClock.now < deadline else { throw BenchFailure("D-Bus floor: devices not found by scanning") }
+                try await Task.sleep(for: .milliseconds(200))
+                objects = try await managedObjects()
+            }
+            _ = try? await call(Self.adapterPath, "org.bluez.Adapter1", "StopDiscovery")
+        }
+        var devices: [Device] = []
+        for (address, path) in zip(addresses, paths) {
+            _ = try await call(path, "org.bluez.Device1", "Connect", timeout: .seconds(30))
+            while true {
+                objects = try await managedObjects()
+                let characteristics = objects.filter { $0.key.hasPrefix(path + "/") }.compactMap { key, interfaces in
+                    interfaces["org.bluez.GattCharacteristic1"]?["UUID"]?.string.map { ($0, key) }
+                }
+                let byUUID = Dictionary(characteristics, uniquingKeysWith: { first, _ in first })
+                if let force = byUUID[Self.forceUUID], let period = byUUID[Self.samplePeriodUUID] {
+                    devices.append(Device(address: address, path: path, force: force, samplePeriod: period))
+                    break
+                }
+                guard ContinuousClock.now < deadline else { throw BenchFailure("D-Bus floor: \(address) has no F0FE/F0FA") }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        return devices
+    }
+
+    /// Writes the sample period and subscribes to F0FE.
+    func startStreaming(_ device: Device, periodMilliseconds: Int16) async throws {
+        try await write(device, period: periodMilliseconds)
+        _ = try await call(device.force, "org.bluez.GattCharacteristic1", "StartNotify")
+    }
+
+    func stopStreaming(_ device: Device) async throws {
+        _ = try await call(device.force, "org.bluez.GattCharacteristic1", "StopNotify")
+    }
+
+    func disconnect(_ device: Device) async throws {
+        _ = try await call(device.path, "org.bluez.Device1", "Disconnect")
+    }
+
+    /// One F0FA write with response; returns the moment it was handed to the bus.
+    func timedWrite(_ device: Device, period: Int16) async throws -> UInt64 {
+        let start = MonotonicClock.nanoseconds()
+        try await write(device, period: period)
+        return start
+    }
+
+    private func write(_ device: Device, period: Int16) async throws {
+        let bits = UInt16(bitPattern: period)
+        _ = try await call(
+            device.samplePeriod, "org.bluez.GattCharacteristic1", "WriteValue",
+            [.bytes([UInt8(bits & 0xFF), UInt8(bits >> 8)]), .properties(["type": .string("request")])])
+    }
+
+    private func managedObjects() async throws -> [String: [String: [String: DBusValue]]] {
+        let reply = try await call("/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
+        var objects: [String: [String: [String: DBusValue]]] = [:]
+        for entry in reply.first?.dictEntries ?? [] {
+            guard let path = entry.key.string else { continue }
+            var interfaces: [String: [String: DBusValue]] = [:]
+            for interface in entry.value.dictEntries ?? [] {
+                if let name = interface.key.string { interfaces[name] = interface.value.stringKeyed ?? [:] }
+            }
+            objects[path] = interfaces
+        }
+        return objects
+    }
+
+    private func call(
+        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [], timeout: Duration = .seconds(10)
+    ) async throws -> [DBusValue] {
+        try await connection.call(
+            destination: Self.bluez, path: path, interface: interface, member: member, arguments: arguments, timeout: timeout)
+    }
+
+    func close() {
+        listener.cancel()
+        connection.close()
+    }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,40 @@
+import Synchronization
+
+/// The D-Bus floor as a relay: ``DBusFloor`` in the benchmark's own process.
+final class DBusFloorRelay: StreamRelay {
+    let name = "D-Bus floor"
+    let processID: Int32? = nil
+    private let floor: DBusFloor
+    private let connected = Mutex<[String: DBusFloor.Device]>([:])
+
+    init(busAddress: String) throws {
+        floor = try DBusFloor(address: busAddress)
+    }
+
+    func start(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
+        floor.clear()
+        let found = try await floor.connect(devices.map(\.address))
+        connected.withLock { $0 = Dictionary(uniqueKeysWithValues: found.map { ($0.address, $0) }) }
+        for device in found { try await floor.startStreaming(device, periodMilliseconds: periodMilliseconds) }
+    }
+
+    func receptions(of device: BenchDevice) -> [Reception] {
+        guard let found = connected.withLock({ $0[device.address] }) else { return [] }
+        return floor.receptions(of: found)
+    }
+
+    func command(_ device: BenchDevice, periodMilliseconds: Int16) async throws -> UInt64 {
+        guard let found = connected.withLock({ $0[device.address] }) else { throw BenchFailure("\(device.address) not connected") }
+        return try await floor.timedWrite(found, period: periodMilliseconds)
+    }
+
+    func stopStreams(_ devices: [BenchDevice]) async throws {
+        for device in connected.withLock({ $0.values }) { try await floor.stopStreaming(device) }
+    }
+
+    func shutdown(_ devices: [BenchDevice]) async throws {
+        for device in connected.withLock({ $0.values }) { try await floor.disconnect(device) }
+    }
+
+    func close() { floor.close() }
+}

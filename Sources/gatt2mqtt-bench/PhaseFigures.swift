@@ -1,0 +1,19 @@
+/// What one relay achieved in one configuration.
+struct PhaseFigures: Codable, Sendable {
+    var relay: String
+    /// Notifications the devices sent while the relay was subscribed (up to the end of the window).
+    var sent: Int
+    /// Of those, how many arrived (matched by device and sequence).
+    var received: Int
+    var lost: Int { sent - received }
+    /// Device send → arrival at the watcher.
+    var notificationLatency: LatencySummary
+    /// Arrivals per second over the measuring window, all devices together.
+    var receivedPerSecond: Double
+    /// Command sent → the device's write, one command at a time per device.
+    var commandLatency: LatencySummary
+    /// CPU time of the relay's process per 1 000 force messages delivered in the window, in ms.
+    var cpuMillisecondsPer1000: Double?
+    /// Resident memory of the relay's process at the end of the window.
+    var residentKilobytes: Int?
+}

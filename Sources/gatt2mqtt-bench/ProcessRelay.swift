@@ -1,0 +1,125 @@
+import BlueZ
+import Foundation
+import Synchronization
+import TestSupport
+
+/// A relay that is a process of its own, publishing `<prefix>/<id>/force` to the broker and taking
+/// `<prefix>/<id>/cmd/sample_period`: gatt2mqtt itself, or the Python peer (scripts/bench_peer.py).
+final class ProcessRelay: StreamRelay {
+    enum Program: Sendable {
+        case gatt2mqtt
+        case pythonPeer
+    }
+
+    /// When gatt2mqtt started, when it first published, and when every device was ready.
+    struct Startup: Codable, Sendable {
+        var firstPublishMilliseconds: Double
+        var devicesReadyMilliseconds: Double
+    }
+
+    let program: Program
+    private let world: BlueZooWorld
+    private let watcher: BrokerWatcher
+    private let process = Mutex<ManagedProcess?>(nil)
+    private let startupFigures = Mutex<Startup?>(nil)
+
+    init(_ program: Program, world: BlueZooWorld, watcher: BrokerWatcher) {
+        self.program = program
+        self.world = world
+        self.watcher = watcher
+    }
+
+    var name: String {
+        switch program {
+        case .gatt2mqtt: "gatt2mqtt"
+        case .pythonPeer: "Python relay (bleak + paho-mqtt)"
+        }
+    }
+
+    private var prefix: String {
+        switch program {
+        case .gatt2mqtt: "a5"
+        case .pythonPeer: "relay"
+        }
+    }
+
+    var processID: Int32? { process.withLock { $0?.processIdentifier } }
+    var startup: Startup? { startupFigures.withLock { $0 } }
+
+    func start(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
+        switch program {
+        case .gatt2mqtt: try await startBridge(devices, periodMilliseconds: periodMilliseconds)
+        case .pythonPeer: try await startPeer(devices, periodMilliseconds: periodMilliseconds)
+        }
+    }
+
+    private func startBridge(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
+        let launched = MonotonicClock.nanoseconds()
+        let bridge = try world.launch(
+            ProjectPaths.binary("gatt2mqtt"),
+            ["--broker", world.broker.url, "--adapter", "hci0", "--gateway", "bench", "--log-level", "info"]
+                + devices.flatMap { ["--allow", $0.address] },
+            name: "gatt2mqtt")
+        process.withLock { $0 = bridge }
+        let watcher = self.watcher
+        let online = await poll(timeout: .seconds(20)) {
+            watcher.messages(on: "gatt2mqtt/bench/status", after: launched).contains { $0.payload == "online" }
+        }
+        guard online, let first = watcher.messages(on: "gatt2mqtt/bench/status", after: launched).first else {
+            throw BenchFailure("gatt2mqtt did not come online:\n\(bridge.outputText.suffix(3000))")
+        }
+        let ready = await poll(timeout: .seconds(30 + devices.count)) {
+            devices.allSatisfy { !watcher.messages(on: "a5/\($0.id)/state", after: launched).isEmpty }
+        }
+        guard ready else { throw BenchFailure("not every Activ5 connected:\n\(bridge.outputText.suffix(3000))") }
+        let lastReady = devices.compactMap { watcher.messages(on: "a5/\($0.id)/state", after: launched).first?.nanoseconds }.max() ?? launched
+        startupFigures.withLock {
+            $0 = Startup(
+                firstPublishMilliseconds: Double(first.nanoseconds - launched) / 1e6,
+                devicesReadyMilliseconds: Double(lastReady - launched) / 1e6)
+        }
+        for device in devices {
+            try watcher.publish("a5/\(device.id)/cmd/sample_period", "{\"period_ms\":\(periodMilliseconds)}")
+            try watcher.publish("a5/\(device.id)/cmd/start", "{}")
+        }
+    }
+
+    private func startPeer(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
+        let peer = try world.launch(
+            ProjectPaths.python,
+            ["-u", ProjectPaths.root + "/scripts/bench_peer.py", "--port", "\(world.broker.port)",
+             "--period-ms", "\(periodMilliseconds)"] + devices.map(\.address),
+            name: "relay-peer")
+        process.withLock { $0 = peer }
+        _ = try await peer.waitForLine(containing: "relay: streaming", timeout: .seconds(60 + 2 * devices.count))
+    }
+
+    func receptions(of device: BenchDevice) -> [Reception] {
+        watcher.forces("\(prefix)/\(device.id)")
+    }
+
+    func command(_ device: BenchDevice, periodMilliseconds: Int16) async throws -> UInt64 {
+        let reply = "\(prefix)/\(device.id)/reply"
+        let sent = MonotonicClock.nanoseconds()
+        try watcher.publish("\(prefix)/\(device.id)/cmd/sample_period", "{\"period_ms\":\(periodMilliseconds)}")
+        let watcher = self.watcher
+        guard await poll(timeout: .seconds(10), until: { !watcher.messages(on: reply, after: sent).isEmpty }) else {
+            throw BenchFailure("\(name): no reply from \(device.id)")
+        }
+        return sent
+    }
+
+    func stopStreams(_ devices: [BenchDevice]) async throws {
+        switch program {
+        case .gatt2mqtt:
+            for device in devices { try watcher.publish("a5/\(device.id)/cmd/stop", "{}") }
+        case .pythonPeer:
+            process.withLock { $0 }?.send(SIGTERM)
+        }
+    }
+
+    func shutdown(_ devices: [BenchDevice]) async throws {
+        guard let running = process.withLock({ $0 }) else { return }
+        _ = await running.terminate(grace: .seconds(10))
+    }
+}

@@ -1,0 +1,94 @@
+import BlueZ
+import Foundation
+
+/// One relay, one configuration: start the streams, measure for a window while commands run, stop,
+/// let what is under way arrive, then match what the devices logged with what arrived.
+struct StreamPhase {
+    var devices: [BenchDevice]
+    var rate: Int
+    var seconds: Double
+    /// Sample-period commands per second per device during the window.
+    var commandsPerSecond: Double
+
+    var periodMilliseconds: Int16 { Int16(1000 / rate) }
+
+    func run(_ relay: any StreamRelay) async throws -> PhaseFigures {
+        let begin = MonotonicClock.nanoseconds()
+        try await relay.start(devices, periodMilliseconds: periodMilliseconds)
+        // The window opens once every device's values arrive.
+        let watchedDevices = devices
+        let flowing = await poll(timeout: .seconds(30)) {
+            watchedDevices.allSatisfy { !relay.receptions(of: $0).isEmpty }
+        }
+        guard flowing else { throw BenchFailure("\(relay.name): not every device streams") }
+        let windowStart = MonotonicClock.nanoseconds()
+        let usageBefore = relay.processID.flatMap(ProcessUsage.read)
+        let windowEnd = windowStart + UInt64(seconds * 1e9)
+        let commandsSent = try await withThrowingTaskGroup(of: (String, [UInt64]).self) { group in
+            for device in devices {
+                group.addTask { (device.address, try await commandLoad(relay, device, until: windowEnd)) }
+            }
+            return try await group.reduce(into: [String: [UInt64]]()) { $0[$1.0] = $1.1 }
+        }
+        let usageAfter = relay.processID.flatMap(ProcessUsage.read)
+        let windowClosed = MonotonicClock.nanoseconds()
+        try await relay.stopStreams(devices)
+        // What was sent before the window closed has this long to arrive.
+        try await Task.sleep(for: .seconds(2))
+        try await relay.shutdown(devices)
+        // The simulators write their logs every 100 ms.
+        try await Task.sleep(for: .milliseconds(300))
+
+        var notificationLatencies: [Int64] = []
+        var commandLatencies: [Int64] = []
+        var sent = 0
+        var inWindow = 0
+        for device in devices {
+            let records = TrafficRecord.read(path: device.trafficLog).filter { $0.nanoseconds >= begin }
+            var sentAt: [Int16: UInt64] = [:]
+            for record in records where record.kind == .notification && record.characteristic == "f0fe"
+                && record.nanoseconds <= windowClosed
+            {
+                if let sequence = record.int16 { sentAt[sequence] = record.nanoseconds }
+            }
+            sent += sentAt.count
+            for reception in relay.receptions(of: device) where reception.nanoseconds >= begin {
+                if let at = sentAt.removeValue(forKey: reception.sequence) {
+                    notificationLatencies.append(Int64(reception.nanoseconds) - Int64(at))
+                }
+                if reception.nanoseconds >= windowStart, reception.nanoseconds <= windowClosed { inWindow += 1 }
+            }
+            // The i-th write after the window opened answers the i-th command.
+            let writes = records.filter { $0.kind == .write && $0.characteristic == "f0fa" && $0.nanoseconds >= windowStart }
+            for (command, write) in zip(commandsSent[device.address] ?? [], writes) {
+                commandLatencies.append(Int64(write.nanoseconds) - Int64(command))
+            }
+        }
+        let windowSeconds = Double(windowClosed - windowStart) / 1e9
+        var cpu: Double?
+        if let usageBefore, let usageAfter, inWindow > 0 {
+            cpu = Double(usageAfter.cpuNanoseconds - usageBefore.cpuNanoseconds) / 1e6 / Double(inWindow) * 1000
+        }
+        return PhaseFigures(
+            relay: relay.name, sent: sent, received: notificationLatencies.count,
+            notificationLatency: LatencySummary(nanoseconds: notificationLatencies),
+            receivedPerSecond: Double(inWindow) / windowSeconds,
+            commandLatency: LatencySummary(nanoseconds: commandLatencies),
+            cpuMillisecondsPer1000: cpu, residentKilobytes: usageAfter?.residentKilobytes)
+    }
+
+    /// Sample-period commands (the period in force, so the stream does not change), one at a time,
+    /// until `end`; returns when each was sent.
+    private func commandLoad(_ relay: any StreamRelay, _ device: BenchDevice, until end: UInt64) async throws -> [UInt64] {
+        var sent: [UInt64] = []
+        let gapNanoseconds = UInt64(1e9 / commandsPerSecond)
+        let gap = Duration.nanoseconds(Int64(gapNanoseconds))
+        // Devices start at different moments in the gap, as independent users would.
+        try await Task.sleep(for: gap * Double.random(in: 0..<1))
+        while MonotonicClock.nanoseconds() + gapNanoseconds < end {
+            sent.append(try await relay.command(device, periodMilliseconds: periodMilliseconds))
+            try await Task.sleep(for: gap)
+        }
+        return sent
+    }
+}
