@@ -15,7 +15,7 @@ public final class DBusConnection: @unchecked Sendable {
     // All the state below is confined to `queue`.
     private var raw: OpaquePointer?
     private var mainLoop: DBusMainLoop?
-    private var subscriptions: [UInt64: (rule: DBusMatchRule, continuation: AsyncStream<DBusSignal>.Continuation)] = [:]
+    private var subscriptions: [UInt64: Subscription] = [:]
     private var nextSubscriptionID: UInt64 = 0
     private var lostContinuations: [CheckedContinuation<Void, Never>] = []
     private var lost = false
@@ -149,14 +149,26 @@ public final class DBusConnection: @unchecked Sendable {
 
     // MARK: Signals
 
+    private struct Subscription {
+        var rule: DBusMatchRule
+        var continuation: AsyncStream<DBusSignal>.Continuation
+        var intercept: (@Sendable (DBusSignal) -> Bool)?
+    }
+
     /// Signals matching `rule`, from now until the stream is dropped or the bus is lost.
-    public func signals(matching rule: DBusMatchRule) -> AsyncStream<DBusSignal> {
+    ///
+    /// `intercept`, if given, sees each matching signal first, on the connection's queue, and keeps it
+    /// out of the stream by returning true: the way to hand a high-rate signal (a GATT notification)
+    /// on without a hop through a task. It must be quick and must not block.
+    public func signals(
+        matching rule: DBusMatchRule, intercept: (@Sendable (DBusSignal) -> Bool)? = nil
+    ) -> AsyncStream<DBusSignal> {
         let (stream, continuation) = AsyncStream<DBusSignal>.makeStream()
         queue.sync {
             guard let connection = raw, !lost else { return continuation.finish() }
             let id = nextSubscriptionID
             nextSubscriptionID += 1
-            subscriptions[id] = (rule, continuation)
+            subscriptions[id] = Subscription(rule: rule, continuation: continuation, intercept: intercept)
             // A NULL error makes AddMatch asynchronous, so the queue never blocks on the bus.
             dbus_bus_add_match(connection, rule.text, nil)
             continuation.onTermination = { [weak self] _ in
@@ -203,6 +215,7 @@ public final class DBusConnection: @unchecked Sendable {
                 sender: message.sender ?? "", path: message.path ?? "", interface: message.interface ?? "",
                 member: message.member ?? "", arguments: message.arguments())
             for (_, subscription) in subscriptions where subscription.rule.matches(signal) {
+                if subscription.intercept?(signal) == true { continue }
                 subscription.continuation.yield(signal)
             }
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED

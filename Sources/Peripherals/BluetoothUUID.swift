@@ -16,12 +16,30 @@ public enum BluetoothUUID: Sendable {
     /// Repeated until nothing changes (`"0x0xfe51"`, `"0x fe51"`), so normalising a normalised UUID
     /// changes nothing (fuzz crash-63aa1001).
     public static func normalized(_ uuid: String) -> String {
+        // Decoders normalise the UUID of every notification, and it is nearly always BlueZ's spelling
+        // already: answer that without Foundation's trimming and case mapping (a benchmark hot spot).
+        if isCanonical(uuid) { return uuid }
         var text = uuid
         while true {
             let next = normalizedOnce(text)
             if next == text { return text }
             text = next
         }
+    }
+
+    /// Whether `uuid` is already the full lower-case form `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.
+    static func isCanonical(_ uuid: String) -> Bool {
+        var count = 0
+        for byte in uuid.utf8 {
+            switch (count, byte) {
+            case (8, UInt8(ascii: "-")), (13, UInt8(ascii: "-")), (18, UInt8(ascii: "-")), (23, UInt8(ascii: "-")): break
+            case (8, _), (13, _), (18, _), (23, _): return false
+            case (_, UInt8(ascii: "0")...UInt8(ascii: "9")), (_, UInt8(ascii: "a")...UInt8(ascii: "f")): break
+            default: return false
+            }
+            count += 1
+        }
+        return count == 36
     }
 
     private static func normalizedOnce(_ uuid: String) -> String {

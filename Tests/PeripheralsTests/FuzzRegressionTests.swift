@@ -31,4 +31,16 @@ import Testing
         let once = BluetoothUUID.normalized(spelling)
         #expect(BluetoothUUID.normalized(once) == once)
     }
+
+    /// The fast path for BlueZ's spelling must agree with the slow one.
+    @Test(arguments: [
+        ("0000fe51-0000-1000-8000-00805f9b34fb", true), ("0000FE51-0000-1000-8000-00805F9B34FB", false),
+        ("0000fe51-0000-1000-8000-00805f9b34f", false), ("0000fe51x0000-1000-8000-00805f9b34fb", false),
+        ("0000fe51-0000-1000-8000-00805f9b34fbb", false), ("0000fe5--0000-1000-8000-00805f9b34fb", false),
+        (" 0000fe51-0000-1000-8000-00805f9b34fb", false),
+    ])
+    func canonicalSpellingIsRecognised(spelling: String, canonical: Bool) {
+        #expect(BluetoothUUID.isCanonical(spelling) == canonical)
+        #expect(BluetoothUUID.normalized(spelling) == "0000fe51-0000-1000-8000-00805f9b34fb" || !canonical)
+    }
 }

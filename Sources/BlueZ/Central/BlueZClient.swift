@@ -25,7 +25,10 @@ public final class BlueZClient: Sendable {
     /// Starts following BlueZ. Returns once the first snapshot is loaded (or BlueZ is known absent).
     public func start() async {
         // Subscribe before reading the snapshot so that nothing falls between the two.
-        let bluezSignals = connection.signals(matching: DBusMatchRule(sender: BlueZInterface.service))
+        // Notifications go straight from the bus queue to their streams; the rest through `handle`.
+        let router = self.router
+        let bluezSignals = connection.signals(
+            matching: DBusMatchRule(sender: BlueZInterface.service), intercept: { Self.deliverNotification($0, to: router) })
         let ownerChanges = connection.signals(matching: DBusMatchRule(
             sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: BlueZInterface.service))
         let signalTask = Task { [self] in
@@ -87,6 +90,17 @@ public final class BlueZClient: Sendable {
             result[name] = (properties.stringKeyed ?? [:]).mapValues(\.unwrapped)
         }
         return result
+    }
+
+    /// Hands a pure notification (PropertiesChanged of a characteristic's Value, nothing else) to its
+    /// stream; returns whether it did. Anything else, or a Value nobody listens to, is left to `handle`.
+    private static func deliverNotification(_ signal: DBusSignal, to router: NotificationRouter) -> Bool {
+        guard signal.member == "PropertiesChanged", signal.interface == DBusStandardInterface.properties,
+            signal.arguments.count >= 2, signal.arguments[0].string == BlueZInterface.gattCharacteristic,
+            let changed = signal.arguments[1].stringKeyed, changed.count == 1, let value = changed["Value"]?.bytes,
+            signal.arguments.count < 3 || signal.arguments[2].strings?.isEmpty != false
+        else { return false }
+        return router.deliver(value, to: signal.path)
     }
 
     private func handle(_ signal: DBusSignal) async {
