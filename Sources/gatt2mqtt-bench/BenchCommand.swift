@@ -20,7 +20,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Length of each measuring window, in seconds.")
     var seconds = 10.0
 
-    @Option(help: "Sample-period commands per second per device during each window.")
+    @Option(help: "Sample-period commands per second per device during each window (0 for none).")
     var commandRate = 5.0
 
     @Option(help: "Where to write the raw figures.")
@@ -29,8 +29,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The Markdown file whose results section is replaced.")
     var markdown = "BENCHMARKS.md"
 
-    @Flag(help: "Skip the Python relay.")
-    var noPeer = false
+    @Option(help: "Which relays to run, comma-separated: mqtt-floor, dbus-floor, gatt2mqtt, peer.")
+    var relays = "mqtt-floor,dbus-floor,gatt2mqtt,peer"
+
+    private var chosen: Set<Substring> { Set(relays.split(separator: ",")) }
 
     func run() async throws {
         // The MQTT and D-Bus layers log connections at info; the report is what this prints.
@@ -93,36 +95,35 @@ struct BenchCommand: AsyncParsableCommand {
         let phase = StreamPhase(devices: devices, rate: rate, seconds: seconds, commandsPerSecond: commandRate)
         let label = "\(devices.count) × \(rate)/s"
 
-        say("\(label): MQTT floor")
-        do {
-            row.mqttFloor = try await MQTTFloorPhase(port: world.broker.port, watcher: watcher).run(
-                ids: devices.map(\.id), rate: rate, seconds: seconds)
-        } catch { row.failures.append("MQTT floor: \(error)") }
-
-        say("\(label): D-Bus floor")
-        do { row.dbusFloor = try await phase.run(floorRelay) } catch { row.failures.append("D-Bus floor: \(error)") }
-
-        say("\(label): gatt2mqtt")
-        let bridge = ProcessRelay(.gatt2mqtt, world: world, watcher: watcher)
-        do {
-            row.gatt2mqtt = try await phase.run(bridge)
-            row.startup = bridge.startup
-        } catch {
-            row.failures.append("gatt2mqtt: \(error)")
-            try? await bridge.shutdown(devices)
+        if chosen.contains("mqtt-floor") {
+            say("\(label): MQTT floor")
+            do {
+                row.mqttFloor = try await MQTTFloorPhase(port: world.broker.port, watcher: watcher).run(
+                    ids: devices.map(\.id), rate: rate, seconds: seconds)
+            } catch { row.failures.append("MQTT floor: \(error)") }
         }
-
-        if !noPeer {
+        if chosen.contains("dbus-floor") {
+            say("\(label): D-Bus floor")
+            do { row.dbusFloor = try await phase.run(floorRelay) } catch { row.failures.append("D-Bus floor: \(error)") }
+        }
+        if chosen.contains("gatt2mqtt") {
+            say("\(label): gatt2mqtt")
+            let bridge = ProcessRelay(.gatt2mqtt, world: world, watcher: watcher)
+            var tapped = phase
+            tapped.busTap = floorRelay.floor
+            do {
+                row.gatt2mqtt = try await tapped.run(bridge)
+                row.startup = bridge.startup
+            } catch { row.failures.append("gatt2mqtt: \(error)") }
+        }
+        if chosen.contains("peer") {
             say("\(label): Python relay")
             let peer = ProcessRelay(.pythonPeer, world: world, watcher: watcher)
-            do { row.peer = try await phase.run(peer) } catch {
-                row.failures.append("Python relay: \(error)")
-                try? await peer.shutdown(devices)
-            }
+            do { row.peer = try await phase.run(peer) } catch { row.failures.append("Python relay: \(error)") }
         }
         watcher.clearForces()
         for figures in [row.mqttFloor, row.dbusFloor, row.gatt2mqtt, row.peer].compactMap({ $0 }) {
-            say("\(label): \(figures.relay): \(figures.notificationLatency.text) ms, lost \(figures.lost) of \(figures.sent), commands \(figures.commandLatency.text) ms, CPU \(figures.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–") ms/1000, RSS \(figures.residentKilobytes ?? 0) KiB")
+            say("\(label): \(figures.relay): \(figures.notificationLatency.text) ms (on the bus: \(figures.busLatency?.text ?? "–")), lost \(figures.lost) of \(figures.sent), commands \(figures.commandLatency.text) ms, CPU \(figures.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–") ms/1000, RSS \(figures.residentKilobytes ?? 0) KiB")
         }
         for failure in row.failures { say("\(label): FAILED \(failure)") }
         return row

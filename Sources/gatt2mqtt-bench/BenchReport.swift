@@ -70,8 +70,8 @@ struct BenchReport: Codable, Sendable {
 
             ### Notification → MQTT (ms, p50 / p99 / max) and loss
 
-            | Devices × rate | Offered/s | D-Bus floor | MQTT floor | Floor p99 (sum) | gatt2mqtt | gatt2mqtt p99 ÷ floor | Python relay | gatt2mqtt lost | Python relay lost | D-Bus floor lost |
-            |---|---:|---|---|---:|---|---:|---|---:|---:|---:|
+            | Devices × rate | Offered/s | D-Bus floor | MQTT floor | Floor p99 (sum) | gatt2mqtt | gatt2mqtt p99 ÷ floor | same values on the bus, gatt2mqtt phase | Python relay | gatt2mqtt lost | Python relay lost | D-Bus floor lost |
+            |---|---:|---|---|---:|---|---:|---|---|---:|---:|---:|
 
             """
         for row in rows {
@@ -79,6 +79,7 @@ struct BenchReport: Codable, Sendable {
             text += "\(row.mqttFloor?.notificationLatency.text ?? "–") | \(ms(row.notificationFloorP99)) | "
             text += "\(row.gatt2mqtt?.notificationLatency.text ?? "–") | "
             text += "\(times(Self.ratio(row.gatt2mqtt?.notificationLatency.p99, row.notificationFloorP99))) | "
+            text += "\(row.gatt2mqtt?.busLatency?.text ?? "–") | "
             text += "\(row.peer?.notificationLatency.text ?? "–") | \(loss(row.gatt2mqtt)) | \(loss(row.peer)) | \(loss(row.dbusFloor)) |\n"
         }
         text += """
@@ -99,14 +100,16 @@ struct BenchReport: Codable, Sendable {
 
             ### CPU, memory, throughput, start
 
-            | Devices × rate | gatt2mqtt CPU ms / 1 000 msgs | Python relay CPU ms / 1 000 msgs | gatt2mqtt ÷ Python | gatt2mqtt RSS | Python relay RSS | Delivered/s gatt2mqtt / Python / D-Bus floor | gatt2mqtt first publish / all devices ready |
+            | Devices × rate | gatt2mqtt CPU ms / 1 000 msgs | Python relay CPU ms / 1 000 msgs | gatt2mqtt ÷ Python | gatt2mqtt RSS (private) | Python relay RSS (private) | Delivered/s gatt2mqtt / Python / D-Bus floor | gatt2mqtt first publish / all devices ready |
             |---|---:|---:|---:|---:|---:|---|---|
 
             """
         for row in rows {
             func cpu(_ figures: PhaseFigures?) -> String { figures?.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–" }
             func rss(_ figures: PhaseFigures?) -> String {
-                figures?.residentKilobytes.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "–"
+                guard let figures, let resident = figures.residentKilobytes else { return "–" }
+                let own = figures.privateKilobytes.map { String(format: " (%.1f)", Double($0) / 1024) } ?? ""
+                return String(format: "%.1f MiB", Double(resident) / 1024) + own
             }
             func rate(_ figures: PhaseFigures?) -> String { figures.map { String(format: "%.0f", $0.receivedPerSecond) } ?? "–" }
             let startup = row.startup.map { String(format: "%.0f ms / %.0f ms", $0.firstPublishMilliseconds, $0.devicesReadyMilliseconds) } ?? "–"

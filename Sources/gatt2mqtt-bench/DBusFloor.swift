@@ -54,10 +54,18 @@ final class DBusFloor: Sendable {
         "/" + path.split(separator: "/").prefix(4).joined(separator: "/")
     }
 
+    /// Receptions by device address, whether or not this listener connected the device: BlueZ's
+    /// PropertiesChanged signals reach every client whose match rule covers them.
+    func receptions(ofAddress address: String) -> [Reception] {
+        table.receptions(Self.adapterPath + "/dev_" + address.replacingOccurrences(of: ":", with: "_"))
+    }
+
     func clear() { table.clear() }
 
     /// Finds the devices (scanning until BlueZ lists them all), connects each and resolves its characteristics.
-    func connect(_ addresses: [String], timeout: Duration = .seconds(60)) async throws -> [Device] {
+    func connect(
+        _ addresses: [String], timeout: Duration = .seconds(60), connected: (Device) -> Void = { _ in }
+    ) async throws -> [Device] {
         let deadline = ContinuousClock.now + timeout
         let paths = addresses.map { Self.adapterPath + "/dev_" + $0.replacingOccurrences(of: ":", with: "_") }
         var objects = try await managedObjects()
@@ -80,7 +88,9 @@ final class DBusFloor: Sendable {
                 }
                 let byUUID = Dictionary(characteristics, uniquingKeysWith: { first, _ in first })
                 if let force = byUUID[Self.forceUUID], let period = byUUID[Self.samplePeriodUUID] {
-                    devices.append(Device(address: address, path: path, force: force, samplePeriod: period))
+                    let device = Device(address: address, path: path, force: force, samplePeriod: period)
+                    devices.append(device)
+                    connected(device)
                     break
                 }
                 guard ContinuousClock.now < deadline else { throw BenchFailure("D-Bus floor: \(address) has no F0FE/F0FA") }

@@ -4,7 +4,7 @@ import Synchronization
 final class DBusFloorRelay: StreamRelay {
     let name = "D-Bus floor"
     let processID: Int32? = nil
-    private let floor: DBusFloor
+    let floor: DBusFloor
     private let connected = Mutex<[String: DBusFloor.Device]>([:])
 
     init(busAddress: String) throws {
@@ -13,8 +13,11 @@ final class DBusFloorRelay: StreamRelay {
 
     func start(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
         floor.clear()
-        let found = try await floor.connect(devices.map(\.address))
-        connected.withLock { $0 = Dictionary(uniqueKeysWithValues: found.map { ($0.address, $0) }) }
+        connected.withLock { $0 = [:] }
+        let found = try await floor.connect(devices.map(\.address)) { device in
+            // Recorded one by one, so that a failure half-way still disconnects those already connected.
+            self.connected.withLock { $0[device.address] = device }
+        }
         for device in found { try await floor.startStreaming(device, periodMilliseconds: periodMilliseconds) }
     }
 
@@ -29,11 +32,11 @@ final class DBusFloorRelay: StreamRelay {
     }
 
     func stopStreams(_ devices: [BenchDevice]) async throws {
-        for device in connected.withLock({ $0.values }) { try await floor.stopStreaming(device) }
+        for device in connected.withLock({ $0.values }) { try? await floor.stopStreaming(device) }
     }
 
     func shutdown(_ devices: [BenchDevice]) async throws {
-        for device in connected.withLock({ $0.values }) { try await floor.disconnect(device) }
+        for device in connected.withLock({ $0.values }) { try? await floor.disconnect(device) }
     }
 
     func close() { floor.close() }

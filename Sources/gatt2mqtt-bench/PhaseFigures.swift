@@ -16,4 +16,8 @@ struct PhaseFigures: Codable, Sendable {
     var cpuMillisecondsPer1000: Double?
     /// Resident memory of the relay's process at the end of the window.
     var residentKilobytes: Int?
+    /// Of that, the pages no other process shares.
+    var privateKilobytes: Int? = nil
+    /// Device send → the same signal at a passive listener on the bus, during this relay's phase.
+    var busLatency: LatencySummary? = nil
 }

@@ -5,8 +5,10 @@ struct ProcessUsage: Sendable {
     /// Nanoseconds on a CPU, summed over the threads alive now (schedstat: nanosecond resolution,
     /// unlike the 10 ms ticks of /proc/PID/stat). Threads that ended earlier are not counted.
     var cpuNanoseconds: UInt64
-    /// Resident set size in KiB (VmRSS).
+    /// Resident set size in KiB (VmRSS): shared library pages included.
     var residentKilobytes: Int
+    /// Resident pages no other process shares, in KiB (Private_Clean + Private_Dirty of smaps_rollup).
+    var privateKilobytes: Int
 
     static func read(pid: Int32) -> ProcessUsage? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
@@ -22,6 +24,9 @@ struct ProcessUsage: Sendable {
         }
         let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
-        return ProcessUsage(cpuNanoseconds: cpu, residentKilobytes: rss ?? 0)
+        let rollup = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
+        let privateKilobytes = rollup.split(separator: "\n").filter { $0.hasPrefix("Private_") }
+            .compactMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }.reduce(0, +)
+        return ProcessUsage(cpuNanoseconds: cpu, residentKilobytes: rss ?? 0, privateKilobytes: privateKilobytes)
     }
 }

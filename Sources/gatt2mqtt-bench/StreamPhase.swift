@@ -9,10 +9,24 @@ struct StreamPhase {
     var seconds: Double
     /// Sample-period commands per second per device during the window.
     var commandsPerSecond: Double
+    /// A passive listener on the bus: the same values' arrival there splits a relay's latency into the
+    /// part before the relay (BlueZ, dbus-daemon) and the relay's own.
+    var busTap: DBusFloor?
 
     var periodMilliseconds: Int16 { Int16(1000 / rate) }
 
     func run(_ relay: any StreamRelay) async throws -> PhaseFigures {
+        do {
+            return try await measure(relay)
+        } catch {
+            // Leave the devices idle and free for the next relay, whatever went wrong.
+            try? await relay.stopStreams(devices)
+            try? await relay.shutdown(devices)
+            throw error
+        }
+    }
+
+    private func measure(_ relay: any StreamRelay) async throws -> PhaseFigures {
         let begin = MonotonicClock.nanoseconds()
         try await relay.start(devices, periodMilliseconds: periodMilliseconds)
         // The window opens once every device's values arrive.
@@ -25,11 +39,13 @@ struct StreamPhase {
         let usageBefore = relay.processID.flatMap(ProcessUsage.read)
         let windowEnd = windowStart + UInt64(seconds * 1e9)
         let commandsSent = try await withThrowingTaskGroup(of: (String, [UInt64]).self) { group in
-            for device in devices {
+            for device in devices where commandsPerSecond > 0 {
                 group.addTask { (device.address, try await commandLoad(relay, device, until: windowEnd)) }
             }
             return try await group.reduce(into: [String: [UInt64]]()) { $0[$1.0] = $1.1 }
         }
+        let now = MonotonicClock.nanoseconds()
+        if now < windowEnd { try await Task.sleep(for: .nanoseconds(Int64(windowEnd - now))) }
         let usageAfter = relay.processID.flatMap(ProcessUsage.read)
         let windowClosed = MonotonicClock.nanoseconds()
         try await relay.stopStreams(devices)
@@ -39,6 +55,7 @@ struct StreamPhase {
         // The simulators write their logs every 100 ms.
         try await Task.sleep(for: .milliseconds(300))
 
+        var busLatencies: [Int64] = []
         var notificationLatencies: [Int64] = []
         var commandLatencies: [Int64] = []
         var sent = 0
@@ -52,6 +69,11 @@ struct StreamPhase {
                 if let sequence = record.int16 { sentAt[sequence] = record.nanoseconds }
             }
             sent += sentAt.count
+            if let busTap {
+                for reception in busTap.receptions(ofAddress: device.address) where reception.nanoseconds >= begin {
+                    if let at = sentAt[reception.sequence] { busLatencies.append(Int64(reception.nanoseconds) - Int64(at)) }
+                }
+            }
             for reception in relay.receptions(of: device) where reception.nanoseconds >= begin {
                 if let at = sentAt.removeValue(forKey: reception.sequence) {
                     notificationLatencies.append(Int64(reception.nanoseconds) - Int64(at))
@@ -74,7 +96,8 @@ struct StreamPhase {
             notificationLatency: LatencySummary(nanoseconds: notificationLatencies),
             receivedPerSecond: Double(inWindow) / windowSeconds,
             commandLatency: LatencySummary(nanoseconds: commandLatencies),
-            cpuMillisecondsPer1000: cpu, residentKilobytes: usageAfter?.residentKilobytes)
+            cpuMillisecondsPer1000: cpu, residentKilobytes: usageAfter?.residentKilobytes, privateKilobytes: usageAfter?.privateKilobytes,
+            busLatency: busTap == nil ? nil : LatencySummary(nanoseconds: busLatencies))
     }
 
     /// Sample-period commands (the period in force, so the stream does not change), one at a time,
