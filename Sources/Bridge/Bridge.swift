@@ -107,7 +107,7 @@ public final class Bridge: Sendable {
             group.addTask { await self.receiveCommands(bluez: bluez) }
             group.addTask { await self.follow(events, bluez: bluez) }
             group.addTask { await self.keepDiscovering(bluez) }
-            group.addTask { await self.reportHealth() }
+            group.addTask { await self.reportHealth(bluez) }
             // A wedged D-Bus queue stops the pings, and systemd restarts the daemon. The broker is left out:
             // its client reconnects by itself, and an outage is no reason to restart.
             group.addTask { await notifier.runWatchdog { dbus.isConnected } }
@@ -266,12 +266,17 @@ public final class Bridge: Sendable {
 
     /// Publishes `gatt2mqtt/<gateway>/health` every interval: uptime, memory, message rates, and per
     /// device notification rates, decode errors and reconnects.
-    private func reportHealth() async {
-        var previous = healthSnapshot()
+    private func reportHealth(_ bluez: BlueZClient) async {
+        var previous = healthSnapshot(bluez)
         while !Task.isCancelled {
             try? await Task.sleep(for: configuration.healthInterval)
             guard !Task.isCancelled else { return }
-            let current = healthSnapshot()
+            let current = healthSnapshot(bluez)
+            if current.droppedNotifications > previous.droppedNotifications {
+                logger.warning(
+                    "notifications dropped: a device streams faster than its values are published",
+                    metadata: ["dropped": "\(current.droppedNotifications - previous.droppedNotifications)"])
+            }
             let report = HealthReport.json(
                 previous: previous, current: current, uptime: ContinuousClock.now - started, residentBytes: HealthReport.residentBytes())
             publisher.publish(Publication(topic: topics.health, payload: report.text))
@@ -279,11 +284,12 @@ public final class Bridge: Sendable {
         }
     }
 
-    private func healthSnapshot() -> HealthReport.Snapshot {
+    private func healthSnapshot(_ bluez: BlueZClient) -> HealthReport.Snapshot {
         let statistics = mqtt.statistics
         return HealthReport.Snapshot(
             time: .now, messagesIn: statistics.messagesReceived, messagesOut: statistics.messagesPublished,
-            brokerReconnects: statistics.reconnects, droppedMessages: statistics.droppedMessages, devices: metrics.snapshot)
+            brokerReconnects: statistics.reconnects, droppedMessages: statistics.droppedMessages,
+            droppedNotifications: bluez.droppedNotifications, devices: metrics.snapshot)
     }
 
     // MARK: Commands

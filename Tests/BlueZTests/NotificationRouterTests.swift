@@ -61,6 +61,37 @@ struct NotificationRouterTests {
         var otherIterator = other.makeAsyncIterator()
         #expect(await otherIterator.next() == [1])
     }
+
+    @Test func closingAStreamStillDeliversWhatItHoldsButNotANewerStream() async {
+        let router = NotificationRouter()
+        let first = router.open(path)
+        router.deliver([1], to: path)
+        let generation = router.generation(of: path)
+        router.deliver([2], to: path)
+        router.close(path, generation: generation!)
+        #expect(!router.deliver([3], to: path))
+        #expect(await collect(first, count: 3) == [[1], [2]])
+
+        // A stop that finishes after a new subscription leaves the new stream open.
+        let stale = router.generation(of: path)
+        #expect(stale == nil)
+        let old = router.open(path)
+        let oldGeneration = router.generation(of: path)!
+        let new = router.open(path)
+        router.close(path, generation: oldGeneration)
+        #expect(router.deliver([4], to: path))
+        #expect(await collect(old, count: 1) == [])
+        #expect(await collect(new, count: 1) == [[4]])
+    }
+
+    @Test func valuesBeyondTheBufferAreDroppedOldestFirstAndCounted() async {
+        let router = NotificationRouter()
+        let stream = router.open(path)
+        for value in 0..<1030 { router.deliver([UInt8(value % 256), UInt8(value / 256)], to: path) }
+        #expect(router.droppedCount == 6)
+        let first = await collect(stream, count: 1)
+        #expect(first == [[6, 0]])
+    }
 }
 
 struct GattOperationQueueTests {

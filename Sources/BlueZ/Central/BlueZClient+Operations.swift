@@ -91,8 +91,12 @@ extension BlueZClient {
         }
     }
 
+    /// Stops notifications, then ends the stream: values BlueZ sent before it answered StopNotify
+    /// come before its reply on the bus, so the stream still delivers them before it ends (unless a
+    /// new stream replaced it meanwhile).
     public func stopNotifications(characteristicPath: String, devicePath: String) async throws {
-        router.close(characteristicPath)
+        let stream = router.generation(of: characteristicPath)
+        defer { if let stream { router.close(characteristicPath, generation: stream) } }
         try await operationQueue(for: devicePath).run { [self] in
             _ = try await connection.call(
                 destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,

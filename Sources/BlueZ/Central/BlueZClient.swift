@@ -10,6 +10,9 @@ public final class BlueZClient: Sendable {
     public let connection: DBusConnection
     let cache = BlueZObjectCache()
     let router = NotificationRouter()
+
+    /// Notification values dropped because their consumer fell too far behind (see `NotificationRouter`).
+    public var droppedNotifications: Int { router.droppedCount }
     private let queues = Mutex<[String: GattOperationQueue]>([:])
     private let tasks = Mutex<[Task<Void, Never>]>([])
     let logger: Logger

@@ -8,6 +8,8 @@ import Synchronization
 final class NotificationRouter: Sendable {
     private struct Route {
         var continuation: AsyncStream<[UInt8]>.Continuation
+        /// Tells a stream from the one that replaces it on the same path.
+        var generation: UInt64
         var readsInFlight = 0
         var heldBack: [[UInt8]] = []
         var expectedEcho: [UInt8]?
@@ -18,13 +20,18 @@ final class NotificationRouter: Sendable {
     private static let echoWindow = Duration.milliseconds(250)
 
     private let routes = Mutex<[String: Route]>([:])
+    private let generations = Atomic<UInt64>(0)
+    private let droppedValues = Atomic<Int>(0)
+
+    /// Values dropped because a stream's consumer fell 1 024 values behind its device (oldest first).
+    var droppedCount: Int { droppedValues.load(ordering: .relaxed) }
 
     /// A new stream for `path`, replacing (and ending) any earlier one.
     func open(_ path: String) -> AsyncStream<[UInt8]> {
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         let previous = routes.withLock { routes in
             let old = routes[path]?.continuation
-            routes[path] = Route(continuation: continuation)
+            routes[path] = Route(continuation: continuation, generation: generations.add(1, ordering: .relaxed).newValue)
             return old
         }
         previous?.finish()
@@ -33,6 +40,18 @@ final class NotificationRouter: Sendable {
 
     func close(_ path: String) {
         routes.withLock { $0.removeValue(forKey: path) }?.continuation.finish()
+    }
+
+    /// The stream now open on `path`, if any.
+    func generation(of path: String) -> UInt64? { routes.withLock { $0[path]?.generation } }
+
+    /// Ends the stream on `path` if it is still the one of `generation`, not a newer one.
+    func close(_ path: String, generation: UInt64) {
+        let ended = routes.withLock { routes -> AsyncStream<[UInt8]>.Continuation? in
+            guard routes[path]?.generation == generation else { return nil }
+            return routes.removeValue(forKey: path)?.continuation
+        }
+        ended?.finish()
     }
 
     /// Ends every stream whose path is `prefix` or below it.
@@ -61,8 +80,8 @@ final class NotificationRouter: Sendable {
                 route.heldBack.append(bytes)
             } else if route.expectedEcho == bytes, ContinuousClock.now < route.echoDeadline {
                 route.expectedEcho = nil
-            } else {
-                route.continuation.yield(bytes)
+            } else if case .dropped = route.continuation.yield(bytes) {
+                droppedValues.add(1, ordering: .relaxed)
             }
             routes[path] = route
             return true

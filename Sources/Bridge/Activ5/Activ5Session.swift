@@ -125,9 +125,10 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         }
     }
 
+    /// The stream's task is not cancelled: it publishes the values the device sent before the stop
+    /// took effect, and ends when the stream does.
     private func unsubscribe(_ uuid: String) async throws {
-        guard let task = streamTasks.removeValue(forKey: uuid) else { return }
-        task.cancel()
+        guard streamTasks.removeValue(forKey: uuid) != nil else { return }
         try await core.link.stopNotifications(of: uuid)
     }
 

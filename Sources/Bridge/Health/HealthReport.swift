@@ -8,6 +8,7 @@ struct HealthReport: Sendable {
         var messagesOut: Int
         var brokerReconnects: Int
         var droppedMessages = 0
+        var droppedNotifications = 0
         var devices: [String: DeviceMetrics.Counters]
     }
 
@@ -31,6 +32,7 @@ struct HealthReport: Sendable {
             "messages_out_per_s": rate(current.messagesOut, previous.messagesOut),
             "broker_reconnects": .number(Double(current.brokerReconnects)),
             "dropped_messages": .number(Double(current.droppedMessages)),
+            "dropped_notifications": .number(Double(current.droppedNotifications)),
             "decode_errors": .number(Double(decodeErrors)),
             "devices": .object(devices),
         ]
