@@ -64,7 +64,7 @@ async def main():
 
     wanted = {address.upper() for address in options.addresses}
     found = {}
-    async with BleakScanner(adapter="hci0") as scanner:
+    async with BleakScanner(bluez={"adapter": "hci0"}) as scanner:
         async for device, _ in scanner.advertisement_data():
             if device.address.upper() in wanted:
                 found[device.address.upper()] = device
@@ -72,7 +72,7 @@ async def main():
                     break
 
     async def start(address):
-        client = BleakClient(found[address.upper()], adapter="hci0")
+        client = BleakClient(found[address.upper()], bluez={"adapter": "hci0"})
         await client.connect()
         clients[address] = client
         topic = f"relay/{device_id(address)}/force"

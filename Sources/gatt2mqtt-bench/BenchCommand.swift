@@ -32,6 +32,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Which relays to run, comma-separated: mqtt-floor, dbus-floor, gatt2mqtt, peer.")
     var relays = "mqtt-floor,dbus-floor,gatt2mqtt,peer"
 
+    @Option(help: ArgumentHelp(
+        "Listen on the bus during gatt2mqtt's phase in rows of up to this many devices (0 for none).",
+        discussion: "The listener is one more receiver of every signal for dbus-daemon and the benchmark's process: with 50 devices it adds to the load it should only observe."))
+    var busTapDevices = 10
+
     private var chosen: Set<Substring> { Set(relays.split(separator: ",")) }
 
     func run() async throws {
@@ -110,7 +115,7 @@ struct BenchCommand: AsyncParsableCommand {
             say("\(label): gatt2mqtt")
             let bridge = ProcessRelay(.gatt2mqtt, world: world, watcher: watcher)
             var tapped = phase
-            tapped.busTap = floorRelay.floor
+            if devices.count <= busTapDevices { tapped.busTap = floorRelay.floor }
             do {
                 row.gatt2mqtt = try await tapped.run(bridge)
                 row.startup = bridge.startup

@@ -120,6 +120,23 @@ struct BenchReport: Codable, Sendable {
         if let growth = residentGrowthPerDeviceKilobytes {
             text += "\ngatt2mqtt RSS growth per device: \(String(format: "%.0f", growth)) KiB.\n"
         }
+        text += """
+
+            ### Load during each window
+
+            The machine's CPU in use (all cores, the simulated world and the benchmark included) and the relay
+            process's own share of one core. Near 100 % busy the world itself is the bottleneck.
+
+            | Devices × rate | machine busy: D-Bus floor / gatt2mqtt / Python relay phase | relay's share of one core: gatt2mqtt / Python |
+            |---|---|---|
+
+            """
+        for row in rows {
+            func percent(_ value: Double?) -> String { value.map { String(format: "%.0f %%", $0) } ?? "–" }
+            text += "| \(row.devices) × \(row.rate)/s | \(percent(row.dbusFloor?.machineBusyPercent)) / "
+            text += "\(percent(row.gatt2mqtt?.machineBusyPercent)) / \(percent(row.peer?.machineBusyPercent)) | "
+            text += "\(percent(row.gatt2mqtt?.relayCorePercent)) / \(percent(row.peer?.relayCorePercent)) |\n"
+        }
         let failures = rows.flatMap { row in row.failures.map { "- \(row.devices) × \(row.rate)/s: \($0)" } }
         if !failures.isEmpty { text += "\nFailures:\n" + failures.joined(separator: "\n") + "\n" }
         return text

@@ -13,9 +13,42 @@ final class BrokerWatcher: Sendable {
         var nanoseconds: UInt64
     }
 
-    /// Everything but force values, and the force payloads that did not parse.
+    /// Everything but force values by topic, the force payloads that did not parse, and the tasks
+    /// waiting for a topic: command replies are awaited, not polled, so that 50 devices' command loads
+    /// cost the benchmark's process next to nothing while it measures.
     private final class MessageLog: Sendable {
-        let state = Mutex<(messages: [Message], malformed: Int)>(([], 0))
+        struct Waiter {
+            var id: UInt64
+            var after: UInt64
+            var continuation: CheckedContinuation<Bool, Never>
+        }
+        struct State {
+            var messages: [String: [Message]] = [:]
+            var malformed = 0
+            var waiters: [String: [Waiter]] = [:]
+            var nextWaiter: UInt64 = 0
+        }
+        let state = Mutex(State())
+
+        func append(_ message: Message) {
+            let ready = state.withLock { state -> [Waiter] in
+                state.messages[message.topic, default: []].append(message)
+                guard let waiting = state.waiters[message.topic] else { return [] }
+                let (ready, rest) = (waiting.filter { $0.after < message.nanoseconds }, waiting.filter { $0.after >= message.nanoseconds })
+                state.waiters[message.topic] = rest.isEmpty ? nil : rest
+                return ready
+            }
+            for waiter in ready { waiter.continuation.resume(returning: true) }
+        }
+
+        /// Ends the wait `id` on `topic` with false, unless a message ended it first.
+        func expire(_ id: UInt64, on topic: String) {
+            let expired = state.withLock { state -> Waiter? in
+                guard let index = state.waiters[topic]?.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters[topic]?.remove(at: index)
+            }
+            expired?.continuation.resume(returning: false)
+        }
     }
 
     private let client: MQTTClient
@@ -56,7 +89,7 @@ final class BrokerWatcher: Sendable {
             }
             forces.append(Reception(sequence: sequence, nanoseconds: now), to: "\(parts[0])/\(parts[1])")
         } else {
-            log.state.withLock { $0.messages.append(Message(topic: message.topic, payload: text, nanoseconds: now)) }
+            log.append(Message(topic: message.topic, payload: text, nanoseconds: now))
         }
     }
 
@@ -71,7 +104,25 @@ final class BrokerWatcher: Sendable {
 
     /// Messages on `topic` received after `after`.
     func messages(on topic: String, after: UInt64 = 0) -> [Message] {
-        log.state.withLock { $0.messages.filter { $0.topic == topic && $0.nanoseconds > after } }
+        log.state.withLock { ($0.messages[topic] ?? []).filter { $0.nanoseconds > after } }
+    }
+
+    /// Waits until a message on `topic` arrives after `after`; false on timeout.
+    func waitForMessage(on topic: String, after: UInt64, timeout: Duration) async -> Bool {
+        let log = self.log
+        return await withCheckedContinuation { continuation in
+            let id = log.state.withLock { state -> UInt64? in
+                if state.messages[topic]?.last.map({ $0.nanoseconds > after }) == true { return nil }
+                state.nextWaiter += 1
+                state.waiters[topic, default: []].append(.init(id: state.nextWaiter, after: after, continuation: continuation))
+                return state.nextWaiter
+            }
+            guard let id else { return continuation.resume(returning: true) }
+            Task {
+                try? await Task.sleep(for: timeout)
+                log.expire(id, on: topic)
+            }
+        }
     }
 
     func publish(_ topic: String, _ payload: String, qos: MQTTQoS = .atLeastOnce) throws {

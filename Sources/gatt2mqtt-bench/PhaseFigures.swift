@@ -14,6 +14,10 @@ struct PhaseFigures: Codable, Sendable {
     var commandLatency: LatencySummary
     /// CPU time of the relay's process per 1 000 force messages delivered in the window, in ms.
     var cpuMillisecondsPer1000: Double?
+    /// The relay process's CPU time over the window as a share of one core, in percent.
+    var relayCorePercent: Double? = nil
+    /// All cores' use over the window (the world, the benchmark and the relay), in percent.
+    var machineBusyPercent: Double? = nil
     /// Resident memory of the relay's process at the end of the window.
     var residentKilobytes: Int?
     /// Of that, the pages no other process shares.

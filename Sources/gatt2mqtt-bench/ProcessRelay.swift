@@ -102,8 +102,7 @@ final class ProcessRelay: StreamRelay {
         let reply = "\(prefix)/\(device.id)/reply"
         let sent = MonotonicClock.nanoseconds()
         try watcher.publish("\(prefix)/\(device.id)/cmd/sample_period", "{\"period_ms\":\(periodMilliseconds)}")
-        let watcher = self.watcher
-        guard await poll(timeout: .seconds(10), until: { !watcher.messages(on: reply, after: sent).isEmpty }) else {
+        guard await watcher.waitForMessage(on: reply, after: sent, timeout: .seconds(10)) else {
             throw BenchFailure("\(name): no reply from \(device.id)")
         }
         return sent

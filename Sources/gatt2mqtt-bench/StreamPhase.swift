@@ -37,6 +37,7 @@ struct StreamPhase {
         guard flowing else { throw BenchFailure("\(relay.name): not every device streams") }
         let windowStart = MonotonicClock.nanoseconds()
         let usageBefore = relay.processID.flatMap(ProcessUsage.read)
+        let machineBefore = MachineLoad.read()
         let windowEnd = windowStart + UInt64(seconds * 1e9)
         let commandsSent = try await withThrowingTaskGroup(of: (String, [UInt64]).self) { group in
             for device in devices where commandsPerSecond > 0 {
@@ -47,6 +48,7 @@ struct StreamPhase {
         let now = MonotonicClock.nanoseconds()
         if now < windowEnd { try await Task.sleep(for: .nanoseconds(Int64(windowEnd - now))) }
         let usageAfter = relay.processID.flatMap(ProcessUsage.read)
+        let machineAfter = MachineLoad.read()
         let windowClosed = MonotonicClock.nanoseconds()
         try await relay.stopStreams(devices)
         // What was sent before the window closed has this long to arrive.
@@ -88,15 +90,21 @@ struct StreamPhase {
         }
         let windowSeconds = Double(windowClosed - windowStart) / 1e9
         var cpu: Double?
-        if let usageBefore, let usageAfter, inWindow > 0 {
-            cpu = Double(usageAfter.cpuNanoseconds - usageBefore.cpuNanoseconds) / 1e6 / Double(inWindow) * 1000
+        var corePercent: Double?
+        if let usageBefore, let usageAfter {
+            let used = Double(usageAfter.cpuNanoseconds - usageBefore.cpuNanoseconds)
+            corePercent = used / Double(windowClosed - windowStart) * 100
+            if inWindow > 0 { cpu = used / 1e6 / Double(inWindow) * 1000 }
         }
+        var machineBusy: Double?
+        if let machineBefore, let machineAfter { machineBusy = machineAfter.busyPercent(since: machineBefore) }
         return PhaseFigures(
             relay: relay.name, sent: sent, received: notificationLatencies.count,
             notificationLatency: LatencySummary(nanoseconds: notificationLatencies),
             receivedPerSecond: Double(inWindow) / windowSeconds,
             commandLatency: LatencySummary(nanoseconds: commandLatencies),
-            cpuMillisecondsPer1000: cpu, residentKilobytes: usageAfter?.residentKilobytes, privateKilobytes: usageAfter?.privateKilobytes,
+            cpuMillisecondsPer1000: cpu, relayCorePercent: corePercent, machineBusyPercent: machineBusy,
+            residentKilobytes: usageAfter?.residentKilobytes, privateKilobytes: usageAfter?.privateKilobytes,
             busLatency: busTap == nil ? nil : LatencySummary(nanoseconds: busLatencies))
     }
 
