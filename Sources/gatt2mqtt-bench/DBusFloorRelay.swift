@@ -31,12 +31,22 @@ final class DBusFloorRelay: StreamRelay {
         return try await floor.timedWrite(found, period: periodMilliseconds)
     }
 
+    // Both go to every device at once: past BlueZoo's saturation each call may wait for its timeout,
+    // and 50 of them one after another would take many minutes.
     func stopStreams(_ devices: [BenchDevice]) async throws {
-        for device in connected.withLock({ $0.values }) { try? await floor.stopStreaming(device) }
+        let floor = self.floor
+        await forEachConnected { try? await floor.stopStreaming($0) }
     }
 
     func shutdown(_ devices: [BenchDevice]) async throws {
-        for device in connected.withLock({ $0.values }) { try? await floor.disconnect(device) }
+        let floor = self.floor
+        await forEachConnected { try? await floor.disconnect($0) }
+    }
+
+    private func forEachConnected(_ body: @escaping @Sendable (DBusFloor.Device) async -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            for device in connected.withLock({ $0.values }) { group.addTask { await body(device) } }
+        }
     }
 
     func close() { floor.close() }
