@@ -31,15 +31,3 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
-
-/// The spellings a client may use: BlueZ's, upper case, 16-bit, `0x` 16-bit, padded.
-private func spelled(_ uuid: String, style: UInt8) -> String {
-    let short = String(uuid.dropFirst(4).prefix(4))
-    switch style % 5 {
-    case 1: return uuid.uppercased()
-    case 2: return short.uppercased()
-    case 3: return "0x" + short
-    case 4: return " \(uuid) "
-    default: return uuid
-    }
-}
