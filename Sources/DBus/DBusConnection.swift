@@ -18,6 +18,9 @@ public final class DBusConnection: @unchecked Sendable {
     private var subscriptions: [UInt64: Subscription] = [:]
     private var nextSubscriptionID: UInt64 = 0
     private var lostContinuations: [CheckedContinuation<Void, Never>] = []
+    /// Calls sent and not answered yet. libdbus does not complete them when the bus itself goes away,
+    /// so losing the bus fails them here.
+    private var inFlight: [ObjectIdentifier: PendingReply] = [:]
     private var lost = false
     var objects: [String: DBusObject] = [:]
     var objectManagers: Set<String> = []
@@ -100,6 +103,11 @@ public final class DBusConnection: @unchecked Sendable {
         subscriptions = [:]
         lostContinuations.forEach { $0.resume() }
         lostContinuations = []
+        let unanswered = inFlight.values
+        inFlight = [:]
+        for waiter in unanswered {
+            waiter.abandon(DBusError(name: DBusError.disconnectedName, message: "lost the bus before the reply"))
+        }
     }
 
     // MARK: Calls
@@ -116,6 +124,9 @@ public final class DBusConnection: @unchecked Sendable {
         return reply.arguments()
     }
 
+    /// A call made from a task that is already cancelled is still sent (a shutdown disconnects its
+    /// devices from one): its cancellation handler runs, and is a no-op, before the call is queued.
+    /// Cancelled later, the call is abandoned.
     private func send(_ message: DBusMessage, timeout: Duration) async throws -> DBusMessage {
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let waiter = PendingReply()
@@ -127,10 +138,15 @@ public final class DBusConnection: @unchecked Sendable {
                         return waiter.finish(.failure(DBusError(name: DBusError.disconnectedName, message: "not connected to the bus")))
                     }
                     var pending: OpaquePointer?
-                    guard dbus_connection_send_with_reply(connection, message.raw, &pending, milliseconds) != 0, let pending else {
+                    let sent = dbus_connection_send_with_reply(connection, message.raw, &pending, milliseconds)
+                    self.dispatchIfDisconnected(connection)
+                    guard sent != 0, let pending else {
                         return waiter.finish(.failure(DBusError(name: DBusError.disconnectedName, message: "not connected to the bus")))
                     }
                     waiter.pending = pending
+                    let key = ObjectIdentifier(waiter)
+                    self.inFlight[key] = waiter
+                    waiter.finished = { [unowned self] in self.inFlight.removeValue(forKey: key) }
                     let box = Unmanaged.passRetained(waiter).toOpaque()
                     dbus_pending_call_set_notify(
                         pending,
@@ -196,7 +212,15 @@ public final class DBusConnection: @unchecked Sendable {
         queue.async {
             guard let connection = self.raw, !self.lost else { return }
             dbus_connection_send(connection, message.raw, nil)
+            self.dispatchIfDisconnected(connection)
         }
+    }
+
+    /// A write that finds the bus gone disconnects the connection there and then, and removes its
+    /// watches, without telling the main loop that a Disconnected message now waits: dispatch it, or
+    /// nothing would ever notice (and calls in flight would wait forever).
+    private func dispatchIfDisconnected(_ connection: OpaquePointer) {
+        if dbus_connection_get_is_connected(connection) == 0 { mainLoop?.scheduleDispatch() }
     }
 
     // MARK: Incoming messages
@@ -249,10 +273,16 @@ private final class PendingReply: @unchecked Sendable {
         finish(.success(DBusMessage(owning: reply)))
     }
 
-    func cancel() {
+    func cancel() { abandon(CancellationError()) }
+
+    /// Gives up on the reply: libdbus will not call back, the caller gets `error`.
+    func abandon(_ error: any Error) {
         if let pending { dbus_pending_call_cancel(pending) }
-        finish(.failure(CancellationError()))
+        finish(.failure(error))
     }
+
+    /// Told when the waiter is done, so the connection stops tracking it.
+    var finished: (() -> Void)?
 
     func finish(_ result: Result<DBusMessage, any Error>) {
         guard let continuation else { return }
@@ -261,6 +291,8 @@ private final class PendingReply: @unchecked Sendable {
             self.pending = nil
             dbus_pending_call_unref(pending)
         }
+        finished?()
+        finished = nil
         continuation.resume(with: result)
     }
 }

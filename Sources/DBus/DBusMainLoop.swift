@@ -1,16 +1,18 @@
 import CDBus
 import Dispatch
+import Glibc
 
-/// Drives one libdbus connection from a serial dispatch queue: a read or write source per enabled
-/// watch, a timer per enabled timeout (without these, call timeouts never fire), and a dispatch pass
-/// whenever libdbus has queued incoming messages.
+/// Drives one libdbus connection from a serial dispatch queue: a read or write source per watch,
+/// running while libdbus enables it, a timer per enabled timeout (without these, call timeouts never
+/// fire), and a dispatch pass whenever libdbus has queued incoming messages.
 ///
 /// Every method runs on `queue`; libdbus calls back into it only from calls made on that queue.
 final class DBusMainLoop: @unchecked Sendable {
     private let connection: OpaquePointer
     private let queue: DispatchQueue
-    private var watches: [OpaquePointer: [any DispatchSourceProtocol]] = [:]
+    private var watches: [OpaquePointer: WatchSources] = [:]
     private var timeouts: [OpaquePointer: any DispatchSourceTimer] = [:]
+    private var peerCheck: (any DispatchSourceTimer)?
 
     init(connection: OpaquePointer, queue: DispatchQueue) {
         self.connection = connection
@@ -39,14 +41,24 @@ final class DBusMainLoop: @unchecked Sendable {
             },
             me, nil)
         scheduleDispatch()  // messages may already be queued from the registration handshake
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + Self.peerCheckInterval, repeating: Self.peerCheckInterval)
+        timer.setEventHandler { [unowned self] in self.readIfPeerGone() }
+        timer.resume()
+        peerCheck = timer
     }
+
+    /// How often the socket is checked for a bus that went away unnoticed.
+    static let peerCheckInterval = DispatchTimeInterval.seconds(1)
 
     func uninstall() {
         dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_dispatch_status_function(connection, nil, nil, nil)
-        for sources in watches.values { sources.forEach { $0.cancel() } }
+        for sources in watches.values { sources.cancel() }
         for timer in timeouts.values { timer.cancel() }
+        peerCheck?.cancel()
+        peerCheck = nil
         watches = [:]
         timeouts = [:]
     }
@@ -63,41 +75,79 @@ final class DBusMainLoop: @unchecked Sendable {
 
     // MARK: Watches
 
-    private func addWatch(_ watch: OpaquePointer) -> dbus_bool_t {
-        var sources: [any DispatchSourceProtocol] = []
-        if dbus_watch_get_enabled(watch) != 0 {
-            let fd = dbus_watch_get_unix_fd(watch)
-            let flags = dbus_watch_get_flags(watch)
-            if flags & DBUS_WATCH_READABLE.rawValue != 0 {
-                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-                source.setEventHandler { [unowned self] in self.handle(watch, DBUS_WATCH_READABLE.rawValue) }
-                sources.append(source)
-            }
-            if flags & DBUS_WATCH_WRITABLE.rawValue != 0 {
-                let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-                source.setEventHandler { [unowned self] in self.handle(watch, DBUS_WATCH_WRITABLE.rawValue) }
-                sources.append(source)
-            }
+    /// The sources of one watch. libdbus's read and write watches share the socket's descriptor, and
+    /// libdispatch keeps one epoll registration per descriptor for all its sources: cancelling a source
+    /// and creating another on the same descriptor, as a toggle would, can leave the descriptor out of
+    /// epoll altogether (seen at shutdown: the bus went away and nothing noticed). So a watch's sources
+    /// live as long as the watch, and a toggle suspends or resumes them.
+    private struct WatchSources {
+        var sources: [any DispatchSourceProtocol]
+        var running = false
+
+        mutating func run(_ enabled: Bool) {
+            guard enabled != running else { return }
+            running = enabled
+            sources.forEach { enabled ? $0.resume() : $0.suspend() }
         }
-        watches[watch] = sources
-        sources.forEach { $0.resume() }
+
+        /// A suspended source must be resumed after its cancellation, or releasing it traps.
+        func cancel() {
+            sources.forEach { $0.cancel() }
+            if !running { sources.forEach { $0.resume() } }
+        }
+    }
+
+    private func addWatch(_ watch: OpaquePointer) -> dbus_bool_t {
+        let fd = dbus_watch_get_unix_fd(watch)
+        let flags = dbus_watch_get_flags(watch)
+        var sources: [any DispatchSourceProtocol] = []
+        if flags & DBUS_WATCH_READABLE.rawValue != 0 {
+            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { [unowned self] in self.handle(watch, DBUS_WATCH_READABLE.rawValue) }
+            sources.append(source)
+        }
+        if flags & DBUS_WATCH_WRITABLE.rawValue != 0 {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { [unowned self] in self.handle(watch, DBUS_WATCH_WRITABLE.rawValue) }
+            sources.append(source)
+        }
+        var entry = WatchSources(sources: sources)
+        entry.run(dbus_watch_get_enabled(watch) != 0)
+        watches[watch] = entry
         return 1
     }
 
     private func removeWatch(_ watch: OpaquePointer) {
-        // Sources are cancelled, never left suspended: libdispatch traps on releasing a suspended source.
-        watches.removeValue(forKey: watch)?.forEach { $0.cancel() }
+        watches.removeValue(forKey: watch)?.cancel()
     }
 
     private func toggleWatch(_ watch: OpaquePointer) {
-        removeWatch(watch)
-        _ = addWatch(watch)
+        watches[watch]?.run(dbus_watch_get_enabled(watch) != 0)
     }
 
     private func handle(_ watch: OpaquePointer, _ flags: UInt32) {
-        guard watches[watch] != nil else { return }
+        guard watches[watch]?.running == true else { return }
         dbus_watch_handle(watch, flags)
         while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+    }
+
+    /// libdispatch does not always report the end of the socket: when dbus-daemon dies while a write
+    /// is under way, the descriptor can drop out of its epoll set, the read source never fires, and
+    /// calls in flight would wait forever. Once a second, a socket whose peer hung up is read here to
+    /// its end, which disconnects the connection the ordinary way.
+    private func readIfPeerGone() {
+        for (watch, entry) in watches where entry.running && dbus_watch_get_flags(watch) & DBUS_WATCH_READABLE.rawValue != 0 {
+            var probe = pollfd(fd: dbus_watch_get_unix_fd(watch), events: Int16(POLLIN), revents: 0)
+            guard poll(&probe, 1, 0) == 1, probe.revents & Int16(POLLHUP | POLLERR) != 0 else { continue }
+            // libdbus reads a bounded amount per call: go on until the connection sees the end.
+            var rounds = 0
+            while dbus_connection_get_is_connected(connection) != 0, watches[watch]?.running == true, rounds < 10_000 {
+                dbus_watch_handle(watch, DBUS_WATCH_READABLE.rawValue | DBUS_WATCH_HANGUP.rawValue)
+                rounds += 1
+            }
+            while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+            return
+        }
     }
 
     // MARK: Timeouts

@@ -135,4 +135,27 @@ struct ConnectionBehaviourTests {
         await #expect(throws: DBusError.self) { _ = try await connection.nameHasOwner("x.y") }
         connection.close()
     }
+
+    /// The bridge's shutdown once hung here: dbus-daemon died while a Disconnect call was in flight,
+    /// and neither the call nor the connection ever learned of it.
+    @Test func aCallInFlightWhenTheBusDiesFailsAtOnce() async throws {
+        let bus = try await PrivateBus.start()
+        let server = try DBusConnection(address: bus.address)
+        let client = try DBusConnection(address: bus.address)
+        try server.export(DBusObject(path: "/slow", interfaces: [DBusInterface(name: "test.Slow", methods: [
+            "Wait": { _ in try await Task.sleep(for: .seconds(30)); return [] }
+        ])]))
+        let started = ContinuousClock.now
+        let call = Task {
+            try await client.call(destination: server.uniqueName, path: "/slow", interface: "test.Slow", member: "Wait", timeout: .seconds(60))
+        }
+        // The call is on its way once the server's name has been asked about after it (one connection, in order).
+        _ = try await client.nameHasOwner("x.y")
+        await bus.stop()
+        await #expect(throws: DBusError.self) { _ = try await call.value }
+        await client.disconnected()
+        #expect(ContinuousClock.now - started < .seconds(10))
+        client.close()
+        server.close()
+    }
 }
