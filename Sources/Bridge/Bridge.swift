@@ -124,6 +124,7 @@ public final class Bridge: Sendable {
             defer { state.sessions = [:] }
             return Array(state.sessions.values)
         }
+        logger.debug("stopping sessions", metadata: ["sessions": "\(all.count)"])
         for entry in all {
             entry.commands.finish()
             entry.task.cancel()

@@ -128,7 +128,10 @@ struct Gatt2MQTT: AsyncParsableCommand {
         logger.debug("configuration in effect:\n\(loaded)")
         let bridge = try Bridge(configuration: loaded.bridge, logger: logger)
         let run = Task { try await bridge.run() }
-        let signals = ShutdownSignals { run.cancel() }
+        let signals = ShutdownSignals { number in
+            logger.notice("shutting down", metadata: ["signal": "\(number == SIGTERM ? "SIGTERM" : "SIGINT")"])
+            run.cancel()
+        }
         defer { signals.cancel() }
         try await run.value
     }
@@ -138,11 +141,11 @@ struct Gatt2MQTT: AsyncParsableCommand {
 final class ShutdownSignals {
     private let sources: [any DispatchSourceSignal]
 
-    init(_ handler: @escaping @Sendable () -> Void) {
+    init(_ handler: @escaping @Sendable (Int32) -> Void) {
         sources = [SIGTERM, SIGINT].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: handler)
+            source.setEventHandler { handler(number) }
             source.resume()
             return source
         }
