@@ -75,11 +75,9 @@ final class DBusMainLoop: @unchecked Sendable {
 
     // MARK: Watches
 
-    /// The sources of one watch. libdbus's read and write watches share the socket's descriptor, and
-    /// libdispatch keeps one epoll registration per descriptor for all its sources: cancelling a source
-    /// and creating another on the same descriptor, as a toggle would, can leave the descriptor out of
-    /// epoll altogether (seen at shutdown: the bus went away and nothing noticed). So a watch's sources
-    /// live as long as the watch, and a toggle suspends or resumes them.
+    /// The sources of one watch, alive as long as the watch: a toggle (libdbus turns the write watch on
+    /// and off with its outgoing queue) suspends or resumes them rather than cancelling them and making
+    /// new ones on a descriptor that libdispatch registers once for all its sources.
     private struct WatchSources {
         var sources: [any DispatchSourceProtocol]
         var running = false
