@@ -2,15 +2,15 @@ import CDBus
 import Dispatch
 import Glibc
 
-/// Drives one libdbus connection from a serial dispatch queue: a read or write source per watch,
-/// running while libdbus enables it, a timer per enabled timeout (without these, call timeouts never
-/// fire), and a dispatch pass whenever libdbus has queued incoming messages.
+/// Drives one libdbus connection from a serial dispatch queue: a read or write source per enabled
+/// watch, a timer per enabled timeout (without these, call timeouts never fire), and a dispatch pass
+/// whenever libdbus has queued incoming messages.
 ///
 /// Every method runs on `queue`; libdbus calls back into it only from calls made on that queue.
 final class DBusMainLoop: @unchecked Sendable {
     private let connection: OpaquePointer
     private let queue: DispatchQueue
-    private var watches: [OpaquePointer: WatchSources] = [:]
+    private var watches: [OpaquePointer: [any DispatchSourceProtocol]] = [:]
     private var timeouts: [OpaquePointer: any DispatchSourceTimer] = [:]
     private var peerCheck: (any DispatchSourceTimer)?
 
@@ -55,7 +55,7 @@ final class DBusMainLoop: @unchecked Sendable {
         dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_dispatch_status_function(connection, nil, nil, nil)
-        for sources in watches.values { sources.cancel() }
+        for sources in watches.values { sources.forEach { $0.cancel() } }
         for timer in timeouts.values { timer.cancel() }
         peerCheck?.cancel()
         peerCheck = nil
@@ -75,56 +75,39 @@ final class DBusMainLoop: @unchecked Sendable {
 
     // MARK: Watches
 
-    /// The sources of one watch, alive as long as the watch: a toggle (libdbus turns the write watch on
-    /// and off with its outgoing queue) suspends or resumes them rather than cancelling them and making
-    /// new ones on a descriptor that libdispatch registers once for all its sources.
-    private struct WatchSources {
-        var sources: [any DispatchSourceProtocol]
-        var running = false
-
-        mutating func run(_ enabled: Bool) {
-            guard enabled != running else { return }
-            running = enabled
-            sources.forEach { enabled ? $0.resume() : $0.suspend() }
-        }
-
-        /// A suspended source must be resumed after its cancellation, or releasing it traps.
-        func cancel() {
-            sources.forEach { $0.cancel() }
-            if !running { sources.forEach { $0.resume() } }
-        }
-    }
-
     private func addWatch(_ watch: OpaquePointer) -> dbus_bool_t {
-        let fd = dbus_watch_get_unix_fd(watch)
-        let flags = dbus_watch_get_flags(watch)
         var sources: [any DispatchSourceProtocol] = []
-        if flags & DBUS_WATCH_READABLE.rawValue != 0 {
-            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { [unowned self] in self.handle(watch, DBUS_WATCH_READABLE.rawValue) }
-            sources.append(source)
+        if dbus_watch_get_enabled(watch) != 0 {
+            let fd = dbus_watch_get_unix_fd(watch)
+            let flags = dbus_watch_get_flags(watch)
+            if flags & DBUS_WATCH_READABLE.rawValue != 0 {
+                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+                source.setEventHandler { [unowned self] in self.handle(watch, DBUS_WATCH_READABLE.rawValue) }
+                sources.append(source)
+            }
+            if flags & DBUS_WATCH_WRITABLE.rawValue != 0 {
+                let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+                source.setEventHandler { [unowned self] in self.handle(watch, DBUS_WATCH_WRITABLE.rawValue) }
+                sources.append(source)
+            }
         }
-        if flags & DBUS_WATCH_WRITABLE.rawValue != 0 {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { [unowned self] in self.handle(watch, DBUS_WATCH_WRITABLE.rawValue) }
-            sources.append(source)
-        }
-        var entry = WatchSources(sources: sources)
-        entry.run(dbus_watch_get_enabled(watch) != 0)
-        watches[watch] = entry
+        watches[watch] = sources
+        sources.forEach { $0.resume() }
         return 1
     }
 
     private func removeWatch(_ watch: OpaquePointer) {
-        watches.removeValue(forKey: watch)?.cancel()
+        // Sources are cancelled, never left suspended: libdispatch traps on releasing a suspended source.
+        watches.removeValue(forKey: watch)?.forEach { $0.cancel() }
     }
 
     private func toggleWatch(_ watch: OpaquePointer) {
-        watches[watch]?.run(dbus_watch_get_enabled(watch) != 0)
+        removeWatch(watch)
+        _ = addWatch(watch)
     }
 
     private func handle(_ watch: OpaquePointer, _ flags: UInt32) {
-        guard watches[watch]?.running == true else { return }
+        guard watches[watch] != nil else { return }
         dbus_watch_handle(watch, flags)
         while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
     }
@@ -134,12 +117,12 @@ final class DBusMainLoop: @unchecked Sendable {
     /// calls in flight would wait forever. Once a second, a socket whose peer hung up is read here to
     /// its end, which disconnects the connection the ordinary way.
     private func readIfPeerGone() {
-        for (watch, entry) in watches where entry.running && dbus_watch_get_flags(watch) & DBUS_WATCH_READABLE.rawValue != 0 {
+        for (watch, sources) in watches where !sources.isEmpty && dbus_watch_get_flags(watch) & DBUS_WATCH_READABLE.rawValue != 0 {
             var probe = pollfd(fd: dbus_watch_get_unix_fd(watch), events: Int16(POLLIN), revents: 0)
             guard poll(&probe, 1, 0) == 1, probe.revents & Int16(POLLHUP | POLLERR) != 0 else { continue }
             // libdbus reads a bounded amount per call: go on until the connection sees the end.
             var rounds = 0
-            while dbus_connection_get_is_connected(connection) != 0, watches[watch]?.running == true, rounds < 10_000 {
+            while dbus_connection_get_is_connected(connection) != 0, watches[watch]?.isEmpty == false, rounds < 10_000 {
                 dbus_watch_handle(watch, DBUS_WATCH_READABLE.rawValue | DBUS_WATCH_HANGUP.rawValue)
                 rounds += 1
             }
