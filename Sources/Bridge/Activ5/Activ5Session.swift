@@ -126,10 +126,11 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     }
 
     /// The stream's task is not cancelled: it publishes the values the device sent before the stop
-    /// took effect, and ends when the stream does.
+    /// took effect, and ends with the stream, before the stop is reported.
     private func unsubscribe(_ uuid: String) async throws {
-        guard streamTasks.removeValue(forKey: uuid) != nil else { return }
+        guard let task = streamTasks.removeValue(forKey: uuid) else { return }
         try await core.link.stopNotifications(of: uuid)
+        await task.value
     }
 
     // MARK: Notifications

@@ -78,8 +78,9 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
 
     /// The stream's task ends with the stream, after publishing what the belt sent before the stop.
     private func unsubscribe(_ uuid: String) async throws {
-        streamTasks.removeValue(forKey: uuid)
+        let task = streamTasks.removeValue(forKey: uuid)
         try await core.link.stopNotifications(of: uuid, in: Self.service(of: uuid))
+        await task?.value
     }
 
     // MARK: Notifications
