@@ -106,6 +106,8 @@ public final class DBusConnection: @unchecked Sendable {
         let unanswered = inFlight.values
         inFlight = [:]
         for waiter in unanswered {
+            // Already forgotten above; and during deinit `self` must not be reached through it.
+            waiter.finished = nil
             waiter.abandon(DBusError(name: DBusError.disconnectedName, message: "lost the bus before the reply"))
         }
     }

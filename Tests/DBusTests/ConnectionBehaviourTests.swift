@@ -158,4 +158,23 @@ struct ConnectionBehaviourTests {
         client.close()
         server.close()
     }
+
+    @Test func closingTheConnectionFailsTheCallsInFlight() async throws {
+        try await PrivateBus.with { bus in
+            let server = try DBusConnection(address: bus.address)
+            let client = try DBusConnection(address: bus.address)
+            try server.export(DBusObject(path: "/slow", interfaces: [DBusInterface(name: "test.Slow", methods: [
+                "Wait": { _ in try await Task.sleep(for: .seconds(30)); return [] }
+            ])]))
+            let call = Task {
+                try await client.call(destination: server.uniqueName, path: "/slow", interface: "test.Slow", member: "Wait", timeout: .seconds(60))
+            }
+            _ = try await client.nameHasOwner("x.y")
+            let started = ContinuousClock.now
+            client.close()
+            await #expect(throws: DBusError.self) { _ = try await call.value }
+            #expect(ContinuousClock.now - started < .seconds(5))
+            server.close()
+        }
+    }
 }
