@@ -81,6 +81,7 @@ struct BenchCommand: AsyncParsableCommand {
                 for rate in rateList.sorted() {
                     let row = await measure(
                         Array(fleet.prefix(count)), rate: rate, world: world, watcher: watcher, floorRelay: floorRelay)
+                    watcher.clearForces()
                     report.rows.append(row)
                     try write(report)
                 }
@@ -116,7 +117,6 @@ struct BenchCommand: AsyncParsableCommand {
         // and its backlog would only slow the rows after this one.
         if chosen.contains("dbus-floor"), row.dbusFloor == nil {
             row.failures.append("beyond BlueZoo's saturation: the D-Bus floor failed, so gatt2mqtt and the Python relay were not run")
-            watcher.clearForces()
             return finish(row, label: label)
         }
         if chosen.contains("gatt2mqtt") {
@@ -134,7 +134,6 @@ struct BenchCommand: AsyncParsableCommand {
             let peer = ProcessRelay(.pythonPeer, world: world, watcher: watcher)
             do { row.peer = try await phase.run(peer) } catch { row.failures.append("Python relay: \(error)") }
         }
-        watcher.clearForces()
         return finish(row, label: label)
     }
 

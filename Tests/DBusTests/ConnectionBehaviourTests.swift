@@ -36,12 +36,10 @@ struct ConnectionBehaviourTests {
         try await PrivateBus.with { bus in
             let server = try DBusConnection(address: bus.address)
             let client = try DBusConnection(address: bus.address)
-            try server.export(DBusObject(path: "/slow", interfaces: [DBusInterface(name: "test.Slow", methods: [
-                "Wait": { _ in try await Task.sleep(for: .seconds(5)); return [] }
-            ])]))
+            try exportSlowWait(on: server, answeringAfter: .seconds(5))
             let started = ContinuousClock.now
             do {
-                _ = try await client.call(destination: server.uniqueName, path: "/slow", interface: "test.Slow", member: "Wait", timeout: .milliseconds(200))
+                _ = try await callSlowWait(client, on: server, timeout: .milliseconds(200))
                 Issue.record("expected a timeout")
             } catch let error as DBusError {
                 #expect(error.isTimeout)
@@ -142,12 +140,10 @@ struct ConnectionBehaviourTests {
         let bus = try await PrivateBus.start()
         let server = try DBusConnection(address: bus.address)
         let client = try DBusConnection(address: bus.address)
-        try server.export(DBusObject(path: "/slow", interfaces: [DBusInterface(name: "test.Slow", methods: [
-            "Wait": { _ in try await Task.sleep(for: .seconds(30)); return [] }
-        ])]))
+        try exportSlowWait(on: server, answeringAfter: .seconds(30))
         let started = ContinuousClock.now
         let call = Task {
-            try await client.call(destination: server.uniqueName, path: "/slow", interface: "test.Slow", member: "Wait", timeout: .seconds(60))
+            try await callSlowWait(client, on: server, timeout: .seconds(60))
         }
         // The call is on its way once the server's name has been asked about after it (one connection, in order).
         _ = try await client.nameHasOwner("x.y")
@@ -163,11 +159,9 @@ struct ConnectionBehaviourTests {
         try await PrivateBus.with { bus in
             let server = try DBusConnection(address: bus.address)
             let client = try DBusConnection(address: bus.address)
-            try server.export(DBusObject(path: "/slow", interfaces: [DBusInterface(name: "test.Slow", methods: [
-                "Wait": { _ in try await Task.sleep(for: .seconds(30)); return [] }
-            ])]))
+            try exportSlowWait(on: server, answeringAfter: .seconds(30))
             let call = Task {
-                try await client.call(destination: server.uniqueName, path: "/slow", interface: "test.Slow", member: "Wait", timeout: .seconds(60))
+                try await callSlowWait(client, on: server, timeout: .seconds(60))
             }
             _ = try await client.nameHasOwner("x.y")
             let started = ContinuousClock.now
@@ -176,5 +170,16 @@ struct ConnectionBehaviourTests {
             #expect(ContinuousClock.now - started < .seconds(5))
             server.close()
         }
+    }
+
+    /// Exports `/slow` `test.Slow.Wait` on `server`, which answers after `delay`.
+    private func exportSlowWait(on server: DBusConnection, answeringAfter delay: Duration) throws {
+        try server.export(DBusObject(path: "/slow", interfaces: [DBusInterface(name: "test.Slow", methods: [
+            "Wait": { _ in try await Task.sleep(for: delay); return [] }
+        ])]))
+    }
+
+    private func callSlowWait(_ client: DBusConnection, on server: DBusConnection, timeout: Duration) async throws -> [DBusValue] {
+        try await client.call(destination: server.uniqueName, path: "/slow", interface: "test.Slow", member: "Wait", timeout: timeout)
     }
 }
