@@ -33,6 +33,10 @@ public final class Bridge: Sendable {
         var states: [String: ConnectionState] = [:]
         /// Addresses a `connect` request asked for (and the family it named).
         var requested: [String: DeviceFamily?] = [:]
+        /// The family each device was first recognised as, by address. A device keeps it when its
+        /// name changes: on connecting, bluetoothd reads the GAP Device Name, which a BlueZ-based
+        /// peripheral serves as its host's name ("BlueZ 5.66"), and a CPR band can be renamed.
+        var recognised: [String: DeviceFamily] = [:]
         /// Addresses a `disconnect` request took down: not reconnected until asked.
         var released: Set<String> = []
         var scanUntil: ContinuousClock.Instant?
@@ -163,7 +167,10 @@ public final class Bridge: Sendable {
                 }
                 if changed["Paired"] != nil || changed["Name"] != nil { await publishInventory(bluez) }
             case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
-                if let session = gateway.withLock({ $0.sessions[path]?.session }) { await session.linkDidDrop() }
+                // bluetoothd drops a device it has never connected when discovery ends (BlueZoo keeps it):
+                // a session reconnecting to the gone object would only fail; the device gets a new one
+                // when it is seen again.
+                await stopSession(at: path)
                 await publishInventory(bluez)
             default:
                 break
@@ -173,12 +180,14 @@ public final class Bridge: Sendable {
 
     var adapterPath: String { "/org/bluez/" + configuration.adapter }
 
-    /// The family that serves `device`: the one a `connect` request named, else the one its advertisement matches.
+    /// The family that serves `device`: the one a `connect` request named, else the one it was first
+    /// recognised as, else the one its advertisement matches (remembered from then on).
     func driver(for device: BlueZDevice) -> (any FamilyDriver)? {
-        if let named = gateway.withLock({ $0.requested[device.address] ?? nil }) {
-            return drivers.first { $0.family == named }
-        }
-        return drivers.first { $0.matches(device) }
+        let known = gateway.withLock { ($0.requested[device.address] ?? nil) ?? $0.recognised[device.address] }
+        if let known { return drivers.first { $0.family == known } }
+        guard let matched = drivers.first(where: { $0.matches(device) }) else { return nil }
+        gateway.withLock { $0.recognised[device.address] = matched.family }
+        return matched
     }
 
     /// Starts a session for a device of a known family unless one runs, the policy says no, or a
@@ -253,8 +262,9 @@ public final class Bridge: Sendable {
         while !Task.isCancelled {
             if let adapter = await bluez.waitForAdapter(named: configuration.adapter, timeout: .seconds(5)), !adapter.discovering {
                 do {
-                    try await bluez.startDiscovery(adapterPath: adapter.path)
-                    logger.info("discovery started", metadata: ["adapter": "\(configuration.adapter)"])
+                    if try await bluez.startDiscovery(adapterPath: adapter.path) {
+                        logger.info("discovery started", metadata: ["adapter": "\(configuration.adapter)"])
+                    }
                 } catch {
                     logger.warning("cannot start discovery: \(error)")
                 }

@@ -56,7 +56,7 @@ struct BenchCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: logs) }
 
         say("starting the world: mosquitto, dbus-daemon, BlueZoo with \(most + 1) adapters")
-        let world = try await BlueZooWorld.start(peripheralAdapters: most)
+        let world = try await TestWorld.start(peripheralAdapters: most)
         var report = BenchReport(
             date: ISO8601DateFormatter().string(from: Date()), machine: Environment.machine(), versions: Environment.versions(),
             settings: ["window": "\(seconds) s", "commands": "\(commandRate)/s per device", "payload": "force, 2 bytes (int16 sequence)"],
@@ -75,7 +75,7 @@ struct BenchCommand: AsyncParsableCommand {
                 fleet.append(device)
             }
             say("\(most) virtual Activ5s advertising")
-            let floorRelay = try DBusFloorRelay(busAddress: world.bus.address)
+            let floorRelay = try DBusFloorRelay(busAddress: world.busAddress)
             defer { floorRelay.close() }
             for count in deviceCounts.sorted() {
                 for rate in rateList.sorted() {
@@ -96,7 +96,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     private func measure(
-        _ devices: [BenchDevice], rate: Int, world: BlueZooWorld, watcher: BrokerWatcher, floorRelay: DBusFloorRelay
+        _ devices: [BenchDevice], rate: Int, world: TestWorld, watcher: BrokerWatcher, floorRelay: DBusFloorRelay
     ) async -> BenchReport.Row {
         var row = BenchReport.Row(devices: devices.count, rate: rate)
         let phase = StreamPhase(devices: devices, rate: rate, seconds: seconds, commandsPerSecond: commandRate)

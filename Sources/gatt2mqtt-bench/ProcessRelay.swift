@@ -18,12 +18,12 @@ final class ProcessRelay: StreamRelay {
     }
 
     let program: Program
-    private let world: BlueZooWorld
+    private let world: TestWorld
     private let watcher: BrokerWatcher
     private let process = Mutex<ManagedProcess?>(nil)
     private let startupFigures = Mutex<Startup?>(nil)
 
-    init(_ program: Program, world: BlueZooWorld, watcher: BrokerWatcher) {
+    init(_ program: Program, world: TestWorld, watcher: BrokerWatcher) {
         self.program = program
         self.world = world
         self.watcher = watcher

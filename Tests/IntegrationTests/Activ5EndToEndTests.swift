@@ -16,9 +16,9 @@ struct Activ5EndToEndTests {
 
     private func withActiv5(
         simulator: [String] = [], bridge: [String] = [],
-        _ body: (BlueZooWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
+        _ body: (TestWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
     ) async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             let device = try await world.startSimulator(["a5"] + simulator)
             let ready = try #require(device.lines.first { $0.text.hasPrefix("READY ") }?.text)

@@ -31,7 +31,7 @@ struct BadInputMatrixTests {
     ]
 
     @Test func malformedCommandsAreRefusedWithoutAnyWrite() async throws {
-        let world = try await BlueZooWorld.start(peripheralAdapters: 3)
+        let world = try await TestWorld.start(peripheralAdapters: 3)
         do {
             var devices: [String: (process: ManagedProcess, id: String)] = [:]
             for (index, family) in ["belt", "a5", "cpr"].enumerated() {

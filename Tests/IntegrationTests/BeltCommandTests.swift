@@ -12,9 +12,9 @@ struct BeltCommandsEndToEndTests {
 
     /// A belt world with a connected bridge; `simulator` arguments go to `gatt2mqtt-sim belt`.
     private func withConnectedBelt(
-        simulator: [String] = [], _ body: (BlueZooWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
+        simulator: [String] = [], _ body: (TestWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
     ) async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             let belt = try await world.startSimulator(["belt"] + simulator)
             let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)

@@ -10,8 +10,8 @@ struct BeltEndToEndTests {
     static let vibrationCommand = "0000fe03-0000-1000-8000-00805f9b34fb"
 
     /// Runs `body` in a fresh world with a virtual belt on hci1, and stops everything afterwards.
-    private func withBeltWorld(_ body: (BlueZooWorld, ManagedProcess, String) async throws -> Void) async throws {
-        let world = try await BlueZooWorld.start()
+    private func withBeltWorld(_ kind: BlueZWorld, _ body: (TestWorld, ManagedProcess, String) async throws -> Void) async throws {
+        let world = try await TestWorld.start(kind)
         do {
             let belt = try await world.startSimulator(["belt"])
             let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
@@ -25,8 +25,9 @@ struct BeltEndToEndTests {
         await world.stop()
     }
 
-    @Test func beltTelemetryCommandsAndRetainedState() async throws {
-        try await withBeltWorld { world, belt, id in
+    @Test(arguments: BlueZWorld.enabled)
+    func beltTelemetryCommandsAndRetainedState(_ kind: BlueZWorld) async throws {
+        try await withBeltWorld(kind) { world, belt, id in
             let recorder = try await TopicRecorder(url: world.broker.url)
             let bridge = try await world.startBridge(gateway: "test")
 

@@ -14,7 +14,7 @@ struct BeltNavigationEndToEndTests {
     }
 
     @Test func navigationStartsCoalescesPausesByButtonAndIsRestoredAfterALoss() async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             // The pause button comes 4 s after the bridge subscribes: after navigation has started.
             var belt = try await world.startSimulator(["belt", "--buttons", "4:pause:short"])

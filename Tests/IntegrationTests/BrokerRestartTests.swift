@@ -13,7 +13,7 @@ struct BrokerRestartTests {
     @Test func noCommandIsLostOrRunTwiceAcrossFiveBrokerRestarts() async throws {
         var options = MosquittoBroker.Options()
         options.persistence = true
-        let world = try await BlueZooWorld.start(broker: options)
+        let world = try await TestWorld.start(broker: options)
         do {
             let belt = try await world.startSimulator(["belt"])
             let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)

@@ -25,7 +25,7 @@ struct CPRBandEndToEndTests {
     }
 
     @Test func aBandIsReadiedPracticesReportsAndObeysTheReadyOnlyRule() async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             let band = try await world.startSimulator(["cpr", "--name", "CPR-01", "--rate", "240", "--depth-mm", "45-65"])
             let ready = try #require(band.lines.first { $0.text.hasPrefix("READY ") }?.text)
@@ -105,7 +105,7 @@ struct CPRBandEndToEndTests {
     }
 
     @Test func sixBandsAtOnce() async throws {
-        let world = try await BlueZooWorld.start(peripheralAdapters: 6)
+        let world = try await TestWorld.start(peripheralAdapters: 6)
         do {
             var ids: [String] = []
             for index in 1...6 {

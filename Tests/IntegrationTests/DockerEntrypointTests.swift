@@ -7,7 +7,7 @@ import TestSupport
 @Suite(.serialized)
 struct DockerEntrypointTests {
     @Test func theEntrypointStartsTheBridgeFromTheEnvironment() async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             let belt = try await world.startSimulator(["belt"])
             let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)

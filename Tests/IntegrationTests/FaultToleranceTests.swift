@@ -9,9 +9,9 @@ import TestSupport
 struct FaultToleranceTests {
     private func withConnectedDevices(
         _ families: [String], bridge: [String] = [],
-        _ body: (BlueZooWorld, [String: (process: ManagedProcess, id: String)], TopicRecorder, ManagedProcess) async throws -> Void
+        _ body: (TestWorld, [String: (process: ManagedProcess, id: String)], TopicRecorder, ManagedProcess) async throws -> Void
     ) async throws {
-        let world = try await BlueZooWorld.start(peripheralAdapters: families.count)
+        let world = try await TestWorld.start(peripheralAdapters: families.count)
         do {
             var devices: [String: (process: ManagedProcess, id: String)] = [:]
             for (index, family) in families.enumerated() {

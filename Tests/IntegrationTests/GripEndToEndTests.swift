@@ -6,7 +6,7 @@ import TestSupport
 /// mosquitto → gatt2mqtt → BlueZoo → virtual camera grip (placeholder profile).
 @Suite(.serialized)
 struct GripEndToEndTests {
-    private func startGrip(_ world: BlueZooWorld, _ arguments: [String] = []) async throws -> (ManagedProcess, String, String) {
+    private func startGrip(_ world: TestWorld, _ arguments: [String] = []) async throws -> (ManagedProcess, String, String) {
         let grip = try await world.startSimulator(["grip"] + arguments)
         let ready = try #require(grip.lines.first { $0.text.hasPrefix("READY ") }?.text)
         let address = String(ready.split(separator: " ")[2])
@@ -14,7 +14,7 @@ struct GripEndToEndTests {
     }
 
     @Test func theGripIsBondedPublishesEventsAndIsForgottenOnRequest() async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             let (grip, address, id) = try await startGrip(world, ["--script", "1:half_press,1.5:full_press,2:release"])
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -48,7 +48,7 @@ struct GripEndToEndTests {
     }
 
     @Test func aBondedGripIsRestoredOnStartWhateverThePolicy() async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             let (_, _, id) = try await startGrip(world)
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -74,7 +74,7 @@ struct GripEndToEndTests {
     }
 
     @Test func firmwareBelowTheProfilesMinimumGivesNoEvents() async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             let (grip, _, id) = try await startGrip(world, ["--firmware", "1.2.0", "--script", "1:half_press"])
             // The bridge's profile: the placeholder with a minimum firmware of 2.0.0.
@@ -98,7 +98,7 @@ struct GripEndToEndTests {
     }
 
     @Test func bluetoothctlPairsWithTheVirtualGrip() async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             let (grip, address, _) = try await startGrip(world)
             // Discovery makes the grip known to hci0; bluetoothctl's own scan does that.

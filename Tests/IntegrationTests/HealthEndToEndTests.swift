@@ -5,7 +5,7 @@ import TestSupport
 @Suite(.serialized)
 struct HealthEndToEndTests {
     @Test func theGatewayReportsItsHealth() async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             let belt = try await world.startSimulator(["belt", "--orientation-period-ms", "100"])
             let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)

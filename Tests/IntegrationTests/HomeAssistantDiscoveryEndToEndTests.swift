@@ -8,7 +8,7 @@ import TestSupport
 @Suite(.serialized)
 struct HomeAssistantDiscoveryEndToEndTests {
     @Test func configsAppearAreRepublishedAndRemoved() async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             let belt = try await world.startSimulator(["belt"])
             let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)

@@ -18,7 +18,7 @@ struct NodeRedReplayTests {
         "WRITE \(vibrationCommand) 0201aaaa000003" + "5a00" + "0000" + "00" + "f401" + "0000" + "0000"
 
     @Test func flowTrafficAgainstTheDemoDevices() async throws {
-        let world = try await BlueZooWorld.start(peripheralAdapters: 2)
+        let world = try await TestWorld.start(peripheralAdapters: 2)
         do {
             try await replay(in: world)
         } catch {
@@ -53,7 +53,7 @@ struct NodeRedReplayTests {
             ])
     }
 
-    private func replay(in world: BlueZooWorld) async throws {
+    private func replay(in world: TestWorld) async throws {
         let belt = try await world.startSimulator(["belt"], adapter: "hci1")
         let activ5 = try await world.startSimulator(["a5"], adapter: "hci2")
         let beltID = try Self.id(of: belt, family: "belt")

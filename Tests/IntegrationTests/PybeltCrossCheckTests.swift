@@ -10,7 +10,7 @@ struct PybeltCrossCheckTests {
     static let script = ProjectPaths.root + "/scripts/crosscheck/pybelt_check.py"
 
     @Test func pybeltHandshakeModeAndOrientation() async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             try await crossCheck(in: world)
         } catch {
@@ -20,7 +20,7 @@ struct PybeltCrossCheckTests {
         await world.stop()
     }
 
-    private func crossCheck(in world: BlueZooWorld) async throws {
+    private func crossCheck(in world: TestWorld) async throws {
         let belt = try await world.startSimulator(["belt"])
         let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
         let address = String(ready.split(separator: " ")[2])

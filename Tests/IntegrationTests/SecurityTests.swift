@@ -60,7 +60,7 @@ struct SecurityTests {
     }
 
     /// Starts the daemon from a configuration file (TLS, user, password file) in the world.
-    private func startBridge(_ world: BlueZooWorld, ca: String, password: String, directory: String) throws -> ManagedProcess {
+    private func startBridge(_ world: TestWorld, ca: String, password: String, directory: String) throws -> ManagedProcess {
         try password.write(toFile: directory + "/password", atomically: true, encoding: .utf8)
         try """
             broker:
@@ -76,7 +76,7 @@ struct SecurityTests {
         return try world.launch(ProjectPaths.binary("gatt2mqtt"), ["--config", directory + "/gatt2mqtt.yaml"], name: "gatt2mqtt")
     }
 
-    private func client(_ world: BlueZooWorld, _ certificates: Certificates, user: String, password: String) async throws -> TopicRecorder {
+    private func client(_ world: TestWorld, _ certificates: Certificates, user: String, password: String) async throws -> TopicRecorder {
         var configuration = try MQTTConfiguration(url: "mqtts://127.0.0.1:\(world.broker.port)")
         configuration.tls = MQTTTLSConfiguration(caFile: certificates.ca)
         configuration.username = user
@@ -87,7 +87,7 @@ struct SecurityTests {
     @Test func tlsAndPasswordsWorkAndAReadOnlyUserCannotMakeTheBridgeWrite() async throws {
         let certificates = try await Certificates.make()
         defer { try? FileManager.default.removeItem(atPath: certificates.directory) }
-        let world = try await BlueZooWorld.start(broker: broker(certificates))
+        let world = try await TestWorld.start(broker: broker(certificates))
         do {
             let belt = try await world.startSimulator(["belt"])
             let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
@@ -119,7 +119,7 @@ struct SecurityTests {
     func aWrongCAOrPasswordIsAClearStartupError(fault: String) async throws {
         let certificates = try await Certificates.make()
         defer { try? FileManager.default.removeItem(atPath: certificates.directory) }
-        let world = try await BlueZooWorld.start(broker: broker(certificates))
+        let world = try await TestWorld.start(broker: broker(certificates))
         do {
             let daemon = try startBridge(
                 world, ca: fault == "wrong CA" ? certificates.otherCA : certificates.ca,

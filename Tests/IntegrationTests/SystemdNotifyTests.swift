@@ -7,7 +7,7 @@ import TestSupport
 @Suite(.serialized)
 struct SystemdNotifyTests {
     @Test func theDaemonTalksToSystemd() async throws {
-        let world = try await BlueZooWorld.start()
+        let world = try await TestWorld.start()
         do {
             let socket = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString.prefix(8))").path
             // A stand-in for systemd's notify socket: prints every datagram, newlines as '|'.

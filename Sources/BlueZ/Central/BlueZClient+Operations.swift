@@ -3,7 +3,23 @@ import DBus
 /// Calls on adapters, devices and characteristics.
 extension BlueZClient {
     /// Sets an LE discovery filter and starts discovery; a discovery already running for this client is fine.
-    public func startDiscovery(adapterPath: String, filter: DiscoveryFilter = DiscoveryFilter()) async throws {
+    /// While a connection or pairing holds discovery paused, it starts when the last one ends instead;
+    /// returns whether it started now.
+    @discardableResult
+    public func startDiscovery(adapterPath: String, filter: DiscoveryFilter = DiscoveryFilter()) async throws -> Bool {
+        guard discoveryGate.want(adapterPath, filter: filter) else { return false }
+        try await requestDiscovery(adapterPath: adapterPath, filter: filter)
+        return true
+    }
+
+    public func stopDiscovery(adapterPath: String) async throws {
+        discoveryGate.unwant(adapterPath)
+        _ = try await connection.call(
+            destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
+            member: "StopDiscovery", timeout: operationTimeout)
+    }
+
+    private func requestDiscovery(adapterPath: String, filter: DiscoveryFilter) async throws {
         _ = try await connection.call(
             destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
             member: "SetDiscoveryFilter", arguments: [filter.dbusValue], timeout: operationTimeout)
@@ -16,14 +32,41 @@ extension BlueZClient {
         }
     }
 
-    public func stopDiscovery(adapterPath: String) async throws {
-        _ = try await connection.call(
-            destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
-            member: "StopDiscovery", timeout: operationTimeout)
+    /// Runs `body` (a connect or a pairing) with this client's discovery on the device's adapter
+    /// stopped, and starts discovery again after the last such body (see `DiscoveryGate`).
+    func withDiscoveryPaused<T: Sendable>(devicePath: String, _ body: () async throws -> T) async throws -> T {
+        let adapterPath = devicePath.split(separator: "/").prefix(3).reduce("") { $0 + "/" + $1 }
+        if discoveryGate.pause(adapterPath) {
+            do {
+                _ = try await connection.call(
+                    destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
+                    member: "StopDiscovery", timeout: operationTimeout)
+            } catch {
+                logger.debug("discovery not stopped before connecting: \(error)")
+            }
+            // Another client's discovery may keep the adapter discovering: wait a little, then go on.
+            _ = await cache.wait(for: adapterPath, timeout: .seconds(2)) {
+                $0?[BlueZInterface.adapter]?["Discovering"]?.bool != true
+            }
+        }
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        if let filter = discoveryGate.resume(adapterPath) {
+            do {
+                try await requestDiscovery(adapterPath: adapterPath, filter: filter)
+            } catch {
+                logger.warning("discovery not started again after connecting: \(error)")
+            }
+        }
+        return try result.get()
     }
 
     /// Connects and waits until services are resolved (Connect returns before GATT discovery ends).
     public func connect(devicePath: String, timeout: Duration = .seconds(10)) async throws {
+        try await withDiscoveryPaused(devicePath: devicePath) { try await connectNow(devicePath: devicePath, timeout: timeout) }
+    }
+
+    private func connectNow(devicePath: String, timeout: Duration) async throws {
         try await operationQueue(for: devicePath).run { [self] in
             _ = try await connection.call(
                 destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,

@@ -5,9 +5,11 @@ extension BlueZClient {
     /// Pairs (bonds) with the device; a device that is already paired is fine.
     public func pair(devicePath: String, timeout: Duration = .seconds(30)) async throws {
         do {
-            _ = try await connection.call(
-                destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
-                member: "Pair", timeout: timeout)
+            _ = try await withDiscoveryPaused(devicePath: devicePath) {
+                try await connection.call(
+                    destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
+                    member: "Pair", timeout: timeout)
+            }
         } catch let error as DBusError where error.name == "org.bluez.Error.AlreadyExists" {
             // Already paired: bluetoothd answers AlreadyExists.
         }

@@ -10,6 +10,7 @@ public final class BlueZClient: Sendable {
     public let connection: DBusConnection
     let cache = BlueZObjectCache()
     let router = NotificationRouter()
+    let discoveryGate = DiscoveryGate()
 
     /// Notification values dropped because their consumer fell too far behind (see `NotificationRouter`).
     public var droppedNotifications: Int { router.droppedCount }

@@ -50,6 +50,7 @@ public actor PeripheralRegistrar {
     private var wanted = false
     private var registered = false
     private var registration: Task<Void, Never>?
+    private var readvertising: Task<Void, Never>?
     private var watchers: [Task<Void, Never>] = []
     private var connectedCentrals: Set<String> = []
 
@@ -129,6 +130,7 @@ public actor PeripheralRegistrar {
         wanted = false
         registration?.cancel()
         registration = nil
+        readvertising?.cancel()
         await disconnectCentrals()
         if registered {
             _ = try? await connection.call(
@@ -178,6 +180,28 @@ public actor PeripheralRegistrar {
             eventSink.yield(.centralConnected(devicePath: path))
         } else if !connected, connectedCentrals.remove(path) != nil {
             eventSink.yield(.centralDisconnected(devicePath: path))
+            if connectedCentrals.isEmpty && registered && wanted { advertiseAgain() }
+        }
+    }
+
+    /// Registers the advertisement again once no central is connected. A peripheral is meant to
+    /// advertise whenever it is free, but the real stack (kernel 6.1, bluetoothd 5.66, btvirt's
+    /// controllers) did not always resume a BlueZ advertisement after the central dropped the link:
+    /// the next Connect then timed out. BlueZoo needs none of this, and it does no harm there.
+    private func advertiseAgain() {
+        readvertising?.cancel()
+        readvertising = Task { [connection, adapterPath, advertisement, logger] in
+            _ = try? await connection.call(
+                destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
+                member: "UnregisterAdvertisement", arguments: [.objectPath(advertisement.path)])
+            guard !Task.isCancelled else { return }
+            do {
+                _ = try await connection.call(
+                    destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
+                    member: "RegisterAdvertisement", arguments: [.objectPath(advertisement.path), .properties([:])])
+            } catch {
+                logger.warning("cannot advertise again after the central left: \(error)")
+            }
         }
     }
 

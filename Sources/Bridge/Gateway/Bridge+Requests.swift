@@ -90,6 +90,7 @@ extension Bridge {
             let device = try await knownDevice(address, bluez)
             let announced = gateway.withLock { state in
                 state.requested.removeValue(forKey: address)
+                state.recognised.removeValue(forKey: address)
                 state.states.removeValue(forKey: device.path)
                 return state.discovered.removeValue(forKey: device.path)
             }

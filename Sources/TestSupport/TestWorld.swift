@@ -1,34 +1,58 @@
 import Foundation
 
-/// The world an integration test runs in, made of real parts: a mosquitto broker, a private
-/// dbus-daemon, and BlueZoo (with the project's fidelity fixes) as BlueZ, with one adapter for the
-/// bridge (hci0) and one per virtual peripheral (hci1, hci2, …). Everything it starts, it stops.
-public final class BlueZooWorld: Sendable {
+/// The world an integration test runs in, made of real parts: a mosquitto broker and a BlueZ with one
+/// adapter for the bridge (hci0) and one per virtual peripheral (hci1, hci2, …). The BlueZ is either
+/// BlueZoo (with the project's fidelity fixes) on a private dbus-daemon, or the real bluetoothd in the
+/// guest of `RealBlueZGuest`, reset for this world. Everything it starts, it stops.
+public final class TestWorld: Sendable {
+    /// Which BlueZ this world has.
+    public let kind: BlueZWorld
     public let broker: MosquittoBroker
-    public let bus: PrivateBus
-    private let bluezProcess: Mutex<ManagedProcess>
+    /// The system bus of this world's BlueZ.
+    public let busAddress: String
+    private let backend: Backend
+    /// The running BlueZoo (nil in the real world); a new one after `restartBlueZ()`.
+    private let bluezoo: Mutex<ManagedProcess?>
     public let adapterAddresses: [String]
-
-    /// The running BlueZoo.
-    public var bluez: ManagedProcess { bluezProcess.withLock { $0 } }
     private let children = Mutex<[ManagedProcess]>([])
 
-    /// The environment every BlueZ client of this world needs.
-    public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": bus.address] }
+    /// What runs BlueZ: BlueZoo on a private bus of this world's own, or the shared real-BlueZ guest.
+    private enum Backend: Sendable {
+        case bluezoo(PrivateBus)
+        case real(RealBlueZGuest)
+    }
 
-    public static func start(peripheralAdapters: Int = 1, broker brokerOptions: MosquittoBroker.Options = .init()) async throws -> BlueZooWorld {
+    /// The environment every BlueZ client of this world needs.
+    public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": busAddress] }
+
+    /// Whether this is the real bluetoothd (for the few expectations where the real stack differs, e.g.
+    /// btvirt's controllers report no signal strength).
+    public var isReal: Bool { kind == .real }
+
+    public static func start(
+        _ kind: BlueZWorld = .bluezoo, peripheralAdapters: Int = 1, broker brokerOptions: MosquittoBroker.Options = .init()
+    ) async throws -> TestWorld {
         let broker = try await MosquittoBroker.start(options: brokerOptions)
-        let bus: PrivateBus
-        do { bus = try await PrivateBus.start() } catch {
-            await broker.stop()
-            throw error
-        }
-        let addresses = (0...peripheralAdapters).map { String(format: "00:11:22:33:44:%02X", 0x50 + $0) }
         do {
-            let bluez = try await startBlueZoo(bus: bus, adapters: addresses)
-            return BlueZooWorld(broker: broker, bus: bus, bluez: bluez, adapterAddresses: addresses)
+            switch kind {
+            case .bluezoo:
+                let bus = try await PrivateBus.start()
+                let addresses = (0...peripheralAdapters).map { String(format: "00:11:22:33:44:%02X", 0x50 + $0) }
+                do {
+                    let bluez = try await startBlueZoo(bus: bus, adapters: addresses)
+                    return TestWorld(kind: kind, broker: broker, busAddress: bus.address,
+                                     backend: .bluezoo(bus), bluezoo: bluez, adapterAddresses: addresses)
+                } catch {
+                    await bus.stop()
+                    throw error
+                }
+            case .real:
+                let guest = try await RealBlueZGuest.shared()
+                let addresses = try await guest.reset(controllers: peripheralAdapters + 1)
+                return TestWorld(kind: kind, broker: broker, busAddress: guest.busAddress, backend: .real(guest),
+                                 bluezoo: nil, adapterAddresses: addresses)
+            }
         } catch {
-            await bus.stop()
             await broker.stop()
             throw error
         }
@@ -45,10 +69,15 @@ public final class BlueZooWorld: Sendable {
         return process
     }
 
-    private init(broker: MosquittoBroker, bus: PrivateBus, bluez: ManagedProcess, adapterAddresses: [String]) {
+    private init(
+        kind: BlueZWorld, broker: MosquittoBroker, busAddress: String, backend: Backend, bluezoo: ManagedProcess?,
+        adapterAddresses: [String]
+    ) {
+        self.kind = kind
         self.broker = broker
-        self.bus = bus
-        bluezProcess = Mutex(bluez)
+        self.busAddress = busAddress
+        self.backend = backend
+        self.bluezoo = Mutex(bluezoo)
         self.adapterAddresses = adapterAddresses
     }
 
@@ -88,27 +117,37 @@ public final class BlueZooWorld: Sendable {
 
     /// Kills BlueZ (SIGKILL, as a crash: no InterfacesRemoved) and starts it again with the same adapters.
     public func restartBlueZ() async throws {
-        let old = bluez
-        old.send(SIGKILL)
-        _ = try await old.waitForExit()
-        let new = try await Self.startBlueZoo(bus: bus, adapters: adapterAddresses)
-        bluezProcess.withLock { $0 = new }
+        switch backend {
+        case .bluezoo(let bus):
+            if let old = bluezoo.withLock({ $0 }) {
+                old.send(SIGKILL)
+                _ = try await old.waitForExit()
+            }
+            let new = try await Self.startBlueZoo(bus: bus, adapters: adapterAddresses)
+            bluezoo.withLock { $0 = new }
+        case .real(let guest):
+            try await guest.restartBluetoothd()
+        }
     }
 
-    /// Removes adapter `hci<index>` through BlueZoo's manager interface, as when a dongle is unplugged.
+    /// Removes adapter `hci<index>` through BlueZoo's manager interface, as when a dongle is unplugged
+    /// (BlueZoo only: btvirt's controllers cannot be unplugged one by one).
     public func removeAdapter(_ index: Int) async throws {
         try await manager("RemoveAdapter", ["y", "\(index)"])
     }
 
-    /// Adds adapter `hci<index>` back with its original address.
+    /// Adds adapter `hci<index>` back with its original address (BlueZoo only).
     public func addAdapter(_ index: Int) async throws {
         try await manager("AddAdapter", ["ys", "\(index)", adapterAddresses[index]])
     }
 
     /// Calls BlueZoo's manager with busctl (dbus-send's calls go unanswered by BlueZoo's sd-bus).
     private func manager(_ method: String, _ arguments: [String]) async throws {
+        guard case .bluezoo = backend else {
+            throw WorldFailure(description: "\(method) needs BlueZoo; the real world has no such call")
+        }
         let call = try launch(
-            "busctl", ["--address=\(bus.address)", "--timeout=10", "call", "org.bluez", "/org/bluezoo", "org.bluezoo.Manager1", method] + arguments,
+            "busctl", ["--address=\(busAddress)", "--timeout=10", "call", "org.bluez", "/org/bluezoo", "org.bluezoo.Manager1", method] + arguments,
             name: "busctl")
         let exit = try await call.waitForExit()
         guard exit == .exited(0) else {
@@ -116,11 +155,13 @@ public final class BlueZooWorld: Sendable {
         }
     }
 
-    /// Stops everything, children first.
+    /// Stops everything, children first. The real guest stays up for the next world, which resets it.
     public func stop() async {
         for child in children.withLock({ $0.reversed() }) { _ = await child.terminate(grace: .seconds(3)) }
-        _ = await bluez.terminate(grace: .seconds(3))
-        await bus.stop()
+        if case .bluezoo(let bus) = backend {
+            _ = await bluezoo.withLock({ $0 })?.terminate(grace: .seconds(3))
+            await bus.stop()
+        }
         await broker.stop()
     }
 }
