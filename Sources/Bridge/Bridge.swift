@@ -129,10 +129,13 @@ public final class Bridge: Sendable {
             return Array(state.sessions.values)
         }
         logger.debug("stopping sessions", metadata: ["sessions": "\(all.count)"])
-        for entry in all {
-            entry.commands.finish()
-            entry.task.cancel()
-            await entry.session.shutDown()
+        // All at once: bluetoothd answers a Disconnect only when the link is down, up to 2 s later.
+        await withTaskGroup(of: Void.self) { group in
+            for entry in all {
+                entry.commands.finish()
+                entry.task.cancel()
+                group.addTask { await entry.session.shutDown() }
+            }
         }
         bluez.stop()
         publisher.publish(.state(topics.status, "offline"))
@@ -160,12 +163,17 @@ public final class Bridge: Sendable {
             case .propertiesChanged(let path, BlueZInterface.device, let changed, _):
                 let session = gateway.withLock { $0.sessions[path]?.session }
                 if changed["Connected"]?.bool == false, let session { await session.linkDidDrop() }
-                if let rssi = changed["RSSI"]?.int16, let session { await session.rssiChanged(rssi) }
+                if let rssi = BlueZDevice.measuredRSSI(changed["RSSI"]), let session { await session.rssiChanged(rssi) }
                 if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil, let device = await bluez.device(at: path) {
                     reportSighting(device)
                     considerDevice(device, bluez: bluez)
                 }
                 if changed["Paired"] != nil || changed["Name"] != nil { await publishInventory(bluez) }
+            case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.gattService):
+                // The device's GATT server went away while the link stayed up (on the real stack when the
+                // peripheral's application ends; a Service Changed can do the same): its session starts over.
+                let owner = gateway.withLock { $0.sessions.first { path.hasPrefix($0.key + "/") }?.value.session }
+                if let owner { await owner.linkDidDrop() }
             case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
                 // bluetoothd drops a device it has never connected when discovery ends (BlueZoo keeps it):
                 // a session reconnecting to the gone object would only fail; the device gets a new one

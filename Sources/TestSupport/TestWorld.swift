@@ -15,6 +15,8 @@ public final class TestWorld: Sendable {
     private let bluezoo: Mutex<ManagedProcess?>
     public let adapterAddresses: [String]
     private let children = Mutex<[ManagedProcess]>([])
+    /// Whether `stop()` ran (it releases the real guest's lease once).
+    private let stopped = Mutex(false)
 
     /// What runs BlueZ: BlueZoo on a private bus of this world's own, or the shared real-BlueZ guest.
     private enum Backend: Sendable {
@@ -47,10 +49,16 @@ public final class TestWorld: Sendable {
                     throw error
                 }
             case .real:
-                let guest = try await RealBlueZGuest.shared()
-                let addresses = try await guest.reset(controllers: peripheralAdapters + 1)
-                return TestWorld(kind: kind, broker: broker, busAddress: guest.busAddress, backend: .real(guest),
-                                 bluezoo: nil, adapterAddresses: addresses)
+                await GuestLease.shared.acquire()
+                do {
+                    let guest = try await RealBlueZGuest.shared()
+                    let addresses = try await guest.reset(controllers: peripheralAdapters + 1)
+                    return TestWorld(kind: kind, broker: broker, busAddress: guest.busAddress, backend: .real(guest),
+                                     bluezoo: nil, adapterAddresses: addresses)
+                } catch {
+                    await GuestLease.shared.release()
+                    throw error
+                }
             }
         } catch {
             await broker.stop()
@@ -106,11 +114,34 @@ public final class TestWorld: Sendable {
         _ executable: String, _ arguments: [String], name: String? = nil, extraEnvironment: [String: String] = [:],
         standardInput: Bool = false
     ) throws -> ManagedProcess {
+        let logFile = Self.keptLogs.map { folder in
+            "\(folder)/\(kind)-\(ObjectIdentifier(self).hashValue & 0xffff)-\(name ?? URL(fileURLWithPath: executable).lastPathComponent).log"
+        }
         let process = try ManagedProcess.launch(
             executable, arguments: arguments, environment: environment.merging(extraEnvironment) { $1 }, name: name,
-            standardInput: standardInput)
+            logFile: logFile, standardInput: standardInput)
         children.withLock { $0.append(process) }
         return process
+    }
+
+    /// With `GATT2MQTT_KEEP_LOGS=FOLDER`, every child's output is also written there, one file a child, for
+    /// reading after a failed run (the real world's bluetoothd logs are in `RealBlueZGuest.runFolder`).
+    static let keptLogs: String? = {
+        guard let folder = ProcessInfo.processInfo.environment["GATT2MQTT_KEEP_LOGS"], !folder.isEmpty else { return nil }
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }()
+
+    /// Runs a BlueZ client inside the real world's guest, on the bus's unix socket: for clients that need
+    /// file-descriptor passing (AcquireNotify, AcquireWrite) or authenticate only with EXTERNAL, neither of
+    /// which D-Bus over TCP offers (bleak does both). Returns its exit status (nil on a time-out) and
+    /// its output lines, standard error among them.
+    public func runInGuest(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> (status: Int32?, output: [String]) {
+        guard case .real(let guest) = backend else {
+            throw WorldFailure(description: "runInGuest needs the real world; BlueZoo's clients run on the host")
+        }
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try await guest.run("cd '\(ProjectPaths.root)' && \(quoted) 2>&1", timeout: timeout)
     }
 
     // MARK: Faults
@@ -158,9 +189,16 @@ public final class TestWorld: Sendable {
     /// Stops everything, children first. The real guest stays up for the next world, which resets it.
     public func stop() async {
         for child in children.withLock({ $0.reversed() }) { _ = await child.terminate(grace: .seconds(3)) }
-        if case .bluezoo(let bus) = backend {
+        switch backend {
+        case .bluezoo(let bus):
             _ = await bluezoo.withLock({ $0 })?.terminate(grace: .seconds(3))
             await bus.stop()
+        case .real:
+            let first = stopped.withLock { stopped in
+                defer { stopped = true }
+                return !stopped
+            }
+            if first { await GuestLease.shared.release() }
         }
         await broker.stop()
     }

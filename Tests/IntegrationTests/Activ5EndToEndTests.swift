@@ -15,10 +15,10 @@ struct Activ5EndToEndTests {
     }
 
     private func withActiv5(
-        simulator: [String] = [], bridge: [String] = [],
+        _ kind: BlueZWorld, simulator: [String] = [], bridge: [String] = [],
         _ body: (TestWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
     ) async throws {
-        let world = try await TestWorld.start()
+        let world = try await TestWorld.start(kind)
         do {
             let device = try await world.startSimulator(["a5"] + simulator)
             let ready = try #require(device.lines.first { $0.text.hasPrefix("READY ") }?.text)
@@ -41,8 +41,9 @@ struct Activ5EndToEndTests {
         return try #require(try await recorder.waitFor(topic).payloadString)
     }
 
-    @Test func legacyDeviceHandshakeStreamTareAndStop() async throws {
-        try await withActiv5(simulator: ["--legacy"]) { _, device, recorder, id in
+    @Test(arguments: BlueZWorld.enabled)
+    func legacyDeviceHandshakeStreamTareAndStop(_ kind: BlueZWorld) async throws {
+        try await withActiv5(kind, simulator: ["--legacy"]) { _, device, recorder, id in
             // The legacy handshake: TVGTIME, then the identity requests a device without F0F7/F0F8/2A25 needs.
             for text in ["TVGTIME", "ID1!", "ID2!", "SN1!", "SN2!"] {
                 try await device.waitForLine { $0 == Self.legacy(text) }
@@ -70,8 +71,9 @@ struct Activ5EndToEndTests {
         }
     }
 
-    @Test func newDeviceStreamsForceAndIMUAndTaresInSoftware() async throws {
-        try await withActiv5 { _, device, recorder, id in
+    @Test(arguments: BlueZWorld.enabled)
+    func newDeviceStreamsForceAndIMUAndTaresInSoftware(_ kind: BlueZWorld) async throws {
+        try await withActiv5(kind) { _, device, recorder, id in
             let info = try await recorder.waitFor("a5/\(id)/info")
             #expect(info.payloadString?.contains(#""protocol":"new""#) == true)
             #expect(info.payloadString?.contains(#""serial":"#) == true)
@@ -97,8 +99,9 @@ struct Activ5EndToEndTests {
         }
     }
 
-    @Test func squeezesAndDoubleSqueezes() async throws {
-        try await withActiv5(simulator: ["--squeezes", "1:double"]) { _, _, recorder, id in
+    @Test(arguments: BlueZWorld.enabled)
+    func squeezesAndDoubleSqueezes(_ kind: BlueZWorld) async throws {
+        try await withActiv5(kind, simulator: ["--squeezes", "1:double"]) { _, _, recorder, id in
             #expect(try await reply(recorder, id, "start") == #"{"command":"start","ok":true}"#)
             try await recorder.waitFor("a5/\(id)/squeeze") { $0.payloadString == "squeezed" }
             try await recorder.waitFor("a5/\(id)/squeeze") { $0.payloadString == "released" }
@@ -107,8 +110,9 @@ struct Activ5EndToEndTests {
         }
     }
 
-    @Test func evergreenKeepsAnIdleDeviceOn() async throws {
-        try await withActiv5(simulator: ["--power-off-seconds", "3"], bridge: ["--a5-keepalive-seconds", "1"]) { _, device, recorder, id in
+    @Test(arguments: BlueZWorld.enabled)
+    func evergreenKeepsAnIdleDeviceOn(_ kind: BlueZWorld) async throws {
+        try await withActiv5(kind, simulator: ["--power-off-seconds", "3"], bridge: ["--a5-keepalive-seconds", "1"]) { _, device, recorder, id in
             #expect(try await reply(recorder, id, "evergreen", "true") == #"{"command":"evergreen","ok":true}"#)
             // Several keep-alives go out while the device would otherwise have switched off after 3 s.
             for _ in 0..<5 {
@@ -120,8 +124,9 @@ struct Activ5EndToEndTests {
         }
     }
 
-    @Test func withoutEvergreenAnIdleDeviceSwitchesOff() async throws {
-        try await withActiv5(simulator: ["--power-off-seconds", "2"], bridge: ["--a5-reconnect", "manual"]) { _, device, recorder, id in
+    @Test(arguments: BlueZWorld.enabled)
+    func withoutEvergreenAnIdleDeviceSwitchesOff(_ kind: BlueZWorld) async throws {
+        try await withActiv5(kind, simulator: ["--power-off-seconds", "2"], bridge: ["--a5-reconnect", "manual"]) { _, device, recorder, id in
             try await device.waitForLine(timeout: .seconds(10)) { $0 == "POWER-OFF" }
             try await recorder.waitFor("a5/\(id)/connection") { $0.payloadString == "disconnected" }
             #expect(try await reply(recorder, id, "start").contains("not_connected"))

@@ -12,9 +12,9 @@ struct BeltCommandsEndToEndTests {
 
     /// A belt world with a connected bridge; `simulator` arguments go to `gatt2mqtt-sim belt`.
     private func withConnectedBelt(
-        simulator: [String] = [], _ body: (TestWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
+        _ kind: BlueZWorld, simulator: [String] = [], _ body: (TestWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
     ) async throws {
-        let world = try await TestWorld.start()
+        let world = try await TestWorld.start(kind)
         do {
             let belt = try await world.startSimulator(["belt"] + simulator)
             let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
@@ -53,8 +53,9 @@ struct BeltCommandsEndToEndTests {
         ("mode", "compass", fe05, "01810200"),
     ]
 
-    @Test func everyCommandReachesTheBeltByteExactAndIsAnswered() async throws {
-        try await withConnectedBelt { _, belt, recorder, id in
+    @Test(arguments: BlueZWorld.enabled)
+    func everyCommandReachesTheBeltByteExactAndIsAnswered(_ kind: BlueZWorld) async throws {
+        try await withConnectedBelt(kind) { _, belt, recorder, id in
             for (index, command) in Self.writes.enumerated() {
                 let before = belt.lineCount
                 let reply = try await send(recorder, id, command.name, command.payload, tag: "\(index)")
@@ -74,8 +75,9 @@ struct BeltCommandsEndToEndTests {
         }
     }
 
-    @Test func orientationNotificationsCanBeStoppedRestartedAndPaced() async throws {
-        try await withConnectedBelt { _, belt, recorder, id in
+    @Test(arguments: BlueZWorld.enabled)
+    func orientationNotificationsCanBeStoppedRestartedAndPaced(_ kind: BlueZWorld) async throws {
+        try await withConnectedBelt(kind) { _, belt, recorder, id in
             try await recorder.waitFor("belt/\(id)/orientation")
             #expect(try await send(recorder, id, "orientation", #"{"enabled":false}"#, tag: "off") == #"{"command":"orientation","ok":true}"#)
             let seen = Set(recorder.messages(on: "belt/\(id)/heading").compactMap(\.payloadString))
@@ -88,8 +90,9 @@ struct BeltCommandsEndToEndTests {
         }
     }
 
-    @Test func olderFirmwareRefusesNewerCommandsWithoutWriting() async throws {
-        try await withConnectedBelt(simulator: ["--firmware", "43"]) { _, belt, recorder, id in
+    @Test(arguments: BlueZWorld.enabled)
+    func olderFirmwareRefusesNewerCommandsWithoutWriting(_ kind: BlueZWorld) async throws {
+        try await withConnectedBelt(kind, simulator: ["--firmware", "43"]) { _, belt, recorder, id in
             let before = belt.lineCount
             let pulse = try await send(recorder, id, "pulse", #"{"channel":2,"orientation_type":"angle","orientation":90,"on_duration_ms":100,"pulse_period_ms":300,"series_period_ms":2000}"#, tag: "p")
             #expect(pulse.contains(#""code":"unsupported_firmware""#))
@@ -101,8 +104,9 @@ struct BeltCommandsEndToEndTests {
         }
     }
 
-    @Test func buttonsAreEventsAndStandbyEndsTheConnectionCleanly() async throws {
-        try await withConnectedBelt(simulator: ["--buttons", "1:compass:short,2:power:long"]) { _, _, recorder, id in
+    @Test(arguments: BlueZWorld.enabled)
+    func buttonsAreEventsAndStandbyEndsTheConnectionCleanly(_ kind: BlueZWorld) async throws {
+        try await withConnectedBelt(kind, simulator: ["--buttons", "1:compass:short,2:power:long"]) { _, _, recorder, id in
             let compass = try await recorder.waitFor("belt/\(id)/button") { $0.payloadString?.contains("\"compass\"") == true }
             #expect(compass.payloadString == #"{"button":"compass","mode":"compass","press":"short","previous_mode":"wait"}"#)
             try await recorder.waitFor("belt/\(id)/mode") { $0.payloadString == "compass" }

@@ -13,8 +13,9 @@ struct BeltNavigationEndToEndTests {
         "0201aaaa000003" + String(format: "%02x%02x", bearing & 0xFF, bearing >> 8) + "000000f40100000000"
     }
 
-    @Test func navigationStartsCoalescesPausesByButtonAndIsRestoredAfterALoss() async throws {
-        let world = try await TestWorld.start()
+    @Test(arguments: BlueZWorld.enabled)
+    func navigationStartsCoalescesPausesByButtonAndIsRestoredAfterALoss(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
         do {
             // The pause button comes 4 s after the bridge subscribes: after navigation has started.
             var belt = try await world.startSimulator(["belt", "--buttons", "4:pause:short"])

@@ -6,8 +6,9 @@ import TestSupport
 /// the bridge has connected it, its services and characteristics.
 @Suite(.serialized)
 struct BluetoothctlCrossCheckTests {
-    @Test func bluetoothctlListsTheVirtualBeltAndItsCharacteristics() async throws {
-        let world = try await TestWorld.start()
+    @Test(arguments: BlueZWorld.enabled)
+    func bluetoothctlListsTheVirtualBeltAndItsCharacteristics(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
         do {
             let belt = try await world.startSimulator(["belt"])
             let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)

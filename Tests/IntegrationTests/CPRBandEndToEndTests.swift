@@ -24,8 +24,9 @@ struct CPRBandEndToEndTests {
         return writes(band, after: mark)
     }
 
-    @Test func aBandIsReadiedPracticesReportsAndObeysTheReadyOnlyRule() async throws {
-        let world = try await TestWorld.start()
+    @Test(arguments: BlueZWorld.enabled)
+    func aBandIsReadiedPracticesReportsAndObeysTheReadyOnlyRule(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
         do {
             let band = try await world.startSimulator(["cpr", "--name", "CPR-01", "--rate", "240", "--depth-mm", "45-65"])
             let ready = try #require(band.lines.first { $0.text.hasPrefix("READY ") }?.text)
@@ -52,11 +53,14 @@ struct CPRBandEndToEndTests {
             #expect(try await reply(recorder, id, "call") == #"{"command":"call","ok":true}"#)
             #expect(try await writes(band, after: mark, endingWith: "f2") == ["f2"])
 
-            // RSSI comes from BlueZ's reports (BlueZoo re-announces the band every scan round), with the distance it suggests.
-            let rssi = try await recorder.waitFor("cpr/\(id)/rssi")
-            #expect(Int(rssi.payloadString ?? "").map { (-100 ... -20).contains($0) } == true)
-            let distance = try await recorder.waitFor("cpr/\(id)/distance")
-            #expect(Double(distance.payloadString ?? "").map { $0 > 0 } == true)
+            // RSSI comes from BlueZ's reports (BlueZoo re-announces the band every scan round), with the distance it
+            // suggests. btvirt's controllers model no radio and report 127, "not available": no measurement to publish.
+            if !world.isReal {
+                let rssi = try await recorder.waitFor("cpr/\(id)/rssi")
+                #expect(Int(rssi.payloadString ?? "").map { (-100 ... -20).contains($0) } == true)
+                let distance = try await recorder.waitFor("cpr/\(id)/distance")
+                #expect(Double(distance.payloadString ?? "").map { $0 > 0 } == true)
+            }
 
             // Practice: one peak per compression, statistics, the averaged angle.
             mark = band.lineCount
@@ -96,6 +100,9 @@ struct CPRBandEndToEndTests {
             #expect(try await reply(recorder, id, "power_off") == #"{"command":"power_off","ok":true}"#)
             #expect(try await writes(band, after: mark, endingWith: "ff") == ["ff"])
             try await recorder.waitFor("cpr/\(id)/connection", after: recorder.mark - 1) { $0.payloadString == "disconnected" }
+            if world.isReal {
+                #expect(recorder.messages(on: "cpr/\(id)/rssi").isEmpty, "RSSI 127 is no measurement")
+            }
             await recorder.stop()
         } catch {
             await world.stop()
@@ -104,8 +111,10 @@ struct CPRBandEndToEndTests {
         await world.stop()
     }
 
+    /// BlueZoo only: btvirt 5.66 gives a central's second LE link a handle its peripheral does not know (the
+    /// peripheral drops the link at once), so one adapter of the real world holds one working link.
     @Test func sixBandsAtOnce() async throws {
-        let world = try await TestWorld.start(peripheralAdapters: 6)
+        let world = try await TestWorld.start(.bluezoo, peripheralAdapters: 6)
         do {
             var ids: [String] = []
             for index in 1...6 {

@@ -13,8 +13,9 @@ struct GatewayRequestTests {
         return try #require(try await recorder.waitFor("gatt2mqtt/test/response/\(name)", after: mark).payloadString)
     }
 
-    @Test func devicesAreScannedConnectedPairedDisconnectedAndForgottenOnRequest() async throws {
-        let world = try await TestWorld.start()
+    @Test(arguments: BlueZWorld.enabled)
+    func devicesAreScannedConnectedPairedDisconnectedAndForgottenOnRequest(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
         do {
             let belt = try await world.startSimulator(["belt"])
             let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)

@@ -13,8 +13,9 @@ struct GripEndToEndTests {
         return (grip, address, address.lowercased().replacingOccurrences(of: ":", with: ""))
     }
 
-    @Test func theGripIsBondedPublishesEventsAndIsForgottenOnRequest() async throws {
-        let world = try await TestWorld.start()
+    @Test(arguments: BlueZWorld.enabled)
+    func theGripIsBondedPublishesEventsAndIsForgottenOnRequest(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
         do {
             let (grip, address, id) = try await startGrip(world, ["--script", "1:half_press,1.5:full_press,2:release"])
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -47,8 +48,9 @@ struct GripEndToEndTests {
         await world.stop()
     }
 
-    @Test func aBondedGripIsRestoredOnStartWhateverThePolicy() async throws {
-        let world = try await TestWorld.start()
+    @Test(arguments: BlueZWorld.enabled)
+    func aBondedGripIsRestoredOnStartWhateverThePolicy(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
         do {
             let (_, _, id) = try await startGrip(world)
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -73,8 +75,9 @@ struct GripEndToEndTests {
         await world.stop()
     }
 
-    @Test func firmwareBelowTheProfilesMinimumGivesNoEvents() async throws {
-        let world = try await TestWorld.start()
+    @Test(arguments: BlueZWorld.enabled)
+    func firmwareBelowTheProfilesMinimumGivesNoEvents(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
         do {
             let (grip, _, id) = try await startGrip(world, ["--firmware", "1.2.0", "--script", "1:half_press"])
             // The bridge's profile: the placeholder with a minimum firmware of 2.0.0.
@@ -97,8 +100,9 @@ struct GripEndToEndTests {
         await world.stop()
     }
 
-    @Test func bluetoothctlPairsWithTheVirtualGrip() async throws {
-        let world = try await TestWorld.start()
+    @Test(arguments: BlueZWorld.enabled)
+    func bluetoothctlPairsWithTheVirtualGrip(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
         do {
             let (grip, address, _) = try await startGrip(world)
             // Discovery makes the grip known to hci0; bluetoothctl's own scan does that.

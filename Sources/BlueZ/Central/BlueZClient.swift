@@ -11,6 +11,10 @@ public final class BlueZClient: Sendable {
     let cache = BlueZObjectCache()
     let router = NotificationRouter()
     let discoveryGate = DiscoveryGate()
+    /// Connection attempts, one at a time per adapter.
+    let adapterTurns = AdapterTurns()
+    /// Discovery changes (start, pause, resume, stop), one at a time per adapter.
+    let discoveryTurns = AdapterTurns()
 
     /// Notification values dropped because their consumer fell too far behind (see `NotificationRouter`).
     public var droppedNotifications: Int { router.droppedCount }

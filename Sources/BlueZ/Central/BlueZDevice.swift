@@ -21,10 +21,18 @@ public struct BlueZDevice: Sendable, Equatable {
         name = properties["Name"]?.string
         alias = properties["Alias"]?.string
         serviceUUIDs = (properties["UUIDs"]?.strings ?? []).map { $0.lowercased() }
-        rssi = properties["RSSI"]?.int16
+        rssi = Self.measuredRSSI(properties["RSSI"])
         connected = properties["Connected"]?.bool ?? false
         servicesResolved = properties["ServicesResolved"]?.bool ?? false
         paired = properties["Paired"]?.bool ?? false
+    }
+
+    /// An RSSI property as a measurement: nil when absent, and when it is 127, which the HCI
+    /// specification defines as "RSSI is not available" (bluetoothd passes it through; btvirt's
+    /// controllers report nothing else, since they model no radio).
+    public static func measuredRSSI(_ value: DBusValue?) -> Int16? {
+        guard let rssi = value?.int16, rssi != 127 else { return nil }
+        return rssi
     }
 }
 

@@ -1,10 +1,12 @@
 import Synchronization
 
 /// Which adapters this client wants discovering, and which connections or pairings hold it paused.
+/// Its callers take their turn on `BlueZClient.discoveryTurns` around each change.
 ///
-/// bluetoothd 5.66 lets a `Device1.Connect` issued while discovery runs time out (NoReply after
-/// 10 s, four times in a row on the real stack; BlueZoo never does): it restarts discovery right
-/// after starting the LE connection. Real clients (bleak, bluetoothctl users) stop discovery first.
+/// On the real stack a `Device1.Connect` issued while discovery runs waits for the end of the
+/// kernel's discovery window (10.24 s, then bluetoothd starts the next one), so it timed out with
+/// NoReply after 10 s, four times in a row (BlueZoo never does that). Real clients (bleak,
+/// bluetoothctl users) stop discovery first.
 /// The bridge wants discovery on all the time, so each connect or pair pauses it, and the last one
 /// to finish starts it again.
 final class DiscoveryGate: Sendable {

@@ -190,11 +190,12 @@ public actor PeripheralRegistrar {
     /// the next Connect then timed out. BlueZoo needs none of this, and it does no harm there.
     private func advertiseAgain() {
         readvertising?.cancel()
-        readvertising = Task { [connection, adapterPath, advertisement, logger] in
+        readvertising = Task { [self, connection, adapterPath, advertisement, logger] in
             _ = try? await connection.call(
                 destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
                 member: "UnregisterAdvertisement", arguments: [.objectPath(advertisement.path)])
             guard !Task.isCancelled else { return }
+            await self.nameAdapter()
             do {
                 _ = try await connection.call(
                     destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
@@ -255,9 +256,25 @@ public actor PeripheralRegistrar {
             throw error
         }
         registered = true
+        await nameAdapter()
         logger.info("registered on \(adapter) (\(address)), \(layout) handles")
         eventSink.yield(.registered(adapterAddress: address, layout: layout))
         await seedConnectedCentrals()
+    }
+
+    /// Gives the adapter the advertised name as its alias: a central that connects reads the GAP Device
+    /// Name, which bluetoothd serves from the alias, and a real device answers with its own name there
+    /// (without this a connected virtual belt is called "BlueZ 5.66"). A rename shows on the next
+    /// registration or advertisement.
+    private func nameAdapter() async {
+        let name = advertisement.description.localName
+        do {
+            _ = try await connection.call(
+                destination: "org.bluez", path: adapterPath, interface: DBusStandardInterface.properties, member: "Set",
+                arguments: [.string("org.bluez.Adapter1"), .string("Alias"), .variant(.string(name))], timeout: .seconds(5))
+        } catch {
+            logger.info("adapter \(adapter) keeps its own name; cannot set its alias to '\(name)': \(error)")
+        }
     }
 
     private func chooseLayout() async throws -> GattHandleLayout {
