@@ -42,8 +42,11 @@ public final class RealBlueZGuest: Sendable {
     /// Boots a guest and waits for its agent; the kernel and initramfs are prepared on first use.
     public static func boot(timeout: Duration = .seconds(300)) async throws -> RealBlueZGuest {
         let port = try FreePort.allocate()
-        let runFolder = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-realbluez-\(UUID().uuidString.prefix(8))").path
+        // bluetoothd's and btvirt's logs: kept with the other logs under GATT2MQTT_KEEP_LOGS, else removed at exit.
+        let name = "g2m-realbluez-\(UUID().uuidString.prefix(8))"
+        let runFolder = TestWorld.keptLogs.map { "\($0)/\(name)" } ?? FileManager.default.temporaryDirectory.appendingPathComponent(name).path
         try FileManager.default.createDirectory(atPath: runFolder, withIntermediateDirectories: true)
+        if TestWorld.keptLogs == nil { FoldersRemovedAtExit.add(runFolder) }
         let console = try ManagedProcess.launch(
             ProjectPaths.root + "/scripts/realbluez/boot", arguments: [runFolder, "\(port)"], name: "realbluez-guest",
             standardInput: true)
@@ -114,5 +117,23 @@ public final class RealBlueZGuest: Sendable {
         _ = try? await console.waitForExit(timeout: .seconds(10))
         _ = await console.terminate(grace: .seconds(2))
         try? FileManager.default.removeItem(atPath: runFolder)
+    }
+}
+
+/// Folders to remove when the test process exits (the guest outlives every test that uses it).
+private enum FoldersRemovedAtExit {
+    private static let folders: Mutex<[String]> = {
+        atexit {
+            for folder in FoldersRemovedAtExit.drain() { try? FileManager.default.removeItem(atPath: folder) }
+        }
+        return Mutex([])
+    }()
+
+    static func add(_ folder: String) { folders.withLock { $0.append(folder) } }
+    static func drain() -> [String] {
+        folders.withLock { folders in
+            defer { folders = [] }
+            return folders
+        }
     }
 }

@@ -83,6 +83,10 @@ struct GripSimCommand: AsyncParsableCommand {
         logger.info("grip '\(localName)' firmware \(firmware) on \(global.adapter)")
         await grip.start()
         await registrar.start()
+        // A real grip accepts Just Works bonding by itself. bluetoothd asks the default agent on the
+        // accepting side, so the simulator offers one (a central's own agent may take over as default).
+        await BlueZClient(connection: connection, logger: Logger(label: "sim.agent"))
+            .registerPairingAgent(path: "/org/gatt2mqtt/sim/agent")
         let console = Task {
             for await line in StandardInputLines.stream() { await grip.run(line) }
         }

@@ -108,9 +108,12 @@ struct GripEndToEndTests {
             // Discovery makes the grip known to hci0; bluetoothctl's own scan does that.
             let scan = try world.launch("bluetoothctl", ["--timeout", "3", "scan", "on"])
             _ = try await scan.waitForExit(timeout: .seconds(15))
-            let pair = try world.launch("bluetoothctl", ["pair", address])
-            _ = try await pair.waitForExit(timeout: .seconds(20))
+            // Without --timeout, bluetoothctl leaves at once, and the real bluetoothd cancels a bonding whose
+            // requester left; with it, bluetoothctl stays for bluetoothd's answer (or the timeout).
+            let pair = try world.launch("bluetoothctl", ["--timeout", "20", "pair", address])
+            try await pair.waitForLine(timeout: .seconds(25)) { $0.contains("Pairing successful") || $0.contains("Failed to pair") }
             #expect(pair.outputText.contains("Pairing successful"), "\(pair.outputText)")
+            _ = await pair.terminate()
             let info = try world.launch("bluetoothctl", ["info", address])
             _ = try await info.waitForExit()
             #expect(info.outputText.contains("Paired: yes"))
