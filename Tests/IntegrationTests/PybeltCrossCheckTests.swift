@@ -14,8 +14,9 @@ struct PybeltCrossCheckTests {
         let world = try await TestWorld.start(kind)
         do {
             if world.isReal {
-                // Known: inside the guest, bleak connects and pybelt sends its first request (FE05 0101), then
-                // pybelt gives up on its handshake and disconnects, on every try. Not yet explained.
+                // Known: inside the guest, bleak's connect ends in "failed to discover services, device
+                // disconnected" after a client's Disconnect, on every try (once pybelt got as far as FE05 0101).
+                // Not yet explained.
                 await withKnownIssue("pybelt's handshake does not complete on the real stack under qemu", isIntermittent: true) {
                     try await crossCheck(in: world)
                 }
@@ -39,7 +40,7 @@ struct PybeltCrossCheckTests {
         let arguments = [
             "-u", Self.script, "--adapter", "hci0", "--address", address, "--headings", "2", "--set-mode", "app", "--timeout", "50",
             "--connect-attempts", world.isReal ? "2" : "1",
-        ]
+        ] + (world.isReal ? ["--scan-timeout", "25"] : [])
         let succeeded: Bool
         let output: [String]
         if world.isReal {
