@@ -41,6 +41,7 @@ public final class Bridge: Sendable {
         var released: Set<String> = []
         var scanUntil: ContinuousClock.Instant?
         var lastInventory: String?
+        var lastAdapterStatus: AdapterStatus?
         /// Commands waiting (by their own choice, with a message expiry) for a device to connect.
         var connectionWaiters: [String: [(id: Int, continuation: CheckedContinuation<Bool, Never>)]] = [:]
         var nextWaiter = 0
@@ -148,12 +149,18 @@ public final class Bridge: Sendable {
     /// Reacts to BlueZ: new or changed devices may be belts; a device that drops its link ends its session's link.
     private func follow(_ events: AsyncStream<BlueZEvent>, bluez: BlueZClient) async {
         for device in await bluez.devices(on: adapterPath) { considerDevice(device, bluez: bluez) }
+        await publishAdapterStatus(bluez)
         for await event in events {
             switch event {
             case .serviceVanished:
+                await publishAdapterStatus(bluez)
                 for session in gateway.withLock({ $0.sessions.values.map(\.session) }) { await session.linkDidDrop() }
             case .serviceAppeared:
+                await publishAdapterStatus(bluez)
                 for device in await bluez.devices(on: adapterPath) { considerDevice(device, bluez: bluez) }
+            case .interfacesAdded(adapterPath, _), .interfacesRemoved(adapterPath, _),
+                .propertiesChanged(adapterPath, BlueZInterface.adapter, _, _):
+                await publishAdapterStatus(bluez)
             case .interfacesAdded(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
                 if let device = await bluez.device(at: path) {
                     reportSighting(device)
@@ -187,6 +194,20 @@ public final class Bridge: Sendable {
     }
 
     var adapterPath: String { "/org/bluez/" + configuration.adapter }
+
+    /// Publishes the adapter's state when it changed (retained).
+    private func publishAdapterStatus(_ bluez: BlueZClient) async {
+        let status = AdapterStatus.of(
+            powered: await bluez.adapter(named: configuration.adapter)?.powered, serviceRunning: await bluez.isServiceRunning,
+            accessDenied: bluez.accessDenied)
+        let changed = gateway.withLock { state in
+            defer { state.lastAdapterStatus = status }
+            return state.lastAdapterStatus != status
+        }
+        guard changed else { return }
+        logger.info("adapter \(status.rawValue)", metadata: ["adapter": "\(configuration.adapter)"])
+        publisher.publish(.state(topics.adapter, status.rawValue))
+    }
 
     /// The family that serves `device`: the one a `connect` request named, else the one it was first
     /// recognised as, else the one its advertisement matches (remembered from then on).

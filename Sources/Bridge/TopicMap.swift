@@ -19,6 +19,8 @@ public struct TopicMap: Sendable {
 
     /// The periodic health report.
     public var health: String { "gatt2mqtt/\(gateway)/health" }
+    /// Retained: `powered`, `off`, `missing` or `unauthorized`.
+    public var adapter: String { "gatt2mqtt/\(gateway)/adapter" }
 
     /// The retained inventory.
     public var devices: String { "gatt2mqtt/\(gateway)/devices" }

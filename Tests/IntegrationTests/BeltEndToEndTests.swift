@@ -39,6 +39,8 @@ struct BeltEndToEndTests {
             // State is retained: a subscriber that comes later gets it with the retain flag.
             let snapshot = try await TopicRecorder(url: world.broker.url)
             #expect(try await snapshot.waitFor("gatt2mqtt/test/status").payloadString == "online")
+            let adapter = try await snapshot.waitFor("gatt2mqtt/test/adapter")
+            #expect(adapter.payloadString == "powered" && adapter.retain)
             for leaf in ["connection", "mode", "battery"] {
                 #expect(try await snapshot.waitFor("belt/\(id)/\(leaf)").retain, "belt/\(id)/\(leaf) is retained")
             }

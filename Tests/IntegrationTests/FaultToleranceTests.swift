@@ -54,6 +54,9 @@ struct FaultToleranceTests {
             try await world.restartBlueZ()
             let start = ContinuousClock.now
             let back = try await waitForReturn(recorder, devices, after: mark, from: start)
+            // The adapter was gone with bluetoothd, and is back.
+            try await recorder.waitFor("gatt2mqtt/test/adapter", after: mark) { $0.payloadString == "missing" }
+            try await recorder.waitFor("gatt2mqtt/test/adapter", after: mark) { $0.payloadString == "powered" }
             // Sessions ran their handshakes again: fresh state arrives.
             try await recorder.waitFor("belt/\(devices["belt"]!.id)/heading", after: recorder.mark)
             print("FIGURE bluetoothd restart: devices online again after \(back)")
@@ -67,9 +70,11 @@ struct FaultToleranceTests {
             let mark = recorder.mark
             try await world.removeAdapter(0)
             try await recorder.waitFor("belt/\(devices["belt"]!.id)/connection", after: mark) { $0.payloadString == "disconnected" }
+            try await recorder.waitFor("gatt2mqtt/test/adapter", after: mark) { $0.payloadString == "missing" }
             let start = ContinuousClock.now
             try await world.addAdapter(0)
             let back = try await waitForReturn(recorder, devices, after: mark, from: start)
+            try await recorder.waitFor("gatt2mqtt/test/adapter", after: mark) { $0.payloadString == "powered" }
             print("FIGURE adapter re-added: device online again after \(back)")
             #expect(back < .seconds(10), "online again within 10 s of the adapter returning (took \(back))")
         }

@@ -20,6 +20,7 @@ public final class BlueZClient: Sendable {
     public var droppedNotifications: Int { router.droppedCount }
     private let queues = Mutex<[String: GattOperationQueue]>([:])
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let refused = Mutex(false)
     let logger: Logger
 
     /// Timeout of a single GATT read, write or notify set-up.
@@ -78,11 +79,21 @@ public final class BlueZClient: Sendable {
             let reply = try await connection.call(
                 destination: BlueZInterface.service, path: "/", interface: DBusStandardInterface.objectManager,
                 member: "GetManagedObjects", timeout: .seconds(5))
+            refused.withLock { $0 = false }
             await cache.load(Self.managedObjects(reply.first))
         } catch {
-            logger.info("BlueZ is not available yet: \(error)")
+            let denied = (error as? DBusError)?.name == "org.freedesktop.DBus.Error.AccessDenied"
+            refused.withLock { $0 = denied }
+            if denied {
+                logger.error("the bus policy does not let this user talk to BlueZ: \(error)")
+            } else {
+                logger.info("BlueZ is not available yet: \(error)")
+            }
         }
     }
+
+    /// Whether the bus refused the last attempt to read BlueZ's objects (its policy for `org.bluez`).
+    public var accessDenied: Bool { refused.withLock { $0 } }
 
     static func managedObjects(_ value: DBusValue?) -> [String: BlueZObjectCache.Interfaces] {
         var result: [String: BlueZObjectCache.Interfaces] = [:]

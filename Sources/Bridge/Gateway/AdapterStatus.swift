@@ -1,0 +1,13 @@
+/// The retained `gatt2mqtt/<gateway>/adapter`: whether the gateway's adapter can be used, so that a
+/// dashboard can tell "no devices" from "no radio".
+enum AdapterStatus: String, Sendable {
+    case powered, off, missing, unauthorized
+
+    /// From what BlueZ shows: access to it refused by the bus policy, its absence (bluetoothd not running,
+    /// or no such adapter: `powered` nil), or the adapter's power.
+    static func of(powered: Bool?, serviceRunning: Bool, accessDenied: Bool) -> AdapterStatus {
+        if accessDenied { return .unauthorized }
+        guard serviceRunning, let powered else { return .missing }
+        return powered ? .powered : .off
+    }
+}
