@@ -149,18 +149,23 @@ public final class Bridge: Sendable {
     /// Reacts to BlueZ: new or changed devices may be belts; a device that drops its link ends its session's link.
     private func follow(_ events: AsyncStream<BlueZEvent>, bluez: BlueZClient) async {
         for device in await bluez.devices(on: adapterPath) { considerDevice(device, bluez: bluez) }
-        await publishAdapterStatus(bluez)
+        publishAdapterStatus(await currentAdapterStatus(bluez))
         for await event in events {
+            // The adapter's state comes from the event itself: by the time it is handled, the cache may
+            // already hold a bluetoothd that came back.
             switch event {
             case .serviceVanished:
-                await publishAdapterStatus(bluez)
+                publishAdapterStatus(.missing)
                 for session in gateway.withLock({ $0.sessions.values.map(\.session) }) { await session.linkDidDrop() }
             case .serviceAppeared:
-                await publishAdapterStatus(bluez)
+                publishAdapterStatus(await currentAdapterStatus(bluez))
                 for device in await bluez.devices(on: adapterPath) { considerDevice(device, bluez: bluez) }
-            case .interfacesAdded(adapterPath, _), .interfacesRemoved(adapterPath, _),
-                .propertiesChanged(adapterPath, BlueZInterface.adapter, _, _):
-                await publishAdapterStatus(bluez)
+            case .interfacesRemoved(adapterPath, let interfaces) where interfaces.contains(BlueZInterface.adapter):
+                publishAdapterStatus(.missing)
+            case .interfacesAdded(adapterPath, _):
+                publishAdapterStatus(await currentAdapterStatus(bluez))
+            case .propertiesChanged(adapterPath, BlueZInterface.adapter, let changed, _):
+                if let powered = changed["Powered"]?.bool { publishAdapterStatus(powered ? .powered : .off) }
             case .interfacesAdded(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
                 if let device = await bluez.device(at: path) {
                     reportSighting(device)
@@ -195,11 +200,14 @@ public final class Bridge: Sendable {
 
     var adapterPath: String { "/org/bluez/" + configuration.adapter }
 
-    /// Publishes the adapter's state when it changed (retained).
-    private func publishAdapterStatus(_ bluez: BlueZClient) async {
-        let status = AdapterStatus.of(
+    private func currentAdapterStatus(_ bluez: BlueZClient) async -> AdapterStatus {
+        AdapterStatus.of(
             powered: await bluez.adapter(named: configuration.adapter)?.powered, serviceRunning: await bluez.isServiceRunning,
             accessDenied: bluez.accessDenied)
+    }
+
+    /// Publishes the adapter's state when it changed (retained).
+    private func publishAdapterStatus(_ status: AdapterStatus) {
         let changed = gateway.withLock { state in
             defer { state.lastAdapterStatus = status }
             return state.lastAdapterStatus != status

@@ -10,6 +10,10 @@ public enum BlueZWorld: String, Sendable, CaseIterable, CustomStringConvertible 
 
     public var description: String { rawValue }
 
+    /// How many times longer a test waits for an event by default in this run: the real world's guest runs
+    /// under emulation, and a busy machine slows it more than BlueZoo.
+    public static var patience: Int { enabled.contains(.real) ? 2 : 1 }
+
     /// The worlds this run tests: `GATT2MQTT_WORLDS` (comma-separated, e.g. `bluezoo`), else both.
     public static let enabled: [BlueZWorld] = {
         guard let names = ProcessInfo.processInfo.environment["GATT2MQTT_WORLDS"], !names.isEmpty else { return allCases }

@@ -60,8 +60,9 @@ final class TopicRecorder: Sendable {
     /// Waits for the first message (received so far or later) on `topic` that satisfies `predicate`.
     @discardableResult
     func waitFor(
-        _ topic: String, after mark: Int = 0, timeout: Duration = .seconds(20), where predicate: @escaping @Sendable (MQTTMessage) -> Bool = { _ in true }
+        _ topic: String, after mark: Int = 0, timeout: Duration? = nil, where predicate: @escaping @Sendable (MQTTMessage) -> Bool = { _ in true }
     ) async throws -> MQTTMessage {
+        let timeout = timeout ?? .seconds(20) * BlueZWorld.patience
         let state = state
         let key = state.withLock { state in
             defer { state.nextWaiter += 1 }
