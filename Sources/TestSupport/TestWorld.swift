@@ -5,8 +5,6 @@ import Foundation
 /// BlueZoo (with the project's fidelity fixes) on a private dbus-daemon, or the real bluetoothd in the
 /// guest of `RealBlueZGuest`, reset for this world. Everything it starts, it stops.
 public final class TestWorld: Sendable {
-    /// Which BlueZ this world has.
-    public let kind: BlueZWorld
     public let broker: MosquittoBroker
     /// The system bus of this world's BlueZ.
     public let busAddress: String
@@ -27,6 +25,12 @@ public final class TestWorld: Sendable {
     /// The environment every BlueZ client of this world needs.
     public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": busAddress] }
 
+    /// Which BlueZ this world has.
+    public var kind: BlueZWorld {
+        if case .real = backend { return .real }
+        return .bluezoo
+    }
+
     /// Whether this is the real bluetoothd (for the few expectations where the real stack differs, e.g.
     /// btvirt's controllers report no signal strength).
     public var isReal: Bool { kind == .real }
@@ -42,8 +46,8 @@ public final class TestWorld: Sendable {
                 let addresses = (0...peripheralAdapters).map { String(format: "00:11:22:33:44:%02X", 0x50 + $0) }
                 do {
                     let bluez = try await startBlueZoo(bus: bus, adapters: addresses)
-                    return TestWorld(kind: kind, broker: broker, busAddress: bus.address,
-                                     backend: .bluezoo(bus), bluezoo: bluez, adapterAddresses: addresses)
+                    return TestWorld(broker: broker, busAddress: bus.address, backend: .bluezoo(bus), bluezoo: bluez,
+                                     adapterAddresses: addresses)
                 } catch {
                     await bus.stop()
                     throw error
@@ -53,8 +57,8 @@ public final class TestWorld: Sendable {
                 do {
                     let guest = try await RealBlueZGuest.shared()
                     let addresses = try await guest.reset(controllers: peripheralAdapters + 1)
-                    return TestWorld(kind: kind, broker: broker, busAddress: guest.busAddress, backend: .real(guest),
-                                     bluezoo: nil, adapterAddresses: addresses)
+                    return TestWorld(broker: broker, busAddress: guest.busAddress, backend: .real(guest), bluezoo: nil,
+                                     adapterAddresses: addresses)
                 } catch {
                     await GuestLease.shared.release()
                     throw error
@@ -77,11 +81,7 @@ public final class TestWorld: Sendable {
         return process
     }
 
-    private init(
-        kind: BlueZWorld, broker: MosquittoBroker, busAddress: String, backend: Backend, bluezoo: ManagedProcess?,
-        adapterAddresses: [String]
-    ) {
-        self.kind = kind
+    private init(broker: MosquittoBroker, busAddress: String, backend: Backend, bluezoo: ManagedProcess?, adapterAddresses: [String]) {
         self.broker = broker
         self.busAddress = busAddress
         self.backend = backend

@@ -17,10 +17,14 @@ extension BlueZClient {
     public func stopDiscovery(adapterPath: String) async throws {
         try await discoveryTurns.withTurn(on: adapterPath) {
             discoveryGate.unwant(adapterPath)
-            _ = try await connection.call(
-                destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
-                member: "StopDiscovery", timeout: operationTimeout)
+            try await requestStop(adapterPath: adapterPath)
         }
+    }
+
+    private func requestStop(adapterPath: String) async throws {
+        _ = try await connection.call(
+            destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
+            member: "StopDiscovery", timeout: operationTimeout)
     }
 
     private func requestDiscovery(adapterPath: String, filter: DiscoveryFilter) async throws {
@@ -36,23 +40,16 @@ extension BlueZClient {
         }
     }
 
-    /// `/org/bluez/hci0` of `/org/bluez/hci0/dev_…`.
-    static func adapterPath(of devicePath: String) -> String {
-        devicePath.split(separator: "/").prefix(3).reduce("") { $0 + "/" + $1 }
-    }
-
     /// Runs `body` (a connect or a pairing) with this client's discovery on the device's adapter
     /// stopped, and starts discovery again after the last such body (see `DiscoveryGate`).
     func withDiscoveryPaused<T: Sendable>(devicePath: String, _ body: () async throws -> T) async throws -> T {
-        let adapterPath = Self.adapterPath(of: devicePath)
+        let adapterPath = BlueZDevice.adapterPath(of: devicePath)
         // Discovery is started, stopped and resumed one change at a time per adapter, so a pause never
         // misses a start still under way (the kernel then holds the connection back for 10 s).
         try await discoveryTurns.withTurn(on: adapterPath) {
             guard discoveryGate.pause(adapterPath) else { return }
             do {
-                _ = try await connection.call(
-                    destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
-                    member: "StopDiscovery", timeout: operationTimeout)
+                try await requestStop(adapterPath: adapterPath)
             } catch {
                 logger.debug("discovery not stopped before connecting: \(error)")
             }

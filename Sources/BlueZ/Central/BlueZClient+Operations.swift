@@ -5,7 +5,7 @@ extension BlueZClient {
     /// Connects and waits until services are resolved (Connect returns before GATT discovery ends).
     public func connect(devicePath: String, timeout: Duration = .seconds(10)) async throws {
         try await withDiscoveryPaused(devicePath: devicePath) {
-            try await adapterTurns.withTurn(on: Self.adapterPath(of: devicePath)) {
+            try await adapterTurns.withTurn(on: BlueZDevice.adapterPath(of: devicePath)) {
                 try await connectNow(devicePath: devicePath, timeout: timeout)
             }
         }
@@ -15,18 +15,16 @@ extension BlueZClient {
         try await operationQueue(for: devicePath).run { [self] in
             let linkedBefore = await device(at: devicePath)?.connected == true
             if try await connectAndResolve(devicePath, timeout: linkedBefore ? .seconds(5) : timeout) { return }
-            guard linkedBefore else {
-                throw DBusError(name: "org.bluez.Error.Failed", message: "services not resolved within \(timeout)")
+            if linkedBefore {
+                // A link that outlived a bluetoothd restart: the new bluetoothd calls it connected, answers Connect
+                // at once and never resolves its services. Take it down and connect afresh.
+                logger.info("a link without services, left from before bluetoothd restarted: connecting afresh", metadata: ["device": "\(devicePath)"])
+                _ = try? await connection.call(
+                    destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
+                    member: "Disconnect", timeout: operationTimeout)
+                if try await connectAndResolve(devicePath, timeout: timeout) { return }
             }
-            // A link that outlived a bluetoothd restart: the new bluetoothd calls it connected, answers Connect
-            // at once and never resolves its services. Take it down and connect afresh.
-            logger.info("a link without services, left from before bluetoothd restarted: connecting afresh", metadata: ["device": "\(devicePath)"])
-            _ = try? await connection.call(
-                destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
-                member: "Disconnect", timeout: operationTimeout)
-            guard try await connectAndResolve(devicePath, timeout: timeout) else {
-                throw DBusError(name: "org.bluez.Error.Failed", message: "services not resolved within \(timeout)")
-            }
+            throw DBusError(name: "org.bluez.Error.Failed", message: "services not resolved within \(timeout)")
         }
     }
 

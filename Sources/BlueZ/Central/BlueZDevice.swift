@@ -17,7 +17,7 @@ public struct BlueZDevice: Sendable, Equatable {
         guard let address = properties["Address"]?.string else { return nil }
         self.path = path
         self.address = address
-        adapterPath = properties["Adapter"]?.string ?? "/" + path.split(separator: "/").dropLast().joined(separator: "/")
+        adapterPath = properties["Adapter"]?.string ?? Self.adapterPath(of: path)
         name = properties["Name"]?.string
         alias = properties["Alias"]?.string
         serviceUUIDs = (properties["UUIDs"]?.strings ?? []).map { $0.lowercased() }
@@ -25,6 +25,11 @@ public struct BlueZDevice: Sendable, Equatable {
         connected = properties["Connected"]?.bool ?? false
         servicesResolved = properties["ServicesResolved"]?.bool ?? false
         paired = properties["Paired"]?.bool ?? false
+    }
+
+    /// `/org/bluez/hci0` of `/org/bluez/hci0/dev_…` (and of anything below it).
+    static func adapterPath(of devicePath: String) -> String {
+        devicePath.split(separator: "/").prefix(3).reduce("") { $0 + "/" + $1 }
     }
 
     /// An RSSI property as a measurement: nil when absent, and when it is 127, which the HCI

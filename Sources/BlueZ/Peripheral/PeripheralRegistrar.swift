@@ -133,9 +133,7 @@ public actor PeripheralRegistrar {
         readvertising?.cancel()
         await disconnectCentrals()
         if registered {
-            _ = try? await connection.call(
-                destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
-                member: "UnregisterAdvertisement", arguments: [.objectPath(advertisement.path)])
+            try? await unregisterAdvertisement()
             _ = try? await connection.call(
                 destination: "org.bluez", path: adapterPath, interface: Self.gattManagerInterface,
                 member: "UnregisterApplication", arguments: [.objectPath(application.rootPath)])
@@ -190,20 +188,28 @@ public actor PeripheralRegistrar {
     /// the next Connect then timed out. BlueZoo needs none of this, and it does no harm there.
     private func advertiseAgain() {
         readvertising?.cancel()
-        readvertising = Task { [self, connection, adapterPath, advertisement, logger] in
-            _ = try? await connection.call(
-                destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
-                member: "UnregisterAdvertisement", arguments: [.objectPath(advertisement.path)])
+        readvertising = Task {
+            try? await unregisterAdvertisement()
             guard !Task.isCancelled else { return }
-            await self.nameAdapter()
+            await nameAdapter()
             do {
-                _ = try await connection.call(
-                    destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
-                    member: "RegisterAdvertisement", arguments: [.objectPath(advertisement.path), .properties([:])])
+                try await registerAdvertisement()
             } catch {
                 logger.warning("cannot advertise again after the central left: \(error)")
             }
         }
+    }
+
+    private func registerAdvertisement() async throws {
+        _ = try await connection.call(
+            destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
+            member: "RegisterAdvertisement", arguments: [.objectPath(advertisement.path), .properties([:])])
+    }
+
+    private func unregisterAdvertisement() async throws {
+        _ = try await connection.call(
+            destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
+            member: "UnregisterAdvertisement", arguments: [.objectPath(advertisement.path)])
     }
 
     // MARK: Registration
@@ -245,9 +251,7 @@ public actor PeripheralRegistrar {
             destination: "org.bluez", path: adapterPath, interface: Self.gattManagerInterface, member: "RegisterApplication",
             arguments: [.objectPath(application.rootPath), .properties([:])])
         do {
-            _ = try await connection.call(
-                destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
-                member: "RegisterAdvertisement", arguments: [.objectPath(advertisement.path), .properties([:])])
+            try await registerAdvertisement()
         } catch {
             // Leave nothing half registered; the next attempt starts over.
             _ = try? await connection.call(
