@@ -97,9 +97,10 @@ struct CPRBandEndToEndTests {
 
             // Power-off: FF, the band switches off, the bridge lets it go.
             mark = band.lineCount
+            let beforePowerOff = recorder.mark
             #expect(try await reply(recorder, id, "power_off") == #"{"command":"power_off","ok":true}"#)
             #expect(try await writes(band, after: mark, endingWith: "ff") == ["ff"])
-            try await recorder.waitFor("cpr/\(id)/connection", after: recorder.mark - 1) { $0.payloadString == "disconnected" }
+            try await recorder.waitFor("cpr/\(id)/connection", after: beforePowerOff) { $0.payloadString == "disconnected" }
             if world.isReal {
                 #expect(recorder.messages(on: "cpr/\(id)/rssi").isEmpty, "RSSI 127 is no measurement")
             }
@@ -138,8 +139,9 @@ struct CPRBandEndToEndTests {
 
             // A reset (ready mode only) restores the band's factory settings and switches it off.
             let first = bands[0]
+            let beforeReady = recorder.mark
             try recorder.publish("cpr/\(first)/cmd/ready", "{}")
-            try await recorder.waitFor("cpr/\(first)/mode", after: recorder.mark - 1) { $0.payloadString == "ready" }
+            try await recorder.waitFor("cpr/\(first)/mode", after: beforeReady) { $0.payloadString == "ready" }
             let mark = recorder.mark
             try recorder.publish("cpr/\(first)/cmd/reset", "{}")
             try await recorder.waitFor("cpr/\(first)/reply", after: mark) { $0.payloadString == #"{"command":"reset","ok":true}"# }
