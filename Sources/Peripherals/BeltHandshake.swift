@@ -6,6 +6,9 @@ public enum BeltHandshakeStep: Sendable, Equatable {
     case request(BeltCommand, expectPrefix: [UInt8])
     /// Read the firmware version from FE01.
     case readFirmware
+    /// Read the battery status from FE09, so the battery is known at once rather than at the belt's
+    /// next change (iOS reads it right after the firmware). Optional: a failed read is not fatal.
+    case readBattery
 
     /// The characteristic the step acts on.
     public var characteristicUUID: String {
@@ -13,6 +16,7 @@ public enum BeltHandshakeStep: Sendable, Equatable {
         case .subscribe(let uuid): uuid
         case .request(let command, _): command.characteristicUUID
         case .readFirmware: BeltGATT.Characteristic.firmwareInfo
+        case .readBattery: BeltGATT.Characteristic.batteryStatus
         }
     }
 
@@ -21,6 +25,7 @@ public enum BeltHandshakeStep: Sendable, Equatable {
         switch (self, notification) {
         case (.request(_, let prefix), .parameter(let value)): value.encoded().starts(with: prefix)
         case (.readFirmware, .firmware): true
+        case (.readBattery, .battery): true
         default: false
         }
     }
@@ -41,6 +46,7 @@ public enum BeltHandshake: Sendable {
         .request(.requestMode, expectPrefix: [0x01, 0x01]),
         .request(.requestDefaultIntensity, expectPrefix: [0x01, 0x02]),
         .readFirmware,
+        .readBattery,
         .request(.requestHeadingOffset, expectPrefix: [0x01, 0x03]),
         .request(.requestAdvancedParameter(.accuracySignal), expectPrefix: [0x10, 0x03]),
         .subscribe(BeltGATT.Characteristic.orientation),

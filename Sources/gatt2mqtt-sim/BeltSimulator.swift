@@ -71,6 +71,7 @@ actor BeltSimulator: GattApplicationDelegate {
     // MARK: GattApplicationDelegate
 
     func readValue(of characteristic: String, options: GattRequestOptions) async throws -> [UInt8] {
+        output.line("READ \(characteristic)")
         switch characteristic {
         case BeltGATT.Characteristic.firmwareInfo: return state.firmware.encoded()
         case BeltGATT.Characteristic.batteryStatus: return batteryStatus().encoded()

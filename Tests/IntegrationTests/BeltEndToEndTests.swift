@@ -34,6 +34,8 @@ struct BeltEndToEndTests {
             try await recorder.waitFor("gatt2mqtt/test/status") { $0.payloadString == "online" }
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             try await recorder.waitFor("belt/\(id)/mode")
+            // The handshake reads FE09 as iOS does, so the battery is known at once (not only from notifications).
+            try await belt.waitForLine(after: 0) { $0 == "READ 0000fe09-0000-1000-8000-00805f9b34fb" }
             try await recorder.waitFor("belt/\(id)/battery")
 
             // State is retained: a subscriber that comes later gets it with the retain flag.

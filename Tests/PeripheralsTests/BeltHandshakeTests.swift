@@ -10,13 +10,14 @@ import Testing
             case .request(let command, let prefix):
                 "write \(command.encoded().map { String($0, radix: 16) }) expect \(prefix.map { String($0, radix: 16) })"
             case .readFirmware: "read firmware"
+            case .readBattery: "read battery"
             }
         }
         #expect(
             described == [
                 "subscribe 0000fe02", "subscribe 0000fe06", "subscribe 0000fe04", "subscribe 0000fe09",
                 "write [\"1\", \"1\"] expect [\"1\", \"1\"]", "write [\"1\", \"2\"] expect [\"1\", \"2\"]",
-                "read firmware", "write [\"1\", \"3\"] expect [\"1\", \"3\"]",
+                "read firmware", "read battery", "write [\"1\", \"3\"] expect [\"1\", \"3\"]",
                 "write [\"10\", \"1\", \"3\"] expect [\"10\", \"3\"]", "subscribe 0000fe0c",
             ])
         #expect(BeltHandshake.steps[4].characteristicUUID == "0000fe05-0000-1000-8000-00805f9b34fb")
@@ -32,6 +33,8 @@ import Testing
             .requestAdvancedParameter(.accuracySignal), expectPrefix: [0x10, 0x03])
         #expect(accuracyStep.isAnswered(by: .parameter(.accuracySignal(.default))))
         #expect(BeltHandshakeStep.readFirmware.isAnswered(by: .firmware(BeltFirmwareInfo(version: 52))))
+        #expect(BeltHandshakeStep.readBattery.isAnswered(by: .battery(BeltBatteryStatus(powerStatus: .battery, levelPercent: 50, timeSeconds: 60))))
+        #expect(!BeltHandshakeStep.readBattery.isAnswered(by: .firmware(BeltFirmwareInfo(version: 52))))
         #expect(!BeltHandshakeStep.subscribe(BeltGATT.Characteristic.keepAlive).isAnswered(by: .keepAlive(mode: .app)))
     }
 
@@ -82,6 +85,12 @@ import Testing
                     characteristic: BeltGATT.Characteristic.firmwareInfo, bytes: belt.firmware.encoded())
                 #expect(step.isAnswered(by: value))
                 progress.record(value)
+            case .readBattery:
+                let value = try BeltNotification.decode(
+                    characteristic: BeltGATT.Characteristic.batteryStatus, bytes: belt.battery.encoded())
+                #expect(step.isAnswered(by: value))
+                guard case .battery(let status) = value else { continue }
+                #expect(status.levelPercent == belt.battery.levelPercent && status.powerStatus == belt.battery.powerStatus)
             }
         }
         #expect(progress.isComplete)

@@ -62,6 +62,12 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
             if try await write(command, expecting: prefix) == false { core.logger.warning("no answer to \(command) during handshake") }
         case .readFirmware:
             received(try await core.link.read(uuid, in: Self.service(of: uuid)), from: uuid)
+        case .readBattery:
+            do {
+                received(try await core.link.read(uuid, in: Self.service(of: uuid)), from: uuid)
+            } catch {
+                core.logger.warning("battery not readable during handshake: \(error)")
+            }
         }
     }
 
