@@ -40,6 +40,9 @@ public final class Bridge: Sendable {
         /// Addresses a `disconnect` request took down: not reconnected until asked.
         var released: Set<String> = []
         var scanUntil: ContinuousClock.Instant?
+        /// The latest scan request (a newer one extends the scan) and the addresses reported since the scan began.
+        var scanGeneration = 0
+        var scanSeen: Set<String> = []
         var lastInventory: String?
         var lastAdapterStatus: AdapterStatus?
         /// Commands waiting (by their own choice, with a message expiry) for a device to connect.

@@ -34,4 +34,10 @@ public struct BrokerPublisher: Sendable {
             logger.error("cannot send reply to \(topic): \(error)")
         }
     }
+
+    /// Publishes a device failure on `<family>/<id>/error` (an event: QoS 1, not retained) and logs it.
+    func report(_ failure: DeviceFailure, family: DeviceFamily, id: String, logger: Logger) {
+        logger.warning("device error", metadata: ["code": "\(failure.code.rawValue)", "reason": "\(failure.message)"])
+        publish(Publication(topic: topics.device(family, id, "error"), payload: failure.json.text, qos: 1))
+    }
 }

@@ -21,6 +21,8 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
         case gattError = "gatt_error"
         /// The device cannot do this now (for example: a vendor rule allows it only in one mode).
         case invalidState = "invalid_state"
+        /// The device is in a mode where it ignores the command (a belt vibration outside app mode).
+        case wrongMode = "wrong_mode"
         /// The device's firmware is too old for the command.
         case unsupportedFirmware = "unsupported_firmware"
     }

@@ -42,6 +42,9 @@ struct SessionCore: Sendable {
         if state == .connected { metrics.connected(metricsKey) }
     }
 
+    /// Publishes a failure on `<family>/<id>/error` (an event: QoS 1, not retained) and logs it.
+    func report(_ failure: DeviceFailure) { publisher.report(failure, family: family, id: id, logger: logger) }
+
     var metricsKey: String { "\(family.rawValue)/\(id)" }
     func countNotification() { metrics.notification(metricsKey) }
     func countDecodeError() { metrics.decodeError(metricsKey) }
@@ -68,14 +71,14 @@ extension LinkedSession {
     func run() async {
         await SessionLifecycle.run(
             logger: core.logger, loss: core.loss, reconnect: reconnects, connect: { try await connectAndSetUp() },
-            abandon: { await core.link.disconnect() }, tearDown: { await tearDown() })
+            abandon: { await core.link.disconnect() }, tearDown: { await tearDown() }, failed: { core.report($0) })
     }
 
     func linkDidDrop() { core.loss.signal() }
 
     func shutDown() async {
         if state != .disconnected { await core.link.disconnect() }
-        core.loss.signal()
+        core.loss.signal(.ended)
         await tearDown()
     }
 

@@ -3,29 +3,35 @@ import Synchronization
 
 /// A re-armable "the link is down" event: a session waits on it while connected.
 final class LinkLoss: Sendable {
-    private let waiter = Mutex<(armed: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+    /// Why the link went down: a drop is news for the device's users (`error`), an ending the bridge or
+    /// the device chose (shutdown, `disconnect`, a belt switching off) is not.
+    enum Reason: Sendable {
+        case dropped, ended
+    }
+
+    private let waiter = Mutex<(armed: Bool, continuation: CheckedContinuation<Reason, Never>?)>((false, nil))
 
     /// Starts a connected period; a loss reported before this is forgotten.
     func arm() { waiter.withLock { $0 = (true, nil) } }
 
-    /// Returns when ``signal()`` is called after ``arm()``.
-    func wait() async {
+    /// Returns when ``signal(_:)`` is called after ``arm()``, with its reason.
+    func wait() async -> Reason {
         await withCheckedContinuation { continuation in
             let resumeNow = waiter.withLock { state -> Bool in
                 guard state.armed else { return true }
                 state.continuation = continuation
                 return false
             }
-            if resumeNow { continuation.resume() }
+            if resumeNow { continuation.resume(returning: .ended) }
         }
     }
 
-    func signal() {
-        let continuation = waiter.withLock { state -> CheckedContinuation<Void, Never>? in
+    func signal(_ reason: Reason = .dropped) {
+        let continuation = waiter.withLock { state -> CheckedContinuation<Reason, Never>? in
             defer { state = (false, nil) }
             return state.continuation
         }
-        continuation?.resume()
+        continuation?.resume(returning: reason)
     }
 }
 
@@ -37,7 +43,8 @@ enum SessionLifecycle {
         logger: Logger, loss: LinkLoss, reconnect: Bool = true,
         connect: () async throws -> Void,
         abandon: () async -> Void,
-        tearDown: () async -> Void
+        tearDown: () async -> Void,
+        failed: (DeviceFailure) -> Void = { _ in }
     ) async {
         var attempt = 0
         while !Task.isCancelled {
@@ -45,10 +52,12 @@ enum SessionLifecycle {
             do {
                 try await connect()
                 attempt = 0
-                await loss.wait()
+                let reason = await loss.wait()
                 logger.info("disconnected")
+                if reason == .dropped, !Task.isCancelled { failed(DeviceFailure(.linkLost, "the link to the device dropped")) }
             } catch {
                 logger.warning("connection failed: \(error)")
+                if !Task.isCancelled { failed((error as? DeviceFailure) ?? DeviceFailure(.connectFailed, "\(error)")) }
                 // A half-made link (connected without services, or a handshake that failed) would make the
                 // next Connect a no-op: take it down first.
                 await abandon()

@@ -8,7 +8,29 @@ extension BeltCommand {
         case .reset: 43
         case .setOrientationPeriod: 52
         case .setHeadingOffset(_, persist: true), .setAccuracySignal(_, persist: true), .setPairingRequirement(_, persist: true): 41
+        // Six vibration channels: FSLib-Android notes that firmware 43 handles only 4 simultaneous
+        // vibrations (FSLib-iOS's text says 0–3 throughout; its code, Android's and pybelt's take 0–5).
+        case .vibrate(let configuration) where configuration.channel >= Self.channelsBeforeFirmware44: 44
+        case .stopChannel(let channel) where channel >= Self.channelsBeforeFirmware44: 44
         default: nil
+        }
+    }
+
+    /// Channels 0–3 exist on every firmware; 4 and 5 from firmware 44.
+    public static let channelsBeforeFirmware44 = 4
+
+    /// Whether the belt plays the command outside app mode. FSLib-Android's rule: only a limited
+    /// signal on channel 0 that leaves the other channels alone; every other vibration is ignored by
+    /// the belt outside app mode (FSLib-iOS sends it anyway and documents that it has no effect).
+    /// Commands that are no vibration play in any mode.
+    public var playsOutsideAppMode: Bool {
+        switch self {
+        case .vibrate(let configuration):
+            configuration.channel == 0 && configuration.iterations != nil && !configuration.clearOthers
+        case .pulse(let configuration):
+            configuration.channel == 0 && configuration.seriesIterations != nil && !configuration.clearOthers
+        default:
+            true
         }
     }
 

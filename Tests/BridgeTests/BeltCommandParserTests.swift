@@ -5,10 +5,55 @@ import Testing
 
 struct BeltCommandParserTests {
     private func parse(_ name: String, _ text: String) throws -> BeltCommand {
-        guard case .write(let command) = try BeltCommandParser.parse(command: name, payload: CommandPayload(bytes: Array(text.utf8))) else {
-            throw CommandError(.unknownCommand, "\(name) is not a write")
+        switch try BeltCommandParser.parse(command: name, payload: CommandPayload(bytes: Array(text.utf8))) {
+        case .write(let command), .vibration(let command, switchToApp: _): return command
+        default: throw CommandError(.unknownCommand, "\(name) is not a write")
         }
-        return command
+    }
+
+    @Test func vibrationsCarryTheirSwitchToAppChoice() throws {
+        for (name, text) in [
+            ("vibrate", #"{"direction":90,"switch_to_app":true}"#),
+            ("channel", #"{"channel":1,"pattern":"continuous","orientation_type":"angle","orientation":90,"period_ms":500,"switch_to_app":true}"#),
+            ("pulse", #"{"channel":2,"orientation_type":"angle","orientation":90,"on_duration_ms":100,"pulse_period_ms":300,"series_period_ms":2000,"switch_to_app":true}"#),
+        ] {
+            let parsed = try BeltCommandParser.parse(command: name, payload: CommandPayload(bytes: Array(text.utf8)))
+            guard case .vibration(_, let switchToApp) = parsed else {
+                Issue.record("\(name) is not a vibration")
+                continue
+            }
+            #expect(switchToApp, "\(name)")
+        }
+        guard case .vibration(_, false) = try BeltCommandParser.parse(command: "vibrate", payload: CommandPayload(bytes: Array(#"{"direction":1}"#.utf8))) else {
+            Issue.record("switch_to_app defaults to false")
+            return
+        }
+        #expect(throws: CommandError.self) {
+            try BeltCommandParser.parse(command: "vibrate", payload: CommandPayload(bytes: Array(#"{"direction":1,"switch_to_app":1}"#.utf8)))
+        }
+    }
+
+    /// FSLib-Android's rule: outside app mode only a limited signal on channel 0 that leaves the others alone plays.
+    @Test func onlyALimitedChannelZeroSignalPlaysOutsideAppMode() throws {
+        #expect(try parse("vibrate", #"{"direction":90,"pattern":"direction_notification"}"#).playsOutsideAppMode)
+        #expect(try !parse("vibrate", #"{"direction":90,"pattern":"navigation"}"#).playsOutsideAppMode)
+        #expect(try !parse("vibrate", #"{"direction":90,"pattern":"direction_notification","channel":1}"#).playsOutsideAppMode)
+        let limited = #"{"channel":0,"pattern":"single_long","orientation_type":"angle","orientation":90,"period_ms":500,"iterations":2"#
+        #expect(try parse("channel", limited + "}").playsOutsideAppMode)
+        #expect(try !parse("channel", limited + #","clear_others":true}"#).playsOutsideAppMode)
+        #expect(try parse("stop", "{}").playsOutsideAppMode)
+        #expect(try parse("mode", "app").playsOutsideAppMode)
+    }
+
+    /// Channels 4 and 5 need firmware 44 (FSLib-Android: firmware 43 plays 4 vibrations at once).
+    @Test func channelsFourAndFiveNeedFirmware44() throws {
+        let channel = { (number: Int) in
+            #"{"channel":\#(number),"pattern":"continuous","orientation_type":"angle","orientation":90,"period_ms":500}"#
+        }
+        #expect(try parse("channel", channel(3)).minimumFirmware == nil)
+        #expect(try parse("channel", channel(4)).minimumFirmware == 44)
+        #expect(try parse("vibrate", #"{"direction":1,"channel":5}"#).minimumFirmware == 44)
+        #expect(try parse("stop", #"{"channel":5}"#).minimumFirmware == 44)
     }
 
     @Test(arguments: [

@@ -346,19 +346,25 @@ struct BeltNavigationTests {
         #expect(navigation.state == .navigating)
     }
 
-    @Test(arguments: [BeltNavigation.State.stopped, .paused, .navigating])
-    func homeIsPublishedAndChangesNothing(state: BeltNavigation.State) throws {
-        var navigation: BeltNavigation
-        switch state {
-        case .stopped: navigation = connected(.app)
-        case .paused: navigation = try pausedByNavigation()
-        case .navigating: navigation = try navigating()
-        }
+    @Test(arguments: [BeltNavigation.State.stopped, .navigating])
+    func homeIsPublishedAndChangesNothingUnlessPaused(state: BeltNavigation.State) throws {
+        var navigation = state == .stopped ? connected(.app) : try navigating()
         let mode = navigation.beltMode!
         let actions = navigation.button(
             BeltButtonEvent(button: .home, longPress: false, previousMode: mode, newMode: mode), now: at(500))
         #expect(actions == [.publishEvent("home_button")])
         #expect(navigation.state == state)
+    }
+
+    /// FSLib: Home resumes a paused navigation (app mode, then the signal once the belt confirms it).
+    @Test func homeResumesAPausedNavigation() throws {
+        var navigation = try pausedByNavigation()
+        let actions = navigation.button(
+            BeltButtonEvent(button: .home, longPress: false, previousMode: .pause, newMode: .pause), now: at(500))
+        #expect(actions.first == .publishEvent("home_button"))
+        #expect(sent(actions) == [Self.modeApp])
+        #expect(states(actions) == [.navigating])
+        #expect(navigation.state == .navigating)
     }
 
     @Test func outOfSyncPausePressesRealignTheBelt() throws {

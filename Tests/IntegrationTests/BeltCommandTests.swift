@@ -39,6 +39,8 @@ struct BeltCommandsEndToEndTests {
     }
 
     static let writes: [(name: String, payload: String, characteristic: String, hex: String)] = [
+        // The belt starts in wait mode; repeated signals play only in app mode.
+        ("mode", "app", fe05, "01810300"),
         ("channel", #"{"channel":1,"pattern":"single_long","intensity":60,"orientation_type":"motor_index","orientation":4,"iterations":3,"period_ms":750}"#,
          fe03, "01033c000000010400000003ee0200000000"),
         ("pulse", #"{"channel":2,"orientation_type":"angle","orientation":90,"on_duration_ms":100,"pulse_period_ms":300,"series_period_ms":2000}"#,
@@ -96,11 +98,45 @@ struct BeltCommandsEndToEndTests {
             let before = belt.lineCount
             let pulse = try await send(recorder, id, "pulse", #"{"channel":2,"orientation_type":"angle","orientation":90,"on_duration_ms":100,"pulse_period_ms":300,"series_period_ms":2000}"#, tag: "p")
             #expect(pulse.contains(#""code":"unsupported_firmware""#))
+            // Channels 4 and 5 need firmware 44 (FSLib-Android: firmware 43 plays 4 vibrations at once).
+            let fifth = try await send(recorder, id, "vibrate", #"{"direction":90,"pattern":"navigation","channel":4}"#, tag: "v")
+            #expect(fifth.contains(#""code":"unsupported_firmware""#) && fifth.contains("needs firmware 44"))
             let crossing = try await send(recorder, id, "mode", "crossing", tag: "c")
             #expect(crossing.contains(#""code":"unsupported_firmware""#))
             let period = try await send(recorder, id, "orientation", #"{"period_ms":100}"#, tag: "o")
             #expect(period.contains(#""code":"unsupported_firmware""#))
             #expect(!belt.lines.dropFirst(before).contains { $0.text.hasPrefix("WRITE") && !$0.text.contains("fe02") })
+        }
+    }
+
+    /// Outside app mode the belt ignores repeated signals: they are refused without a write, or the belt is
+    /// switched to app mode first when the command asks; a limited signal on channel 0 plays in any mode.
+    @Test(arguments: BlueZWorld.enabled)
+    func vibrationsTheBeltWouldIgnoreAreRefusedOrSwitchItToAppMode(_ kind: BlueZWorld) async throws {
+        try await withConnectedBelt(kind) { _, belt, recorder, id in
+            try await recorder.waitFor("belt/\(id)/mode") { $0.payloadString == "wait" }
+            let before = belt.lineCount
+            let refused = try await send(recorder, id, "vibrate", #"{"direction":90,"pattern":"navigation","transaction":1}"#, tag: "r")
+            #expect(refused.contains(#""code":"wrong_mode""#) && refused.contains("switch_to_app") && refused.contains(#""transaction":1"#), "\(refused)")
+            let pulse = try await send(
+                recorder, id, "pulse", #"{"channel":2,"orientation_type":"angle","orientation":90,"on_duration_ms":100,"pulse_period_ms":300,"series_period_ms":2000}"#,
+                tag: "p")
+            #expect(pulse.contains(#""code":"wrong_mode""#))
+            #expect(!belt.lines.dropFirst(before).contains { $0.text.hasPrefix("WRITE") && !$0.text.contains("fe02") })
+
+            // A one-shot notification on channel 0 plays in wait mode as it is.
+            let oneShot = try await send(recorder, id, "vibrate", #"{"direction":90,"pattern":"direction_notification"}"#, tag: "o")
+            #expect(oneShot == #"{"command":"vibrate","ok":true}"#)
+            try await belt.waitForLine(after: before) { $0.hasPrefix("WRITE \(Self.fe03) 00") }
+
+            // switch_to_app: app mode, confirmed by the belt, then the signal.
+            let switched = belt.lineCount
+            let played = try await send(recorder, id, "vibrate", #"{"direction":90,"pattern":"navigation","switch_to_app":true}"#, tag: "s")
+            #expect(played == #"{"command":"vibrate","ok":true}"#)
+            try await belt.waitForLine(after: switched) { $0.hasPrefix("WRITE \(Self.fe03) 02") }
+            let written = belt.lines.dropFirst(switched).filter { $0.text.hasPrefix("WRITE") && !$0.text.contains("fe02") }.map(\.text)
+            #expect(written.first == "WRITE \(Self.fe05) 01810300" && written.count == 2, "\(written)")
+            try await recorder.waitFor("belt/\(id)/mode") { $0.payloadString == "app" }
         }
     }
 

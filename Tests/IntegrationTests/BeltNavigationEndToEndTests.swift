@@ -53,6 +53,17 @@ struct BeltNavigationEndToEndTests {
             try await belt.waitForLine(after: beforeResume.belt) { $0 == Self.fe05 + "01810300" }
             try await belt.waitForLine(after: beforeResume.belt) { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
 
+            // Paused again over MQTT, then resumed by the belt's Home button, as FSLib does.
+            let beforePause = recorder.mark
+            try recorder.publish("belt/\(id)/cmd/navigation", "pause")
+            try await recorder.waitFor("belt/\(id)/mode", after: beforePause) { $0.payloadString == "pause" }
+            let beforeHome = (belt: belt.lineCount, mqtt: recorder.mark)
+            try belt.send(line: "button home short")
+            try await recorder.waitFor("belt/\(id)/event", after: beforeHome.mqtt) { $0.payloadString == "home_button" }
+            try await recorder.waitFor("belt/\(id)/navigation", after: beforeHome.mqtt) { $0.payloadString == "navigating" }
+            try await belt.waitForLine(after: beforeHome.belt) { $0 == Self.fe05 + "01810300" }
+            try await belt.waitForLine(after: beforeHome.belt) { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
+
             // The belt goes away and comes back: navigation is restored (app mode and the signal).
             let beforeLoss = recorder.mark
             belt.send(SIGKILL)

@@ -45,7 +45,7 @@ struct BrokerRestartTests {
                     let n = round * 200 + index
                     try await send(MQTTMessage(
                         topic: "belt/\(id)/cmd/vibrate",
-                        string: #"{"direction":\#(n % 360),"intensity":\#(n / 360),"orientation":"angle","transaction":\#(n)}"#,
+                        string: #"{"direction":\#(n % 360),"intensity":\#(n / 360),"orientation":"angle","switch_to_app":true,"transaction":\#(n)}"#,
                         qos: .atLeastOnce))
                     if index == 100 { try await world.broker.restart() }
                 }

@@ -93,7 +93,7 @@ struct FaultToleranceTests {
             // Stuck: the belt's process stops answering. Its command fails within the GATT timeout…
             belt.process.send(SIGSTOP)
             let asked = ContinuousClock.now
-            try recorder.publish("belt/\(belt.id)/cmd/vibrate", #"{"direction":90}"#, responseTopic: "test/stuck")
+            try recorder.publish("belt/\(belt.id)/cmd/vibrate", #"{"direction":90,"switch_to_app":true}"#, responseTopic: "test/stuck")
             // …while the Activ5 keeps streaming meanwhile.
             let during = recorder.mark
             if let a5 { for _ in 0..<5 { try await recorder.waitFor("a5/\(a5.id)/force", after: recorder.mark) } }

@@ -41,6 +41,9 @@ struct GatewayRequestTests {
             #expect(try await request(recorder, "pair", "\"\(address)\"").contains(#""paired":true"#))
             let devices = try await request(recorder, "devices", "{}")
             #expect(devices.contains(#""family":"belt""#) && devices.contains(#""paired":true"#) && devices.contains(#""id":"\#(id)""#))
+            // The scan ends with a summary: its length and how many devices it reported.
+            let finished = try await recorder.waitFor("gatt2mqtt/test/scan") { $0.payloadString?.contains(#""finished":true"#) == true }
+            #expect(finished.payloadString == #"{"duration_s":5,"finished":true,"seen":1}"#)
 
             // Disconnect: down, and it stays down (no automatic reconnection).
             let mark = recorder.mark
@@ -55,6 +58,7 @@ struct GatewayRequestTests {
             try await recorder.waitFor("gatt2mqtt/test/scan", after: rescan) { message in
                 message.payloadString?.contains(address) == true && sightings.withLock { $0 += 1; return $0 } >= 2
             }
+            try await recorder.waitFor("gatt2mqtt/test/scan", after: rescan) { $0.payloadString == #"{"duration_s":2,"finished":true,"seen":1}"# }
             #expect(!recorder.messages.dropFirst(mark).contains { $0.topic == "belt/\(id)/connection" && $0.payloadString == "connecting" })
 
             // Forget removes the bond; the device comes back from discovery unpaired. btvirt's scanner reports an
@@ -72,6 +76,41 @@ struct GatewayRequestTests {
             #expect(try await request(recorder, "scan", #"{"duration_s":9999}"#).contains("invalid_value"))
             #expect(try await request(recorder, "reboot", "{}").contains("unknown_command"))
             #expect(try await request(recorder, "devices", "{").contains("invalid_payload"))
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
+    /// A device's users learn why it is not there: `<family>/<id>/error` for a failed connection and a lost link.
+    @Test(arguments: BlueZWorld.enabled)
+    func aFailedConnectionAndALostLinkArePublishedAsErrors(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
+        do {
+            let belt = try await world.startSimulator(["belt"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let address = String(ready.split(separator: " ")[2])
+            let id = address.lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge(extraArguments: ["--auto-connect", "none"])
+            try await recorder.waitFor("gatt2mqtt/test/devices") { $0.payloadString?.contains(address) == true }
+
+            // Served as the wrong family, the belt has none of an Activ5's services: the connection fails, and says why.
+            #expect(try await request(recorder, "connect", #"{"address":"\#(address)","family":"a5"}"#).contains(#""ok":true"#))
+            let failed = try await recorder.waitFor("a5/\(id)/error")
+            #expect(failed.payloadString?.hasPrefix(#"{"code":"connect_failed","message":""#) == true, "\(failed.payloadString ?? "")")
+            #expect(!failed.retain)
+            #expect(try await request(recorder, "disconnect", #"{"address":"\#(address)"}"#).contains(#""ok":true"#))
+
+            // The right family connects; the belt's death is a lost link.
+            #expect(try await request(recorder, "connect", #"{"address":"\#(address)","family":"belt"}"#).contains(#""ok":true"#))
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let mark = recorder.mark
+            belt.send(SIGKILL)
+            let lost = try await recorder.waitFor("belt/\(id)/error", after: mark)
+            #expect(lost.payloadString == #"{"code":"link_lost","message":"the link to the device dropped"}"#)
             await recorder.stop()
         } catch {
             await world.stop()

@@ -13,7 +13,7 @@ struct NodeRedReplayTests {
     static let flow = ProjectPaths.root + "/examples/node-red-flow.json"
     /// The flow's vibrate payload, and what the belt receives for it: channel 2, continuous, the belt's
     /// default intensity, bearing 90, forever, 500 ms (topics.md, `vibrate`).
-    static let vibratePayload = #"{"direction":90,"orientation":"bearing","pattern":"navigation"}"#
+    static let vibratePayload = #"{"direction":90,"orientation":"bearing","pattern":"navigation","switch_to_app":true}"#
     static let vibrateWrite =
         "WRITE \(vibrationCommand) 0201aaaa000003" + "5a00" + "0000" + "00" + "f401" + "0000" + "0000"
 

@@ -26,13 +26,13 @@ struct OfflineCommandTests {
                     topic: "belt/\(id)/cmd/vibrate", string: payload, qos: .atLeastOnce, responseTopic: reply, messageExpiry: expiry))
             }
             // No expiry: refused at once.
-            try send(#"{"direction":10}"#, reply: "test/now", expiry: nil)
+            try send(#"{"direction":10,"switch_to_app":true}"#, reply: "test/now", expiry: nil)
             #expect(try await recorder.waitFor("test/now").payloadString?.contains(#""code":"not_connected""#) == true)
             // A short expiry runs out while the belt is away.
-            try send(#"{"direction":20}"#, reply: "test/short", expiry: 1)
+            try send(#"{"direction":20,"switch_to_app":true}"#, reply: "test/short", expiry: 1)
             #expect(try await recorder.waitFor("test/short", timeout: .seconds(10)).payloadString?.contains(#""code":"expired""#) == true)
             // A long one waits, and runs once the belt is back.
-            try send(#"{"direction":30}"#, reply: "test/long", expiry: 60)
+            try send(#"{"direction":30,"switch_to_app":true}"#, reply: "test/long", expiry: 60)
             belt = try await world.startSimulator(["belt"])
             try await recorder.waitFor("belt/\(id)/connection", after: mark, timeout: .seconds(30)) { $0.payloadString == "connected" }
             let answer = try await recorder.waitFor("test/long", timeout: .seconds(30))

@@ -99,8 +99,8 @@ struct SecurityTests {
 
             // The dashboard may read but not command: the broker drops its command, so nothing reaches the belt.
             let before = belt.lineCount
-            try dashboard.publish("belt/\(id)/cmd/vibrate", #"{"direction":45}"#)
-            try operatorClient.publish("belt/\(id)/cmd/vibrate", #"{"direction":90}"#)
+            try dashboard.publish("belt/\(id)/cmd/vibrate", #"{"direction":45,"switch_to_app":true}"#)
+            try operatorClient.publish("belt/\(id)/cmd/vibrate", #"{"direction":90,"switch_to_app":true}"#)
             try await belt.waitForLine(after: before) { $0.hasPrefix("WRITE 0000fe03-0000-1000-8000-00805f9b34fb 0201aaaa0000035a00") }
             let vibrations = belt.lines.dropFirst(before).filter { $0.text.hasPrefix("WRITE 0000fe03") }
             #expect(vibrations.count == 1, "only the operator's command ran: \(vibrations.map(\.text))")

@@ -4,6 +4,9 @@ import Peripherals
 enum BeltBridgeCommand: Sendable {
     /// One GATT write (confirmed by the belt when the command has an acknowledgement).
     case write(BeltCommand)
+    /// A vibration (`vibrate`, `channel`, `pulse`): outside app mode the belt ignores most of them, so
+    /// the session switches to app mode first when `switchToApp`, and refuses otherwise.
+    case vibration(BeltCommand, switchToApp: Bool)
     /// Orientation notifications on or off (the FE0C subscription), and/or their period.
     case orientation(enabled: Bool?, periodMs: Int?)
     /// The navigation API: start, update, pause, resume or stop.

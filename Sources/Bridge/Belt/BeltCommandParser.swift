@@ -12,9 +12,9 @@ enum BeltCommandParser {
     static func parse(command name: String, payload: CommandPayload) throws(CommandError) -> BeltBridgeCommand {
         switch name {
         case "mode": return .write(try mode(payload))
-        case "vibrate": return .write(try vibrate(payload))
-        case "channel": return .write(try channel(payload))
-        case "pulse": return .write(try pulse(payload))
+        case "vibrate": return try vibration(vibrate(payload), payload)
+        case "channel": return try vibration(channel(payload), payload)
+        case "pulse": return try vibration(pulse(payload), payload)
         case "stop": return .write(try stop(payload))
         case "signal": return .write(try signal(payload))
         case "intensity": return .write(try intensity(payload))
@@ -28,6 +28,11 @@ enum BeltCommandParser {
         }
     }
 
+    /// A vibration with its `switch_to_app` choice: put the belt in app mode first if needed (default false).
+    private static func vibration(_ command: BeltCommand, _ payload: CommandPayload) throws(CommandError) -> BeltBridgeCommand {
+        .vibration(command, switchToApp: try payload.optionalBool("switch_to_app") ?? false)
+    }
+
     /// `app` or `{"mode":"app"}`.
     private static func mode(_ payload: CommandPayload) throws(CommandError) -> BeltCommand {
         try payload.rejectUnknownFields(allowed: ["mode", "value"])
@@ -39,7 +44,7 @@ enum BeltCommandParser {
 
     /// A library preset: `{"direction":90,"orientation":"bearing","pattern":"navigation","intensity":50,"channel":1}`.
     private static func vibrate(_ payload: CommandPayload) throws(CommandError) -> BeltCommand {
-        try payload.rejectUnknownFields(allowed: ["direction", "orientation", "pattern", "intensity", "channel"])
+        try payload.rejectUnknownFields(allowed: ["direction", "orientation", "pattern", "intensity", "channel", "switch_to_app"])
         return .vibrate(try presetConfiguration(payload))
     }
 
@@ -75,7 +80,7 @@ enum BeltCommandParser {
     private static func channel(_ payload: CommandPayload) throws(CommandError) -> BeltCommand {
         try payload.rejectUnknownFields(allowed: [
             "channel", "pattern", "intensity", "orientation_type", "orientation", "iterations", "period_ms",
-            "start_time_ms", "exclusive", "clear_others",
+            "start_time_ms", "exclusive", "clear_others", "switch_to_app",
         ])
         let pattern = try named(VibrationPattern.self, "pattern", in: payload)
         let type = try named(OrientationType.self, "orientation_type", in: payload)
@@ -98,6 +103,7 @@ enum BeltCommandParser {
         try payload.rejectUnknownFields(allowed: [
             "channel", "orientation_type", "orientation", "intensity", "on_duration_ms", "pulse_iterations",
             "series_iterations", "pulse_period_ms", "series_period_ms", "timer_option", "exclusive", "clear_others",
+            "switch_to_app",
         ])
         let type = try named(OrientationType.self, "orientation_type", in: payload)
         let timer = try payload.optionalString("timer_option").map { name throws(CommandError) in

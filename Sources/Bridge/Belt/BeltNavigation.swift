@@ -21,7 +21,8 @@ import Peripherals
 ///   confirms the pause as navigation's own); app resends the signal while navigating and is turned
 ///   back to pause while paused; standby changes nothing (the belt is switching off).
 /// - buttons: Pause with previous = new = app pauses navigation; Pause with previous = new = pause
-///   resumes a paused navigation; Home with previous = new publishes `home_button`; any press that
+///   resumes a paused navigation; Home with previous = new publishes `home_button` and resumes a paused
+///   navigation; any press that
 ///   leaves the belt outside app mode (Compass, Power to standby…) pauses navigation.
 /// - updates are coalesced: a send less than 100 ms after the previous one is held back and
 ///   `flushAfter` tells the caller when to call `flush(now:)`, which sends the newest signal.
@@ -31,7 +32,6 @@ import Peripherals
 ///   wait), so that the plain `mode`/`vibrate` commands keep working outside navigation. The one
 ///   exception: if navigation itself asked for app mode and was stopped before the belt confirmed it,
 ///   the belt is sent back to wait, as FSLib would.
-/// - Home never resumes a paused navigation (FSLib does; in pause mode Home raises the intensity).
 /// - The pause counts as navigation's (so that stop sends wait) only when the belt confirms a pause
 ///   navigation asked for. FSLib counts any pause report while paused, and forgets it on any button
 ///   press, so a stop could leave the belt in pause or wake a pause the user set from compass mode.
@@ -222,7 +222,9 @@ public struct BeltNavigation: Sendable {
         if event.previousMode == event.newMode {
             switch (event.button, event.newMode) {
             case (.home, _):
-                return [.publishEvent(Self.homeButtonEvent)]
+                // FSLib's controllers resume a paused navigation on Home (startNavigation with the stored
+                // signal); the event is published either way, for the app to decide anything else.
+                return [.publishEvent(Self.homeButtonEvent)] + (state == .paused ? navigate(now: now) : [])
             case (.pause, .app):
                 // The belt leaves pausing to the app.
                 switch state {

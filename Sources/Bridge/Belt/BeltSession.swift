@@ -123,7 +123,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
         core.publisher.publish(Publication(topic: core.topic("event"), payload: "power_off", qos: 1))
         Task {
             await core.link.disconnect()
-            core.loss.signal()
+            core.loss.signal(.ended)
         }
     }
 
@@ -155,6 +155,10 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
                 } else {
                     _ = try await self.write(write, expecting: nil)
                 }
+            case .vibration(let vibration, let switchToApp):
+                try checkFirmware(for: vibration)
+                try await ensureAppMode(for: vibration, switching: switchToApp)
+                _ = try await self.write(vibration, expecting: nil)
             case .orientation(let enabled, let periodMs):
                 try await changeOrientationNotifications(enabled: enabled, periodMs: periodMs)
             case .navigation(let request):
@@ -206,6 +210,21 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
                     core.logger.warning("navigation write failed: \(error)")
                 }
             }
+        }
+    }
+
+    /// Outside app mode the belt ignores most vibrations (`playsOutsideAppMode`): never answer `ok` for one
+    /// it will not play. With `switching`, the belt is put in app mode first (as pybelt's `switch_to_app_mode`),
+    /// unless a paused navigation holds it in pause: resuming is navigation's to do.
+    private func ensureAppMode(for vibration: BeltCommand, switching: Bool) async throws {
+        guard let mode = telemetry.mode, mode != .app, !vibration.playsOutsideAppMode else { return }
+        guard switching, navigation.state != .paused else {
+            let hint = navigation.state == .paused ? "navigation is paused: resume it" : "set mode app first, or add \"switch_to_app\":true"
+            throw CommandError(.wrongMode, "the belt is in \(mode.name) mode and plays this vibration only in app mode; \(hint)")
+        }
+        let change = BeltCommand.changeMode(.app)
+        guard try await write(change, expecting: change.acknowledgementPrefix) else {
+            throw CommandError(.timeout, "the belt did not confirm app mode")
         }
     }
 

@@ -49,8 +49,14 @@ extension Bridge {
     private func perform(_ request: GatewayRequest, bluez: BlueZClient) async throws(CommandError) -> JSONValue? {
         switch request {
         case .scan(let seconds):
-            gateway.withLock { $0.scanUntil = .now + .seconds(seconds) }
+            let generation = gateway.withLock { state in
+                if (state.scanUntil.map { $0 <= .now }) ?? true { state.scanSeen = [] }
+                state.scanUntil = .now + .seconds(seconds)
+                state.scanGeneration += 1
+                return state.scanGeneration
+            }
             for device in await bluez.devices(on: adapterPath) { reportSighting(device) }
+            Task { await finishScan(generation, after: seconds) }
             return .object(["duration_s": .number(Double(seconds))])
         case .devices:
             return await inventory(bluez).json
@@ -82,6 +88,10 @@ extension Bridge {
                 try await bluez.pair(devicePath: device.path)
                 try await bluez.setTrusted(devicePath: device.path)
             } catch {
+                // The device's users hear of it too, not only the requester.
+                if let family = driver(for: device)?.family {
+                    publisher.report(DeviceFailure(.pairingFailed, "\(error)"), family: family, id: id(of: address), logger: logger)
+                }
                 throw CommandError(.gattError, "pairing with \(address) failed: \(error)")
             }
             await publishInventory(bluez)
@@ -139,11 +149,27 @@ extension Bridge {
         if changed { publisher.publish(.state(topics.devices, text)) }
     }
 
+    /// Ends a scan with `{"finished":true,…}` on `gatt2mqtt/<gateway>/scan`, unless a later request extended it.
+    private func finishScan(_ generation: Int, after seconds: Int) async {
+        try? await Task.sleep(for: .seconds(seconds))
+        let seen = gateway.withLock { state -> Int? in
+            guard state.scanGeneration == generation else { return nil }
+            state.scanUntil = nil
+            return state.scanSeen.count
+        }
+        guard let seen else { return }
+        let summary = JSONValue.object(["finished": .bool(true), "duration_s": .number(Double(seconds)), "seen": .number(Double(seen))])
+        publisher.publish(Publication(topic: topics.scan, payload: summary.text, qos: 1))
+    }
+
     /// During a scan, every device seen goes to `gatt2mqtt/<gateway>/scan`.
     func reportSighting(_ device: BlueZDevice) {
-        guard device.adapterPath == adapterPath,
-            let until = gateway.withLock({ $0.scanUntil }), ContinuousClock.now < until
-        else { return }
+        let scanning = gateway.withLock { state -> Bool in
+            guard device.adapterPath == adapterPath, let until = state.scanUntil, ContinuousClock.now < until else { return false }
+            state.scanSeen.insert(device.address)
+            return true
+        }
+        guard scanning else { return }
         var members: [String: JSONValue] = ["address": .string(device.address), "paired": .bool(device.paired)]
         members["family"] = driver(for: device).map { .string($0.family.rawValue) } ?? .null
         if let name = device.name ?? device.alias { members["name"] = .string(name) }

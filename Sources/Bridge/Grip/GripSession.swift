@@ -44,8 +44,8 @@ actor GripSession: LinkedSession {
         } catch let error as DBusError where error.name == "org.bluez.Error.NotPermitted" || error.name == "org.bluez.Error.NotAuthorized" {
             // The grip answers as if we had no bond: it is bonded to another host (the SDK's "paired elsewhere").
             retain("state", "not_bonded")
-            core.logger.error("the grip refuses this gateway's bond; it is probably bonded elsewhere: forget it there, or forget and pair it here")
-            throw error
+            throw DeviceFailure(
+                .notBonded, "the grip refuses this gateway's bond; it is probably bonded elsewhere: forget it there, or forget and pair it here (\(error))")
         }
     }
 
@@ -59,7 +59,7 @@ actor GripSession: LinkedSession {
             } catch {
                 retain("bonded", "false")
                 retain("state", "pairing_failed")
-                throw error
+                throw DeviceFailure(.pairingFailed, "\(error)")
             }
         }
         retain("bonded", String(paired || profile.pairingRequired))
