@@ -98,21 +98,31 @@ public final class Bridge: Sendable {
             notifier.status("broker not reachable yet; retrying")
         }
         publisher.publish(.state(topics.status, "online"))
-        for family in DeviceFamily.allCases { try mqtt.subscribe(topics.commandFilter(family), qos: .atLeastOnce) }
+        for family in DeviceFamily.allCases {
+            try mqtt.subscribe(topics.commandFilter(family), qos: .atLeastOnce)
+            // The retained `info` of the devices an earlier run of this gateway served shows what a crash left
+            // behind (correctLeftovers).
+            try mqtt.subscribe(topics.infoFilter(family), qos: .atLeastOnce)
+        }
+        // Subscribed last, the gateway's own retained status arrives after every retained `info`: it ends
+        // the leftovers, which are corrected before any device is served.
+        try mqtt.subscribe(topics.status, qos: .atLeastOnce)
+        try mqtt.subscribe(topics.requestFilter, qos: .atLeastOnce)
+        try mqtt.subscribe(HomeAssistantDiscovery.statusTopic, qos: .atLeastOnce)
 
         let dbus = try DBusConnection.system(logger: Logger(label: "gatt2mqtt.dbus"))
         let bluez = BlueZClient(connection: dbus, logger: Logger(label: "gatt2mqtt.bluez"))
         let events = await bluez.events()
-        await bluez.start()
-        await bluez.registerPairingAgent()
-        try mqtt.subscribe(topics.requestFilter, qos: .atLeastOnce)
-        try mqtt.subscribe(HomeAssistantDiscovery.statusTopic, qos: .atLeastOnce)
-        publisher.publish(discovery.gatewayConfig())
-        logger.info("bridge running", metadata: ["adapter": "\(configuration.adapter)", "gateway": "\(configuration.gateway)"])
-        notifier.ready(status: "running on \(configuration.adapter) as gateway \(configuration.gateway)")
+        let leftoversRead = OneShotSignal()
 
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.receiveCommands(bluez: bluez) }
+            group.addTask { await self.receiveCommands(bluez: bluez, leftoversRead: leftoversRead) }
+            await leftoversRead.wait(timeout: .seconds(3))
+            await bluez.start()
+            await bluez.registerPairingAgent()
+            publisher.publish(discovery.gatewayConfig())
+            logger.info("bridge running", metadata: ["adapter": "\(configuration.adapter)", "gateway": "\(configuration.gateway)"])
+            notifier.ready(status: "running on \(configuration.adapter) as gateway \(configuration.gateway)")
             group.addTask { await self.follow(events, bluez: bluez) }
             group.addTask { await self.keepDiscovering(bluez) }
             group.addTask { await self.reportHealth(bluez) }
@@ -353,14 +363,18 @@ public final class Bridge: Sendable {
         var received = ContinuousClock.now
     }
 
-    private func receiveCommands(bluez: BlueZClient) async {
+    private func receiveCommands(bluez: BlueZClient, leftoversRead: OneShotSignal) async {
         for await message in mqtt.messages {
-            if message.topic == HomeAssistantDiscovery.statusTopic {
+            if message.topic == topics.status {
+                leftoversRead.fire()
+            } else if message.topic == HomeAssistantDiscovery.statusTopic {
                 if message.payloadString == "online" { announceToHomeAssistant() }
             } else if let name = topics.parseRequest(message.topic) {
                 handleRequest(message, name: name, bluez: bluez)
             } else if let (family, id, name) = topics.parseCommand(message.topic) {
                 handleCommand(message, family: family, id: id, name: name)
+            } else if message.retain, let (family, id) = topics.parseInfo(message.topic) {
+                correctLeftovers(family: family, id: id, info: message)
             }
         }
     }

@@ -11,6 +11,7 @@ struct SessionCore: Sendable {
     let gateway: String
     let logger: Logger
     let loss = LinkLoss()
+    private let liveState = LiveStateLedger()
     private let stateChanged: @Sendable (ConnectionState) -> Void
     private let metrics: DeviceMetrics
 
@@ -32,7 +33,18 @@ struct SessionCore: Sendable {
     func topic(_ leaf: String) -> String { publisher.topics.device(family, id, leaf) }
 
     func publish(_ publications: [Publication]) {
-        for publication in publications { publisher.publish(publication) }
+        for publication in publications {
+            if publication.retain, let leaf = publication.topic.split(separator: "/").last, family.liveStateLeaves.contains(String(leaf)) {
+                liveState.record(publication.topic)
+            }
+            publisher.publish(publication)
+        }
+    }
+
+    /// Clears the live state the device told while connected (empty retained payloads): it would lie
+    /// while the device is away.
+    func clearLiveState() {
+        for topic in liveState.takeAll() { publisher.publish(.state(topic, "")) }
     }
 
     /// Announces a new connection state: the retained `connection` topic, the gateway, the counters.
@@ -84,6 +96,7 @@ extension LinkedSession {
 
     func setState(_ newState: ConnectionState) {
         guard newState != state else { return }
+        if newState == .disconnected { core.clearLiveState() }
         state = newState
         core.announce(newState)
     }

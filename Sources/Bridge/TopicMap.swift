@@ -41,6 +41,16 @@ public struct TopicMap: Sendable {
     /// The subscription that receives every command of a family.
     public func commandFilter(_ family: DeviceFamily) -> String { "\(family.rawValue)/+/cmd/+" }
 
+    /// Every device's retained `info` of a family, read at start to find state an earlier run left behind.
+    public func infoFilter(_ family: DeviceFamily) -> String { "\(family.rawValue)/+/info" }
+
+    /// Splits `<family>/<id>/info`; nil for anything else.
+    public func parseInfo(_ topic: String) -> (family: DeviceFamily, id: String)? {
+        let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2] == "info", let family = DeviceFamily(rawValue: String(parts[0])), !parts[1].isEmpty else { return nil }
+        return (family, String(parts[1]))
+    }
+
     /// The default reply topic when a command carries no MQTT 5 response topic.
     public func reply(_ family: DeviceFamily, _ id: String) -> String { device(family, id, "reply") }
 

@@ -20,6 +20,10 @@ struct ClientState {
     /// `connected(timeout:)` at once instead of after the timeout.
     var lastFatalError: MQTTError?
     var statistics = MQTTStatistics()
+    /// Publishes handed to libmosquitto that it has not reported sent (QoS 0) or acknowledged (QoS 1, 2):
+    /// a clean stop waits for them, so the last state before a shutdown is not lost behind the
+    /// broker's in-flight window.
+    var unfinishedPublishes = 0
     var connectionWaiters = Waiters<Void>()
     var stopWaiters: [CheckedContinuation<Void, Never>] = []
 }

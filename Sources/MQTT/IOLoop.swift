@@ -12,6 +12,8 @@ enum IOLoop {
     static let pollMilliseconds: Int32 = 100
     /// How long a clean disconnect may take to flush before the socket is abandoned.
     static let disconnectGrace: Duration = .seconds(2)
+    /// How long a stop waits for earlier publishes to be sent and acknowledged.
+    static let flushGrace: Duration = .seconds(1)
 
     /// Thread-confined: only the I/O thread reads or writes it.
     struct Progress {
@@ -133,6 +135,7 @@ extension MQTTClient {
             state.withLock { state in
                 state.sessionNeedsRestore = false
                 state.statistics.messagesPublished += republished
+                state.unfinishedPublishes += republished
                 if state.isConnected { state.connectionWaiters.resumeAll(returning: ()) }
             }
             return (session.subscriptions.count, republished)
@@ -143,6 +146,12 @@ extension MQTTClient {
     /// Sends DISCONNECT if connected, waits briefly for it to be flushed, then wakes `stop()`.
     fileprivate func didStopLoop(progress: IOLoop.Progress) {
         if progress.socketOpen {
+            // What was published before stop() goes out first: QoS 1 messages beyond the broker's in-flight
+            // window wait in libmosquitto's queue, and a DISCONNECT now would drop them.
+            let flushDeadline = ContinuousClock.now + IOLoop.flushGrace
+            while state.withLock({ $0.isConnected && $0.unfinishedPublishes > 0 }), ContinuousClock.now < flushDeadline,
+                mosquitto_loop(handle.pointer, IOLoop.pollMilliseconds, 1) == MosquittoHandle.success
+            {}
             // Reason 0 is "normal disconnection": the broker discards the will.
             if mosquitto_disconnect_v5(handle.pointer, 0, nil) == MosquittoHandle.success {
                 let deadline = ContinuousClock.now + IOLoop.disconnectGrace

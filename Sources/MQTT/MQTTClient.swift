@@ -170,7 +170,10 @@ public final class MQTTClient: Sendable {
                 throw MQTTError.notConnected
             }
             try MosquittoHandle.check(code, "publish to '\(message.topic)'")
-            state.withLock { $0.statistics.messagesPublished += 1 }
+            state.withLock { state in
+                state.statistics.messagesPublished += 1
+                state.unfinishedPublishes += 1
+            }
         }
     }
 

@@ -18,6 +18,9 @@ extension MosquittoHandle {
             guard let client = MosquittoHandle.client(userData), let message else { return }
             client.didReceive(MosquittoHandle.copy(message.pointee, properties: properties))
         }
+        mosquitto_publish_v5_callback_set(pointer) { _, userData, _, _, _ in
+            MosquittoHandle.client(userData)?.didFinishPublish()
+        }
         mosquitto_log_callback_set(pointer) { _, userData, level, text in
             guard let client = MosquittoHandle.client(userData), let text else { return }
             client.libraryLog(level: level, text: text)
@@ -50,6 +53,10 @@ extension MosquittoHandle {
 /// What the client does when a callback fires. Only the state lock is taken here, never the
 /// session lock, and libmosquitto is not called back into.
 extension MQTTClient {
+    func didFinishPublish() {
+        state.withLock { $0.unfinishedPublishes = max(0, $0.unfinishedPublishes - 1) }
+    }
+
     func didReceiveConnack(code: Int32, flags: Int32) {
         if code == 0 {
             state.withLock { state in

@@ -91,6 +91,15 @@ final class TopicRecorder: Sendable {
         return message
     }
 
+    /// What the broker held retained when this recorder subscribed, by topic: the broker sends the retained
+    /// messages on subscribing, before anything published later, so a marker that comes back closes the list.
+    func retainedAtSubscription() async throws -> [String: String] {
+        let marker = "test/marker/\(UInt64.random(in: 0...UInt64.max))"
+        try publish(marker, "")
+        try await waitFor(marker, after: 0)
+        return Dictionary(messages.filter(\.retain).map { ($0.topic, $0.payloadString ?? "") }, uniquingKeysWith: { _, last in last })
+    }
+
     func publish(_ topic: String, _ payload: String, responseTopic: String? = nil, correlation: [UInt8]? = nil) throws {
         try client.publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, responseTopic: responseTopic, correlationData: correlation))
     }

@@ -22,7 +22,7 @@ actor GripSession: LinkedSession {
     private func retain(_ leaf: String, _ payload: String) {
         guard lastState[leaf] != payload else { return }
         lastState[leaf] = payload
-        core.publisher.publish(.state(core.topic(leaf), payload))
+        core.publish([.state(core.topic(leaf), payload)])
     }
 
     // MARK: Lifecycle
@@ -31,6 +31,8 @@ actor GripSession: LinkedSession {
         streamTasks.values.forEach { $0.cancel() }
         streamTasks = [:]
         await core.link.reset()
+        // Live state is cleared with the link: the next connection publishes it again.
+        lastState = lastState.filter { !core.family.liveStateLeaves.contains($0.key) }
         setState(.disconnected)
     }
 

@@ -1,0 +1,65 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// Retained state never lies: a device's live state (mode, battery, settings) goes with its link, and what
+/// a crashed gateway left behind is corrected by its next start before the device is served again.
+@Suite(.serialized)
+struct RetainedStateTests {
+    static let liveLeaves = ["mode", "battery", "intensity", "heading_offset", "compass_accuracy_signal"]
+
+    @Test(arguments: BlueZWorld.enabled)
+    func liveStateGoesWithTheLinkAndACrashIsCorrectedByTheNextStart(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
+        do {
+            let belt = try await world.startSimulator(["belt"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            let crashing = try await world.startBridge()
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            for leaf in ["mode", "battery", "intensity"] { try await recorder.waitFor("belt/\(id)/\(leaf)") }
+
+            // A crash: the broker publishes the gateway's will, and the belt's retained state is left as it was.
+            let beforeCrash = recorder.mark
+            crashing.send(SIGKILL)
+            #expect(try await crashing.waitForExit() == .signalled(SIGKILL))
+            let will = try await recorder.waitFor("gatt2mqtt/test/status", after: beforeCrash) { $0.payloadString == "offline" }
+            #expect(will.payloadString == "offline")
+            let left = try await retained(world)
+            #expect(left["belt/\(id)/connection"] == "connected" && left["belt/\(id)/mode"] != nil, "the crash left stale state: \(left)")
+
+            // The next start corrects it first: disconnected, live state cleared; then serves the belt again.
+            let beforeRestart = recorder.mark
+            let daemon = try await world.startBridge()
+            try await daemon.waitForLine(containing: "correcting the retained state an earlier run left")
+            try await recorder.waitFor("belt/\(id)/connection", after: beforeRestart) { $0.payloadString == "disconnected" }
+            try await recorder.waitFor("belt/\(id)/mode", after: beforeRestart) { $0.payload.isEmpty }
+            try await recorder.waitFor("belt/\(id)/connection", after: beforeRestart) { $0.payloadString == "connected" }
+            try await recorder.waitFor("belt/\(id)/mode", after: beforeRestart) { !$0.payload.isEmpty }
+
+            // The belt goes: its connection says so, its live state is gone, its info and navigation stay.
+            let beforeLoss = recorder.mark
+            belt.send(SIGKILL)
+            try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) { $0.payloadString == "disconnected" }
+            let afterLoss = try await retained(world)
+            #expect(afterLoss["belt/\(id)/connection"] == "disconnected")
+            #expect(afterLoss["belt/\(id)/info"]?.contains(#""gateway":"test""#) == true)
+            #expect(afterLoss["belt/\(id)/navigation"] == "stopped")
+            for leaf in Self.liveLeaves { #expect(afterLoss["belt/\(id)/\(leaf)"] == nil, "\(leaf) is cleared: \(afterLoss)") }
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
+    /// What a newcomer subscribing now would be told.
+    private func retained(_ world: TestWorld) async throws -> [String: String] {
+        let newcomer = try await TopicRecorder(url: world.broker.url)
+        defer { Task { await newcomer.stop() } }
+        return try await newcomer.retainedAtSubscription()
+    }
+}
