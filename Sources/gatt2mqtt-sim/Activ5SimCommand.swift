@@ -19,6 +19,9 @@ struct Activ5SimCommand: AsyncParsableCommand {
     @Flag(help: "Export the legacy profile only (service 5000 with 5A01/5A02).")
     var legacy = false
 
+    @Flag(name: .customLong("no-initial-message"), help: "Never send TC5k when 5A01 is subscribed (a device hosts must still accept).")
+    var noInitialMessage = false
+
     @Option(help: "Advertised name, in the ACTIV5-XX-NNNN shape of real devices.")
     var name = Activ5State.defaultLocalName
 
@@ -54,7 +57,8 @@ struct Activ5SimCommand: AsyncParsableCommand {
         let connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
 
         let wireProtocol: Activ5Protocol = legacy ? .legacy : .new
-        let state = Activ5State(wireProtocol: wireProtocol, idlePowerOffSeconds: powerOffSeconds)
+        var state = Activ5State(wireProtocol: wireProtocol, idlePowerOffSeconds: powerOffSeconds)
+        state.sendsInitialMessage = !noInitialMessage
         var settings = Activ5SimulatorSettings()
         settings.squeezes = squeezes?.squeezes ?? []
         settings.minimumStreamPeriod = .milliseconds(minimumPeriodMilliseconds)

@@ -41,6 +41,20 @@ struct Activ5EndToEndTests {
         return try #require(try await recorder.waitFor(topic).payloadString)
     }
 
+    /// A legacy device that never sends TC5k still connects after the wait, firmware unknown, and streams.
+    @Test(arguments: BlueZWorld.enabled)
+    func aLegacyDeviceWithoutTC5kStillConnects(_ kind: BlueZWorld) async throws {
+        try await withActiv5(kind, simulator: ["--legacy", "--no-initial-message"]) { _, device, recorder, id in
+            try await device.waitForLine { $0 == Self.legacy("TVGTIME") }
+            let info = try await recorder.waitFor("a5/\(id)/info")
+            #expect(info.payloadString?.contains(#""protocol":"legacy""#) == true)
+            #expect(info.payloadString?.contains("firmware") == false, "\(info.payloadString ?? "")")
+            #expect(try await reply(recorder, id, "start") == #"{"command":"start","ok":true}"#)
+            try await device.waitForLine { $0 == Self.legacy("ISOM!") }
+            try await recorder.waitFor("a5/\(id)/force")
+        }
+    }
+
     @Test(arguments: BlueZWorld.enabled)
     func legacyDeviceHandshakeStreamTareAndStop(_ kind: BlueZWorld) async throws {
         try await withActiv5(kind, simulator: ["--legacy"]) { _, device, recorder, id in

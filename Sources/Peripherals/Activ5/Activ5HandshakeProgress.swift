@@ -1,7 +1,9 @@
 /// What the bridge has learnt about an Activ5 during the handshake, and whether that is enough.
 ///
-/// Completion follows iOS's "initialized" rule (activ5.md §4.5 A step 7): a legacy device is ready once
-/// `TC5k` (firmware) is known; a new-protocol device once its serial number and both device-ID halves are.
+/// Completion: a new-protocol device is ready once its serial number and both device-ID halves are known
+/// (iOS's "initialized" rule, activ5.md §4.5 A step 7). A legacy device is ready without `TC5k`: Web
+/// sends `TVGTIME` without waiting for it and iOS reports the device initialized anyway, so a device
+/// that never sends it still connects, its firmware unknown.
 /// Decision: legacy `SN1`/`SN2` halves are joined into one serial number (iOS hands them over separately).
 public struct Activ5HandshakeProgress: Sendable, Equatable {
     /// The protocol being handshaken.
@@ -37,7 +39,7 @@ public struct Activ5HandshakeProgress: Sendable, Equatable {
     /// Names of the required facts still missing, for error messages.
     public var missing: [String] {
         switch wireProtocol {
-        case .legacy: status == nil ? ["firmware"] : []
+        case .legacy: []
         case .new: [("serial number", serialNumber == nil), ("device id", deviceID == nil)].filter(\.1).map(\.0)
         }
     }

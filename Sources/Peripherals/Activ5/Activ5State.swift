@@ -19,6 +19,9 @@ public struct Activ5State: Sendable, Equatable {
     public var wireProtocol: Activ5Protocol
     /// Contents of `TC5k`.
     public var status: Activ5DeviceStatus
+    /// Whether `TC5k` is sent at all: no client shows that every legacy device sends it (activ5.md §4.5),
+    /// and a host must still work with one that does not.
+    public var sendsInitialMessage = true
     /// Serial number (2A25; halves for `SN1!`/`SN2!`).
     public var serialNumber: String
     /// First half of the device ID (F0F7, `ID1!`).
@@ -96,7 +99,7 @@ public struct Activ5State: Sendable, Equatable {
         case .subscribe(let uuid):
             let characteristic = BluetoothUUID.normalized(uuid)
             subscriptions.insert(characteristic)
-            return characteristic == Activ5GATT.Characteristic.legacyMessages ? [.legacy(.initial(status))] : []
+            return characteristic == Activ5GATT.Characteristic.legacyMessages && sendsInitialMessage ? [.legacy(.initial(status))] : []
         case .unsubscribe(let uuid):
             subscriptions.remove(BluetoothUUID.normalized(uuid))
             return []
