@@ -4,6 +4,8 @@ public enum BlueZInterface {
     public static let adapter = "org.bluez.Adapter1"
     public static let device = "org.bluez.Device1"
     public static let gattService = "org.bluez.GattService1"
+    /// bluetoothd's battery plugin claims a device's Battery Service (180F) and shows its level here.
+    public static let battery = "org.bluez.Battery1"
     public static let gattCharacteristic = "org.bluez.GattCharacteristic1"
     public static let gattDescriptor = "org.bluez.GattDescriptor1"
     public static let gattManager = "org.bluez.GattManager1"

@@ -27,6 +27,12 @@ public struct CommandLineSettings: Sendable, Equatable {
     public var a5DoubleSqueezeSeconds: Double?
     /// `--a5-keepalive-seconds`.
     public var a5KeepaliveSeconds: Double?
+    /// `--a5-battery-seconds`.
+    public var a5BatterySeconds: Double?
+    /// `--cpr-battery-seconds`.
+    public var cprBatterySeconds: Double?
+    /// `--cpr-signal-seconds`.
+    public var cprSignalSeconds: Double?
     /// `--a5-reconnect auto|manual`.
     public var a5Reconnect: String?
     /// `--health-seconds`.
@@ -53,6 +59,9 @@ public struct CommandLineSettings: Sendable, Equatable {
         set(.a5DoubleSqueezeSeconds, "--a5-double-squeeze-seconds", a5DoubleSqueezeSeconds.map(SettingValue.number))
         set(.a5KeepAliveSeconds, "--a5-keepalive-seconds", a5KeepaliveSeconds.map(SettingValue.number))
         set(.a5Reconnect, "--a5-reconnect", a5Reconnect.map(SettingValue.text))
+        set(.a5BatterySeconds, "--a5-battery-seconds", a5BatterySeconds.map(SettingValue.number))
+        set(.cprBatterySeconds, "--cpr-battery-seconds", cprBatterySeconds.map(SettingValue.number))
+        set(.cprSignalSeconds, "--cpr-signal-seconds", cprSignalSeconds.map(SettingValue.number))
         set(.healthInterval, "--health-seconds", healthSeconds.map(SettingValue.number))
         return settings
     }

@@ -24,6 +24,9 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     case a5DoubleSqueezeSeconds = "a5.double_squeeze_s"
     case a5KeepAliveSeconds = "a5.keepalive_s"
     case a5Reconnect = "a5.reconnect"
+    case a5BatterySeconds = "a5.battery_s"
+    case cprBatterySeconds = "cpr.battery_s"
+    case cprSignalSeconds = "cpr.signal_s"
     case cprAngleSamples = "cpr.angle_samples"
     case cprRange = "cpr.range_mm"
     case cprRateWindow = "cpr.rate_window_s"
@@ -64,7 +67,8 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
             .text
         case .passwordFile, .tlsCAFile, .tlsCertificateFile, .tlsKeyFile, .gripProfile: .path
         case .a5SqueezeNewtons, .a5ReleaseNewtons, .a5DoubleSqueezeSeconds, .a5KeepAliveSeconds, .cprRateWindow,
-            .cprReferencePower, .cprExponent, .healthInterval, .commandRate:
+            .cprReferencePower, .cprExponent, .healthInterval, .commandRate, .a5BatterySeconds, .cprBatterySeconds,
+            .cprSignalSeconds:
             .number
         case .keepAlive, .cprAngleSamples, .payloadSizeLimit, .sessionExpiry, .commandBurst: .integer
         case .allow: .list

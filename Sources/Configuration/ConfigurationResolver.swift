@@ -242,6 +242,7 @@ struct ConfigurationResolver {
             }
             options.keepAliveInterval = .milliseconds(Int((keepAlive * 1000).rounded()))
         }
+        if let battery = try interval(.a5BatterySeconds) { options.batteryInterval = battery }
         switch text(.a5Reconnect) {
         case nil: break
         case "auto": options.reconnect = true
@@ -274,6 +275,8 @@ struct ConfigurationResolver {
             }
             options.rateWindowSeconds = window
         }
+        if let battery = try interval(.cprBatterySeconds) { options.batteryInterval = battery }
+        if let signal = try interval(.cprSignalSeconds) { options.signalInterval = signal }
         if let reference = try finite(.cprReferencePower) {
             guard Self.referencePowerRange.contains(reference) else {
                 throw fail(.cprReferencePower, "must be a number of dBm from -127 to 20, not \(number(reference))")
@@ -291,6 +294,15 @@ struct ConfigurationResolver {
     }
 
     // MARK: - Values
+
+    /// A period in seconds, 1 to 86400.
+    private func interval(_ key: ConfigurationKey) throws(ConfigurationError) -> Duration? {
+        guard let seconds = try finite(key) else { return nil }
+        guard seconds >= 1, seconds <= 86400 else {
+            throw fail(key, "must be a number of seconds from 1 to 86400, not \(number(seconds))")
+        }
+        return .milliseconds(Int((seconds * 1000).rounded()))
+    }
 
     private func name(_ key: ConfigurationKey) -> String { settings[key]?.name ?? key.rawValue }
 

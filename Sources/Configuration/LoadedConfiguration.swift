@@ -80,12 +80,15 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         add(1, "double_squeeze_s: \(number(a5.squeeze.windowSeconds))")
         add(1, "keepalive_s: \(number(seconds(a5.keepAliveInterval)))")
         add(1, "reconnect: \(a5.reconnect ? "auto" : "manual")")
+        add(1, "battery_s: \(number(seconds(a5.batteryInterval)))")
 
         let cpr = bridge.cprBand
         add(0, "cpr:")
         add(1, "angle_samples: \(cpr.angleSamples)")
         add(1, "range_mm: [\(cpr.targetRange.minMillimetres), \(cpr.targetRange.maxMillimetres)]")
         add(1, "rate_window_s: \(number(cpr.rateWindowSeconds))")
+        add(1, "battery_s: \(number(seconds(cpr.batteryInterval)))")
+        add(1, "signal_s: \(number(seconds(cpr.signalInterval)))")
         add(1, "distance:")
         if let reference = cpr.distance.referencePowerDBm { add(2, "reference_dbm: \(number(reference))") }
         add(2, "exponent: \(number(cpr.distance.exponent))")

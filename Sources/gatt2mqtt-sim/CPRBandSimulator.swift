@@ -90,6 +90,7 @@ actor CPRBandSimulator: GattApplicationDelegate {
     // MARK: GattApplicationDelegate
 
     func readValue(of characteristic: String, options: GattRequestOptions) async throws -> [UInt8] {
+        output.line("READ \(characteristic)")
         guard characteristic == CPRBandGATT.Characteristic.battery else { throw BlueZPeripheralError.readNotPermitted }
         return state.batteryReadValue
     }

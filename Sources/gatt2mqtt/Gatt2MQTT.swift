@@ -77,6 +77,15 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "Activ5: keep-alive interval while evergreen is on, in seconds (default 60).")
     var a5KeepaliveSeconds: Double?
 
+    @Option(help: "Activ5: battery read interval while connected, in seconds (default 60).")
+    var a5BatterySeconds: Double?
+
+    @Option(help: "CPR-Band: battery read interval while connected, in seconds (default 60).")
+    var cprBatterySeconds: Double?
+
+    @Option(help: "CPR-Band: RSSI and distance interval while connected, in seconds (default 5).")
+    var cprSignalSeconds: Double?
+
     @Option(help: "Activ5: reconnect after a loss: auto or manual (default auto).")
     var a5Reconnect: String?
 
@@ -97,6 +106,9 @@ struct Gatt2MQTT: AsyncParsableCommand {
         settings.a5KeepaliveSeconds = a5KeepaliveSeconds
         settings.healthSeconds = healthSeconds
         settings.a5Reconnect = a5Reconnect
+        settings.a5BatterySeconds = a5BatterySeconds
+        settings.cprBatterySeconds = cprBatterySeconds
+        settings.cprSignalSeconds = cprSignalSeconds
         return settings
     }
 

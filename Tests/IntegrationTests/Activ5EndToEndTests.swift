@@ -41,6 +41,16 @@ struct Activ5EndToEndTests {
         return try #require(try await recorder.waitFor(topic).payloadString)
     }
 
+    /// The battery level is read again periodically while connected (here every second).
+    @Test(arguments: BlueZWorld.enabled)
+    func theBatteryLevelIsReadAgainWhileConnected(_ kind: BlueZWorld) async throws {
+        try await withActiv5(kind, bridge: ["--a5-battery-seconds", "1"]) { _, device, recorder, id in
+            let first = try await recorder.waitFor("a5/\(id)/battery")
+            try device.send(line: "battery 42")
+            try await recorder.waitFor("a5/\(id)/battery") { $0.payloadString != first.payloadString }
+        }
+    }
+
     /// A legacy device that never sends TC5k still connects after the wait, firmware unknown, and streams.
     @Test(arguments: BlueZWorld.enabled)
     func aLegacyDeviceWithoutTC5kStillConnects(_ kind: BlueZWorld) async throws {

@@ -32,17 +32,24 @@ struct CPRBandEndToEndTests {
             let ready = try #require(band.lines.first { $0.text.hasPrefix("READY ") }?.text)
             let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
             let recorder = try await TopicRecorder(url: world.broker.url)
-            _ = try await world.startBridge()
+            _ = try await world.startBridge(extraArguments: ["--cpr-battery-seconds", "1", "--cpr-signal-seconds", "1"])
             try await recorder.waitFor("cpr/\(id)/connection") { $0.payloadString == "connected" }
             #expect(try await writes(band, after: 0, endingWith: "f1") == ["f1"], "F1 on connect, as the vendor's Bus library does")
             try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "ready" }
             let battery = try await recorder.waitFor("cpr/\(id)/battery")
             #expect(battery.payloadString?.contains(#""percent":"#) == true)
+            // The battery is read again periodically (Bus: every 60 s; here every second): a change shows.
+            try band.send(line: "battery 208")
+            let refreshed = try await recorder.waitFor("cpr/\(id)/battery") { $0.payloadString != battery.payloadString }
+            #expect(refreshed.payloadString?.contains(#""raw":208"#) == true, "\(refreshed.payloadString ?? "")")
 
             // Settings in ready mode: the range is three writes answered once; the name is F6 + 18 bytes.
             var mark = band.lineCount
             #expect(try await reply(recorder, id, "range", #"{"min_mm":50,"max_mm":60}"#) == #"{"command":"range","ok":true}"#)
             #expect(try await writes(band, after: mark, endingWith: "3c") == ["f5", "32", "3c"])
+            // While a sequence is written the mode says so, and goes back to ready after the last acknowledgement.
+            let modes = recorder.messages(on: "cpr/\(id)/mode").compactMap(\.payloadString)
+            #expect(Array(modes.suffix(2)) == ["sending", "ready"], "\(modes)")
             mark = band.lineCount
             #expect(try await reply(recorder, id, "name", #"{"name":"CPR-07"}"#) == #"{"command":"name","ok":true}"#)
             #expect(try await writes(band, after: mark, endingWith: "20") == ["f6"] + Array("CPR-07            ".utf8).map { String(format: "%02x", $0) })
@@ -58,6 +65,10 @@ struct CPRBandEndToEndTests {
             if !world.isReal {
                 let rssi = try await recorder.waitFor("cpr/\(id)/rssi")
                 #expect(Int(rssi.payloadString ?? "").map { (-100 ... -20).contains($0) } == true)
+                // Published on the signal period (Bus: 5 s; here every second), not only when BlueZ reports a change.
+                let afterFirst = recorder.mark
+                try await recorder.waitFor("cpr/\(id)/rssi", after: afterFirst)
+                try await recorder.waitFor("cpr/\(id)/rssi", after: recorder.mark)
                 let distance = try await recorder.waitFor("cpr/\(id)/distance")
                 #expect(Double(distance.payloadString ?? "").map { $0 > 0 } == true)
             }

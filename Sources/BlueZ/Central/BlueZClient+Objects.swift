@@ -67,6 +67,12 @@ extension BlueZClient {
 
 extension BlueZClient {
     /// The UUIDs of every characteristic of the device's resolved services.
+    /// The battery level bluetoothd read from the device's Battery Service (`Battery1.Percentage`): its
+    /// battery plugin claims 180F, so 2A19 is not exported as a GATT characteristic. Nil without one.
+    public func batteryPercentage(device devicePath: String) async -> UInt8? {
+        await cache.objects[devicePath]?[BlueZInterface.battery]?["Percentage"]?.uint8
+    }
+
     public func characteristicUUIDs(device devicePath: String) async -> [String] {
         await cache.objects.compactMap { path, interfaces in
             path.hasPrefix(devicePath + "/") ? interfaces[BlueZInterface.gattCharacteristic]?["UUID"]?.string?.lowercased() : nil

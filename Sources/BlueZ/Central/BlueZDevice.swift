@@ -9,6 +9,8 @@ public struct BlueZDevice: Sendable, Equatable {
     public var alias: String?
     public var serviceUUIDs: [String]
     public var rssi: Int16?
+    /// The advertised TX power in dBm (the TX Power Level of the advertising data), when the device sends one.
+    public var txPower: Int16?
     public var connected: Bool
     public var servicesResolved: Bool
     public var paired: Bool
@@ -22,6 +24,7 @@ public struct BlueZDevice: Sendable, Equatable {
         alias = properties["Alias"]?.string
         serviceUUIDs = (properties["UUIDs"]?.strings ?? []).map { $0.lowercased() }
         rssi = Self.measuredRSSI(properties["RSSI"])
+        txPower = properties["TxPower"]?.int16
         connected = properties["Connected"]?.bool ?? false
         servicesResolved = properties["ServicesResolved"]?.bool ?? false
         paired = properties["Paired"]?.bool ?? false

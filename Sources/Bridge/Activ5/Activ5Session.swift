@@ -21,6 +21,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     private var imuOn = false
     private var evergreen = false
     private var evergreenTask: Task<Void, Never>?
+    private var batteryTask: Task<Void, Never>?
     private var tare = ForceTare()
     /// The last raw force values (newtons before tare), for a software tare.
     private var recentForces: [Double] = []
@@ -39,6 +40,8 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         answers.cancelAll()
         evergreenTask?.cancel()
         evergreenTask = nil
+        batteryTask?.cancel()
+        batteryTask = nil
         await core.link.reset()
         streaming = false
         imuOn = false
@@ -53,17 +56,16 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         setState(.handshake)
         let characteristics = await core.link.characteristicUUIDs()
         wireProtocol = Activ5Protocol.detect(serviceUUIDs: Array(await core.link.serviceUUIDs()), characteristicUUIDs: characteristics)
+        // Neither profile: not an Activ5 (a `connect` request may name the wrong family). The legacy handshake
+        // needs no answer, so without this check any device would "connect".
+        guard wireProtocol == .new || characteristics.contains(Activ5GATT.Characteristic.legacyCommands) else {
+            throw CommandError(.invalidState, "the device has neither Activ5 profile (no F0FE, no 5A02)")
+        }
         progress = Activ5HandshakeProgress(wireProtocol: wireProtocol)
         for step in Activ5Handshake.steps(availableCharacteristics: characteristics) {
             try await perform(step)
         }
-        var battery: UInt8?
-        if characteristics.contains(Activ5GATT.Characteristic.batteryLevel),
-            case .batteryLevel(let level)? = try? Activ5Notification.decode(
-                characteristic: Activ5GATT.Characteristic.batteryLevel, bytes: try await core.link.read(Activ5GATT.Characteristic.batteryLevel))
-        {
-            battery = level
-        }
+        let battery = wireProtocol == .new ? await readBatteryLevel(exported: characteristics.contains(Activ5GATT.Characteristic.batteryLevel)) : nil
         guard progress.isComplete else {
             throw CommandError(.timeout, "handshake incomplete, missing \(progress.missing.joined(separator: ", "))")
         }
@@ -72,7 +74,33 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         core.publish(telemetry.battery(level: battery ?? progress.batteryLevel, status: progress.status?.batteryStatus))
         core.publish(telemetry.info(infoMembers()))
         if evergreen { startEvergreen() }
+        if wireProtocol == .new {
+            // The legacy profile has no level to read (only TC5k's token): new-protocol devices only.
+            let exported = characteristics.contains(Activ5GATT.Characteristic.batteryLevel)
+            batteryTask = repeating(every: options.batteryInterval) { [weak self] in await self?.refreshBattery(exported: exported) }
+        }
         core.logger.info("Activ5 connected", metadata: ["protocol": "\(wireProtocol)", "firmware": "\(progress.firmwareVersion ?? "")"])
+    }
+
+    /// 2A19 when the stack exports it; else the level bluetoothd's battery plugin keeps (`Battery1`).
+    private func readBatteryLevel(exported: Bool) async -> UInt8? {
+        let uuid = Activ5GATT.Characteristic.batteryLevel
+        guard exported else { return await core.link.bluez.batteryPercentage(device: core.link.device.path) }
+        do {
+            guard case .batteryLevel(let level) = try Activ5Notification.decode(characteristic: uuid, bytes: try await core.link.read(uuid)) else {
+                return nil
+            }
+            return level
+        } catch {
+            core.logger.warning("battery level not read: \(error)")
+            return nil
+        }
+    }
+
+    private func refreshBattery(exported: Bool) async {
+        guard let level = await readBatteryLevel(exported: exported) else { return }
+        core.logger.debug("battery refreshed", metadata: ["level": "\(level)"])
+        core.publish(telemetry.battery(level: level, status: progress.status?.batteryStatus))
     }
 
     private func infoMembers() -> [String: JSONValue] {

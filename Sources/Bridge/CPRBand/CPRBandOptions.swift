@@ -11,6 +11,10 @@ public struct CPRBandOptions: Sendable {
     public var distance = CPRBandDistanceModel(referencePowerDBm: -59, exponent: 2)
     /// The compression depth range statistics count against until a `range` command sets the band's.
     public var targetRange = CPRBandDepthRange.vendorDefault
+    /// How often the battery is read while connected (Bus `INTERVAL_READ_BATT`, 60 s).
+    public var batteryInterval: Duration = .seconds(60)
+    /// How often RSSI and distance are published while connected (Bus `INTERVAL_READ_RSSI`, 5 s).
+    public var signalInterval: Duration = .seconds(5)
     /// Rolling window of the compression rate, in seconds.
     public var rateWindowSeconds = CompressionStatistics.defaultWindowSeconds
 

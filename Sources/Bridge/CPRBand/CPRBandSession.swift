@@ -13,6 +13,8 @@ actor CPRBandSession: LinkedSession {
     private var mode = CPRBandMode.unknown
     private var telemetry: CPRBandTelemetry
     private var streamTasks: [String: Task<Void, Never>] = [:]
+    /// The battery and signal refreshes while connected.
+    private var refreshTasks: [Task<Void, Never>] = []
 
     init(device: BlueZDevice, context: SessionContext, options: CPRBandOptions) {
         core = SessionCore(device: device, context: context, family: .cpr)
@@ -24,13 +26,11 @@ actor CPRBandSession: LinkedSession {
 
     // MARK: Lifecycle
 
-    func rssiChanged(_ rssi: Int16) {
-        core.publish(telemetry.signal(rssi: rssi))
-    }
-
     func tearDown() async {
         streamTasks.values.forEach { $0.cancel() }
         streamTasks = [:]
+        refreshTasks.forEach { $0.cancel() }
+        refreshTasks = []
         await core.link.reset()
         setMode(.unknown)
         telemetry.reset()
@@ -50,8 +50,28 @@ actor CPRBandSession: LinkedSession {
         var info: [String: JSONValue] = ["address": .string(device.address), "family": .string("cpr"), "gateway": .string(core.gateway)]
         if let name = device.name ?? device.alias { info["name"] = .string(name) }
         core.publish(telemetry.info(info))
-        if let rssi = device.rssi { rssiChanged(rssi) }
+        await publishSignal()
+        // As Bus does: the battery every minute, RSSI and distance every 5 s (by default).
+        refreshTasks = [
+            repeating(every: options.batteryInterval) { [weak self] in await self?.refreshBattery() },
+            repeating(every: options.signalInterval) { [weak self] in await self?.publishSignal() },
+        ]
         core.logger.info("CPR-Band connected")
+    }
+
+    private func refreshBattery() async {
+        do {
+            received(try await core.link.read(CPRBandGATT.Characteristic.battery), from: CPRBandGATT.Characteristic.battery)
+        } catch {
+            core.logger.warning("battery not read: \(error)")
+        }
+    }
+
+    /// RSSI as BlueZ last measured it (from the band's advertising: BlueZ has no call that reads a
+    /// connection's RSSI), with the distance it suggests; nothing while BlueZ has no measurement.
+    private func publishSignal() async {
+        guard let device = await core.link.bluez.device(at: core.link.device.path), let rssi = device.rssi else { return }
+        core.publish(telemetry.signal(rssi: rssi, advertisedTxPower: device.txPower))
     }
 
     private func subscribe(_ uuid: String) async throws {

@@ -44,9 +44,9 @@ struct CPRBandTelemetry: Sendable {
     }
 
     /// RSSI and the distance it suggests.
-    func signal(rssi: Int16) -> [Publication] {
+    func signal(rssi: Int16, advertisedTxPower: Int16?) -> [Publication] {
         var publications = [Publication(topic: topic("rssi"), payload: String(rssi))]
-        if let metres = options.distance.distanceMetres(rssi: Double(rssi), txPowerLevel: nil) {
+        if let metres = options.distance.distanceMetres(rssi: Double(rssi), advertisedTxPowerDBm: advertisedTxPower.map(Double.init)) {
             publications.append(Publication(topic: topic("distance"), payload: String(format: "%.2f", metres)))
         }
         return publications

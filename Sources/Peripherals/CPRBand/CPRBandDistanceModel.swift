@@ -23,11 +23,20 @@ public struct CPRBandDistanceModel: Sendable, Equatable, Hashable, Codable {
     /// The Bus library's model.
     public static let busLibrary = CPRBandDistanceModel()
 
+    /// Distance in metres for an RSSI, with the TX power the device advertises (dBm, BlueZ `TxPower`) as
+    /// the reference when it sends one, as Bus does, else `referencePowerDBm`.
+    public func distanceMetres(rssi: Double, advertisedTxPowerDBm: Double?) -> Double? {
+        distance(rssi: rssi, reference: advertisedTxPowerDBm ?? referencePowerDBm)
+    }
+
     /// Distance in metres for an RSSI, using `referencePowerDBm` or else the advertised TX power level
     /// (0–7, BlueZ `TxPower`). Nil when neither gives a reference (Bus reports no distance then), or
     /// when the exponent is not positive or a value is not finite.
     public func distanceMetres(rssi: Double, txPowerLevel: Int?) -> Double? {
-        let reference = referencePowerDBm ?? txPowerLevel.flatMap(CPRBandTXPowerLevel.init(rawValue:))?.dBm
+        distance(rssi: rssi, reference: referencePowerDBm ?? txPowerLevel.flatMap(CPRBandTXPowerLevel.init(rawValue:))?.dBm)
+    }
+
+    private func distance(rssi: Double, reference: Double?) -> Double? {
         guard let reference, exponent > 0, exponent.isFinite, rssi.isFinite, reference.isFinite else { return nil }
         return pow(10, (reference - rssi) / (10 * exponent))
     }
