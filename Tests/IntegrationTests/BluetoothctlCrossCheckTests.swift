@@ -19,17 +19,16 @@ struct BluetoothctlCrossCheckTests {
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             await recorder.stop()
 
-            let list = try world.launch("bluetoothctl", ["list"])
-            _ = try await list.waitForExit()
+            // bluetoothctl run with a command may answer before its proxies are loaded (seen over the real guest's
+            // forwarded bus, just after boot): ask again until the answer names what it should, a few times.
+            let list = try await bluetoothctl(world, ["list"]) { $0.contains("[default]") }
             #expect(list.lines.contains { $0.text.contains("Controller \(world.adapterAddresses[0])") && $0.text.contains("[default]") },
                     "hci0, the first adapter, is bluetoothctl's default as with bluetoothd")
 
-            let devices = try world.launch("bluetoothctl", ["devices"])
-            _ = try await devices.waitForExit()
+            let devices = try await bluetoothctl(world, ["devices"]) { $0.contains(address) }
             #expect(devices.lines.contains { $0.text == "Device \(address) naviGuertel-SIM" })
 
-            let attributes = try world.launch("bluetoothctl", ["gatt.list-attributes", address])
-            _ = try await attributes.waitForExit()
+            let attributes = try await bluetoothctl(world, ["gatt.list-attributes", address]) { $0.contains("0000fe01") }
             let text = attributes.outputText.lowercased()
             for uuid in ["fe51", "fe52", "fe53", "fe01", "fe02", "fe03", "fe04", "fe05", "fe06", "fe07", "fe09", "fe0a", "fe0b", "fe0c", "fe13", "fe14"] {
                 #expect(text.contains("0000\(uuid)-0000-1000-8000-00805f9b34fb"), "bluetoothctl lists \(uuid)")
@@ -40,5 +39,17 @@ struct BluetoothctlCrossCheckTests {
             throw error
         }
         await world.stop()
+    }
+
+    /// Runs bluetoothctl until its output satisfies `answered`, at most four times; returns the last run.
+    private func bluetoothctl(_ world: TestWorld, _ arguments: [String], answered: (String) -> Bool) async throws -> ManagedProcess {
+        var run = try world.launch("bluetoothctl", arguments)
+        for _ in 0..<3 {
+            _ = try await run.waitForExit()
+            if answered(run.outputText) { break }
+            run = try world.launch("bluetoothctl", arguments)
+        }
+        _ = try await run.waitForExit()
+        return run
     }
 }

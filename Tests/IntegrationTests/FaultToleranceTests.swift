@@ -60,7 +60,9 @@ struct FaultToleranceTests {
             // Sessions ran their handshakes again: fresh state arrives.
             try await recorder.waitFor("belt/\(devices["belt"]!.id)/heading", after: recorder.mark)
             print("FIGURE bluetoothd restart: devices online again after \(back)")
-            #expect(back < .seconds(10), "every device online again within 10 s of BlueZ returning (took \(back))")
+            // The real stack adds its own restart and a discovery window under qemu: twice the room there.
+            let limit: Duration = .seconds(10) * BlueZWorld.patience
+            #expect(back < limit, "every device online again within \(limit) of BlueZ returning (took \(back))")
         }
     }
 

@@ -48,6 +48,28 @@ struct GripEndToEndTests {
         await world.stop()
     }
 
+    /// A grip below 30 % says it is low; the grip takes no commands, and says so without a write.
+    @Test func aLowBatteryIsFlaggedAndAnyCommandIsUnknown() async throws {
+        let world = try await TestWorld.start()
+        do {
+            let (grip, _, id) = try await startGrip(world, ["--battery", "20"])
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("grip/\(id)/connection") { $0.payloadString == "connected" }
+            #expect(try await recorder.waitFor("grip/\(id)/battery").payloadString == #"{"level":20,"low":true}"#)
+            let before = grip.lineCount
+            try recorder.publish("grip/\(id)/cmd/shutter", "{}", responseTopic: "test/grip/shutter")
+            let reply = try await recorder.waitFor("test/grip/shutter")
+            #expect(reply.payloadString?.contains(#""code":"unknown_command""#) == true, "\(reply.payloadString ?? "")")
+            #expect(!grip.lines.dropFirst(before).contains { $0.text.hasPrefix("WRITE") })
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
     @Test(arguments: BlueZWorld.enabled)
     func aBondedGripIsRestoredOnStartWhateverThePolicy(_ kind: BlueZWorld) async throws {
         let world = try await TestWorld.start(kind)
