@@ -396,7 +396,10 @@ public final class Bridge: Sendable {
                 return
             }
             guard let queue = gateway.withLock({ $0.sessions.values.first { $0.session.family == family && $0.session.id == id }?.commands }) else {
-                throw CommandError(.notConnected, "no \(family.rawValue) \(id) is known to this gateway")
+                var reply = CommandReply(command: name, transaction: transaction)
+                reply.data = try driver.executeWithoutSession(id: id, command: name, payload: payload, publisher: publisher)
+                publisher.reply(reply, to: message, family: family, id: id)
+                return
             }
             guard gateway.withLock({ $0.rateLimiter.admit("\(family.rawValue)/\(id)", at: .now) }) else {
                 throw CommandError(.rateLimited, "more than \(configuration.commandRate.perSecond) commands per second for \(family.rawValue) \(id)")
@@ -411,7 +414,7 @@ public final class Bridge: Sendable {
         for await queued in commands {
             var reply = CommandReply(command: queued.name, transaction: queued.payload.transaction)
             do {
-                try await session.execute(command: queued.name, payload: queued.payload)
+                reply.data = try await session.executeForReply(command: queued.name, payload: queued.payload)
             } catch where error.code == .notConnected && queued.request.messageExpiry != nil {
                 // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
                 let deadline = queued.received + .seconds(Int(queued.request.messageExpiry ?? 0))

@@ -4,6 +4,8 @@ public struct CommandReply: Sendable, Equatable {
     public var command: String
     public var error: CommandError?
     public var transaction: JSONValue?
+    /// What a successful reply adds, e.g. `"applied":false`.
+    public var data: [String: JSONValue] = [:]
 
     public init(command: String, error: CommandError? = nil, transaction: JSONValue? = nil) {
         self.command = command
@@ -12,7 +14,9 @@ public struct CommandReply: Sendable, Equatable {
     }
 
     public var json: JSONValue {
-        var members: [String: JSONValue] = ["command": .string(command), "ok": .bool(error == nil)]
+        var members = error == nil ? data : [:]
+        members["command"] = .string(command)
+        members["ok"] = .bool(error == nil)
         if let error {
             members["error"] = .object(["code": .string(error.code.rawValue), "message": .string(error.message)])
         }

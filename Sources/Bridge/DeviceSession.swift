@@ -13,12 +13,19 @@ protocol DeviceSession: Actor {
     func shutDown() async
     /// Executes a command; throws the error to reply with.
     func execute(command: String, payload: CommandPayload) async throws(CommandError)
+    /// Executes a command and returns what its reply adds (e.g. `"applied":false`).
+    func executeForReply(command: String, payload: CommandPayload) async throws(CommandError) -> [String: JSONValue]
     /// BlueZ reported a new RSSI for the device.
     func rssiChanged(_ rssi: Int16)
 }
 
 extension DeviceSession {
     func rssiChanged(_ rssi: Int16) {}
+
+    func executeForReply(command: String, payload: CommandPayload) async throws(CommandError) -> [String: JSONValue] {
+        try await execute(command: command, payload: payload)
+        return [:]
+    }
 }
 
 /// What every session gets from the bridge.
@@ -43,4 +50,16 @@ protocol FamilyDriver: Sendable {
     /// Checks a command without a device, so that bad input is refused even for an absent device.
     func validate(command: String, payload: CommandPayload) throws(CommandError)
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession
+    /// Executes a command for device `id` of this family that has no session here; returns what its reply
+    /// adds. By default there is nothing to do without the device: `notConnected`.
+    func executeWithoutSession(id: String, command: String, payload: CommandPayload, publisher: BrokerPublisher) throws(CommandError)
+        -> [String: JSONValue]
+}
+
+extension FamilyDriver {
+    func executeWithoutSession(id: String, command: String, payload: CommandPayload, publisher: BrokerPublisher) throws(CommandError)
+        -> [String: JSONValue]
+    {
+        throw CommandError(.notConnected, "no \(family.rawValue) \(id) is known to this gateway")
+    }
 }

@@ -94,4 +94,39 @@ struct BeltNavigationEndToEndTests {
         }
         await world.stop()
     }
+
+    /// FSLib keeps navigation without a belt: started and changed while the belt is away, it is accepted
+    /// (`"applied":false`), published, and applied when the belt connects.
+    @Test(arguments: BlueZWorld.enabled)
+    func navigationSetWhileTheBeltIsAwayIsAppliedOnConnect(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
+        do {
+            var belt = try await world.startSimulator(["belt"])
+            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let beforeLoss = recorder.mark
+            belt.send(SIGKILL)
+            _ = try await belt.waitForExit()
+            try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) { $0.payloadString == "disconnected" }
+
+            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"start","direction":90}"#, responseTopic: "test/nav/start")
+            #expect(try await recorder.waitFor("test/nav/start").payloadString == #"{"applied":false,"command":"navigation","ok":true}"#)
+            try await recorder.waitFor("belt/\(id)/navigation", after: beforeLoss) { $0.payloadString == "navigating" }
+            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"update","direction":120}"#, responseTopic: "test/nav/update")
+            #expect(try await recorder.waitFor("test/nav/update").payloadString == #"{"applied":false,"command":"navigation","ok":true}"#)
+
+            belt = try await world.startSimulator(["belt"])
+            try await belt.waitForLine(timeout: .seconds(30)) { $0 == Self.fe05 + "01810300" }
+            try await belt.waitForLine { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
+            #expect(!belt.lines.contains { $0.text == Self.fe03 + Self.navigationSignal(bearing: 90) }, "only the latest signal is applied")
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
 }

@@ -23,3 +23,16 @@ enum NavigationRequest: Sendable, Equatable {
     case resume
     case stop
 }
+
+extension BeltNavigation {
+    /// Runs one `cmd/navigation` request, with or without a belt.
+    mutating func handle(_ request: NavigationRequest, now: ContinuousClock.Instant) throws(CommandError) -> [NavigationAction] {
+        switch request {
+        case .start(let signal): try start(signal, now: now)
+        case .update(let signal): try update(signal, now: now)
+        case .pause: pause()
+        case .resume: try resume(now: now)
+        case .stop: stop()
+        }
+    }
+}

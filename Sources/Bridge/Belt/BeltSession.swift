@@ -11,13 +11,17 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     private var streamTasks: [String: Task<Void, Never>] = [:]  // by characteristic UUID
     var answers = AnswerWaiters<[UInt8]>()  // FE06 notifications, encoded
     private var handshake = BeltHandshakeProgress()
-    /// Navigation outlives the link: it is restored when the belt comes back.
-    private var navigation = BeltNavigation()
+    /// Navigation outlives the link: it is restored when the belt comes back. It outlives the session too,
+    /// in the driver's store.
+    private var navigation: BeltNavigation
+    private let navigations: BeltNavigationStore
     private var navigationFlush: Task<Void, Never>?
 
-    init(device: BlueZDevice, context: SessionContext) {
+    init(device: BlueZDevice, context: SessionContext, navigations: BeltNavigationStore) {
         core = SessionCore(device: device, context: context, family: .belt)
         telemetry = BeltTelemetry(id: context.id, topics: context.publisher.topics)
+        self.navigations = navigations
+        navigation = navigations.take(context.id)
     }
 
     // MARK: Lifecycle
@@ -30,6 +34,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
         telemetry.reset()
         handshake = BeltHandshakeProgress()
         navigation.disconnected()
+        navigations.keep(navigation, for: id)
         navigationFlush?.cancel()
         navigationFlush = nil
         setState(.disconnected)
@@ -140,6 +145,17 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
 
     // MARK: Commands
 
+    /// Navigation is taken while the belt is away (`"applied":false`) and applied when it connects.
+    func executeForReply(command name: String, payload: CommandPayload) async throws(CommandError) -> [String: JSONValue] {
+        let command = try BeltCommandParser.parse(command: name, payload: payload)
+        guard state != .connected, case .navigation(let request) = command else {
+            try await execute(command: name, payload: payload)
+            return [:]
+        }
+        perform(try navigation.handle(request, now: .now))
+        return ["applied": .bool(false)]
+    }
+
     func execute(command name: String, payload: CommandPayload) async throws(CommandError) {
         let command = try BeltCommandParser.parse(command: name, payload: payload)
         guard state == .connected else { throw CommandError(.notConnected, "belt \(id) is \(state.rawValue)") }
@@ -162,14 +178,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
             case .orientation(let enabled, let periodMs):
                 try await changeOrientationNotifications(enabled: enabled, periodMs: periodMs)
             case .navigation(let request):
-                let now = ContinuousClock.now
-                switch request {
-                case .start(let signal): perform(try navigation.start(signal, now: now))
-                case .update(let signal): perform(try navigation.update(signal, now: now))
-                case .pause: perform(navigation.pause())
-                case .resume: perform(try navigation.resume(now: now))
-                case .stop: perform(navigation.stop())
-                }
+                perform(try navigation.handle(request, now: .now))
             case .notify(let kind):
                 perform(try navigation.notify(kind))
             }
