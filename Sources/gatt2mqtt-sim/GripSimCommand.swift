@@ -36,6 +36,9 @@ struct GripSimCommand: AsyncParsableCommand {
     @Option(help: "Battery level at start, percent.")
     var battery = 85
 
+    @Flag(name: .customLong("bonded-elsewhere"), help: "Keep the bond with another host: refuse every central's reads and subscriptions.")
+    var bondedElsewhere = false
+
     @Option(
         help: """
             Scripted events, seconds after the first subscription to the event characteristic, \
@@ -64,6 +67,7 @@ struct GripSimCommand: AsyncParsableCommand {
         var settings = GripSimulatorSettings(profile: gripProfile, firmware: GripFirmwareVersion(string: firmware)!)
         settings.batteryPercent = battery
         settings.script = script?.actions ?? []
+        settings.bondedElsewhere = bondedElsewhere
 
         let connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
         let application = GattApplication(

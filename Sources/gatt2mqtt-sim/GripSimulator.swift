@@ -18,6 +18,8 @@ struct GripSimulatorSettings: Sendable {
     var batteryPercent = 85
     /// Actions placed when the event characteristic is first subscribed.
     var script: [GripScriptedAction] = []
+    /// The grip keeps its bond with another host and refuses every central, bonded here or not.
+    var bondedElsewhere = false
 }
 
 /// The behaviour of a Fjorden grip behind `GattApplication` (cpr-band-and-grip.md §B.3–§B.5): bonding
@@ -178,6 +180,7 @@ actor GripSimulator: GattApplicationDelegate {
         guard device == activeCentral else {
             throw reject(characteristic, value: value, because: "\(device) is not the grip's host")
         }
+        if settings.bondedElsewhere { throw reject(characteristic, value: value, because: "the grip is bonded to another host") }
         if bondedCentrals.contains(device) { return }
         guard await isBonded(device) else {
             throw reject(characteristic, value: value, because: "\(device) is not bonded")

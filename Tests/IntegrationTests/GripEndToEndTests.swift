@@ -48,6 +48,27 @@ struct GripEndToEndTests {
         await world.stop()
     }
 
+    /// A grip bonded to another host refuses this gateway: `state` says `not_bonded`, an error event says
+    /// why, and the gateway keeps trying (the user forgets it on the other host).
+    @Test(arguments: BlueZWorld.enabled)
+    func aGripBondedElsewhereSaysNotBonded(_ kind: BlueZWorld) async throws {
+        let world = try await TestWorld.start(kind)
+        do {
+            let (_, _, id) = try await startGrip(world, ["--bonded-elsewhere"])
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("grip/\(id)/state") { $0.payloadString == "not_bonded" }
+            let error = try await recorder.waitFor("grip/\(id)/error")
+            #expect(error.payloadString?.hasPrefix(#"{"code":"not_bonded","message":"the grip refuses this gateway's bond"#) == true, "\(error.payloadString ?? "")")
+            #expect(!recorder.messages(on: "grip/\(id)/connection").contains { $0.payloadString == "connected" })
+            await recorder.stop()
+        } catch {
+            await world.stop()
+            throw error
+        }
+        await world.stop()
+    }
+
     /// A grip below 30 % says it is low; the grip takes no commands, and says so without a write.
     @Test func aLowBatteryIsFlaggedAndAnyCommandIsUnknown() async throws {
         let world = try await TestWorld.start()
