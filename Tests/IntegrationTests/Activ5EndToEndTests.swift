@@ -21,8 +21,7 @@ struct Activ5EndToEndTests {
         let world = try await TestWorld.start(kind)
         do {
             let device = try await world.startSimulator(["a5"] + simulator)
-            let ready = try #require(device.lines.first { $0.text.hasPrefix("READY ") }?.text)
-            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let id = try device.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge(extraArguments: bridge)
             try await recorder.waitFor("a5/\(id)/connection") { $0.payloadString == "connected" }

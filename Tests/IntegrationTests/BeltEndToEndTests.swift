@@ -14,9 +14,7 @@ struct BeltEndToEndTests {
         let world = try await TestWorld.start(kind)
         do {
             let belt = try await world.startSimulator(["belt"])
-            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
-            let address = String(ready.split(separator: " ")[2])
-            let id = address.lowercased().replacingOccurrences(of: ":", with: "")
+            let id = try belt.simulatedID
             try await body(world, belt, id)
         } catch {
             await world.stop()

@@ -19,8 +19,7 @@ struct BeltNavigationEndToEndTests {
         do {
             // The pause button comes 4 s after the bridge subscribes: after navigation has started.
             var belt = try await world.startSimulator(["belt", "--buttons", "4:pause:short"])
-            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
-            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
@@ -102,8 +101,7 @@ struct BeltNavigationEndToEndTests {
         let world = try await TestWorld.start(kind)
         do {
             var belt = try await world.startSimulator(["belt"])
-            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
-            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }

@@ -11,9 +11,8 @@ struct BluetoothctlCrossCheckTests {
         let world = try await TestWorld.start(kind)
         do {
             let belt = try await world.startSimulator(["belt"])
-            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
-            let address = String(ready.split(separator: " ")[2])
-            let id = address.lowercased().replacingOccurrences(of: ":", with: "")
+            let address = try belt.simulatedAddress
+            let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }

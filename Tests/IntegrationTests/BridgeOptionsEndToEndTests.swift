@@ -8,19 +8,13 @@ import TestSupport
 /// bridge on MQTT 3.1.1, and `--allow`. None depends on BlueZ's behaviour, so BlueZoo alone runs them.
 @Suite(.serialized)
 struct BridgeOptionsEndToEndTests {
-    private static func id(of belt: ManagedProcess) throws -> (address: String, id: String) {
-        let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
-        let address = String(ready.split(separator: " ")[2])
-        return (address, address.lowercased().replacingOccurrences(of: ":", with: ""))
-    }
-
     /// More commands than `limits.command_rate` allows after its burst: the excess is refused with
     /// `rate_limited` and never written; every admitted one is.
     @Test func commandsBeyondTheRateLimitAreRefusedWithoutAWrite() async throws {
         let world = try await TestWorld.start()
         do {
             let belt = try await world.startSimulator(["belt"])
-            let id = try Self.id(of: belt).id
+            let id = try belt.simulatedID
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-\(UUID().uuidString.prefix(8)).yaml").path
             try "limits:\n  command_rate: 1\n  command_burst: 3\n".write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
@@ -56,7 +50,7 @@ struct BridgeOptionsEndToEndTests {
         let world = try await TestWorld.start()
         do {
             let belt = try await world.startSimulator(["belt"])
-            let id = try Self.id(of: belt).id
+            let id = try belt.simulatedID
             var configuration = try MQTTConfiguration(url: world.broker.url)
             configuration.protocolVersion = .v311
             let recorder = try await TopicRecorder(configuration: configuration)
@@ -86,8 +80,8 @@ struct BridgeOptionsEndToEndTests {
         do {
             let allowed = try await world.startSimulator(["belt"], adapter: "hci1")
             let other = try await world.startSimulator(["belt"], adapter: "hci2")
-            let (allowedAddress, allowedID) = try Self.id(of: allowed)
-            let (otherAddress, otherID) = try Self.id(of: other)
+            let (allowedAddress, allowedID) = (try allowed.simulatedAddress, try allowed.simulatedID)
+            let (otherAddress, otherID) = (try other.simulatedAddress, try other.simulatedID)
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge(extraArguments: ["--allow", allowedAddress.lowercased()])
             try await recorder.waitFor("belt/\(allowedID)/connection") { $0.payloadString == "connected" }

@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import Synchronization
 import Testing
 import TestSupport
 
@@ -18,9 +19,13 @@ struct CPRBandEndToEndTests {
         band.lines.dropFirst(mark).map(\.text).filter { $0.hasPrefix(Self.command) }.map { String($0.dropFirst(Self.command.count)) }
     }
 
-    /// The writes after `mark`, once the last expected one has shown (the band's stdout may trail the reply).
-    private func writes(_ band: ManagedProcess, after mark: Int, endingWith last: String) async throws -> [String] {
-        try await band.waitForLine(after: mark) { $0 == Self.command + last }
+    /// The writes after `mark`, once as many as `expected` have shown (the band's stdout may trail the
+    /// reply, and a name repeats its padding byte, so the last value alone does not mark the end).
+    private func writes(_ band: ManagedProcess, after mark: Int, expecting expected: [String]) async throws -> [String] {
+        let seen = Mutex(0)
+        try await band.waitForLine(after: mark) { line in
+            line.hasPrefix(Self.command) && seen.withLock { $0 += 1; return $0 } == expected.count
+        }
         return writes(band, after: mark)
     }
 
@@ -29,12 +34,11 @@ struct CPRBandEndToEndTests {
         let world = try await TestWorld.start(kind)
         do {
             let band = try await world.startSimulator(["cpr", "--name", "CPR-01", "--rate", "240", "--depth-mm", "45-65"])
-            let ready = try #require(band.lines.first { $0.text.hasPrefix("READY ") }?.text)
-            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let id = try band.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge(extraArguments: ["--cpr-battery-seconds", "1", "--cpr-signal-seconds", "1"])
             try await recorder.waitFor("cpr/\(id)/connection") { $0.payloadString == "connected" }
-            #expect(try await writes(band, after: 0, endingWith: "f1") == ["f1"], "F1 on connect, as the vendor's Bus library does")
+            #expect(try await writes(band, after: 0, expecting: ["f1"]) == ["f1"], "F1 on connect, as the vendor's Bus library does")
             try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "ready" }
             let battery = try await recorder.waitFor("cpr/\(id)/battery")
             #expect(battery.payloadString?.contains(#""percent":"#) == true)
@@ -46,19 +50,20 @@ struct CPRBandEndToEndTests {
             // Settings in ready mode: the range is three writes answered once; the name is F6 + 18 bytes.
             var mark = band.lineCount
             #expect(try await reply(recorder, id, "range", #"{"min_mm":50,"max_mm":60}"#) == #"{"command":"range","ok":true}"#)
-            #expect(try await writes(band, after: mark, endingWith: "3c") == ["f5", "32", "3c"])
+            #expect(try await writes(band, after: mark, expecting: ["f5", "32", "3c"]) == ["f5", "32", "3c"])
             // While a sequence is written the mode says so, and goes back to ready after the last acknowledgement.
             let modes = recorder.messages(on: "cpr/\(id)/mode").compactMap(\.payloadString)
             #expect(Array(modes.suffix(2)) == ["sending", "ready"], "\(modes)")
             mark = band.lineCount
             #expect(try await reply(recorder, id, "name", #"{"name":"CPR-07"}"#) == #"{"command":"name","ok":true}"#)
-            #expect(try await writes(band, after: mark, endingWith: "20") == ["f6"] + Array("CPR-07            ".utf8).map { String(format: "%02x", $0) })
+            let nameWrites = ["f6"] + Array("CPR-07            ".utf8).map { String(format: "%02x", $0) }
+            #expect(try await writes(band, after: mark, expecting: nameWrites) == nameWrites)
             let refused = try await reply(recorder, id, "range", #"{"min_mm":30,"max_mm":60}"#)
             #expect(refused.contains("invalid_value") && refused.contains("'min_mm'") && refused.contains("35"))
 
             mark = band.lineCount
             #expect(try await reply(recorder, id, "call") == #"{"command":"call","ok":true}"#)
-            #expect(try await writes(band, after: mark, endingWith: "f2") == ["f2"])
+            #expect(try await writes(band, after: mark, expecting: ["f2"]) == ["f2"])
 
             // RSSI comes from BlueZ's reports (BlueZoo re-announces the band every scan round), with the distance it
             // suggests. btvirt's controllers model no radio and report 127, "not available": no measurement to publish.
@@ -76,7 +81,7 @@ struct CPRBandEndToEndTests {
             // Practice: one peak per compression, statistics, the averaged angle.
             mark = band.lineCount
             #expect(try await reply(recorder, id, "practice") == #"{"command":"practice","ok":true}"#)
-            #expect(try await writes(band, after: mark, endingWith: "f3") == ["f3"])
+            #expect(try await writes(band, after: mark, expecting: ["f3"]) == ["f3"])
             try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "practicing" }
             for _ in 0..<3 { try await recorder.waitFor("cpr/\(id)/peak", after: recorder.mark) }
             let peak = try #require(Double(recorder.messages(on: "cpr/\(id)/peak").last?.payloadString ?? ""))
@@ -100,7 +105,7 @@ struct CPRBandEndToEndTests {
             // An evaluation ends in its own summary.
             mark = band.lineCount
             #expect(try await reply(recorder, id, "evaluate") == #"{"command":"evaluate","ok":true}"#)
-            #expect(try await writes(band, after: mark, endingWith: "f4") == ["f4"])
+            #expect(try await writes(band, after: mark, expecting: ["f4"]) == ["f4"])
             try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "evaluating" }
             try await recorder.waitFor("cpr/\(id)/peak", after: recorder.mark)
             #expect(try await reply(recorder, id, "ready") == #"{"command":"ready","ok":true}"#)
@@ -110,7 +115,7 @@ struct CPRBandEndToEndTests {
             mark = band.lineCount
             let beforePowerOff = recorder.mark
             #expect(try await reply(recorder, id, "power_off") == #"{"command":"power_off","ok":true}"#)
-            #expect(try await writes(band, after: mark, endingWith: "ff") == ["ff"])
+            #expect(try await writes(band, after: mark, expecting: ["ff"]) == ["ff"])
             try await recorder.waitFor("cpr/\(id)/connection", after: beforePowerOff) { $0.payloadString == "disconnected" }
             if world.isReal {
                 #expect(recorder.messages(on: "cpr/\(id)/rssi").isEmpty, "RSSI 127 is no measurement")

@@ -10,8 +10,7 @@ struct DockerEntrypointTests {
         let world = try await TestWorld.start()
         do {
             let belt = try await world.startSimulator(["belt"])
-            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
-            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try world.launch("/bin/sh", [ProjectPaths.root + "/docker/entrypoint.sh"], name: "entrypoint", extraEnvironment: [
                 "GATT2MQTT_BIN": ProjectPaths.binary("gatt2mqtt"), "GATT2MQTT_BROKER": world.broker.url,

@@ -8,8 +8,7 @@ struct HealthEndToEndTests {
         let world = try await TestWorld.start()
         do {
             let belt = try await world.startSimulator(["belt", "--orientation-period-ms", "100"])
-            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
-            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge(extraArguments: ["--health-seconds", "1"])
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }

@@ -11,8 +11,7 @@ struct OfflineCommandTests {
         let world = try await TestWorld.start()
         do {
             var belt = try await world.startSimulator(["belt"])
-            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
-            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }

@@ -14,8 +14,7 @@ struct RetainedStateTests {
         let world = try await TestWorld.start(kind)
         do {
             let belt = try await world.startSimulator(["belt"])
-            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
-            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             let crashing = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }

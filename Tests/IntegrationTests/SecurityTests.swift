@@ -90,8 +90,7 @@ struct SecurityTests {
         let world = try await TestWorld.start(broker: broker(certificates))
         do {
             let belt = try await world.startSimulator(["belt"])
-            let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
-            let id = String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+            let id = try belt.simulatedID
             let operatorClient = try await client(world, certificates, user: "operator", password: "operator-pw")
             let dashboard = try await client(world, certificates, user: "dashboard", password: "dashboard-pw")
             let daemon = try startBridge(world, ca: certificates.ca, password: Self.password, directory: certificates.directory)
