@@ -73,7 +73,27 @@ final class TopicRecorder: Sendable {
             let abandoned = state.withLock { $0.waiters.removeValue(forKey: key) }
             abandoned?.continuation.resume(returning: MQTTMessage(topic: "", payload: []))
         }
-        let message = try await withTimeout(timeout, "a message on \(topic)") {
+        // A timeout names what did arrive on the topic, so that a failure in CI explains itself.
+        let seen = { [state] in
+            let payloads = state.withLock { $0.received.dropFirst(mark).filter { $0.topic == topic }.suffix(3).map { $0.payloadString ?? "<binary>" } }
+            return "a message on \(topic) (the last seen there: \(payloads.isEmpty ? "none" : payloads.joined(separator: " | ")))"
+        }
+        let message: MQTTMessage
+        do {
+            message = try await waitOnce(topic, mark: mark, key: key, timeout: timeout, predicate: predicate, cancel: cancel)
+        } catch is TimeoutError {
+            throw TimeoutError(what: seen(), duration: timeout)
+        }
+        guard message.topic == topic else { throw TimeoutError(what: seen(), duration: timeout) }
+        return message
+    }
+
+    private func waitOnce(
+        _ topic: String, mark: Int, key: Int, timeout: Duration, predicate: @escaping @Sendable (MQTTMessage) -> Bool,
+        cancel: @escaping @Sendable () -> Void
+    ) async throws -> MQTTMessage {
+        let state = state
+        return try await withTimeout(timeout, "a message on \(topic)") {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     let early = state.withLock { state -> MQTTMessage? in
@@ -87,8 +107,6 @@ final class TopicRecorder: Sendable {
                 cancel()
             }
         }
-        guard message.topic == topic else { throw TimeoutError(what: "a message on \(topic)", duration: timeout) }
-        return message
     }
 
     /// What the broker held retained when this recorder subscribed, by topic: the broker sends the retained

@@ -51,6 +51,15 @@ import Testing
         #expect(model.distanceMetres(rssi: -60, txPowerLevel: -4) == nil)
     }
 
+    /// The bridge's choice: the TX power a band advertises (dBm, BlueZ `TxPower`) is the reference when
+    /// there is one, as in Bus; the configured reference otherwise.
+    @Test func anAdvertisedTxPowerIsTheReferenceWhenThereIsOne() throws {
+        let model = CPRBandDistanceModel(referencePowerDBm: -59, exponent: 2)
+        #expect(model.distanceMetres(rssi: -24, advertisedTxPowerDBm: -4) == 10)
+        #expect(model.distanceMetres(rssi: -59, advertisedTxPowerDBm: nil) == 1)
+        #expect(CPRBandDistanceModel.busLibrary.distanceMetres(rssi: -60, advertisedTxPowerDBm: nil) == nil)
+    }
+
     @Test func calibratedReferenceAndExponent() throws {
         let model = CPRBandDistanceModel(referencePowerDBm: -59, exponent: 2.5)
         #expect(model.distanceMetres(rssi: -59, txPowerLevel: nil) == 1)
