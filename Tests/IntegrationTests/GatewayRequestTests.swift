@@ -52,10 +52,12 @@ struct GatewayRequestTests {
             // A fresh sighting of the belt (a scan round re-announces it) does not bring it back.
             let rescan = recorder.mark
             #expect(try await request(recorder, "scan", "2").contains(#""ok":true"#))
-            // The scan request reports known devices at once; the second sighting comes from BlueZ.
+            // The scan request reports known devices at once; in BlueZoo a second sighting comes from BlueZ. On the
+            // real stack the belt re-advertised when its central left, before this scan began, and btvirt's scanner
+            // reports an advertiser again only when its advertising changes: the request's own report is all.
             let sightings = Mutex(0)
             try await recorder.waitFor("gatt2mqtt/test/scan", after: rescan) { message in
-                message.payloadString?.contains(address) == true && sightings.withLock { $0 += 1; return $0 } >= 2
+                message.payloadString?.contains(address) == true && sightings.withLock { $0 += 1; return $0 } >= (world.isReal ? 1 : 2)
             }
             try await recorder.waitFor("gatt2mqtt/test/scan", after: rescan) { $0.payloadString == #"{"duration_s":2,"finished":true,"seen":1}"# }
             #expect(!recorder.messages.dropFirst(mark).contains { $0.topic == "belt/\(id)/connection" && $0.payloadString == "connecting" })
