@@ -104,8 +104,8 @@ public final class Bridge: Sendable {
             // behind (correctLeftovers).
             try mqtt.subscribe(topics.infoFilter(family), qos: .atLeastOnce)
         }
-        // Subscribed last, the gateway's own retained status arrives after every retained `info`: it ends
-        // the leftovers, which are corrected before any device is served.
+        // Subscribed last, the gateway's own retained status (just published) arrives after every retained
+        // `info`: it ends the leftovers, which are corrected before any device is served.
         try mqtt.subscribe(topics.status, qos: .atLeastOnce)
         try mqtt.subscribe(topics.requestFilter, qos: .atLeastOnce)
         try mqtt.subscribe(HomeAssistantDiscovery.statusTopic, qos: .atLeastOnce)
@@ -366,7 +366,9 @@ public final class Bridge: Sendable {
     private func receiveCommands(bluez: BlueZClient, leftoversRead: OneShotSignal) async {
         for await message in mqtt.messages {
             if message.topic == topics.status {
-                leftoversRead.fire()
+                // Only the retained copy our subscription brings ends the leftovers: a persistent session may
+                // first deliver what was queued for it, such as the crashed run's own will.
+                if message.retain { leftoversRead.fire() }
             } else if message.topic == HomeAssistantDiscovery.statusTopic {
                 if message.payloadString == "online" { announceToHomeAssistant() }
             } else if let name = topics.parseRequest(message.topic) {
