@@ -68,11 +68,11 @@ final class ProcessRelay: StreamRelay {
         guard online, let first = watcher.messages(on: "gatt2mqtt/bench/status", after: launched).first else {
             throw BenchFailure("gatt2mqtt did not come online:\n\(bridge.outputText.suffix(3000))")
         }
-        let ready = await poll(timeout: .seconds(30 + devices.count)) {
-            devices.allSatisfy { !watcher.messages(on: "a5/\($0.id)/state", after: launched).isEmpty }
-        }
+        // A device is ready when it says its state; an empty `state` is the start clearing an earlier run's.
+        let stated = { (device: BenchDevice) in watcher.messages(on: "a5/\(device.id)/state", after: launched).first { !$0.payload.isEmpty } }
+        let ready = await poll(timeout: .seconds(30 + devices.count)) { devices.allSatisfy { stated($0) != nil } }
         guard ready else { throw BenchFailure("not every Activ5 connected:\n\(bridge.outputText.suffix(3000))") }
-        let lastReady = devices.compactMap { watcher.messages(on: "a5/\($0.id)/state", after: launched).first?.nanoseconds }.max() ?? launched
+        let lastReady = devices.compactMap { stated($0)?.nanoseconds }.max() ?? launched
         startupFigures.withLock {
             $0 = Startup(
                 firstPublishMilliseconds: Double(first.nanoseconds - launched) / 1e6,
