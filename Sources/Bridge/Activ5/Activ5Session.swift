@@ -235,14 +235,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     /// send `STOP!` every minute to keep it on (activ5.md §6). Only while not streaming, unlike iOS.
     private func startEvergreen() {
         evergreenTask?.cancel()
-        let interval = options.keepAliveInterval
-        evergreenTask = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard !Task.isCancelled else { return }
-                await self?.keepAwake()
-            }
-        }
+        evergreenTask = repeating(every: options.keepAliveInterval) { [weak self] in await self?.keepAwake() }
     }
 
     private func keepAwake() async {
