@@ -211,3 +211,21 @@ public struct WorldFailure: Error, CustomStringConvertible, Sendable {
     public let description: String
     public init(description: String) { self.description = description }
 }
+
+extension TestWorld {
+    /// Runs `body` in a fresh world and stops it afterwards, also when `body` throws.
+    public static func with<T: Sendable>(
+        _ kind: BlueZWorld = .bluezoo, peripheralAdapters: Int = 1, broker brokerOptions: MosquittoBroker.Options = .init(),
+        _ body: (TestWorld) async throws -> T
+    ) async throws -> T {
+        let world = try await start(kind, peripheralAdapters: peripheralAdapters, broker: brokerOptions)
+        do {
+            let result = try await body(world)
+            await world.stop()
+            return result
+        } catch {
+            await world.stop()
+            throw error
+        }
+    }
+}

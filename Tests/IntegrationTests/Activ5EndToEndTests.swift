@@ -18,8 +18,7 @@ struct Activ5EndToEndTests {
         _ kind: BlueZWorld, simulator: [String] = [], bridge: [String] = [],
         _ body: (TestWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
     ) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let device = try await world.startSimulator(["a5"] + simulator)
             let id = try device.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -27,11 +26,7 @@ struct Activ5EndToEndTests {
             try await recorder.waitFor("a5/\(id)/connection") { $0.payloadString == "connected" }
             try await body(world, device, recorder, id)
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     private func reply(_ recorder: TopicRecorder, _ id: String, _ command: String, _ payload: String = "{}") async throws -> String {

@@ -31,8 +31,7 @@ struct BadInputMatrixTests {
     ]
 
     @Test func malformedCommandsAreRefusedWithoutAnyWrite() async throws {
-        let world = try await TestWorld.start(peripheralAdapters: 3)
-        do {
+        try await TestWorld.with(peripheralAdapters: 3) { world in
             var devices: [String: (process: ManagedProcess, id: String)] = [:]
             for (index, family) in ["belt", "a5", "cpr"].enumerated() {
                 let process = try await world.startSimulator([family], adapter: "hci\(index + 1)")
@@ -77,10 +76,6 @@ struct BadInputMatrixTests {
             let mark = recorder.mark
             try await recorder.waitFor("belt/\(devices["belt"]!.id)/heading", after: mark)
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

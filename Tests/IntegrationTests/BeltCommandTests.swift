@@ -14,8 +14,7 @@ struct BeltCommandsEndToEndTests {
     private func withConnectedBelt(
         _ kind: BlueZWorld, simulator: [String] = [], _ body: (TestWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
     ) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"] + simulator)
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -23,11 +22,7 @@ struct BeltCommandsEndToEndTests {
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             try await body(world, belt, recorder, id)
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// Sends one command and returns its reply, asking for it on a response topic of its own.

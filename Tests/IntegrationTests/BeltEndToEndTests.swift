@@ -11,16 +11,11 @@ struct BeltEndToEndTests {
 
     /// Runs `body` in a fresh world with a virtual belt on hci1, and stops everything afterwards.
     private func withBeltWorld(_ kind: BlueZWorld, _ body: (TestWorld, ManagedProcess, String) async throws -> Void) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             try await body(world, belt, id)
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     @Test(arguments: BlueZWorld.enabled)

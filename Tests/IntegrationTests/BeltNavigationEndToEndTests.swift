@@ -15,8 +15,7 @@ struct BeltNavigationEndToEndTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func navigationStartsCoalescesPausesByButtonAndIsRestoredAfterALoss(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             // The pause button comes 4 s after the bridge subscribes: after navigation has started.
             var belt = try await world.startSimulator(["belt", "--buttons", "4:pause:short"])
             let id = try belt.simulatedID
@@ -87,19 +86,14 @@ struct BeltNavigationEndToEndTests {
             let refused = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("cannot guide navigation") == true }
             #expect(refused.payloadString?.contains("invalid_value") == true)
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// FSLib keeps navigation without a belt: started and changed while the belt is away, it is accepted
     /// (`"applied":false`), published, and applied when the belt connects.
     @Test(arguments: BlueZWorld.enabled)
     func navigationSetWhileTheBeltIsAwayIsAppliedOnConnect(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             var belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -121,10 +115,6 @@ struct BeltNavigationEndToEndTests {
             try await belt.waitForLine { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
             #expect(!belt.lines.contains { $0.text == Self.fe03 + Self.navigationSignal(bearing: 90) }, "only the latest signal is applied")
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

@@ -8,8 +8,7 @@ import TestSupport
 struct BluetoothctlCrossCheckTests {
     @Test(arguments: BlueZWorld.enabled)
     func bluetoothctlListsTheVirtualBeltAndItsCharacteristics(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"])
             let address = try belt.simulatedAddress
             let id = try belt.simulatedID
@@ -33,11 +32,7 @@ struct BluetoothctlCrossCheckTests {
                 #expect(text.contains("0000\(uuid)-0000-1000-8000-00805f9b34fb"), "bluetoothctl lists \(uuid)")
             }
             #expect(text.contains("00002902-0000-1000-8000-00805f9b34fb"), "notifying characteristics carry a CCCD")
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// Runs bluetoothctl until its output satisfies `answered`, at most four times; returns the last run.

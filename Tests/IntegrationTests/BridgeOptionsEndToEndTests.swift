@@ -11,8 +11,7 @@ struct BridgeOptionsEndToEndTests {
     /// More commands than `limits.command_rate` allows after its burst: the excess is refused with
     /// `rate_limited` and never written; every admitted one is.
     @Test func commandsBeyondTheRateLimitAreRefusedWithoutAWrite() async throws {
-        let world = try await TestWorld.start()
-        do {
+        try await TestWorld.with { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-\(UUID().uuidString.prefix(8)).yaml").path
@@ -37,18 +36,13 @@ struct BridgeOptionsEndToEndTests {
             }
             #expect(belt.lines.dropFirst(before).filter { $0.text.hasPrefix("WRITE 0000fe03") }.count == admitted.count)
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// The bridge on MQTT 3.1.1: retained state, telemetry, a command answered on `…/reply` (3.1.1 has no
     /// response topic), and a subscriber on 3.1.1 as well.
     @Test func theBridgeWorksOnMQTT311() async throws {
-        let world = try await TestWorld.start()
-        do {
+        try await TestWorld.with { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             var configuration = try MQTTConfiguration(url: world.broker.url)
@@ -67,17 +61,12 @@ struct BridgeOptionsEndToEndTests {
             #expect(retained["belt/\(id)/mode"] == "app" && retained["gatt2mqtt/test/status"] == "online", "\(retained)")
             #expect(daemon.outputText.contains("protocol: 3.1.1"))
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// `--allow`: only the listed device connects by itself; the other is seen, listed idle, never connected.
     @Test func onlyAnAllowedDeviceConnectsByItself() async throws {
-        let world = try await TestWorld.start(peripheralAdapters: 2)
-        do {
+        try await TestWorld.with(peripheralAdapters: 2) { world in
             let allowed = try await world.startSimulator(["belt"], adapter: "hci1")
             let other = try await world.startSimulator(["belt"], adapter: "hci2")
             let (allowedAddress, allowedID) = (try allowed.simulatedAddress, try allowed.simulatedID)
@@ -94,10 +83,6 @@ struct BridgeOptionsEndToEndTests {
             #expect(recorder.messages(on: "belt/\(otherID)/connection").isEmpty)
             #expect(!other.lines.contains { $0.text.hasPrefix("WRITE") })
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

@@ -13,8 +13,7 @@ struct BrokerRestartTests {
     @Test func noCommandIsLostOrRunTwiceAcrossFiveBrokerRestarts() async throws {
         var options = MosquittoBroker.Options()
         options.persistence = true
-        let world = try await TestWorld.start(broker: options)
-        do {
+        try await TestWorld.with(broker: options) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -77,10 +76,6 @@ struct BrokerRestartTests {
             #expect(writes.count == 1000, "every command executed exactly once: \(writes.count) writes")
             #expect(Set(writes).count == 1000, "no command lost and none repeated")
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

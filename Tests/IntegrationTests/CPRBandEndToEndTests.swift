@@ -31,8 +31,7 @@ struct CPRBandEndToEndTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func aBandIsReadiedPracticesReportsAndObeysTheReadyOnlyRule(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let band = try await world.startSimulator(["cpr", "--name", "CPR-01", "--rate", "240", "--depth-mm", "45-65"])
             let id = try band.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -121,18 +120,13 @@ struct CPRBandEndToEndTests {
                 #expect(recorder.messages(on: "cpr/\(id)/rssi").isEmpty, "RSSI 127 is no measurement")
             }
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// BlueZoo only: btvirt 5.66 gives a central's second LE link a handle its peripheral does not know (the
     /// peripheral drops the link at once), so one adapter of the real world holds one working link.
     @Test func sixBandsAtOnce() async throws {
-        let world = try await TestWorld.start(.bluezoo, peripheralAdapters: 6)
-        do {
+        try await TestWorld.with(.bluezoo, peripheralAdapters: 6) { world in
             var ids: [String] = []
             for index in 1...6 {
                 let band = try await world.startSimulator(["cpr", "--name", "CPR-0\(index)", "--rate", "120"], adapter: "hci\(index)")
@@ -163,10 +157,6 @@ struct CPRBandEndToEndTests {
             try await recorder.waitFor("cpr/\(first)/reply", after: mark) { $0.payloadString == #"{"command":"reset","ok":true}"# }
             try await recorder.waitFor("cpr/\(first)/connection", after: mark) { $0.payloadString == "disconnected" }
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

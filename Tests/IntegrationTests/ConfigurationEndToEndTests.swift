@@ -7,8 +7,7 @@ import TestSupport
 @Suite(.serialized)
 struct ConfigurationEndToEndTests {
     @Test func anAliasReplacesTheAddressInTopics() async throws {
-        let world = try await TestWorld.start()
-        do {
+        try await TestWorld.with { world in
             let belt = try await world.startSimulator(["belt"])
             let ready = try #require(belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
             let address = String(ready.split(separator: " ")[2])
@@ -23,11 +22,7 @@ struct ConfigurationEndToEndTests {
             #expect(try await recorder.waitFor("belt/hall-belt/reply").payloadString == #"{"command":"mode","ok":true}"#)
             try await recorder.waitFor("gatt2mqtt/test/devices") { $0.payloadString?.contains(#""id":"hall-belt""#) == true }
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     @Test func aBadFileIsAStartupErrorNamingTheKey() async throws {

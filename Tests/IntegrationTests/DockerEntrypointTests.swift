@@ -7,8 +7,7 @@ import TestSupport
 @Suite(.serialized)
 struct DockerEntrypointTests {
     @Test func theEntrypointStartsTheBridgeFromTheEnvironment() async throws {
-        let world = try await TestWorld.start()
-        do {
+        try await TestWorld.with { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -19,10 +18,6 @@ struct DockerEntrypointTests {
             try await recorder.waitFor("gatt2mqtt/docker/status") { $0.payloadString == "online" }
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

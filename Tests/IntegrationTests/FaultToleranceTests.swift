@@ -15,8 +15,7 @@ struct FaultToleranceTests {
         _ kind: BlueZWorld, _ families: [String], bridge: [String] = [],
         _ body: (TestWorld, [String: (process: ManagedProcess, id: String)], TopicRecorder, ManagedProcess) async throws -> Void
     ) async throws {
-        let world = try await TestWorld.start(kind, peripheralAdapters: families.count)
-        do {
+        try await TestWorld.with(kind, peripheralAdapters: families.count) { world in
             var devices: [String: (process: ManagedProcess, id: String)] = [:]
             for (index, family) in families.enumerated() {
                 let process = try await world.startSimulator([family], adapter: "hci\(index + 1)")
@@ -30,11 +29,7 @@ struct FaultToleranceTests {
             }
             try await body(world, devices, recorder, daemon)
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// Waits for every device to go `disconnected` and then `connected` again after `mark`; returns how long the return took.

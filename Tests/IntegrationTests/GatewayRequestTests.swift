@@ -15,8 +15,7 @@ struct GatewayRequestTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func devicesAreScannedConnectedPairedDisconnectedAndForgottenOnRequest(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"])
             let address = try belt.simulatedAddress
             let id = try belt.simulatedID
@@ -78,18 +77,13 @@ struct GatewayRequestTests {
             #expect(try await request(recorder, "reboot", "{}").contains("unknown_command"))
             #expect(try await request(recorder, "devices", "{").contains("invalid_payload"))
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// A device's users learn why it is not there: `<family>/<id>/error` for a failed connection and a lost link.
     @Test(arguments: BlueZWorld.enabled)
     func aFailedConnectionAndALostLinkArePublishedAsErrors(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"])
             let address = try belt.simulatedAddress
             let id = try belt.simulatedID
@@ -112,10 +106,6 @@ struct GatewayRequestTests {
             let lost = try await recorder.waitFor("belt/\(id)/error", after: mark)
             #expect(lost.payloadString == #"{"code":"link_lost","message":"the link to the device dropped"}"#)
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

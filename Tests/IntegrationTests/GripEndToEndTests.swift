@@ -15,8 +15,7 @@ struct GripEndToEndTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func theGripIsBondedPublishesEventsAndIsForgottenOnRequest(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let (grip, address, id) = try await startGrip(world, ["--script", "1:half_press,1.5:full_press,2:release"])
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge()
@@ -41,19 +40,14 @@ struct GripEndToEndTests {
             #expect(answer.payloadString == #"{"ok":true,"request":"forget"}"#)
             try await recorder.waitFor("grip/\(id)/connection", after: mark) { $0.payloadString == "disconnected" }
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// A grip bonded to another host refuses this gateway: `state` says `not_bonded`, an error event says
     /// why, and the gateway keeps trying (the user forgets it on the other host).
     @Test(arguments: BlueZWorld.enabled)
     func aGripBondedElsewhereSaysNotBonded(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let (_, _, id) = try await startGrip(world, ["--bonded-elsewhere"])
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge()
@@ -62,17 +56,12 @@ struct GripEndToEndTests {
             #expect(error.payloadString?.hasPrefix(#"{"code":"not_bonded","message":"the grip refuses this gateway's bond"#) == true, "\(error.payloadString ?? "")")
             #expect(!recorder.messages(on: "grip/\(id)/connection").contains { $0.payloadString == "connected" })
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// A grip below 30 % says it is low; the grip takes no commands, and says so without a write.
     @Test func aLowBatteryIsFlaggedAndAnyCommandIsUnknown() async throws {
-        let world = try await TestWorld.start()
-        do {
+        try await TestWorld.with { world in
             let (grip, _, id) = try await startGrip(world, ["--battery", "20"])
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge()
@@ -84,17 +73,12 @@ struct GripEndToEndTests {
             #expect(reply.payloadString?.contains(#""code":"unknown_command""#) == true, "\(reply.payloadString ?? "")")
             #expect(!grip.lines.dropFirst(before).contains { $0.text.hasPrefix("WRITE") })
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     @Test(arguments: BlueZWorld.enabled)
     func aBondedGripIsRestoredOnStartWhateverThePolicy(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let (_, _, id) = try await startGrip(world)
             let recorder = try await TopicRecorder(url: world.broker.url)
             let first = try await world.startBridge()
@@ -111,17 +95,12 @@ struct GripEndToEndTests {
             print("FIGURE bonded grip restored \(restored) after the gateway started")
             #expect(restored < .seconds(5), "restored within the profile's 5 s (took \(restored))")
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     @Test(arguments: BlueZWorld.enabled)
     func firmwareBelowTheProfilesMinimumGivesNoEvents(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let (grip, _, id) = try await startGrip(world, ["--firmware", "1.2.0", "--script", "1:half_press"])
             // The bridge's profile: the placeholder with a minimum firmware of 2.0.0.
             let profileFile = FileManager.default.temporaryDirectory.appendingPathComponent("grip-\(UUID().uuidString).json")
@@ -136,17 +115,12 @@ struct GripEndToEndTests {
             #expect(!grip.lines.contains { $0.text.hasPrefix("EVENT ") }, "nothing subscribes to events, so none are sent")
             #expect(recorder.messages(on: "grip/\(id)/event").isEmpty)
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     @Test(arguments: BlueZWorld.enabled)
     func bluetoothctlPairsWithTheVirtualGrip(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let (grip, address, _) = try await startGrip(world)
             // Discovery makes the grip known to hci0; bluetoothctl's own scan does that.
             let scan = try world.launch("bluetoothctl", ["--timeout", "3", "scan", "on"])
@@ -161,10 +135,6 @@ struct GripEndToEndTests {
             _ = try await info.waitForExit()
             #expect(info.outputText.contains("Paired: yes"))
             #expect(grip.isRunning)
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

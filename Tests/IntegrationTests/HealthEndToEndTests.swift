@@ -5,8 +5,7 @@ import TestSupport
 @Suite(.serialized)
 struct HealthEndToEndTests {
     @Test func theGatewayReportsItsHealth() async throws {
-        let world = try await TestWorld.start()
-        do {
+        try await TestWorld.with { world in
             let belt = try await world.startSimulator(["belt", "--orientation-period-ms", "100"])
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -28,10 +27,6 @@ struct HealthEndToEndTests {
             }
             #expect(!report.retain)
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

@@ -8,8 +8,7 @@ import TestSupport
 @Suite(.serialized)
 struct HomeAssistantDiscoveryEndToEndTests {
     @Test func configsAppearAreRepublishedAndRemoved() async throws {
-        let world = try await TestWorld.start()
-        do {
+        try await TestWorld.with { world in
             let belt = try await world.startSimulator(["belt"])
             let address = try belt.simulatedAddress
             let id = try belt.simulatedID
@@ -37,10 +36,6 @@ struct HomeAssistantDiscoveryEndToEndTests {
             try recorder.publish("gatt2mqtt/test/request/forget", #"{"address":"\#(address)"}"#)
             try await recorder.waitFor(heading, after: beforeForget) { $0.payload.isEmpty }
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

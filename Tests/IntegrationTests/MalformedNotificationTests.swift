@@ -16,8 +16,7 @@ struct MalformedNotificationTests {
     ]
 
     @Test func garbageFromADeviceIsCountedAndLogged() async throws {
-        let world = try await TestWorld.start()
-        do {
+        try await TestWorld.with { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -37,10 +36,6 @@ struct MalformedNotificationTests {
             try await recorder.waitFor("belt/\(id)/heading", after: recorder.mark)
             #expect(daemon.isRunning)
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

@@ -18,14 +18,9 @@ struct NodeRedReplayTests {
         "WRITE \(vibrationCommand) 0201aaaa000003" + "5a00" + "0000" + "00" + "f401" + "0000" + "0000"
 
     @Test func flowTrafficAgainstTheDemoDevices() async throws {
-        let world = try await TestWorld.start(peripheralAdapters: 2)
-        do {
+        try await TestWorld.with(peripheralAdapters: 2) { world in
             try await replay(in: world)
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// The script checks the flow before it connects anywhere: a wire to a missing node is refused.

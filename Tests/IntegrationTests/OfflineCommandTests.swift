@@ -8,8 +8,7 @@ import TestSupport
 @Suite(.serialized)
 struct OfflineCommandTests {
     @Test func offlineCommandsFailAtOnceOrWaitUntilTheirExpiry() async throws {
-        let world = try await TestWorld.start()
-        do {
+        try await TestWorld.with { world in
             var belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -40,10 +39,6 @@ struct OfflineCommandTests {
             #expect(!belt.lines.contains { $0.text.hasPrefix("WRITE 0000fe03-0000-1000-8000-00805f9b34fb 0201aaaa0000031400") },
                     "the expired command never ran")
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

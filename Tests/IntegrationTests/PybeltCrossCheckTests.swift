@@ -11,8 +11,7 @@ struct PybeltCrossCheckTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func pybeltHandshakeModeAndOrientation(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             if world.isReal {
                 // Known: inside the guest, bleak's connect ends in "failed to discover services, device
                 // disconnected" after a client's Disconnect, on every try (once pybelt got as far as FE05 0101).
@@ -23,11 +22,7 @@ struct PybeltCrossCheckTests {
             } else {
                 try await crossCheck(in: world)
             }
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     private func crossCheck(in world: TestWorld) async throws {

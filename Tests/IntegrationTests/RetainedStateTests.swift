@@ -11,8 +11,7 @@ struct RetainedStateTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func liveStateGoesWithTheLinkAndACrashIsCorrectedByTheNextStart(_ kind: BlueZWorld) async throws {
-        let world = try await TestWorld.start(kind)
-        do {
+        try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -48,11 +47,7 @@ struct RetainedStateTests {
             #expect(afterLoss["belt/\(id)/navigation"] == "stopped")
             for leaf in Self.liveLeaves { #expect(afterLoss["belt/\(id)/\(leaf)"] == nil, "\(leaf) is cleared: \(afterLoss)") }
             await recorder.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     /// What a newcomer subscribing now would be told.

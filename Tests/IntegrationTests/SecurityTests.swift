@@ -87,8 +87,7 @@ struct SecurityTests {
     @Test func tlsAndPasswordsWorkAndAReadOnlyUserCannotMakeTheBridgeWrite() async throws {
         let certificates = try await Certificates.make()
         defer { try? FileManager.default.removeItem(atPath: certificates.directory) }
-        let world = try await TestWorld.start(broker: broker(certificates))
-        do {
+        try await TestWorld.with(broker: broker(certificates)) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let operatorClient = try await client(world, certificates, user: "operator", password: "operator-pw")
@@ -107,19 +106,14 @@ struct SecurityTests {
             #expect(!daemon.outputText.contains(Self.password), "the password is never logged")
             await dashboard.stop()
             await operatorClient.stop()
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 
     @Test(arguments: ["wrong CA", "wrong password"])
     func aWrongCAOrPasswordIsAClearStartupError(fault: String) async throws {
         let certificates = try await Certificates.make()
         defer { try? FileManager.default.removeItem(atPath: certificates.directory) }
-        let world = try await TestWorld.start(broker: broker(certificates))
-        do {
+        try await TestWorld.with(broker: broker(certificates)) { world in
             let daemon = try startBridge(
                 world, ca: fault == "wrong CA" ? certificates.otherCA : certificates.ca,
                 password: fault == "wrong password" ? "not-the-password" : Self.password, directory: certificates.directory)
@@ -129,10 +123,6 @@ struct SecurityTests {
             #expect(log.contains("cannot use the broker"), "\(log)")
             #expect(fault == "wrong CA" ? log.lowercased().contains("tls") || log.lowercased().contains("certificate") : log.contains("refused"))
             #expect(!log.contains(Self.password) && !log.contains("not-the-password"))
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }

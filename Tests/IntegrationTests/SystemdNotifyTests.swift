@@ -7,8 +7,7 @@ import TestSupport
 @Suite(.serialized)
 struct SystemdNotifyTests {
     @Test func theDaemonTalksToSystemd() async throws {
-        let world = try await TestWorld.start()
-        do {
+        try await TestWorld.with { world in
             let socket = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString.prefix(8))").path
             // A stand-in for systemd's notify socket: prints every datagram, newlines as '|'.
             let systemd = try world.launch(ProjectPaths.python, ["-u", "-c", """
@@ -29,10 +28,6 @@ struct SystemdNotifyTests {
             try await systemd.waitForLine { $0 == "STOPPING=1|STATUS=disconnecting devices" }
             #expect(try await daemon.waitForExit() == .exited(0))
             try? FileManager.default.removeItem(atPath: socket)
-        } catch {
-            await world.stop()
-            throw error
         }
-        await world.stop()
     }
 }
