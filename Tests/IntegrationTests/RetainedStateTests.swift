@@ -17,7 +17,8 @@ struct RetainedStateTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             let crashing = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-            for leaf in ["mode", "battery", "intensity"] { try await recorder.waitFor("belt/\(id)/\(leaf)") }
+            // `info` last: it names the gateway, which is how the next start knows the belt was its own.
+            for leaf in ["mode", "battery", "intensity", "info"] { try await recorder.waitFor("belt/\(id)/\(leaf)") }
 
             // A crash: the broker publishes the gateway's will, and the belt's retained state is left as it was.
             let beforeCrash = recorder.mark
