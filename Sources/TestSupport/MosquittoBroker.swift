@@ -51,13 +51,23 @@ public final class MosquittoBroker: Sendable {
     public static func start(
         options: Options = Options(), port: Int? = nil, timeout: Duration = .seconds(10)
     ) async throws -> MosquittoBroker {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("mosquitto-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let broker = MosquittoBroker(port: try port ?? FreePort.allocate(), directory: directory, options: options)
-        try await broker.writeConfiguration()
-        try await broker.launch(timeout: timeout)
-        return broker
+        // A port that was free a moment ago can be taken meanwhile (an outgoing connection's ephemeral port
+        // is enough; seen once as "mosquitto exited with status 1"): a port of our own choosing gets two more
+        // tries, each on a new port. A port the caller chose is used once.
+        var attempt = 1
+        while true {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("mosquitto-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let broker = MosquittoBroker(port: try port ?? FreePort.allocate(), directory: directory, options: options)
+            do {
+                try await broker.writeConfiguration()
+                try await broker.launch(timeout: timeout)
+                return broker
+            } catch where port == nil && attempt < 3 {
+                attempt += 1
+            }
+        }
     }
 
     private init(port: Int, directory: String, options: Options) {
