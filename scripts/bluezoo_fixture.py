@@ -40,7 +40,8 @@ from bluezoo import bluezoo as bz  # noqa: E402
 from bluezoo import events  # noqa: E402
 from bluezoo.adapter import Adapter  # noqa: E402
 from bluezoo.device import Device  # noqa: E402
-from bluezoo.exceptions import (DBusBluezAlreadyExistsError, DBusBluezFailedError,  # noqa: E402
+from bluezoo.exceptions import (DBusBluezAlreadyExistsError,  # noqa: E402
+                                DBusBluezAuthenticationFailedError, DBusBluezFailedError,
                                 DBusBluezInProgressError, DBusBluezNotPermittedError,
                                 DBusBluezNotReadyError, DBusBluezNotSupportedError)
 from bluezoo.gatt import characteristic as gatt_characteristic  # noqa: E402
@@ -393,30 +394,85 @@ def fix_p5_manufacturer_data():
 
 
 def fix_p7_pairing():
-    """P7: Bonded reads back what was set; Pair() without an agent is Just Works.
+    """P7: Bonded reads back what was set; Pair() is Just Works, confirmed by the responder.
 
     bluetoothd pairs without an agent when no user interaction is needed
     (NoInputNoOutput, Just Works), sets Paired and Bonded, and answers a Pair()
     on a bonded device with org.bluez.Error.AlreadyExists (device.c
     pair_device). Stock BlueZoo writes self.bond (typo) and, with no agent,
-    logs an AttributeError and returns success without pairing.
+    logs an AttributeError and returns success without pairing; with any other
+    agent it raises NotImplementedError.
+
+    The kernel never asks the initiator to confirm Just Works, but asks the
+    responder's user space when the responder's IO capability (its default
+    agent's) is not NoInputNoOutput (smp.c tk_request, JUST_CFM); bluetoothd
+    then calls that agent's RequestAuthorization, and a refusal fails the
+    initiator's Pair() with AuthenticationFailed. One BlueZoo serves both
+    sides, so the responder's agent is the default one.
     """
     Device.__dict__["Bonded"].property_setter = lambda self, value: setattr(self, "bonded", value)
-    stock = Device.pair
 
     async def pair(self):
         if self.paired:
             raise DBusBluezAlreadyExistsError("Already Exists")
+        await self.peer_adapter.add_device(self.peer)
         agent = self.adapter.mock.root.agent
         if agent is not None and agent.capability != "NoInputNoOutput":
-            return await stock(self)  # other IO capabilities: BlueZoo's own (limited) path
+            logger.info(f"Pairing {self} with {self.adapter}: asking {agent} on the responder")
+            try:
+                await agent.RequestAuthorization(self.peer.get_object_path())
+            except Exception as error:
+                logger.info(f"Pairing {self} refused by the responder: {error}")
+                raise DBusBluezAuthenticationFailedError("Authentication Failed")
         logger.info(f"Pairing {self} with {self.adapter} (Just Works)")
         self.peer.paired = self.peer.bonded = True
-        await self.peer_adapter.add_device(self.peer)
         await self.Paired.set_async(True)
         await self.Bonded.set_async(True)
 
     Device.pair = pair
+
+
+def fix_agents():
+    """Agents: one per client, not one in all; the default passes on when it leaves.
+
+    bluetoothd refuses a second agent only from the client that already has
+    one (agent.c register_agent). Stock BlueZoo's check loops over every
+    client, so the second process to register (a peripheral's agent after a
+    central's) gets AlreadyExists; and removing the default agent while others
+    remain raises AttributeError (self.agent.values()).
+    """
+    from bluezoo.root import AgentClient, RootManager
+
+    async def register_agent(self, path, capability):
+        sender = sdbus.get_current_message().sender
+        if sender in self.agents:
+            raise DBusBluezAlreadyExistsError("Already Exists")
+
+        async def on_sender_lost():
+            await getattr(self, "_RootManager__del_agent")(agent)
+
+        agent = AgentClient(sender, path, capability or "KeyboardDisplay", on_sender_lost)
+        logger.info(f"Registering {agent}")
+        if self.agent is None:
+            self.agent = agent
+        self.agents[sender] = agent
+        for adapter in self.mock.adapters.values():
+            if not adapter.pairable:
+                create_background_task(adapter.Pairable.set_async(True))
+
+    async def del_agent(self, agent):
+        logger.info(f"Unregistering {agent}")
+        self.agents.pop(agent.get_client(), None)
+        if agent == self.agent:
+            self.agent = list(self.agents.values())[-1] if self.agents else None
+        await agent.cleanup()
+        if self.agent is None:
+            for adapter in self.mock.adapters.values():
+                if adapter.pairable:
+                    create_background_task(adapter.Pairable.set_async(False))
+
+    RootManager.__dict__["RegisterAgent"].original_method = register_agent
+    setattr(RootManager, "_RootManager__del_agent", del_agent)
 
 
 def fix_indication_confirm():
@@ -688,6 +744,7 @@ FIXES = (
     fix_p4_rescan,
     fix_p5_manufacturer_data,
     fix_p7_pairing,
+    fix_agents,
     fix_indication_confirm,
     fix_gatt_handles,
     fix_notify_sessions,

@@ -13,7 +13,7 @@ struct GripSimCommand: AsyncParsableCommand {
         abstract: "Simulates a Fjorden camera grip (bonding required, one host, events from a GripProfile).",
         discussion: """
             Standard output: READY grip <address> <name>, WRITE, REJECT <uuid> <hex|-> <error> <reason>, \
-            BONDED <address>, REFUSED <address>, EVENT <name>, ERROR <reason>. Standard input: \
+            BONDED <address>, REFUSED <address>, DECLINED <agent method> <device path>, EVENT <name>, ERROR <reason>. Standard input: \
             event <name>, sequence <shutter|dial_burst|flick_left|flick_right|hold_left|hold_right>, \
             dial <n>, battery <percent>.
             """)
@@ -38,6 +38,9 @@ struct GripSimCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("bonded-elsewhere"), help: "Keep the bond with another host: refuse every central's reads and subscriptions.")
     var bondedElsewhere = false
+
+    @Flag(name: .customLong("refuse-pairing"), help: "Decline every pairing, as a grip not in pairing mode does (its agent must be the default one).")
+    var refusePairing = false
 
     @Option(
         help: """
@@ -79,18 +82,21 @@ struct GripSimCommand: AsyncParsableCommand {
         let registrar = PeripheralRegistrar(
             connection: connection, adapter: global.adapter, application: application, advertisement: advertisement,
             logger: Logger(label: "sim.peripheral"))
+        let output = SimulatorOutput()
         let grip = GripSimulator(
             settings: settings, connection: connection, application: application, advertisement: advertisement,
-            output: SimulatorOutput(), logger: logger)
+            output: output, logger: logger)
         application.setDelegate(grip)
 
         logger.info("grip '\(localName)' firmware \(firmware) on \(global.adapter)")
         await grip.start()
+        // A real grip accepts Just Works bonding by itself, or declines it when it is not in pairing mode.
+        // bluetoothd asks the default agent on the accepting side (when its IO capability lets it ask),
+        // so the simulator offers one, before it advertises; a central's own agent may take over as default.
+        await BlueZClient(connection: connection, logger: Logger(label: "sim.agent")).registerPairingAgent(
+            path: "/org/gatt2mqtt/sim/agent", policy: refusePairing ? .refuseAll : .justWorks,
+            onRefusal: { method, device in output.line("DECLINED \(method) \(device)") })
         await registrar.start()
-        // A real grip accepts Just Works bonding by itself. bluetoothd asks the default agent on the
-        // accepting side, so the simulator offers one (a central's own agent may take over as default).
-        await BlueZClient(connection: connection, logger: Logger(label: "sim.agent"))
-            .registerPairingAgent(path: "/org/gatt2mqtt/sim/agent")
         let console = Task {
             for await line in StandardInputLines.stream() { await grip.run(line) }
         }

@@ -59,6 +59,26 @@ struct GripEndToEndTests {
         }
     }
 
+    /// A grip that declines bonding (not in pairing mode) fails the gateway's pairing: `bonded` and
+    /// `state` say so, an error event says why, and no session starts. The grip's agent answers for it
+    /// only as the default agent, so it starts after the gateway's own.
+    @Test(arguments: BlueZWorld.enabled)
+    func aGripThatDeclinesPairingSaysPairingFailed(_ kind: BlueZWorld) async throws {
+        try await TestWorld.with(kind) { world in
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            let (grip, _, id) = try await startGrip(world, ["--refuse-pairing"])
+            try await recorder.waitFor("grip/\(id)/state") { $0.payloadString == "pairing_failed" }
+            try await grip.waitForLine { $0.hasPrefix("DECLINED ") }
+            let error = try await recorder.waitFor("grip/\(id)/error")
+            #expect(error.payloadString?.hasPrefix(#"{"code":"pairing_failed","message":"#) == true, "\(error.payloadString ?? "")")
+            #expect(try await recorder.waitFor("grip/\(id)/bonded").payloadString == "false")
+            #expect(!recorder.messages(on: "grip/\(id)/connection").contains { $0.payloadString == "connected" })
+            #expect(!grip.lines.contains { $0.text.hasPrefix("BONDED ") })
+            await recorder.stop()
+        }
+    }
+
     /// A grip below 30 % says it is low; the grip takes no commands, and says so without a write.
     @Test func aLowBatteryIsFlaggedAndAnyCommandIsUnknown() async throws {
         try await TestWorld.with { world in

@@ -31,16 +31,19 @@ extension BlueZClient {
             member: "RemoveDevice", arguments: [.objectPath(devicePath)], timeout: .seconds(10))
     }
 
-    /// Serves a NoInputNoOutput agent and makes it the default, so that Just Works pairing needs nobody
-    /// at a keyboard. A second agent may be refused (another client already has one); pairing without
+    /// Serves an agent and makes it the default, so that Just Works pairing needs nobody at a keyboard
+    /// (`.justWorks`). A second agent may be refused (another client already has one); pairing without
     /// one still works for Just Works devices, so that is logged, not fatal.
-    public func registerPairingAgent(path: String = "/org/gatt2mqtt/agent") async {
-        let agent = PairingAgent.object(path: path, logger: logger)
+    public func registerPairingAgent(
+        path: String = "/org/gatt2mqtt/agent", policy: PairingAgentPolicy = .justWorks,
+        onRefusal: @escaping @Sendable (_ method: String, _ devicePath: String) -> Void = { _, _ in }
+    ) async {
+        let agent = PairingAgent.object(path: path, policy: policy, logger: logger, onRefusal: onRefusal)
         do {
             try connection.export(agent)
             _ = try await connection.call(
                 destination: BlueZInterface.service, path: "/org/bluez", interface: BlueZInterface.agentManager,
-                member: "RegisterAgent", arguments: [.objectPath(path), .string("NoInputNoOutput")], timeout: operationTimeout)
+                member: "RegisterAgent", arguments: [.objectPath(path), .string(policy.capability)], timeout: operationTimeout)
             _ = try await connection.call(
                 destination: BlueZInterface.service, path: "/org/bluez", interface: BlueZInterface.agentManager,
                 member: "RequestDefaultAgent", arguments: [.objectPath(path)], timeout: operationTimeout)
