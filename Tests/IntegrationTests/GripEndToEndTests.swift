@@ -79,6 +79,25 @@ struct GripEndToEndTests {
         }
     }
 
+    /// The gateway's `pair` request against a grip that declines: the requester gets the failure, and the
+    /// grip's own users hear of it on its error topic.
+    @Test(arguments: BlueZWorld.enabled)
+    func aDeclinedPairRequestFailsAndIsPublishedAsAnError(_ kind: BlueZWorld) async throws {
+        try await TestWorld.with(kind) { world in
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge(extraArguments: ["--auto-connect", "none"])
+            let (grip, address, id) = try await startGrip(world, ["--refuse-pairing"])
+            try await recorder.waitFor("gatt2mqtt/test/devices") { $0.payloadString?.contains(address) == true }
+            try recorder.publish("gatt2mqtt/test/request/pair", #"{"address":"\#(address)"}"#)
+            let answer = try #require(try await recorder.waitFor("gatt2mqtt/test/response/pair").payloadString)
+            #expect(answer.contains(#""ok":false"#) && answer.contains("pairing with \(address) failed"), "\(answer)")
+            let error = try await recorder.waitFor("grip/\(id)/error")
+            #expect(error.payloadString?.hasPrefix(#"{"code":"pairing_failed","message":"#) == true, "\(error.payloadString ?? "")")
+            #expect(grip.lines.contains { $0.text.hasPrefix("DECLINED ") })
+            await recorder.stop()
+        }
+    }
+
     /// A grip below 30 % says it is low; the grip takes no commands, and says so without a write.
     @Test func aLowBatteryIsFlaggedAndAnyCommandIsUnknown() async throws {
         try await TestWorld.with { world in
