@@ -46,8 +46,7 @@ public final class Bridge: Sendable {
         var lastInventory: String?
         var lastAdapterStatus: AdapterStatus?
         /// Commands waiting (by their own choice, with a message expiry) for a device to connect.
-        var connectionWaiters: [String: [(id: Int, continuation: CheckedContinuation<Bool, Never>)]] = [:]
-        var nextWaiter = 0
+        var connectionWaiters: [String: [FirstAnswer<Bool>]] = [:]
         /// Commands per device and second.
         var rateLimiter: CommandRateLimiter
         /// Recent command identities, to run a QoS 1 redelivery once.
@@ -128,7 +127,7 @@ public final class Bridge: Sendable {
             group.addTask { await self.reportHealth(bluez) }
             // A wedged D-Bus queue stops the pings, and systemd restarts the daemon. The broker is left out:
             // its client reconnects by itself, and an outage is no reason to restart.
-            group.addTask { await notifier.runWatchdog { dbus.isConnected } }
+            group.addTask { await notifier.runWatchdog { await dbus.isConnected } }
             await group.next()  // every child runs until cancellation
             group.cancelAll()
         }
@@ -260,12 +259,12 @@ public final class Bridge: Sendable {
                 metrics: metrics,
                 stateChanged: { [weak self] newState in
                     guard let self else { return }
-                    let waiting = self.gateway.withLock { state -> [CheckedContinuation<Bool, Never>] in
+                    let waiting = self.gateway.withLock { state -> [FirstAnswer<Bool>] in
                         state.states[path] = newState
                         guard newState == .connected else { return [] }
-                        return state.connectionWaiters.removeValue(forKey: path)?.map(\.continuation) ?? []
+                        return state.connectionWaiters.removeValue(forKey: path) ?? []
                     }
-                    waiting.forEach { $0.resume(returning: true) }
+                    waiting.forEach { $0.answer(true) }
                     Task { await self.publishInventory(bluez) }
                 })
             let session = driver.makeSession(for: device, context: context)
@@ -436,28 +435,28 @@ public final class Bridge: Sendable {
         }
     }
 
-    /// Waits until the device at `path` is connected, or `deadline` passes; returns whether it connected.
+    /// Waits until the device at `path` is connected, or `deadline` passes (also one already past), or the
+    /// task is cancelled; returns whether it connected.
     private func waitForConnection(_ path: String, until deadline: ContinuousClock.Instant) async -> Bool {
-        let id = gateway.withLock { state in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
+        let connected = FirstAnswer<Bool>()
+        let alreadyConnected = gateway.withLock { state -> Bool in
+            if state.states[path] == .connected { return true }
+            state.connectionWaiters[path, default: []].append(connected)
+            return false
         }
-        let timer = Task { [weak self] in
-            try await Task.sleep(until: deadline)
-            let waiter = self?.gateway.withLock { state -> CheckedContinuation<Bool, Never>? in
-                guard let index = state.connectionWaiters[path]?.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.connectionWaiters[path]?.remove(at: index).continuation
-            }
-            waiter?.resume(returning: false)
+        if alreadyConnected { return true }
+        let timer = Task {
+            try? await Task.sleep(until: deadline)
+            connected.answer(false)
         }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let connected = gateway.withLock { state -> Bool in
-                if state.states[path] == .connected { return true }
-                state.connectionWaiters[path, default: []].append((id, continuation))
-                return false
-            }
-            if connected { continuation.resume(returning: true) }
+        defer {
+            timer.cancel()
+            gateway.withLock { $0.connectionWaiters[path]?.removeAll { $0 === connected } }
+        }
+        return await withTaskCancellationHandler {
+            await connected.value
+        } onCancel: {
+            connected.answer(false)
         }
     }
 }

@@ -84,8 +84,16 @@ public final class DBusConnection: @unchecked Sendable {
         markLost()
     }
 
-    /// True until the bus goes away or ``close()`` is called.
-    public var isConnected: Bool { queue.sync { raw != nil && !lost } }
+    /// True until the bus goes away or ``close()`` is called. Answered by the connection's queue, so a
+    /// queue that is wedged never answers: a watchdog that waits for it stops pinging. The caller is
+    /// suspended meanwhile, not a blocked thread of the cooperative pool.
+    public var isConnected: Bool {
+        get async {
+            await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: self.raw != nil && !self.lost) }
+            }
+        }
+    }
 
     /// Returns when the bus connection is lost (or closed).
     public func disconnected() async {

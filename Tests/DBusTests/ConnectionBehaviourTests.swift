@@ -127,7 +127,7 @@ struct ConnectionBehaviourTests {
         _ = try await connection.nameHasOwner("x.y")
         await bus.stop()
         await connection.disconnected()
-        #expect(!connection.isConnected)
+        #expect(await !connection.isConnected)
         var iterator = stream.makeAsyncIterator()
         #expect(await iterator.next() == nil)
         await #expect(throws: DBusError.self) { _ = try await connection.nameHasOwner("x.y") }

@@ -1,0 +1,30 @@
+import Synchronization
+
+/// A value decided once, by whichever side answers first (a connection, a deadline, a cancellation);
+/// later answers are ignored, and waiting after the answer returns it at once. There is no window in
+/// which an answer can come before the waiter and be lost.
+final class FirstAnswer<Value: Sendable>: Sendable {
+    private let state = Mutex<(answer: Value?, waiters: [CheckedContinuation<Value, Never>])>((nil, []))
+
+    func answer(_ value: Value) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in
+            guard state.answer == nil else { return [] }
+            state.answer = value
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume(returning: value) }
+    }
+
+    var value: Value {
+        get async {
+            await withCheckedContinuation { continuation in
+                let answered = state.withLock { state -> Value? in
+                    if state.answer == nil { state.waiters.append(continuation) }
+                    return state.answer
+                }
+                if let answered { continuation.resume(returning: answered) }
+            }
+        }
+    }
+}
