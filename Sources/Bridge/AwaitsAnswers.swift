@@ -7,33 +7,31 @@ enum AcknowledgementOutcome: Sendable {
 
 /// Writes waiting for the device's answer, keyed so that a timeout or an error finds its waiter.
 struct AnswerWaiters<Message: Sendable> {
-    private var waiters: [Int: (matches: @Sendable (Message) -> Bool, continuation: CheckedContinuation<AcknowledgementOutcome, Never>)] = [:]
+    private var waiters: [Int: (matches: @Sendable (Message) -> Bool, outcome: FirstAnswer<AcknowledgementOutcome>)] = [:]
     private var nextKey = 0
 
-    mutating func makeKey() -> Int {
+    /// Registers a waiter before its write goes out, so that an answer cannot slip past it.
+    mutating func register(_ matches: @escaping @Sendable (Message) -> Bool, _ outcome: FirstAnswer<AcknowledgementOutcome>) -> Int {
         defer { nextKey += 1 }
+        waiters[nextKey] = (matches, outcome)
         return nextKey
     }
 
-    mutating func register(_ key: Int, _ matches: @escaping @Sendable (Message) -> Bool, _ continuation: CheckedContinuation<AcknowledgementOutcome, Never>) {
-        waiters[key] = (matches, continuation)
+    mutating func remove(_ key: Int) {
+        waiters.removeValue(forKey: key)
     }
 
     /// A message arrived: every waiter it answers is released.
     mutating func deliver(_ message: Message) {
         for (key, waiter) in waiters where waiter.matches(message) {
             waiters.removeValue(forKey: key)
-            waiter.continuation.resume(returning: .answered)
+            waiter.outcome.answer(.answered)
         }
-    }
-
-    mutating func finish(_ key: Int, _ outcome: AcknowledgementOutcome) {
-        waiters.removeValue(forKey: key)?.continuation.resume(returning: outcome)
     }
 
     /// The link is gone: nobody will answer.
     mutating func cancelAll() {
-        for (_, waiter) in waiters { waiter.continuation.resume(returning: .timedOut) }
+        for (_, waiter) in waiters { waiter.outcome.answer(.timedOut) }
         waiters = [:]
     }
 }
@@ -45,36 +43,31 @@ protocol AwaitsAnswers: Actor {
 }
 
 extension AwaitsAnswers {
-    /// Sends, then waits up to `timeout` for a message that `matches`; true when it came. The waiter is
-    /// registered before the write goes out, so an answer cannot slip past it. A failed send throws.
+    /// Sends, then waits up to `timeout` (counted from before the send) for a message that `matches`;
+    /// true when it came. A failed send throws.
     func send(
         _ send: @escaping @Sendable () async throws -> Void, awaiting matches: @escaping @Sendable (Message) -> Bool,
         timeout: Duration
     ) async throws -> Bool {
-        let key = answers.makeKey()
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: timeout)
-            await self?.finishAnswer(key, .timedOut)
+        let outcome = FirstAnswer<AcknowledgementOutcome>()
+        let key = answers.register(matches, outcome)
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            outcome.answer(.timedOut)
         }
-        defer { timer.cancel() }
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<AcknowledgementOutcome, Never>) in
-            answers.register(key, matches, continuation)
-            Task {
-                do {
-                    try await send()
-                } catch {
-                    self.finishAnswer(key, .failed(error))
-                }
-            }
+        defer {
+            timer.cancel()
+            answers.remove(key)
         }
-        switch outcome {
+        do {
+            try await send()
+        } catch {
+            outcome.answer(.failed(error))
+        }
+        switch await outcome.value {
         case .answered: return true
         case .timedOut: return false
         case .failed(let error): throw error
         }
-    }
-
-    func finishAnswer(_ key: Int, _ outcome: AcknowledgementOutcome) {
-        answers.finish(key, outcome)
     }
 }

@@ -18,6 +18,8 @@ public final class Bridge: Sendable {
     let drivers: [any FamilyDriver]
     let gateway: Mutex<GatewayState>
     let metrics = DeviceMetrics()
+    /// Gateway requests, scan ends and inventory updates, which run beside the receive path; ended at shutdown.
+    let background = OwnedTasks()
     let started = ContinuousClock.now
 
     /// A session with its task and its command queue, keyed by the device's object path.
@@ -141,6 +143,7 @@ public final class Bridge: Sendable {
             defer { state.sessions = [:] }
             return Array(state.sessions.values)
         }
+        background.cancelAll()
         logger.debug("stopping sessions", metadata: ["sessions": "\(all.count)"])
         // All at once: bluetoothd answers a Disconnect only when the link is down, up to 2 s later.
         await withTaskGroup(of: Void.self) { group in
@@ -265,7 +268,7 @@ public final class Bridge: Sendable {
                         return state.connectionWaiters.removeValue(forKey: path) ?? []
                     }
                     waiting.forEach { $0.answer(true) }
-                    Task { await self.publishInventory(bluez) }
+                    self.background.spawn { await self.publishInventory(bluez) }
                 })
             let session = driver.makeSession(for: device, context: context)
             let (commands, continuation) = AsyncStream<QueuedCommand>.makeStream()

@@ -11,6 +11,8 @@ struct SessionCore: Sendable {
     let gateway: String
     let logger: Logger
     let loss = LinkLoss()
+    /// Work started beside the session's caller; cancelled when the link ends.
+    let tasks = OwnedTasks()
     private let liveState = LiveStateLedger()
     private let stateChanged: @Sendable (ConnectionState) -> Void
     private let metrics: DeviceMetrics
@@ -96,7 +98,10 @@ extension LinkedSession {
 
     func setState(_ newState: ConnectionState) {
         guard newState != state else { return }
-        if newState == .disconnected { core.clearLiveState() }
+        if newState == .disconnected {
+            core.tasks.cancelAll()
+            core.clearLiveState()
+        }
         state = newState
         core.announce(newState)
     }

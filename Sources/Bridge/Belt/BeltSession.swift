@@ -126,7 +126,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     private func powerOff() {
         core.logger.info("belt switched off (standby)")
         core.publisher.publish(Publication(topic: core.topic("event"), payload: "power_off", qos: 1))
-        Task {
+        core.tasks.spawn { [core] in
             await core.link.disconnect()
             core.loss.signal(.ended)
         }
@@ -134,7 +134,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
 
     /// Every client answers a keep-alive at once (belt.md §3.5); the write must not wait behind the caller.
     private func acknowledgeKeepAlive() {
-        Task {
+        core.tasks.spawn { [self] in
             do {
                 _ = try await write(.keepAliveAck, expecting: nil)
             } catch {
@@ -178,9 +178,9 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
             case .orientation(let enabled, let periodMs):
                 try await changeOrientationNotifications(enabled: enabled, periodMs: periodMs)
             case .navigation(let request):
-                perform(try navigation.handle(request, now: .now))
+                try await performAndWrite(try navigation.handle(request, now: .now))
             case .notify(let kind):
-                perform(try navigation.notify(kind))
+                try await performAndWrite(try navigation.notify(kind))
             }
         } catch let error as CommandError {
             throw error
@@ -189,9 +189,9 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
         }
     }
 
-    /// Carries out what navigation decided: writes go to the belt in order (behind any command
-    /// already queued for it), state and events to the broker, and a coalesced update is flushed later.
-    private func perform(_ actions: [NavigationAction]) {
+    /// Carries out what navigation decided: state and events go to the broker, a coalesced update is
+    /// flushed later, and the writes are returned for the caller to send.
+    private func apply(_ actions: [NavigationAction]) -> [BeltCommand] {
         var writes: [BeltCommand] = []
         for action in actions {
             switch action {
@@ -210,8 +210,20 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
                 }
             }
         }
+        return writes
+    }
+
+    /// For a command: its reply waits for the writes (in order, behind any command already queued for
+    /// the belt), and a failed write fails the command.
+    private func performAndWrite(_ actions: [NavigationAction]) async throws {
+        for command in apply(actions) { _ = try await write(command, expecting: nil) }
+    }
+
+    /// For what the belt or a timer caused: the writes go out beside the caller, owned by the link.
+    private func perform(_ actions: [NavigationAction]) {
+        let writes = apply(actions)
         guard !writes.isEmpty else { return }
-        Task {
+        core.tasks.spawn { [self] in
             for command in writes {
                 do {
                     _ = try await write(command, expecting: nil)

@@ -115,7 +115,10 @@ actor CPRBandSession: LinkedSession {
         if case .range(let range) = command { telemetry.rangeChanged(range) }
         if command.resultingMode == .off {
             // The band switches itself off after F7/FF; Bus drops the link at once (§A.5.1).
-            Task { await core.link.disconnect(); core.loss.signal(.ended) }
+            core.tasks.spawn { [core] in
+                await core.link.disconnect()
+                core.loss.signal(.ended)
+            }
         }
     }
 

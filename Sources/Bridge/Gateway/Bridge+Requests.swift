@@ -12,7 +12,7 @@ extension Bridge {
             transaction = payload.transaction
             let request = try GatewayRequest.parse(name: name, payload: payload)
             // Pairing and connecting take seconds: never on the receive path.
-            Task {
+            background.spawn { [self, transaction] in
                 let result: Result<JSONValue?, CommandError>
                 do throws(CommandError) {
                     result = .success(try await perform(request, bluez: bluez))
@@ -56,7 +56,7 @@ extension Bridge {
                 return state.scanGeneration
             }
             for device in await bluez.devices(on: adapterPath) { reportSighting(device) }
-            Task { await finishScan(generation, after: seconds) }
+            background.spawn { await self.finishScan(generation, after: seconds) }
             return .object(["duration_s": .number(Double(seconds))])
         case .devices:
             return await inventory(bluez).json
