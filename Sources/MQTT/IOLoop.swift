@@ -1,6 +1,10 @@
 import CMosquitto
 import Dispatch
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The client's I/O thread: connects, runs `mosquitto_loop`, reconnects with backoff, restores
 /// the session after each CONNACK, and disconnects cleanly on `stop()`.
 ///
@@ -45,7 +49,7 @@ extension MQTTClient {
             }
             progress.socketOpen = true
         }
-        let code = mosquitto_loop(handle.pointer, IOLoop.pollMilliseconds, 1)
+        let code = handle.writesOnIOThread ? mosquitto_loop(handle.pointer, IOLoop.pollMilliseconds, 1) : pollAndServe()
         if code != MosquittoHandle.success {
             progress.socketOpen = false
             if state.withLock({ $0.lifecycle == .stopping }) { return false }
@@ -56,6 +60,33 @@ extension MQTTClient {
             restoreSession()
         }
         return true
+    }
+
+    /// One turn without libmosquitto's socket pair, which it writes on every publish and which would
+    /// wake this thread for packets the publishing thread has already written: poll the broker's
+    /// socket (for writing only while a packet waits) and the client's own wake-up, then read, write
+    /// and run the keep-alive.
+    private func pollAndServe() -> Int32 {
+        let socket = mosquitto_socket(handle.pointer)
+        guard socket >= 0 else { return MosquittoHandle.noConnection }
+        var descriptors = [
+            pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle.pointer) ? Int16(POLLOUT) : 0), revents: 0),
+            pollfd(fd: loopWake.descriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        guard poll(&descriptors, 2, IOLoop.pollMilliseconds) >= 0 || errno == EINTR else {
+            return MOSQ_ERR_ERRNO.rawValue
+        }
+        if descriptors[1].revents != 0 { loopWake.drain() }
+        let ready = descriptors[0].revents
+        if ready & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            let code = mosquitto_loop_read(handle.pointer, 1)
+            guard code == MosquittoHandle.success else { return code }
+        }
+        if mosquitto_want_write(handle.pointer) {
+            let code = mosquitto_loop_write(handle.pointer, 1)
+            guard code == MosquittoHandle.success else { return code }
+        }
+        return mosquitto_loop_misc(handle.pointer)
     }
 
     /// Blocking TCP (and TLS) connect, then CONNECT is queued; CONNACK arrives in the loop.

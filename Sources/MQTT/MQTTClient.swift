@@ -38,6 +38,8 @@ public final class MQTTClient: Sendable {
     let session = Mutex(SessionRegistry())
     /// Wakes the I/O thread early from a backoff wait when `stop()` is called.
     let wakeUp = DispatchSemaphore(value: 0)
+    /// Wakes the I/O thread from its poll: at `stop()`, and when a packet could not be written at once.
+    let loopWake = LoopWake()
     let messageContinuation: AsyncStream<MQTTMessage>.Continuation
     let eventContinuation: AsyncStream<MQTTEvent>.Continuation
 
@@ -50,7 +52,8 @@ public final class MQTTClient: Sendable {
         var logger = logger
         logger[metadataKey: "mqtt.client"] = "\(configuration.clientID)"
         self.logger = logger
-        handle = try MosquittoHandle(clientID: configuration.clientID, cleanStart: configuration.cleanStart)
+        handle = try MosquittoHandle(
+            clientID: configuration.clientID, cleanStart: configuration.cleanStart, writesOnIOThread: configuration.tls != nil)
         try handle.apply(configuration)
         (messages, messageContinuation) = AsyncStream.makeStream(
             bufferingPolicy: .bufferingNewest(max(configuration.incomingBufferSize, 1)))
@@ -112,6 +115,7 @@ public final class MQTTClient: Sendable {
             }
             if finished { continuation.resume() }
             wakeUp.signal()
+            loopWake.signal()
         }
     }
 
@@ -170,6 +174,8 @@ public final class MQTTClient: Sendable {
                 throw MQTTError.notConnected
             }
             try MosquittoHandle.check(code, "publish to '\(message.topic)'")
+            // Written here unless the socket was full: then the I/O thread must poll for writing.
+            if !handle.writesOnIOThread, mosquitto_want_write(handle.pointer) { loopWake.signal() }
             state.withLock { state in
                 state.statistics.messagesPublished += 1
                 state.unfinishedPublishes += 1

@@ -12,9 +12,13 @@ private let libraryInitialization: Int32 = mosquitto_lib_init()
 ///
 /// `@unchecked Sendable` because the pointer crosses threads, which is safe here for these
 /// reasons:
-/// - `mosquitto_threaded_set(true)` is called at creation, so libmosquitto guards its own queues
-///   and message state with its mutexes, and publish/subscribe/unsubscribe may be called from any
-///   thread while another runs the network loop (libmosquitto's documented threaded use);
+/// - libmosquitto guards its queues, its message state and the packet being written with its
+///   mutexes, so publish/subscribe/unsubscribe may be called from any thread while another runs the
+///   network loop;
+/// - over plain TCP the handle is not put in threaded mode: the publishing thread writes the packet
+///   itself (under libmosquitto's `current_out_packet_mutex`), and the I/O thread is not woken for
+///   it. Over TLS it is (`mosquitto_threaded_set(true)`): an OpenSSL connection must not be written
+///   by one thread while another reads it, so packets are queued for the I/O thread;
 /// - the calls that are not safe to overlap (connect, reconnect, loop, disconnect) are made only
 ///   by the client's I/O thread, after setup;
 /// - setup (options, credentials, TLS, will, callbacks) happens in `MQTTClient.init` before the
@@ -22,16 +26,18 @@ private let libraryInitialization: Int32 = mosquitto_lib_init()
 final class MosquittoHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    init(clientID: String, cleanStart: Bool) throws {
+    /// Whether packets are written by the I/O thread only (TLS), or by whichever thread sends them.
+    let writesOnIOThread: Bool
+
+    init(clientID: String, cleanStart: Bool, writesOnIOThread: Bool) throws {
         _ = libraryInitialization
         // The user data is attached later by the client, once it is fully initialised.
         guard let pointer = mosquitto_new(clientID, cleanStart, nil) else {
             throw MQTTError.invalidConfiguration("mosquitto_new failed for client id '\(clientID)'")
         }
         self.pointer = pointer
-        // Without this, publishing from another thread would write to the socket from that
-        // thread, racing the I/O thread; with it, packets are queued and the loop is woken.
-        mosquitto_threaded_set(pointer, true)
+        self.writesOnIOThread = writesOnIOThread
+        mosquitto_threaded_set(pointer, writesOnIOThread)
     }
 
     deinit {

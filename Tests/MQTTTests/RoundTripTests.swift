@@ -177,4 +177,24 @@ import Testing
             await client.stop()
         }
     }
+
+    /// Over plain TCP the publishing thread writes its packets itself, and libmosquitto's wake-up socket
+    /// pair, written on every publish, is never read: once it is full its writes fail, and publishing
+    /// must go on regardless (the pair holds a few hundred thousand bytes).
+    @Test func publishingFarBeyondTheWakeUpPairNeverBlocks() async throws {
+        try await withBroker { broker in
+            let subscriber = try await broker.connectedClient("sub")
+            let publisher = try await broker.connectedClient("pub")
+            try await broker.subscribe(subscriber, to: "flood/end")
+            let count = 400_000
+            for index in 0..<count {
+                try publisher.publish(MQTTMessage(topic: "flood/\(index % 16)", string: "\(index)", qos: .atMostOnce))
+            }
+            try publisher.publish(MQTTMessage(topic: "flood/end", string: "done", qos: .atLeastOnce))
+            #expect(try await nextMessage(from: subscriber).payloadString == "done")
+            #expect(publisher.statistics.messagesPublished == count + 1)
+            await publisher.stop()
+            await subscriber.stop()
+        }
+    }
 }
