@@ -23,8 +23,10 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Swift layers; no C type crosses them.
-        .target(name: "DBus", dependencies: ["CDBus", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "MQTT", dependencies: ["CMosquitto", .product(name: "Logging", package: "swift-log")]),
+        // Wakes an I/O thread from poll() (the D-Bus and MQTT loops).
+        .target(name: "WakePipe"),
+        .target(name: "DBus", dependencies: ["CDBus", "WakePipe", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "WakePipe", .product(name: "Logging", package: "swift-log")]),
         .target(name: "BlueZ", dependencies: ["DBus", .product(name: "Logging", package: "swift-log")]),
         // Pure protocol code: no I/O, nothing but Foundation.
         .target(name: "Peripherals"),

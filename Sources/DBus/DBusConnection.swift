@@ -53,9 +53,17 @@ public final class DBusConnection: @unchecked Sendable {
         uniqueName = String(cString: dbus_bus_get_unique_name(connection))
         raw = connection
         queue.setSpecific(key: Self.queueKey, value: true)
+        let loop: DBusMainLoop
+        do {
+            loop = try DBusMainLoop(connection: connection, queue: queue)
+        } catch {
+            raw = nil
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
+            throw error
+        }
         queue.sync {
             dbus_connection_add_filter(connection, incomingMessageFilter, Unmanaged.passUnretained(self).toOpaque(), nil)
-            let loop = DBusMainLoop(connection: connection, queue: queue)
             loop.install()
             mainLoop = loop
         }

@@ -1,26 +1,64 @@
 import CDBus
 import Dispatch
 import Glibc
+import Synchronization
+import WakePipe
 
-/// Drives one libdbus connection from a serial dispatch queue: a read or write source per enabled
-/// watch, a timer per enabled timeout (without these, call timeouts never fire), and a dispatch pass
-/// whenever libdbus has queued incoming messages.
+/// Drives one libdbus connection from a thread of its own that polls the connection's socket: when it
+/// is readable, the thread runs the connection's serial queue inline (`queue.sync` on an idle queue
+/// runs on the calling thread), reads, and dispatches every message that arrived. A notification
+/// thus wakes one thread, not libdispatch's event thread and then a worker.
 ///
-/// Every method runs on `queue`; libdbus calls back into it only from calls made on that queue.
+/// libdbus's watches and timeouts are added, toggled and removed from calls made on `queue`; they are
+/// kept in `table`, which the I/O thread reads before each poll. A change made elsewhere than on the
+/// I/O thread wakes it through a pipe. Timeouts (call timeouts) are checked at least every
+/// ``timeoutGranularityMs``.
 final class DBusMainLoop: @unchecked Sendable {
-    private let connection: OpaquePointer
-    private let queue: DispatchQueue
-    private var watches: [OpaquePointer: [any DispatchSourceProtocol]] = [:]
-    private var timeouts: [OpaquePointer: any DispatchSourceTimer] = [:]
-    private var peerCheck: (any DispatchSourceTimer)?
-
-    init(connection: OpaquePointer, queue: DispatchQueue) {
-        self.connection = connection
-        self.queue = queue
+    private struct Watch {
+        var descriptor: Int32
+        var flags: UInt32
+        var enabled: Bool
     }
 
-    /// Installs the glue. The loop must stay alive until ``uninstall()``.
+    private struct Timeout {
+        var intervalMs: Int
+        var enabled: Bool
+        var deadline: ContinuousClock.Instant
+    }
+
+    /// libdbus's objects by address (a pointer is not Sendable; its address is).
+    private struct Table {
+        var watches: [Int: Watch] = [:]
+        var timeouts: [Int: Timeout] = [:]
+        var running = true
+    }
+
+    private let connection: OpaquePointer
+    private let queue: DispatchQueue
+    private let table = Mutex(Table())
+    private let wake: WakePipe
+    /// Queue-confined: false once uninstalled, so that a turn already waiting for the queue does nothing.
+    private var installed = false
+    /// Queue-confined: true while the I/O thread dispatches inline, which makes a queued dispatch pass redundant.
+    private var dispatchingInline = false
+    private let ioThread = Mutex<pthread_t?>(nil)
+
+    /// How late a call timeout may be noticed at most.
+    static let timeoutGranularityMs: Int32 = 250
+
+    init(connection: OpaquePointer, queue: DispatchQueue) throws {
+        self.connection = connection
+        self.queue = queue
+        guard let wake = WakePipe() else {
+            throw DBusError(name: DBusError.failedName, message: "cannot create the main loop's wake-up pipe: errno \(errno)")
+        }
+        self.wake = wake
+    }
+
+    /// Installs the glue and starts the I/O thread; called on `queue`. The loop stays alive until the
+    /// thread has ended, after ``uninstall()``.
     func install() {
+        installed = true
         let me = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_set_watch_functions(
             connection,
@@ -41,119 +79,176 @@ final class DBusMainLoop: @unchecked Sendable {
             },
             me, nil)
         scheduleDispatch()  // messages may already be queued from the registration handshake
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + Self.peerCheckInterval, repeating: Self.peerCheckInterval)
-        timer.setEventHandler { [unowned self] in self.readIfPeerGone() }
-        timer.resume()
-        peerCheck = timer
+        startThread()
     }
 
-    /// How often the socket is checked for a bus that went away unnoticed.
-    static let peerCheckInterval = DispatchTimeInterval.seconds(1)
-
+    /// Detaches from libdbus and ends the I/O thread; called on `queue`. Never waits for the thread,
+    /// which may itself be waiting for the queue.
     func uninstall() {
+        installed = false
         dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_dispatch_status_function(connection, nil, nil, nil)
-        for sources in watches.values { sources.forEach { $0.cancel() } }
-        for timer in timeouts.values { timer.cancel() }
-        peerCheck?.cancel()
-        peerCheck = nil
-        watches = [:]
-        timeouts = [:]
+        table.withLock { $0 = Table(running: false) }
+        wake.signal()
     }
 
     private static func from(_ data: UnsafeMutableRawPointer?) -> DBusMainLoop {
         Unmanaged<DBusMainLoop>.fromOpaque(data!).takeUnretainedValue()
     }
 
+    /// Called on `queue` when libdbus has messages queued.
     func scheduleDispatch() {
+        guard !dispatchingInline else { return }  // the I/O thread's turn dispatches them
         queue.async { [self] in
+            guard installed else { return }
             while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
         }
     }
 
-    // MARK: Watches
+    // MARK: The I/O thread
+
+    private func startThread() {
+        let retained = Unmanaged.passRetained(self)  // released when the thread ends
+        var thread = pthread_t()
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                let loop = Unmanaged<DBusMainLoop>.fromOpaque(context!).takeRetainedValue()
+                loop.run()
+                return nil
+            }, retained.toOpaque())
+        if created == 0 {
+            pthread_detach(thread)
+            ioThread.withLock { $0 = thread }
+        } else {
+            retained.release()
+        }
+    }
+
+    private var onIOThread: Bool {
+        ioThread.withLock { thread in thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    private func run() {
+        var descriptors: [pollfd] = []
+        var polled: [Int] = []
+        while true {
+            let (running, waitMs) = table.withLock { table -> (Bool, Int32) in
+                descriptors.removeAll(keepingCapacity: true)
+                polled.removeAll(keepingCapacity: true)
+                for (watch, entry) in table.watches where entry.enabled {
+                    var events: Int16 = 0
+                    if entry.flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
+                    if entry.flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
+                    descriptors.append(pollfd(fd: entry.descriptor, events: events, revents: 0))
+                    polled.append(watch)
+                }
+                let now = ContinuousClock.now
+                var wait = Self.timeoutGranularityMs
+                for timeout in table.timeouts.values where timeout.enabled {
+                    let left = now.duration(to: timeout.deadline)
+                    wait = min(wait, Int32(max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
+                }
+                return (table.running, wait)
+            }
+            guard running else { return }
+            descriptors.append(pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0))
+            let count = poll(&descriptors, nfds_t(descriptors.count), waitMs)
+            if count < 0 && errno != EINTR { return }
+            if descriptors[descriptors.count - 1].revents != 0 { wake.drain() }
+            var ready: [(Int, UInt32)] = []
+            for (index, watch) in polled.enumerated() where descriptors[index].revents != 0 {
+                ready.append((watch, Self.watchFlags(descriptors[index].revents)))
+            }
+            queue.sync { turn(ready) }
+        }
+    }
+
+    /// On `queue`, on the I/O thread: handles what the poll found, fires due timeouts, dispatches.
+    private func turn(_ ready: [(Int, UInt32)]) {
+        guard installed else { return }
+        for (watch, flags) in ready where table.withLock({ $0.watches[watch]?.enabled == true }) {
+            dbus_watch_handle(OpaquePointer(bitPattern: watch), flags)
+        }
+        let now = ContinuousClock.now
+        let due = table.withLock { table -> [Int] in
+            var due: [Int] = []
+            for (timeout, var entry) in table.timeouts where entry.enabled && entry.deadline <= now {
+                entry.deadline = now + .milliseconds(entry.intervalMs)
+                table.timeouts[timeout] = entry
+                due.append(timeout)
+            }
+            return due
+        }
+        for timeout in due where table.withLock({ $0.timeouts[timeout]?.enabled == true }) {
+            dbus_timeout_handle(OpaquePointer(bitPattern: timeout))
+        }
+        dispatchingInline = true
+        while installed, dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+        dispatchingInline = false
+    }
+
+    private static func watchFlags(_ revents: Int16) -> UInt32 {
+        var flags: UInt32 = 0
+        if revents & Int16(POLLIN) != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
+        if revents & Int16(POLLOUT) != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
+        if revents & Int16(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
+        if revents & Int16(POLLERR) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
+        return flags
+    }
+
+    /// A change the I/O thread did not make itself must reach its next poll.
+    private func changed() {
+        if !onIOThread { wake.signal() }
+    }
+
+    // MARK: Watches (on `queue`)
 
     private func addWatch(_ watch: OpaquePointer) -> dbus_bool_t {
-        var sources: [any DispatchSourceProtocol] = []
-        if dbus_watch_get_enabled(watch) != 0 {
-            let fd = dbus_watch_get_unix_fd(watch)
-            let flags = dbus_watch_get_flags(watch)
-            if flags & DBUS_WATCH_READABLE.rawValue != 0 {
-                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-                source.setEventHandler { [unowned self] in self.handle(watch, DBUS_WATCH_READABLE.rawValue) }
-                sources.append(source)
-            }
-            if flags & DBUS_WATCH_WRITABLE.rawValue != 0 {
-                let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-                source.setEventHandler { [unowned self] in self.handle(watch, DBUS_WATCH_WRITABLE.rawValue) }
-                sources.append(source)
-            }
-        }
-        watches[watch] = sources
-        sources.forEach { $0.resume() }
+        let entry = Watch(
+            descriptor: dbus_watch_get_unix_fd(watch), flags: dbus_watch_get_flags(watch), enabled: dbus_watch_get_enabled(watch) != 0)
+        table.withLock { $0.watches[Int(bitPattern: watch)] = entry }
+        changed()
         return 1
     }
 
     private func removeWatch(_ watch: OpaquePointer) {
-        // Sources are cancelled, never left suspended: libdispatch traps on releasing a suspended source.
-        watches.removeValue(forKey: watch)?.forEach { $0.cancel() }
+        _ = table.withLock { $0.watches.removeValue(forKey: Int(bitPattern: watch)) }
+        changed()
     }
 
     private func toggleWatch(_ watch: OpaquePointer) {
-        removeWatch(watch)
-        _ = addWatch(watch)
+        let enabled = dbus_watch_get_enabled(watch) != 0
+        table.withLock { $0.watches[Int(bitPattern: watch)]?.enabled = enabled }
+        changed()
     }
 
-    private func handle(_ watch: OpaquePointer, _ flags: UInt32) {
-        guard watches[watch] != nil else { return }
-        dbus_watch_handle(watch, flags)
-        while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
-    }
-
-    /// libdispatch does not always report the end of the socket: when dbus-daemon dies while a write
-    /// is under way, the descriptor can drop out of its epoll set, the read source never fires, and
-    /// calls in flight would wait forever. Once a second, a socket whose peer hung up is read here to
-    /// its end, which disconnects the connection the ordinary way.
-    private func readIfPeerGone() {
-        for (watch, sources) in watches where !sources.isEmpty && dbus_watch_get_flags(watch) & DBUS_WATCH_READABLE.rawValue != 0 {
-            var probe = pollfd(fd: dbus_watch_get_unix_fd(watch), events: Int16(POLLIN), revents: 0)
-            guard poll(&probe, 1, 0) == 1, probe.revents & Int16(POLLHUP | POLLERR) != 0 else { continue }
-            // libdbus reads a bounded amount per call: go on until the connection sees the end.
-            var rounds = 0
-            while dbus_connection_get_is_connected(connection) != 0, watches[watch]?.isEmpty == false, rounds < 10_000 {
-                dbus_watch_handle(watch, DBUS_WATCH_READABLE.rawValue | DBUS_WATCH_HANGUP.rawValue)
-                rounds += 1
-            }
-            while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
-            return
-        }
-    }
-
-    // MARK: Timeouts
+    // MARK: Timeouts (on `queue`)
 
     private func addTimeout(_ timeout: OpaquePointer) -> dbus_bool_t {
-        guard dbus_timeout_get_enabled(timeout) != 0 else { return 1 }
-        let interval = DispatchTimeInterval.milliseconds(Int(dbus_timeout_get_interval(timeout)))
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [unowned self] in
-            guard self.timeouts[timeout] != nil else { return }
-            dbus_timeout_handle(timeout)
-            while dbus_connection_dispatch(self.connection) == DBUS_DISPATCH_DATA_REMAINS {}
-        }
-        timeouts[timeout] = timer
-        timer.resume()
+        let interval = Int(dbus_timeout_get_interval(timeout))
+        let entry = Timeout(intervalMs: interval, enabled: dbus_timeout_get_enabled(timeout) != 0, deadline: .now + .milliseconds(interval))
+        table.withLock { $0.timeouts[Int(bitPattern: timeout)] = entry }
+        // A call timeout is rarely shorter than the poll's own bound: no wake-up for it.
+        if interval < Int(Self.timeoutGranularityMs) { changed() }
         return 1
     }
 
     private func removeTimeout(_ timeout: OpaquePointer) {
-        timeouts.removeValue(forKey: timeout)?.cancel()
+        _ = table.withLock { $0.timeouts.removeValue(forKey: Int(bitPattern: timeout)) }
     }
 
     private func toggleTimeout(_ timeout: OpaquePointer) {
-        removeTimeout(timeout)
-        _ = addTimeout(timeout)
+        let enabled = dbus_timeout_get_enabled(timeout) != 0
+        let interval = Int(dbus_timeout_get_interval(timeout))
+        let key = Int(bitPattern: timeout)
+        table.withLock { table in
+            guard table.timeouts[key] != nil else { return }
+            table.timeouts[key]?.enabled = enabled
+            table.timeouts[key]?.intervalMs = interval
+            table.timeouts[key]?.deadline = .now + .milliseconds(interval)
+        }
+        if enabled && interval < Int(Self.timeoutGranularityMs) { changed() }
     }
 }

@@ -71,7 +71,7 @@ extension MQTTClient {
         guard socket >= 0 else { return MosquittoHandle.noConnection }
         var descriptors = [
             pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle.pointer) ? Int16(POLLOUT) : 0), revents: 0),
-            pollfd(fd: loopWake.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: loopWake.readEnd, events: Int16(POLLIN), revents: 0),
         ]
         guard poll(&descriptors, 2, IOLoop.pollMilliseconds) >= 0 || errno == EINTR else {
             return MOSQ_ERR_ERRNO.rawValue

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import Synchronization
+import WakePipe
 
 /// An MQTT client over libmosquitto that keeps its session alive by itself.
 ///
@@ -39,7 +40,7 @@ public final class MQTTClient: Sendable {
     /// Wakes the I/O thread early from a backoff wait when `stop()` is called.
     let wakeUp = DispatchSemaphore(value: 0)
     /// Wakes the I/O thread from its poll: at `stop()`, and when a packet could not be written at once.
-    let loopWake = LoopWake()
+    let loopWake: WakePipe
     let messageContinuation: AsyncStream<MQTTMessage>.Continuation
     let eventContinuation: AsyncStream<MQTTEvent>.Continuation
 
@@ -52,6 +53,8 @@ public final class MQTTClient: Sendable {
         var logger = logger
         logger[metadataKey: "mqtt.client"] = "\(configuration.clientID)"
         self.logger = logger
+        guard let loopWake = WakePipe() else { throw MQTTError.invalidConfiguration("cannot create the I/O thread's wake-up pipe") }
+        self.loopWake = loopWake
         handle = try MosquittoHandle(
             clientID: configuration.clientID, cleanStart: configuration.cleanStart, writesOnIOThread: configuration.tls != nil)
         try handle.apply(configuration)
