@@ -44,8 +44,9 @@ actor DeviceLink {
 
     func characteristicUUIDs() async -> [String] { await bluez.characteristicUUIDs(device: device.path) }
 
-    func notifications(of characteristic: String, in service: String? = nil) async throws -> AsyncStream<[UInt8]> {
-        try await bluez.notifications(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
+    /// The characteristic's notifications; `lane` may take them on the D-Bus thread (see `NotificationLane`).
+    func notifications(of characteristic: String, in service: String? = nil, lane: NotificationLane? = nil) async throws -> AsyncStream<[UInt8]> {
+        try await bluez.notifications(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path, lane: lane)
     }
 
     func stopNotifications(of characteristic: String, in service: String? = nil) async throws {

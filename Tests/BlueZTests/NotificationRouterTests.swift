@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import BlueZ
@@ -82,6 +83,27 @@ struct NotificationRouterTests {
         #expect(router.deliver([4], to: path))
         #expect(await collect(old, count: 1) == [])
         #expect(await collect(new, count: 1) == [[4]])
+    }
+
+    /// A lane takes what it wants on the delivering thread; the rest goes to the stream, in order, and a
+    /// read's echo reaches neither.
+    @Test func aLaneTakesValuesAndTheStreamGetsWhatItDeclines() async {
+        let router = NotificationRouter()
+        let taken = Mutex<[[UInt8]]>([])
+        let stream = router.open(path) { bytes in
+            guard bytes.first == 0xF0 else { return false }
+            taken.withLock { $0.append(bytes) }
+            return true
+        }
+        router.deliver([0xF0, 1], to: path)
+        router.deliver([0x01], to: path)
+        router.readStarted(path)
+        router.deliver([0xF0, 2], to: path)  // held back during the read, then handed to the lane
+        router.deliver([0x50], to: path)  // the read's echo
+        router.readFinished(path, bytes: [0x50])
+        router.deliver([0x02], to: path)
+        #expect(taken.withLock { $0 } == [[0xF0, 1], [0xF0, 2]])
+        #expect(await collect(stream, count: 2) == [[0x01], [0x02]])
     }
 
     @Test func valuesBeyondTheBufferAreDroppedOldestFirstAndCounted() async {

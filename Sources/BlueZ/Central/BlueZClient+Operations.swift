@@ -77,9 +77,11 @@ extension BlueZClient {
     /// Subscribes to a characteristic (StartNotify once, as BlueZ sessions are per client) and returns
     /// its notifications. The stream ends on ``stopNotifications(characteristicPath:devicePath:)``, when
     /// the device disconnects or its objects go away, and when BlueZ stops.
-    public func notifications(characteristicPath: String, devicePath: String) async throws -> AsyncStream<[UInt8]> {
+    public func notifications(
+        characteristicPath: String, devicePath: String, lane: NotificationLane? = nil
+    ) async throws -> AsyncStream<[UInt8]> {
         try await operationQueue(for: devicePath).run { [self] in
-            let stream = router.open(characteristicPath)
+            let stream = router.open(characteristicPath, lane: lane)
             do {
                 _ = try await connection.call(
                     destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,

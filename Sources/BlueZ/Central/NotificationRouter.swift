@@ -1,6 +1,13 @@
 import Synchronization
 
+/// Takes a notification's bytes on the thread that received them; false hands them to the stream.
+public typealias NotificationLane = @Sendable ([UInt8]) -> Bool
+
 /// Routes characteristic Value changes to notification streams.
+///
+/// A stream may have a lane: a synchronous consumer that takes values on the D-Bus thread itself, so
+/// that a high-rate value is decoded and published without waking another thread; what it declines
+/// goes to the stream.
 ///
 /// BlueZ reports notifications and ReadValue results the same way (PropertiesChanged on Value), so
 /// a read's echo is taken out: while a read of a characteristic is in flight its Value changes are
@@ -8,6 +15,7 @@ import Synchronization
 final class NotificationRouter: Sendable {
     private struct Route {
         var continuation: AsyncStream<[UInt8]>.Continuation
+        var lane: NotificationLane?
         /// Tells a stream from the one that replaces it on the same path.
         var generation: UInt64
         var readsInFlight = 0
@@ -27,11 +35,11 @@ final class NotificationRouter: Sendable {
     var droppedCount: Int { droppedValues.load(ordering: .relaxed) }
 
     /// A new stream for `path`, replacing (and ending) any earlier one.
-    func open(_ path: String) -> AsyncStream<[UInt8]> {
+    func open(_ path: String, lane: NotificationLane? = nil) -> AsyncStream<[UInt8]> {
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         let previous = routes.withLock { routes in
             let old = routes[path]?.continuation
-            routes[path] = Route(continuation: continuation, generation: generations.add(1, ordering: .relaxed).newValue)
+            routes[path] = Route(continuation: continuation, lane: lane, generation: generations.add(1, ordering: .relaxed).newValue)
             return old
         }
         previous?.finish()
@@ -71,20 +79,31 @@ final class NotificationRouter: Sendable {
         ended.forEach { $0.finish() }
     }
 
-    /// A Value change; returns false when nobody listens on `path`.
+    /// A Value change; returns false when nobody listens on `path`. Called on the D-Bus thread, one
+    /// value after another, so a lane sees them in order; it runs outside the router's lock.
     @discardableResult
     func deliver(_ bytes: [UInt8], to path: String) -> Bool {
-        routes.withLock { routes in
-            guard var route = routes[path] else { return false }
+        let (listening, lane) = routes.withLock { routes -> (Bool, Route?) in
+            guard var route = routes[path] else { return (false, nil) }
+            defer { routes[path] = route }
             if route.readsInFlight > 0 {
                 route.heldBack.append(bytes)
             } else if route.expectedEcho == bytes, ContinuousClock.now < route.echoDeadline {
                 route.expectedEcho = nil
-            } else if case .dropped = route.continuation.yield(bytes) {
-                droppedValues.add(1, ordering: .relaxed)
+            } else {
+                return (true, route)
             }
-            routes[path] = route
-            return true
+            return (true, nil)
+        }
+        if let route = lane { hand(bytes, to: route) }
+        return listening
+    }
+
+    /// To the lane if it takes the value, else to the stream.
+    private func hand(_ bytes: [UInt8], to route: Route) {
+        if let lane = route.lane, lane(bytes) { return }
+        if case .dropped = route.continuation.yield(bytes) {
+            droppedValues.add(1, ordering: .relaxed)
         }
     }
 
@@ -92,14 +111,15 @@ final class NotificationRouter: Sendable {
         routes.withLock { $0[path]?.readsInFlight += 1 }
     }
 
-    /// The read returned `bytes` (nil when it failed).
+    /// The read returned `bytes` (nil when it failed). Values held back are handed on under the lock, so
+    /// that a value the D-Bus thread delivers next cannot overtake them.
     func readFinished(_ path: String, bytes: [UInt8]?) {
         routes.withLock { routes in
             guard var route = routes[path] else { return }
             route.readsInFlight -= 1
             var echo = bytes
             for held in route.heldBack {
-                if held == echo { echo = nil } else { route.continuation.yield(held) }
+                if held == echo { echo = nil } else { hand(held, to: route) }
             }
             route.heldBack = []
             route.expectedEcho = echo  // the echo may still be on its way

@@ -8,7 +8,6 @@ import Peripherals
 /// when asked (§6).
 actor Activ5Session: LinkedSession, AwaitsAnswers {
     private let options: Activ5Options
-    private let started = ContinuousClock.now
     var answers = AnswerWaiters<Activ5Notification>()
     nonisolated let core: SessionCore
     var reconnects: Bool { options.reconnect }
@@ -22,14 +21,14 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     private var evergreen = false
     private var evergreenTask: Task<Void, Never>?
     private var batteryTask: Task<Void, Never>?
-    private var tare = ForceTare()
-    /// The last raw force values (newtons before tare), for a software tare.
-    private var recentForces: [Double] = []
+    /// Force and IMU values, taken on the D-Bus thread once connected.
+    private let forceLane: Activ5ForceLane
 
     init(device: BlueZDevice, context: SessionContext, options: Activ5Options) {
         core = SessionCore(device: device, context: context, family: .a5)
         self.options = options
         telemetry = Activ5Telemetry(id: context.id, topics: context.publisher.topics, thresholds: options.squeeze)
+        forceLane = Activ5ForceLane(core: core, thresholds: options.squeeze)
     }
 
     // MARK: Lifecycle
@@ -45,7 +44,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         await core.link.reset()
         streaming = false
         imuOn = false
-        recentForces = []
+        forceLane.reset()
         telemetry.reset(thresholds: options.squeeze)
         setState(.disconnected)
     }
@@ -70,6 +69,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
             throw CommandError(.timeout, "handshake incomplete, missing \(progress.missing.joined(separator: ", "))")
         }
         setState(.connected)
+        forceLane.goLive()
         core.publish(telemetry.streaming(false))
         core.publish(telemetry.battery(level: battery ?? progress.batteryLevel, status: progress.status?.batteryStatus))
         core.publish(telemetry.info(infoMembers()))
@@ -147,7 +147,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
 
     private func subscribe(_ uuid: String) async throws {
         guard streamTasks[uuid] == nil else { return }
-        let stream = try await core.link.notifications(of: uuid)
+        let stream = try await core.link.notifications(of: uuid, lane: forceLane.lane(for: uuid))
         streamTasks[uuid] = Task { [weak self] in
             for await bytes in stream { await self?.received(bytes, from: uuid) }
         }
@@ -175,13 +175,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         }
         progress.record(notification)
         answers.deliver(notification)
-        if case .imu(let sample) = notification {
-            core.publisher.publish(telemetry.imu(sample))
-        } else if let newtons = notification.newtons {
-            recentForces = Array((recentForces + [newtons]).suffix(5))
-            let seconds = (ContinuousClock.now - started) / .seconds(1)
-            core.publish(telemetry.force(newtons: tare.corrected(newtons), at: seconds))
-        }
+        forceLane.publish(notification)
     }
 
     // MARK: Commands
@@ -202,10 +196,9 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
                     try await write(deviceTare)
                 } else {
                     // No tare on the wire for new devices: subtract the mean of the last samples.
-                    guard let tared = ForceTare(averaging: recentForces) else {
+                    guard forceLane.tareOnRecentSamples() else {
                         throw CommandError(.invalidState, "tare needs force samples: start streaming first")
                     }
-                    tare = tared
                 }
             case .imu(let enabled):
                 guard wireProtocol == .new else { throw CommandError(.invalidState, "legacy Activ5 devices have no IMU") }
@@ -227,7 +220,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
 
     private func setStreaming(_ on: Bool) {
         streaming = on
-        if !on { recentForces = [] }
+        if !on { forceLane.forgetSamples() }
         core.publish(telemetry.streaming(on))
     }
 
