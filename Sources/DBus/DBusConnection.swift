@@ -22,6 +22,8 @@ public final class DBusConnection: @unchecked Sendable {
     /// so losing the bus fails them here.
     private var inFlight: [ObjectIdentifier: PendingReply] = [:]
     private var lost = false
+    /// Queue-confined, like the state above.
+    private var byteTap: ByteTap?
     var objects: [String: DBusObject] = [:]
     var objectManagers: Set<String> = []
 
@@ -183,26 +185,36 @@ public final class DBusConnection: @unchecked Sendable {
 
     // MARK: Signals
 
+    /// Taps the hot path of a central before any subscription sees a signal: a PropertiesChanged that
+    /// changes only the byte-array `property` of `interface` (a GATT notification's Value) goes to `tap`
+    /// with its object path and bytes, read straight from the message, on the connection's thread.
+    /// When `tap` returns true the signal goes no further; else it is decoded and routed as usual.
+    /// One tap per connection; it must be quick and must not block.
+    public func tapByteProperty(
+        interface: String, property: String, _ tap: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) -> Bool
+    ) {
+        queue.sync { byteTap = ByteTap(interface: interface, property: property, handler: tap) }
+    }
+
+    struct ByteTap {
+        let interface: String
+        let property: String
+        let handler: @Sendable (String, [UInt8]) -> Bool
+    }
+
     private struct Subscription {
         var rule: DBusMatchRule
         var continuation: AsyncStream<DBusSignal>.Continuation
-        var intercept: (@Sendable (DBusSignal) -> Bool)?
     }
 
     /// Signals matching `rule`, from now until the stream is dropped or the bus is lost.
-    ///
-    /// `intercept`, if given, sees each matching signal first, on the connection's queue, and keeps it
-    /// out of the stream by returning true: the way to hand a high-rate signal (a GATT notification)
-    /// on without a hop through a task. It must be quick and must not block.
-    public func signals(
-        matching rule: DBusMatchRule, intercept: (@Sendable (DBusSignal) -> Bool)? = nil
-    ) -> AsyncStream<DBusSignal> {
+    public func signals(matching rule: DBusMatchRule) -> AsyncStream<DBusSignal> {
         let (stream, continuation) = AsyncStream<DBusSignal>.makeStream()
         queue.sync {
             guard let connection = raw, !lost else { return continuation.finish() }
             let id = nextSubscriptionID
             nextSubscriptionID += 1
-            subscriptions[id] = Subscription(rule: rule, continuation: continuation, intercept: intercept)
+            subscriptions[id] = Subscription(rule: rule, continuation: continuation)
             // A NULL error makes AddMatch asynchronous, so the queue never blocks on the bus.
             dbus_bus_add_match(connection, rule.text, nil)
             continuation.onTermination = { [weak self] _ in
@@ -252,12 +264,16 @@ public final class DBusConnection: @unchecked Sendable {
                 markLost()
                 return DBUS_HANDLER_RESULT_HANDLED
             }
+            if let tap = byteTap, let path = message.path,
+                let bytes = message.changedByteProperty(interface: tap.interface, property: tap.property), tap.handler(path, bytes)
+            {
+                return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            }
             guard !subscriptions.isEmpty else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
             let signal = DBusSignal(
                 sender: message.sender ?? "", path: message.path ?? "", interface: message.interface ?? "",
                 member: message.member ?? "", arguments: message.arguments())
             for (_, subscription) in subscriptions where subscription.rule.matches(signal) {
-                if subscription.intercept?(signal) == true { continue }
                 subscription.continuation.yield(signal)
             }
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED

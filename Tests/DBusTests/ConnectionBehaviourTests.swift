@@ -74,6 +74,41 @@ struct ConnectionBehaviourTests {
         }
     }
 
+    /// The hot path of a central: a change of only a characteristic's Value reaches the tap, read from
+    /// the message itself; anything else (another property changed too, another interface, a tap that
+    /// declines) reaches the subscribers decoded, as before.
+    @Test func aByteValueChangeReachesTheTapAndEverythingElseTheSubscribers() async throws {
+        try await PrivateBus.with { bus in
+            let emitter = try DBusConnection(address: bus.address)
+            let listener = try DBusConnection(address: bus.address)
+            let tapped = Mutex<[(String, [UInt8])]>([])
+            listener.tapByteProperty(interface: "org.bluez.GattCharacteristic1", property: "Value") { path, bytes in
+                guard path != "/declined" else { return false }
+                tapped.withLock { $0.append((path, bytes)) }
+                return true
+            }
+            let changes = listener.signals(matching: DBusMatchRule(interface: DBusStandardInterface.properties, member: "PropertiesChanged"))
+            _ = try await listener.nameHasOwner("org.bluez")
+
+            let characteristic = "org.bluez.GattCharacteristic1"
+            try emitter.emitPropertiesChanged(path: "/a", interface: characteristic, changed: ["Value": .bytes([1, 2, 3])])
+            try emitter.emitPropertiesChanged(path: "/b", interface: characteristic, changed: ["Value": .bytes([4]), "Notifying": .boolean(true)])
+            try emitter.emitPropertiesChanged(path: "/c", interface: "org.bluez.Device1", changed: ["Value": .bytes([5])])
+            try emitter.emitPropertiesChanged(path: "/declined", interface: characteristic, changed: ["Value": .bytes([6])])
+            try emitter.emitPropertiesChanged(path: "/d", interface: characteristic, changed: ["Value": .bytes([])])
+            // Signals arrive in order: once this one is decoded, the tap has had every earlier one.
+            try emitter.emitPropertiesChanged(path: "/end", interface: characteristic, changed: [:], invalidated: ["Value"])
+            var iterator = changes.makeAsyncIterator()
+            var decoded: [String] = []
+            for _ in 0..<4 { decoded.append(try #require(await iterator.next()).path) }
+            #expect(decoded == ["/b", "/c", "/declined", "/end"])
+            #expect(tapped.withLock { $0.map(\.0) } == ["/a", "/d"])
+            #expect(tapped.withLock { $0.map(\.1) } == [[1, 2, 3], []])
+            emitter.close()
+            listener.close()
+        }
+    }
+
     @Test func exportedPropertiesAndObjectManagerAnswerStandardCalls() async throws {
         try await PrivateBus.with { bus in
             let server = try DBusConnection(address: bus.address)

@@ -36,8 +36,11 @@ public final class BlueZClient: Sendable {
         // Subscribe before reading the snapshot so that nothing falls between the two.
         // Notifications go straight from the bus queue to their streams; the rest through `handle`.
         let router = self.router
-        let bluezSignals = connection.signals(
-            matching: DBusMatchRule(sender: BlueZInterface.service), intercept: { Self.deliverNotification($0, to: router) })
+        // A notification goes from the bus thread to its stream or lane, unless nobody listens on its path.
+        connection.tapByteProperty(interface: BlueZInterface.gattCharacteristic, property: "Value") { path, bytes in
+            router.deliver(bytes, to: path)
+        }
+        let bluezSignals = connection.signals(matching: DBusMatchRule(sender: BlueZInterface.service))
         let ownerChanges = connection.signals(matching: DBusMatchRule(
             sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: BlueZInterface.service))
         let signalTask = Task { [self] in
@@ -109,17 +112,6 @@ public final class BlueZClient: Sendable {
             result[name] = (properties.stringKeyed ?? [:]).mapValues(\.unwrapped)
         }
         return result
-    }
-
-    /// Hands a pure notification (PropertiesChanged of a characteristic's Value, nothing else) to its
-    /// stream; returns whether it did. Anything else, or a Value nobody listens to, is left to `handle`.
-    private static func deliverNotification(_ signal: DBusSignal, to router: NotificationRouter) -> Bool {
-        guard signal.member == "PropertiesChanged", signal.interface == DBusStandardInterface.properties,
-            signal.arguments.count >= 2, signal.arguments[0].string == BlueZInterface.gattCharacteristic,
-            let changed = signal.arguments[1].stringKeyed, changed.count == 1, let value = changed["Value"]?.bytes,
-            signal.arguments.count < 3 || signal.arguments[2].strings?.isEmpty != false
-        else { return false }
-        return router.deliver(value, to: signal.path)
     }
 
     private func handle(_ signal: DBusSignal) async {
