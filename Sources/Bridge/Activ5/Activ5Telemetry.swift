@@ -18,7 +18,7 @@ struct Activ5Telemetry: Sendable {
 
     /// A force sample (already tared): the value, and the squeeze state machine of activ5.md §7.
     mutating func force(newtons: Double, at seconds: Double) -> [Publication] {
-        var publications = [Publication(topic: topic("force"), payload: Self.decimal(newtons))]
+        var publications = [Publication(topic: topic("force"), payload: TwoDecimals.text(newtons))]
         for event in detector.feed(newtons: newtons, at: seconds) {
             switch event {
             case .squeezed: publications += changed("squeeze", "squeezed")
@@ -63,8 +63,6 @@ struct Activ5Telemetry: Sendable {
         return [.state(topic(leaf), payload)]
     }
 
-    /// Newtons with two decimals, plain text.
-    static func decimal(_ value: Double) -> String { String(format: "%.2f", value) }
 
     private static func rounded(_ value: Double, _ places: Int) -> Double {
         let scale = pow(10, Double(places))
