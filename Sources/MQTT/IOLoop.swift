@@ -58,6 +58,7 @@ extension MQTTClient {
         }
         if state.withLock({ $0.sessionNeedsRestore }) {
             restoreSession()
+            handle.setLibraryLog(enabled: logger.logLevel <= .debug)
         }
         return true
     }
@@ -111,6 +112,7 @@ extension MQTTClient {
 
     /// Records the failure, then sleeps the backoff delay (cut short by `stop()`).
     private func connectionFailed(code: Int32, during phase: String) {
+        handle.setLibraryLog(enabled: true)  // the next attempt's errors are told only there
         let reason = MosquittoHandle.describe(code)
         let isTLS = code == MosquittoHandle.tlsFailure
         let attempt = state.withLock { state in

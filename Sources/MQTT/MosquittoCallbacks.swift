@@ -21,6 +21,14 @@ extension MosquittoHandle {
         mosquitto_publish_v5_callback_set(pointer) { _, userData, _, _, _ in
             MosquittoHandle.client(userData)?.didFinishPublish()
         }
+        setLibraryLog(enabled: true)
+    }
+
+    /// libmosquitto formats a line for every packet whenever a log callback is set, whatever its level
+    /// (vsnprintf and malloc on every publish). The client keeps it while connecting, where TLS and
+    /// connection errors are told only there, and drops it once connected unless debug lines are wanted.
+    func setLibraryLog(enabled: Bool) {
+        guard enabled else { return mosquitto_log_callback_set(pointer, nil) }
         mosquitto_log_callback_set(pointer) { _, userData, level, text in
             guard let client = MosquittoHandle.client(userData), let text else { return }
             client.libraryLog(level: level, text: text)
