@@ -43,8 +43,9 @@ final class DBusMainLoop: @unchecked Sendable {
     private var dispatchingInline = false
     private let ioThread = Mutex<pthread_t?>(nil)
 
-    /// How late a call timeout may be noticed at most.
-    static let timeoutGranularityMs: Int32 = 250
+    /// How late a call timeout may be noticed at most; a shorter one wakes the thread when it is added.
+    /// An idle connection's thread wakes once a second.
+    static let timeoutGranularityMs: Int32 = 1000
 
     init(connection: OpaquePointer, queue: DispatchQueue) throws {
         self.connection = connection

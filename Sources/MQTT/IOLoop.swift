@@ -14,6 +14,10 @@ enum IOLoop {
     /// How long one `mosquitto_loop` call may block; also the worst-case delay before the loop
     /// notices `stop()`.
     static let pollMilliseconds: Int32 = 100
+    /// How long the plain-TCP loop's poll may block: keep-alive works in seconds, and whatever must not
+    /// wait (`stop()`, a packet left unwritten) wakes the thread through its pipe. An idle gateway's
+    /// thread wakes once a second.
+    static let idlePollMilliseconds: Int32 = 1000
     /// How long a clean disconnect may take to flush before the socket is abandoned.
     static let disconnectGrace: Duration = .seconds(2)
     /// How long a stop waits for earlier publishes to be sent and acknowledged.
@@ -74,7 +78,7 @@ extension MQTTClient {
             pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle.pointer) ? Int16(POLLOUT) : 0), revents: 0),
             pollfd(fd: loopWake.readEnd, events: Int16(POLLIN), revents: 0),
         ]
-        guard poll(&descriptors, 2, IOLoop.pollMilliseconds) >= 0 || errno == EINTR else {
+        guard poll(&descriptors, 2, IOLoop.idlePollMilliseconds) >= 0 || errno == EINTR else {
             return MOSQ_ERR_ERRNO.rawValue
         }
         if descriptors[1].revents != 0 { loopWake.drain() }
