@@ -51,10 +51,7 @@ extension AwaitsAnswers {
     ) async throws -> Bool {
         let outcome = FirstAnswer<AcknowledgementOutcome>()
         let key = answers.register(matches, outcome)
-        let timer = Task {
-            try? await Task.sleep(for: timeout)
-            outcome.answer(.timedOut)
-        }
+        let timer = outcome.answer(.timedOut, at: .now + timeout)
         defer {
             timer.cancel()
             answers.remove(key)

@@ -448,10 +448,7 @@ public final class Bridge: Sendable {
             return false
         }
         if alreadyConnected { return true }
-        let timer = Task {
-            try? await Task.sleep(until: deadline)
-            connected.answer(false)
-        }
+        let timer = connected.answer(false, at: deadline)
         defer {
             timer.cancel()
             gateway.withLock { $0.connectionWaiters[path]?.removeAll { $0 === connected } }

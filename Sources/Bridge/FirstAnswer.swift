@@ -16,6 +16,15 @@ final class FirstAnswer<Value: Sendable>: Sendable {
         waiters.forEach { $0.resume(returning: value) }
     }
 
+    /// Answers `value` at `deadline` unless something answers first (a deadline already past answers at
+    /// once). Cancel the returned timer once the answer is in.
+    func answer(_ value: Value, at deadline: ContinuousClock.Instant) -> Task<Void, Never> {
+        Task {
+            try? await Task.sleep(until: deadline)
+            answer(value)
+        }
+    }
+
     var value: Value {
         get async {
             await withCheckedContinuation { continuation in

@@ -6,10 +6,7 @@ final class OneShotSignal: Sendable {
 
     /// Returns once fired, or after `timeout` (then it fires itself, releasing any other waiter too).
     func wait(timeout: Duration) async {
-        let timer = Task { [fired] in
-            try? await Task.sleep(for: timeout)
-            fired.answer(())
-        }
+        let timer = fired.answer((), at: .now + timeout)
         defer { timer.cancel() }
         await fired.value
     }
