@@ -190,7 +190,6 @@ public final class Bridge: Sendable {
             case .propertiesChanged(let path, BlueZInterface.device, let changed, _):
                 let session = gateway.withLock { $0.sessions[path]?.session }
                 if changed["Connected"]?.bool == false, let session { await session.linkDidDrop() }
-                if let rssi = BlueZDevice.measuredRSSI(changed["RSSI"]), let session { await session.rssiChanged(rssi) }
                 if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil, let device = await bluez.device(at: path) {
                     reportSighting(device)
                     considerDevice(device, bluez: bluez)

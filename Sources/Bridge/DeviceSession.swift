@@ -15,13 +15,9 @@ protocol DeviceSession: Actor {
     func execute(command: String, payload: CommandPayload) async throws(CommandError)
     /// Executes a command and returns what its reply adds (e.g. `"applied":false`).
     func executeForReply(command: String, payload: CommandPayload) async throws(CommandError) -> [String: JSONValue]
-    /// BlueZ reported a new RSSI for the device.
-    func rssiChanged(_ rssi: Int16)
 }
 
 extension DeviceSession {
-    func rssiChanged(_ rssi: Int16) {}
-
     func executeForReply(command: String, payload: CommandPayload) async throws(CommandError) -> [String: JSONValue] {
         try await execute(command: command, payload: payload)
         return [:]
