@@ -1,5 +1,6 @@
 /// A number as text with two decimals, exactly as `%.2f` writes it ("23.41", "-0.50", "-0.00"), without
-/// printf and Foundation's formatting machinery: it runs for every force sample on the hot path.
+/// printf and Foundation's formatting machinery: it runs for every force sample on the hot path (and
+/// writes the CPR band's distance).
 /// Values beyond ±10¹³, and NaN and infinities, which no sensor reports, fall back to `description`.
 enum TwoDecimals {
     static func text(_ value: Double) -> String {

@@ -47,7 +47,7 @@ struct CPRBandTelemetry: Sendable {
     func signal(rssi: Int16, advertisedTxPower: Int16?) -> [Publication] {
         var publications = [Publication(topic: topic("rssi"), payload: String(rssi))]
         if let metres = options.distance.distanceMetres(rssi: Double(rssi), advertisedTxPowerDBm: advertisedTxPower.map(Double.init)) {
-            publications.append(Publication(topic: topic("distance"), payload: String(format: "%.2f", metres)))
+            publications.append(Publication(topic: topic("distance"), payload: TwoDecimals.text(metres)))
         }
         return publications
     }
