@@ -134,6 +134,7 @@ final class DBusMainLoop: @unchecked Sendable {
     private func run() {
         var descriptors: [pollfd] = []
         var polled: [Int] = []
+        var ready: [(Int, UInt32)] = []
         while true {
             let (running, waitMs) = table.withLock { table -> (Bool, Int32) in
                 descriptors.removeAll(keepingCapacity: true)
@@ -149,7 +150,7 @@ final class DBusMainLoop: @unchecked Sendable {
                 var wait = Self.timeoutGranularityMs
                 for timeout in table.timeouts.values where timeout.enabled {
                     let left = now.duration(to: timeout.deadline)
-                    wait = min(wait, Int32(max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
+                    wait = Int32(min(Double(wait), max(0, left / .milliseconds(1))))
                 }
                 return (table.running, wait)
             }
@@ -158,7 +159,7 @@ final class DBusMainLoop: @unchecked Sendable {
             let count = poll(&descriptors, nfds_t(descriptors.count), waitMs)
             if count < 0 && errno != EINTR { return }
             if descriptors[descriptors.count - 1].revents != 0 { wake.drain() }
-            var ready: [(Int, UInt32)] = []
+            ready.removeAll(keepingCapacity: true)
             for (index, watch) in polled.enumerated() where descriptors[index].revents != 0 {
                 ready.append((watch, Self.watchFlags(descriptors[index].revents)))
             }
