@@ -63,6 +63,7 @@ REASONS = {
 
 
 _exiting = False  # set on SIGTERM/SIGINT
+_signals = None  # the exported Signals object (kept alive here)
 
 
 def _counterpart(dev):
@@ -358,7 +359,8 @@ def fix_p4_rescan():
     While discovering, bluetoothd turns the advertising reports of a device it
     already knows into property updates (RSSI, sent when it moves), so a
     client's second scan sees the device again. BlueZoo has no radio, so each
-    round draws an RSSI from -75..-45 dBm. Also: a second StartDiscovery no
+    round draws an RSSI from -75..-45 dBm, or from the signal a test set for
+    the adapter and the device (see Signals). Also: a second StartDiscovery no
     longer leaks the previous scan loop (bluetoothd runs one discovery).
     """
     rssi = Device.__dict__["RSSI"]
@@ -366,7 +368,11 @@ def fix_p4_rescan():
     stock_add = Adapter.add_device
 
     async def add_device(self, device):
-        device.rssi = random.randint(-75, -45)
+        heard = SIGNALS.get((self.address.upper(), device.address.upper()), (None, 0))
+        if heard == OUT_OF_RANGE:
+            return
+        mean, sigma = heard
+        device.rssi = random.randint(-75, -45) if mean is None else max(-127, min(20, round(random.gauss(mean, sigma))))
         path = f"{self.get_object_path()}/dev_{device.address.replace(':', '_')}"
         known = self.devices.get(path)
         await stock_add(self, device)
@@ -382,6 +388,28 @@ def fix_p4_rescan():
         return stock_task(self, id)
 
     bz.BluezMockService.create_discovering_task = create_discovering_task
+
+
+# (adapter address, device address) -> (mean dBm, sigma dB), or OUT_OF_RANGE:
+# what each of BlueZoo's radio-less adapters hears of each device, as a test set it.
+SIGNALS = {}
+OUT_OF_RANGE = ("out", "of range")
+
+
+class Signals(sdbus.DbusInterfaceCommonAsync, interface_name="org.gatt2mqtt.Fixture1"):
+    """The fixture's own control interface, at /org/gatt2mqtt/fixture: lets a test
+    give each adapter its own view of a device, as several radios in one room
+    have (a gateway with several adapters, a fleet of gateways)."""
+
+    @sdbus.dbus_method_async(input_signature="ssny", input_args_names=["adapter", "device", "mean", "sigma"],
+                             flags=sdbus.DbusUnprivilegedFlag)
+    async def SetSignal(self, adapter: str, device: str, mean: int, sigma: int) -> None:
+        SIGNALS[(adapter.upper(), device.upper())] = (mean, sigma)
+
+    @sdbus.dbus_method_async(input_signature="ss", input_args_names=["adapter", "device"],
+                             flags=sdbus.DbusUnprivilegedFlag)
+    async def SetOutOfRange(self, adapter: str, device: str) -> None:
+        SIGNALS[(adapter.upper(), device.upper())] = OUT_OF_RANGE
 
 
 def fix_p5_manufacturer_data():
@@ -775,6 +803,9 @@ def install_launcher_hooks():
 
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, lambda: asyncio.ensure_future(stop()))
+        global _signals
+        _signals = Signals()
+        _signals.export_to_dbus("/org/gatt2mqtt/fixture")
         print("bluezoo-fixture: ready", flush=True)
 
     bz.startup = startup

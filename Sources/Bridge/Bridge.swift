@@ -22,9 +22,12 @@ public final class Bridge: Sendable {
     let background = OwnedTasks()
     let started = ContinuousClock.now
 
-    /// A session with its task and its command queue, keyed by the device's object path.
+    /// A session with its task and its command queue, keyed by the device's object path (on the adapter
+    /// that serves it).
     struct RunningSession: Sendable {
         var session: any DeviceSession
+        var address: String
+        var adapter: String
         var task: Task<Void, Never>
         var commands: AsyncStream<QueuedCommand>.Continuation
     }
@@ -46,7 +49,15 @@ public final class Bridge: Sendable {
         var scanGeneration = 0
         var scanSeen: Set<String> = []
         var lastInventory: String?
-        var lastAdapterStatus: AdapterStatus?
+        /// The last retained status of each adapter, and of the gateway's adapters together.
+        var adapterStatuses: [String: AdapterStatus] = [:]
+        var lastAdapterSummary: AdapterStatus?
+        /// When each address was first seen, and the addresses whose adapter choice waits for the other
+        /// adapters' reports (see `placement`).
+        var firstSeen: [String: ContinuousClock.Instant] = [:]
+        var settling: Set<String> = []
+        /// Addresses that wait for a free slot on an adapter that sees them.
+        var waitingForSlot: Set<String> = []
         /// Commands waiting (by their own choice, with a message expiry) for a device to connect.
         var connectionWaiters: [String: [FirstAnswer<Bool>]] = [:]
         /// Commands per device and second.
@@ -122,8 +133,9 @@ public final class Bridge: Sendable {
             await bluez.start()
             await bluez.registerPairingAgent()
             publisher.publish(discovery.gatewayConfig())
-            logger.info("bridge running", metadata: ["adapter": "\(configuration.adapter)", "gateway": "\(configuration.gateway)"])
-            notifier.ready(status: "running on \(configuration.adapter) as gateway \(configuration.gateway)")
+            let adapters = configuration.adapters.joined(separator: ",")
+            logger.info("bridge running", metadata: ["adapters": "\(adapters)", "gateway": "\(configuration.gateway)"])
+            notifier.ready(status: "running on \(adapters) as gateway \(configuration.gateway)")
             group.addTask { await self.follow(events, bluez: bluez) }
             group.addTask { await self.keepDiscovering(bluez) }
             group.addTask { await self.reportHealth(bluez) }
@@ -163,28 +175,30 @@ public final class Bridge: Sendable {
 
     /// Reacts to BlueZ: new or changed devices may be belts; a device that drops its link ends its session's link.
     private func follow(_ events: AsyncStream<BlueZEvent>, bluez: BlueZClient) async {
-        for device in await bluez.devices(on: adapterPath) { considerDevice(device, bluez: bluez) }
-        publishAdapterStatus(await currentAdapterStatus(bluez))
+        await considerAllDevices(bluez)
+        await refreshAdapterStatuses(bluez)
         for await event in events {
             // The adapter's state comes from the event itself: by the time it is handled, the cache may
             // already hold a bluetoothd that came back.
             switch event {
             case .serviceVanished:
-                publishAdapterStatus(.missing)
+                for name in configuration.adapters { publishAdapterStatus(.missing, of: name) }
                 for session in gateway.withLock({ $0.sessions.values.map(\.session) }) { await session.linkDidDrop() }
             case .serviceAppeared:
-                publishAdapterStatus(await currentAdapterStatus(bluez))
-                for device in await bluez.devices(on: adapterPath) { considerDevice(device, bluez: bluez) }
-            case .interfacesRemoved(adapterPath, let interfaces) where interfaces.contains(BlueZInterface.adapter):
-                publishAdapterStatus(.missing)
-            case .interfacesAdded(adapterPath, _):
-                publishAdapterStatus(await currentAdapterStatus(bluez))
-            case .propertiesChanged(adapterPath, BlueZInterface.adapter, let changed, _):
-                if let powered = changed["Powered"]?.bool { publishAdapterStatus(powered ? .powered : .off) }
+                await refreshAdapterStatuses(bluez)
+                await considerAllDevices(bluez)
+            case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.adapter):
+                if let name = adapterName(path) { publishAdapterStatus(.missing, of: name) }
+            case .interfacesAdded(let path, _) where adapterName(path) != nil:
+                await refreshAdapterStatuses(bluez)
+            case .propertiesChanged(let path, BlueZInterface.adapter, let changed, _):
+                if let name = adapterName(path), let powered = changed["Powered"]?.bool {
+                    publishAdapterStatus(powered ? .powered : .off, of: name)
+                }
             case .interfacesAdded(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
                 if let device = await bluez.device(at: path) {
                     reportSighting(device)
-                    considerDevice(device, bluez: bluez)
+                    await considerDevice(device, bluez: bluez)
                 }
                 await publishInventory(bluez)
             case .propertiesChanged(let path, BlueZInterface.device, let changed, _):
@@ -192,7 +206,7 @@ public final class Bridge: Sendable {
                 if changed["Connected"]?.bool == false, let session { await session.linkDidDrop() }
                 if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil, let device = await bluez.device(at: path) {
                     reportSighting(device)
-                    considerDevice(device, bluez: bluez)
+                    await considerDevice(device, bluez: bluez)
                 }
                 if changed["Paired"] != nil || changed["Name"] != nil { await publishInventory(bluez) }
             case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.gattService):
@@ -204,31 +218,12 @@ public final class Bridge: Sendable {
                 // bluetoothd drops a device it has never connected when discovery ends (BlueZoo keeps it):
                 // a session reconnecting to the gone object would only fail; the device gets a new one
                 // when it is seen again.
-                await stopSession(at: path)
+                await stopSession(at: path, bluez: bluez)
                 await publishInventory(bluez)
             default:
                 break
             }
         }
-    }
-
-    var adapterPath: String { "/org/bluez/" + configuration.adapter }
-
-    private func currentAdapterStatus(_ bluez: BlueZClient) async -> AdapterStatus {
-        AdapterStatus.of(
-            powered: await bluez.adapter(named: configuration.adapter)?.powered, serviceRunning: await bluez.isServiceRunning,
-            accessDenied: bluez.accessDenied)
-    }
-
-    /// Publishes the adapter's state when it changed (retained).
-    private func publishAdapterStatus(_ status: AdapterStatus) {
-        let changed = gateway.withLock { state in
-            defer { state.lastAdapterStatus = status }
-            return state.lastAdapterStatus != status
-        }
-        guard changed else { return }
-        logger.info("adapter \(status.rawValue)", metadata: ["adapter": "\(configuration.adapter)"])
-        publisher.publish(.state(topics.adapter, status.rawValue))
     }
 
     /// The family that serves `device`: the one a `connect` request named, else the one it was first
@@ -242,47 +237,60 @@ public final class Bridge: Sendable {
     }
 
     /// Starts a session for a device of a known family unless one runs, the policy says no, or a
-    /// `disconnect` request took it down.
-    func considerDevice(_ device: BlueZDevice, bluez: BlueZClient, force: Bool = false) {
-        guard device.adapterPath == adapterPath, let driver = driver(for: device) else { return }
-        gateway.withLock { state in
-            guard state.sessions[device.path] == nil else { return }
-            let wanted = state.requested[device.address] != nil
+    /// `disconnect` request took it down; on the adapter `placement` chooses among those that see it.
+    func considerDevice(_ seen: BlueZDevice, bluez: BlueZClient, force: Bool = false) async {
+        guard adapterName(seen.adapterPath) != nil, let driver = driver(for: seen) else { return }
+        let address = seen.address
+        let wanted = gateway.withLock { state -> Bool in
+            guard !state.sessions.values.contains(where: { $0.address == address }) else { return false }
+            let requested = state.requested[address] != nil
             // A bonded grip is restored on start as its SDK does, whatever the policy says.
-            let restored = driver.family == .grip && device.paired
-            let allowed = configuration.autoConnect.allows(device.address) || restored
-            guard force || wanted || (allowed && !state.released.contains(device.address)) else { return }
-            logger.info("device found", metadata: [
-                "device": "\(device.address)", "family": "\(driver.family.rawValue)", "name": "\(device.name ?? "")",
-            ])
-            let path = device.path
-            let context = SessionContext(
-                bluez: bluez, publisher: publisher, logger: logger, gateway: configuration.gateway, id: id(of: device.address),
-                metrics: metrics,
-                stateChanged: { [weak self] newState in
-                    guard let self else { return }
-                    let waiting = self.gateway.withLock { state -> [FirstAnswer<Bool>] in
-                        state.states[path] = newState
-                        guard newState == .connected else { return [] }
-                        return state.connectionWaiters.removeValue(forKey: path) ?? []
-                    }
-                    waiting.forEach { $0.answer(true) }
-                    self.background.spawn { await self.publishInventory(bluez) }
-                })
-            let session = driver.makeSession(for: device, context: context)
-            let (commands, continuation) = AsyncStream<QueuedCommand>.makeStream()
-            let task = Task {
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { await session.run() }
-                    group.addTask { await self.execute(commands, on: session, path: device.path) }
-                }
-            }
-            state.sessions[device.path] = RunningSession(session: session, task: task, commands: continuation)
-            let announced = HomeAssistantDiscovery.Device(
-                family: driver.family, id: session.id, address: device.address, name: device.name ?? device.alias)
-            state.discovered[device.path] = announced
-            for publication in discovery.configs(for: announced) { publisher.publish(publication) }
+            let restored = driver.family == .grip && seen.paired
+            let allowed = configuration.autoConnect.allows(address) || restored
+            return force || requested || (allowed && !state.released.contains(address))
         }
+        guard wanted, let device = await placement(of: seen, bluez: bluez) else { return }
+        gateway.withLock { state in
+            guard !state.sessions.values.contains(where: { $0.address == address }) else { return }
+            state.waitingForSlot.remove(address)
+            startSession(driver: driver, device: device, bluez: bluez, state: &state)
+        }
+    }
+
+    /// Starts the device's session and its command queue, and announces it to Home Assistant.
+    private func startSession(driver: any FamilyDriver, device: BlueZDevice, bluez: BlueZClient, state: inout GatewayState) {
+        logger.info("device found", metadata: [
+            "device": "\(device.address)", "family": "\(driver.family.rawValue)", "name": "\(device.name ?? "")",
+            "adapter": "\(adapterName(device.adapterPath) ?? "")",
+        ])
+        let path = device.path
+        let context = SessionContext(
+            bluez: bluez, publisher: publisher, logger: logger, gateway: configuration.gateway, id: id(of: device.address),
+            metrics: metrics,
+            stateChanged: { [weak self] newState in
+                guard let self else { return }
+                let waiting = self.gateway.withLock { state -> [FirstAnswer<Bool>] in
+                    state.states[path] = newState
+                    guard newState == .connected else { return [] }
+                    return state.connectionWaiters.removeValue(forKey: path) ?? []
+                }
+                waiting.forEach { $0.answer(true) }
+                self.background.spawn { await self.publishInventory(bluez) }
+            })
+        let session = driver.makeSession(for: device, context: context)
+        let (commands, continuation) = AsyncStream<QueuedCommand>.makeStream()
+        let task = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await session.run() }
+                group.addTask { await self.execute(commands, on: session, path: path) }
+            }
+        }
+        state.sessions[path] = RunningSession(
+            session: session, address: device.address, adapter: adapterName(device.adapterPath) ?? "", task: task, commands: continuation)
+        let announced = HomeAssistantDiscovery.Device(
+            family: driver.family, id: session.id, address: device.address, name: device.name ?? device.alias)
+        state.discovered[path] = announced
+        for publication in discovery.configs(for: announced) { publisher.publish(publication) }
     }
 
     var discovery: HomeAssistantDiscovery { HomeAssistantDiscovery(topics: topics) }
@@ -300,28 +308,13 @@ public final class Bridge: Sendable {
         }
     }
 
-    /// Stops a device's session (and its link).
-    func stopSession(at path: String) async {
+    /// Stops a device's session (and its link); the freed slot may go to a device that waits for one.
+    func stopSession(at path: String, bluez: BlueZClient) async {
         guard let entry = gateway.withLock({ $0.sessions.removeValue(forKey: path) }) else { return }
         entry.commands.finish()
         entry.task.cancel()
         await entry.session.shutDown()
-    }
-
-    /// Keeps LE discovery running on the adapter, starting it again after BlueZ comes back.
-    private func keepDiscovering(_ bluez: BlueZClient) async {
-        while !Task.isCancelled {
-            if let adapter = await bluez.waitForAdapter(named: configuration.adapter, timeout: .seconds(5)), !adapter.discovering {
-                do {
-                    if try await bluez.startDiscovery(adapterPath: adapter.path) {
-                        logger.info("discovery started", metadata: ["adapter": "\(configuration.adapter)"])
-                    }
-                } catch {
-                    logger.warning("cannot start discovery: \(error)")
-                }
-            }
-            try? await Task.sleep(for: .seconds(2))
-        }
+        if gateway.withLock({ !$0.waitingForSlot.isEmpty }) { background.spawn { await self.considerAllDevices(bluez) } }
     }
 
     // MARK: Health

@@ -5,8 +5,12 @@ import Peripherals
 public struct BridgeConfiguration: Sendable {
     /// Broker connection (URL, credentials, TLS, protocol version).
     public var mqtt: MQTTConfiguration
-    /// The BlueZ adapter the bridge is a central on, e.g. `hci0`.
-    public var adapter: String
+    /// The BlueZ adapters the bridge is a central on, e.g. `["hci0"]`: in this order of preference when
+    /// their signals tie. Never empty.
+    public var adapters: [String]
+    /// Connections each adapter holds at most (Home Assistant's default for a BlueZ adapter is 5 too;
+    /// real controllers hold about 5 to 7).
+    public var adapterSlots = 5
     /// Names this gateway in `gatt2mqtt/<gateway>/…`.
     public var gateway: String
     /// Activ5 settings.
@@ -30,9 +34,10 @@ public struct BridgeConfiguration: Sendable {
     /// Largest command payload accepted.
     public var payloadSizeLimit = CommandPayload.defaultSizeLimit
 
-    public init(mqtt: MQTTConfiguration, adapter: String, gateway: String) {
+    public init(mqtt: MQTTConfiguration, adapters: [String], gateway: String) {
+        precondition(!adapters.isEmpty, "a bridge needs an adapter")
         self.mqtt = mqtt
-        self.adapter = adapter
+        self.adapters = adapters
         self.gateway = gateway
     }
 }

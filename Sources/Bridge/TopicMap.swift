@@ -19,8 +19,11 @@ public struct TopicMap: Sendable {
 
     /// The periodic health report.
     public var health: String { "gatt2mqtt/\(gateway)/health" }
-    /// Retained: `powered`, `off`, `missing` or `unauthorized`.
+    /// Retained: `powered`, `off`, `missing` or `unauthorized`, for the gateway's adapters together
+    /// (`powered` when one of them is).
     public var adapter: String { "gatt2mqtt/\(gateway)/adapter" }
+    /// Retained: the same for one adapter.
+    public func adapter(_ name: String) -> String { "gatt2mqtt/\(gateway)/adapter/\(name)" }
 
     /// The retained inventory.
     public var devices: String { "gatt2mqtt/\(gateway)/devices" }

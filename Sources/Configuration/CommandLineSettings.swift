@@ -5,8 +5,10 @@ public struct CommandLineSettings: Sendable, Equatable {
     public var configFile: String?
     /// `--broker mqtt://HOST:PORT`.
     public var broker: String?
-    /// `--adapter hci0`.
-    public var adapter: String?
+    /// `--adapter hci0`, repeated for several adapters.
+    public var adapters: [String] = []
+    /// `--adapter-slots N`.
+    public var adapterSlots: Int?
     /// `--gateway NAME`.
     public var gateway: String?
     /// `--mqtt-version 5|3.1.1`.
@@ -47,7 +49,8 @@ public struct CommandLineSettings: Sendable, Equatable {
             if let value { settings[key] = Setting(value: value, name: flag, source: .commandLine) }
         }
         set(.brokerURL, "--broker", broker.map(SettingValue.text))
-        set(.adapter, "--adapter", adapter.map(SettingValue.text))
+        set(.adapters, "--adapter", adapters.isEmpty ? nil : .list(adapters))
+        set(.adapterSlots, "--adapter-slots", adapterSlots.map(SettingValue.integer))
         set(.gateway, "--gateway", gateway.map(SettingValue.text))
         set(.protocolVersion, "--mqtt-version", mqttVersion.map(SettingValue.text))
         set(.logLevel, "--log-level", logLevel.map(SettingValue.text))

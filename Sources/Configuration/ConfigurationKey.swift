@@ -15,7 +15,10 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     case tlsCertificateFile = "broker.tls.cert_file"
     case tlsKeyFile = "broker.tls.key_file"
     case gateway = "gateway.name"
+    /// One adapter (`adapter: hci0`); `adapters` names several.
     case adapter = "adapter"
+    case adapters = "adapters"
+    case adapterSlots = "adapter_slots"
     case autoConnect = "devices.auto_connect"
     case allow = "devices.allow"
     case aliases = "devices.aliases"
@@ -70,8 +73,8 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
             .cprReferencePower, .cprExponent, .healthInterval, .commandRate, .a5BatterySeconds, .cprBatterySeconds,
             .cprSignalSeconds:
             .number
-        case .keepAlive, .cprAngleSamples, .payloadSizeLimit, .sessionExpiry, .commandBurst: .integer
-        case .allow: .list
+        case .keepAlive, .cprAngleSamples, .payloadSizeLimit, .sessionExpiry, .commandBurst, .adapterSlots: .integer
+        case .allow, .adapters: .list
         case .aliases: .map
         case .cprRange: .integers
         case .password: .secret
@@ -90,6 +93,9 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
         default: nil
         }
     }
+
+    /// The key this one is another spelling of (one value where the other takes a list): a file holds one of them.
+    var alternative: ConfigurationKey? { self == .adapter ? .adapters : nil }
 
     /// Whether the file may hold the key.
     var isInFile: Bool { kind != .secret }

@@ -14,6 +14,7 @@ struct ConfigurationResolver {
     static let defaultBroker = "mqtt://127.0.0.1:1883"
     static let defaultAdapter = "hci0"
     static let keepAliveRange = 5...65535
+    static let adapterSlotRange = 1...64
     static let payloadSizeRange = 64...268_435_455
     static let angleSampleRange = 1...1000
     static let referencePowerRange = -127.0...20.0
@@ -24,12 +25,15 @@ struct ConfigurationResolver {
         guard TopicMap.isValidGatewayName(gateway) else {
             throw fail(.gateway, "must be letters, digits, '-' or '_' (it is a topic level), not '\(gateway)'")
         }
-        let adapter = text(.adapter) ?? Self.defaultAdapter
-        guard !adapter.isEmpty, adapter.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-            throw fail(.adapter, "must be a BlueZ adapter name such as hci0, not '\(adapter)'")
-        }
+        let adapters = try resolveAdapters()
         let (mqtt, passwordSource) = try resolveBroker(gateway: gateway)
-        var bridge = BridgeConfiguration(mqtt: mqtt, adapter: adapter, gateway: gateway)
+        var bridge = BridgeConfiguration(mqtt: mqtt, adapters: adapters, gateway: gateway)
+        if let slots = integer(.adapterSlots) {
+            guard Self.adapterSlotRange.contains(slots) else {
+                throw fail(.adapterSlots, "must be a whole number of connections from 1 to \(Self.adapterSlotRange.upperBound), not \(slots)")
+            }
+            bridge.adapterSlots = slots
+        }
         bridge.autoConnect = try resolveAutoConnect()
         bridge.aliases = try resolveAliases()
         bridge.activ5 = try resolveActiv5()
@@ -73,6 +77,37 @@ struct ConfigurationResolver {
     }
 
     // MARK: - Sections
+
+    /// `adapter` (one name; the environment's may list several, comma-separated) or `adapters` (a list,
+    /// also `--adapter` repeated): the one from the stronger source; both from the same source is a contradiction.
+    private func resolveAdapters() throws(ConfigurationError) -> [String] {
+        let single = settings[.adapter]
+        let several = settings[.adapters]
+        if let single, let several, single.source == several.source {
+            throw fail(.adapters, "and \(single.name) both name adapters: use one of them")
+        }
+        let key: ConfigurationKey
+        let names: [String]
+        if let several, several.source >= (single?.source ?? .file) {
+            key = .adapters
+            names = list(.adapters)
+        } else if let text = text(.adapter) {
+            key = .adapter
+            names = settings[.adapter]?.source == .environment
+                ? text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+                : [text]
+        } else {
+            return [Self.defaultAdapter]
+        }
+        guard !names.isEmpty else { throw fail(key, "must name at least one adapter") }
+        for name in names {
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                throw fail(key, "must be a BlueZ adapter name such as hci0, not '\(name)'")
+            }
+        }
+        guard Set(names).count == names.count else { throw fail(key, "names an adapter twice: \(names.joined(separator: ", "))") }
+        return names
+    }
 
     private func resolveLogLevel() throws(ConfigurationError) -> Logger.Level {
         guard let text = text(.logLevel) else { return .info }

@@ -53,7 +53,8 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         }
         add(0, "gateway:")
         add(1, "name: \(quoted(bridge.gateway))")
-        add(0, "adapter: \(quoted(bridge.adapter))")
+        add(0, "adapters: [" + bridge.adapters.map(quoted).joined(separator: ", ") + "]")
+        add(0, "adapter_slots: \(bridge.adapterSlots)")
 
         add(0, "devices:")
         switch bridge.autoConnect {

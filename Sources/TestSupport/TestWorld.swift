@@ -1,7 +1,7 @@
 import Foundation
 
-/// The world an integration test runs in, made of real parts: a mosquitto broker and a BlueZ with one
-/// adapter for the bridge (hci0) and one per virtual peripheral (hci1, hci2, …). The BlueZ is either
+/// The world an integration test runs in, made of real parts: a mosquitto broker and a BlueZ with the
+/// bridge's adapters first (hci0, or hci0…hciN-1) and then one per virtual peripheral. The BlueZ is either
 /// BlueZoo (with the project's fidelity fixes) on a private dbus-daemon, or the real bluetoothd in the
 /// guest of `RealBlueZGuest`, reset for this world. Everything it starts, it stops.
 public final class TestWorld: Sendable {
@@ -12,6 +12,8 @@ public final class TestWorld: Sendable {
     /// The running BlueZoo (nil in the real world); a new one after `restartBlueZ()`.
     private let bluezoo: Mutex<ManagedProcess?>
     public let adapterAddresses: [String]
+    /// How many of the adapters, from hci0 on, are the bridge's.
+    public let centralAdapters: Int
     private let children = Mutex<[ManagedProcess]>([])
     /// Whether `stop()` ran (it releases the real guest's lease once).
     private let stopped = Mutex(false)
@@ -36,18 +38,20 @@ public final class TestWorld: Sendable {
     public var isReal: Bool { kind == .real }
 
     public static func start(
-        _ kind: BlueZWorld = .bluezoo, peripheralAdapters: Int = 1, broker brokerOptions: MosquittoBroker.Options = .init()
+        _ kind: BlueZWorld = .bluezoo, centralAdapters: Int = 1, peripheralAdapters: Int = 1,
+        broker brokerOptions: MosquittoBroker.Options = .init()
     ) async throws -> TestWorld {
+        let count = centralAdapters + peripheralAdapters
         let broker = try await MosquittoBroker.start(options: brokerOptions)
         do {
             switch kind {
             case .bluezoo:
                 let bus = try await PrivateBus.start()
-                let addresses = (0...peripheralAdapters).map { String(format: "00:11:22:33:44:%02X", 0x50 + $0) }
+                let addresses = (0..<count).map { String(format: "00:11:22:33:44:%02X", 0x50 + $0) }
                 do {
                     let bluez = try await startBlueZoo(bus: bus, adapters: addresses)
                     return TestWorld(broker: broker, busAddress: bus.address, backend: .bluezoo(bus), bluezoo: bluez,
-                                     adapterAddresses: addresses)
+                                     adapterAddresses: addresses, centralAdapters: centralAdapters)
                 } catch {
                     await bus.stop()
                     throw error
@@ -56,9 +60,9 @@ public final class TestWorld: Sendable {
                 await GuestLease.shared.acquire()
                 do {
                     let guest = try await RealBlueZGuest.shared()
-                    let addresses = try await guest.reset(controllers: peripheralAdapters + 1)
+                    let addresses = try await guest.reset(controllers: count)
                     return TestWorld(broker: broker, busAddress: guest.busAddress, backend: .real(guest), bluezoo: nil,
-                                     adapterAddresses: addresses)
+                                     adapterAddresses: addresses, centralAdapters: centralAdapters)
                 } catch {
                     await GuestLease.shared.release()
                     throw error
@@ -81,7 +85,10 @@ public final class TestWorld: Sendable {
         return process
     }
 
-    private init(broker: MosquittoBroker, busAddress: String, backend: Backend, bluezoo: ManagedProcess?, adapterAddresses: [String]) {
+    private init(
+        broker: MosquittoBroker, busAddress: String, backend: Backend, bluezoo: ManagedProcess?, adapterAddresses: [String], centralAdapters: Int
+    ) {
+        self.centralAdapters = centralAdapters
         self.broker = broker
         self.busAddress = busAddress
         self.backend = backend
@@ -89,21 +96,30 @@ public final class TestWorld: Sendable {
         self.adapterAddresses = adapterAddresses
     }
 
-    /// Starts `gatt2mqtt-sim --adapter hciN <arguments>` and waits for its `READY` line.
-    public func startSimulator(_ arguments: [String], adapter: String = "hci1") async throws -> ManagedProcess {
+    /// The adapter of the `number`th virtual peripheral (from 1), after the bridge's.
+    public func peripheralAdapter(_ number: Int = 1) -> String { "hci\(centralAdapters + number - 1)" }
+
+    /// The bridge's adapters.
+    public var bridgeAdapters: [String] { (0..<centralAdapters).map { "hci\($0)" } }
+
+    /// Starts `gatt2mqtt-sim --adapter hciN <arguments>` (the first peripheral adapter unless named) and
+    /// waits for its `READY` line.
+    public func startSimulator(_ arguments: [String], adapter: String? = nil) async throws -> ManagedProcess {
+        let adapter = adapter ?? peripheralAdapter()
         let process = try launch(
             ProjectPaths.binary("gatt2mqtt-sim"), ["--adapter", adapter] + arguments, name: "sim-\(adapter)", standardInput: true)
         try await process.waitForLine(timeout: .seconds(20)) { $0.hasPrefix("READY ") }
         return process
     }
 
-    /// Starts the bridge on hci0 against this world's broker; waits until it runs.
+    /// Starts the bridge on its adapters against this world's broker; waits until it runs.
     public func startBridge(
         gateway: String = "test", extraArguments: [String] = [], extraEnvironment: [String: String] = [:]
     ) async throws -> ManagedProcess {
         let process = try launch(
             ProjectPaths.binary("gatt2mqtt"),
-            ["--broker", broker.url, "--adapter", "hci0", "--gateway", gateway, "--log-level", "debug"] + extraArguments,
+            ["--broker", broker.url] + bridgeAdapters.flatMap { ["--adapter", $0] } + ["--gateway", gateway, "--log-level", "debug"]
+                + extraArguments,
             name: "gatt2mqtt", extraEnvironment: extraEnvironment)
         try await process.waitForLine(containing: "bridge running", timeout: .seconds(20))
         return process
@@ -172,13 +188,33 @@ public final class TestWorld: Sendable {
         try await manager("AddAdapter", ["ys", "\(index)", adapterAddresses[index]])
     }
 
-    /// Calls BlueZoo's manager with busctl (dbus-send's calls go unanswered by BlueZoo's sd-bus).
+    /// Sets what BlueZoo's adapter `hci<adapter>` hears of the device whose address is the adapter
+    /// `hci<device>`'s (a virtual peripheral's): a mean RSSI and its noise, drawn anew each scan round
+    /// (BlueZoo only: btvirt's controllers report no signal).
+    public func setSignal(adapter: Int, device: Int, mean: Int16, sigma: UInt8 = 0) async throws {
+        try await callFixture(
+            "/org/gatt2mqtt/fixture", "org.gatt2mqtt.Fixture1", "SetSignal",
+            ["ssny", adapterAddresses[adapter], adapterAddresses[device], "\(mean)", "\(sigma)"])
+    }
+
+    /// Makes BlueZoo's adapter `hci<adapter>` stop hearing the device of adapter `hci<device>` (BlueZoo only).
+    public func setOutOfRange(adapter: Int, device: Int) async throws {
+        try await callFixture(
+            "/org/gatt2mqtt/fixture", "org.gatt2mqtt.Fixture1", "SetOutOfRange", ["ss", adapterAddresses[adapter], adapterAddresses[device]])
+    }
+
     private func manager(_ method: String, _ arguments: [String]) async throws {
+        try await callFixture("/org/bluezoo", "org.bluezoo.Manager1", method, arguments)
+    }
+
+    /// Calls BlueZoo (or the project's fixture around it) with busctl (dbus-send's calls go unanswered by
+    /// BlueZoo's sd-bus).
+    private func callFixture(_ object: String, _ interface: String, _ method: String, _ arguments: [String]) async throws {
         guard case .bluezoo = backend else {
             throw WorldFailure(description: "\(method) needs BlueZoo; the real world has no such call")
         }
         let call = try launch(
-            "busctl", ["--address=\(busAddress)", "--timeout=10", "call", "org.bluez", "/org/bluezoo", "org.bluezoo.Manager1", method] + arguments,
+            "busctl", ["--address=\(busAddress)", "--timeout=10", "--", "call", "org.bluez", object, interface, method] + arguments,
             name: "busctl")
         let exit = try await call.waitForExit()
         guard exit == .exited(0) else {
@@ -215,10 +251,10 @@ public struct WorldFailure: Error, CustomStringConvertible, Sendable {
 extension TestWorld {
     /// Runs `body` in a fresh world and stops it afterwards, also when `body` throws.
     public static func with<T: Sendable>(
-        _ kind: BlueZWorld = .bluezoo, peripheralAdapters: Int = 1, broker brokerOptions: MosquittoBroker.Options = .init(),
-        _ body: (TestWorld) async throws -> T
+        _ kind: BlueZWorld = .bluezoo, centralAdapters: Int = 1, peripheralAdapters: Int = 1,
+        broker brokerOptions: MosquittoBroker.Options = .init(), _ body: (TestWorld) async throws -> T
     ) async throws -> T {
-        let world = try await start(kind, peripheralAdapters: peripheralAdapters, broker: brokerOptions)
+        let world = try await start(kind, centralAdapters: centralAdapters, peripheralAdapters: peripheralAdapters, broker: brokerOptions)
         do {
             let result = try await body(world)
             await world.stop()

@@ -5,7 +5,7 @@ import Dispatch
 import Foundation
 import Logging
 
-/// `gatt2mqtt [--config FILE] [--broker mqtt://HOST:PORT] [--adapter hci0] [--gateway NAME] …`
+/// `gatt2mqtt [--config FILE] [--broker mqtt://HOST:PORT] [--adapter hci0 …] [--gateway NAME] …`
 ///
 /// Only parses flags: `ConfigurationLoader` merges them over the file and the environment and checks
 /// everything.
@@ -30,8 +30,11 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "The broker, as mqtt://HOST:PORT or mqtts://HOST:PORT (default mqtt://127.0.0.1:1883).")
     var broker: String?
 
-    @Option(help: "The BlueZ adapter to be a central on (default hci0).")
-    var adapter: String?
+    @Option(help: "A BlueZ adapter to be a central on (default hci0); repeat it for several.")
+    var adapter: [String] = []
+
+    @Option(help: "Connections each adapter holds at most (default 5).")
+    var adapterSlots: Int?
 
     @Option(
         help: "This gateway's name in gatt2mqtt/<gateway>/… topics (letters, digits, '-', '_'; default: the host name)."
@@ -93,7 +96,8 @@ struct Gatt2MQTT: AsyncParsableCommand {
         var settings = CommandLineSettings()
         settings.configFile = config
         settings.broker = broker
-        settings.adapter = adapter
+        settings.adapters = adapter
+        settings.adapterSlots = adapterSlots
         settings.gateway = gateway
         settings.mqttVersion = mqttVersion
         settings.logLevel = logLevel

@@ -19,4 +19,11 @@ struct AdapterStatusTests {
         #expect(AdapterStatus.of(powered: nil, serviceRunning: false, accessDenied: true) == .unauthorized)
         #expect(AdapterStatus.of(powered: true, serviceRunning: true, accessDenied: true) == .unauthorized)
     }
+
+    @Test func theSummaryIsUsableWhenOneAdapterIs() {
+        #expect(AdapterStatus.summary([.missing, .off, .powered]) == .powered)
+        #expect(AdapterStatus.summary([.missing, .unauthorized, .off]) == .unauthorized)
+        #expect(AdapterStatus.summary([.missing, .off]) == .off)
+        #expect(AdapterStatus.summary([.missing]) == .missing)
+    }
 }

@@ -19,7 +19,7 @@ struct ConfigurationFileTests {
         #expect(bridge.mqtt.keepAlive == 30)
         #expect(bridge.mqtt.username == nil)
         #expect(bridge.mqtt.password == nil)
-        #expect(bridge.adapter == "hci0")
+        #expect(bridge.adapters == ["hci0"])
         #expect(bridge.gateway == "testhost")
         #expect(bridge.autoConnect == .all)
         #expect(bridge.aliases.isEmpty)
@@ -48,7 +48,7 @@ struct ConfigurationFileTests {
             """)
         #expect(loaded.bridge.mqtt.username == nil)
         #expect(loaded.bridge.mqtt.tls == nil)
-        #expect(loaded.bridge.adapter == "hci0")
+        #expect(loaded.bridge.adapters == ["hci0"])
     }
 
     @Test func everyKeyIsParsed() throws {
@@ -102,7 +102,7 @@ struct ConfigurationFileTests {
                     keyFile: folder.path + "/client.key"))
         let bridge = loaded.bridge
         #expect(bridge.gateway == "lab-2")
-        #expect(bridge.adapter == "hci1")
+        #expect(bridge.adapters == ["hci1"])
         #expect(bridge.autoConnect == .allowList(["11:22:33:44:55:66", "AA:BB:CC:DD:EE:FF"]))
         #expect(bridge.aliases == ["11:22:33:44:55:66": "desk", "AA:BB:CC:DD:EE:FF": "door_2"])
         #expect(bridge.activ5.squeeze == .init(pressedNewtons: 30.5, releasedNewtons: 7, windowSeconds: 2.5))
@@ -120,9 +120,9 @@ struct ConfigurationFileTests {
     @Test(arguments: [
         (
             "colour: red", "colour",
-            "the top level takes a5, adapter, belt, broker, cpr, devices, gateway, grip, health_s, limits, log_level, payload_size_limit"
+            "the top level takes a5, adapter, adapter_slots, adapters, belt, broker, cpr, devices, gateway, grip, health_s, limits, "
+                + "log_level, payload_size_limit"
         ),
-        ("adapters: [hci0, hci1]", "adapters", "unknown key"),
         ("topic_prefix: home", "topic_prefix", "unknown key"),
         ("a5:\n  sqeeze_newtons: 3", "a5.sqeeze_newtons", "a5 takes battery_s, double_squeeze_s, keepalive_s, reconnect"),
         ("broker:\n  tls:\n    ca: x", "broker.tls.ca", "broker.tls takes ca_file, cert_file, key_file"),

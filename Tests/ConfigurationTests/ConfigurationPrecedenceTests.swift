@@ -19,7 +19,7 @@ struct ConfigurationPrecedenceTests {
         #expect(loaded.bridge.mqtt.username == "file-user")
         #expect(loaded.bridge.gateway == "file-gw")
         #expect(loaded.bridge.mqtt.clientID == "gatt2mqtt-file-gw")
-        #expect(loaded.bridge.adapter == "hci1")
+        #expect(loaded.bridge.adapters == ["hci1"])
         #expect(loaded.logLevel == .debug)
     }
 
@@ -33,7 +33,7 @@ struct ConfigurationPrecedenceTests {
             ])
         #expect(loaded.bridge.mqtt.host == "env-broker")
         #expect(loaded.bridge.mqtt.port == 1002)
-        #expect(loaded.bridge.adapter == "hci2")
+        #expect(loaded.bridge.adapters == ["hci2"])
         #expect(loaded.bridge.gateway == "env-gw")
         #expect(loaded.bridge.mqtt.clientID == "gatt2mqtt-env-gw")
         #expect(loaded.logLevel == .warning)
@@ -62,14 +62,14 @@ struct ConfigurationPrecedenceTests {
         #expect(loaded.bridge.activ5.keepAliveInterval == .seconds(120))
         #expect(!loaded.bridge.activ5.reconnect)
         // Untouched by the flags: from the file.
-        #expect(loaded.bridge.adapter == "hci1")
+        #expect(loaded.bridge.adapters == ["hci1"])
         #expect(loaded.bridge.mqtt.username == "file-user")
     }
 
     @Test func emptyEnvironmentVariablesAreUnset() throws {
         let loaded = try load(file, environment: ["GATT2MQTT_BROKER": "", "GATT2MQTT_ADAPTER": ""])
         #expect(loaded.bridge.mqtt.host == "file-broker")
-        #expect(loaded.bridge.adapter == "hci1")
+        #expect(loaded.bridge.adapters == ["hci1"])
     }
 
     @Test func errorsNameTheSourceThatWon() throws {
@@ -81,8 +81,27 @@ struct ConfigurationPrecedenceTests {
         #expect(againstFlag.description == "a5.squeeze_newtons: must be a number greater than --a5-release-newtons (9)")
         let broker = try #require(loadError("", environment: ["GATT2MQTT_BROKER": "tcp://x"]))
         #expect(broker.key == "GATT2MQTT_BROKER")
-        let adapter = try #require(loadError("", flags: flags { $0.adapter = "" }))
+        let adapter = try #require(loadError("", flags: flags { $0.adapters = [""] }))
         #expect(adapter.key == "--adapter")
+    }
+
+    /// `adapters` lists several; `--adapter` repeated beats the file's list, and the environment's
+    /// `GATT2MQTT_ADAPTER` may list several too (comma-separated); the slots come from `adapter_slots`.
+    @Test func severalAdaptersComeFromTheStrongestSource() throws {
+        let listed = "adapters: [hci0, hci2]\nadapter_slots: 3"
+        let fromFile = try load(listed)
+        #expect(fromFile.bridge.adapters == ["hci0", "hci2"])
+        #expect(fromFile.bridge.adapterSlots == 3)
+        #expect(try load("").bridge.adapterSlots == 5)
+        #expect(try load(listed, environment: ["GATT2MQTT_ADAPTER": "hci3, hci4"]).bridge.adapters == ["hci3", "hci4"])
+        let flagged = try load(listed, environment: ["GATT2MQTT_ADAPTER": "hci3"], flags: flags {
+            $0.adapters = ["hci5", "hci1"]
+            $0.adapterSlots = 1
+        })
+        #expect(flagged.bridge.adapters == ["hci5", "hci1"])
+        #expect(flagged.bridge.adapterSlots == 1)
+        let empty = try #require(loadError("", environment: ["GATT2MQTT_ADAPTER": "hci0,"]))
+        #expect(empty.description == "GATT2MQTT_ADAPTER: must be a BlueZ adapter name such as hci0, not ''")
     }
 
     @Test func theOldCommandLineStillWorks() throws {
@@ -90,7 +109,7 @@ struct ConfigurationPrecedenceTests {
             "",
             flags: flags {
                 $0.broker = "mqtt://10.0.0.5:1884"
-                $0.adapter = "hci0"
+                $0.adapters = ["hci0"]
                 $0.gateway = "NAME"
             })
         #expect(loaded.bridge.mqtt.host == "10.0.0.5")
@@ -163,14 +182,14 @@ struct ConfigurationPrecedenceTests {
         let environment = ["GATT2MQTT_CONFIG": variableFile]
         let both = try ConfigurationLoader.load(
             commandLine: flags { $0.configFile = flagFile }, environment: environment, hostName: "h")
-        #expect(both.bridge.adapter == "hci5")
+        #expect(both.bridge.adapters == ["hci5"])
         #expect(both.file == flagFile)
         let variableOnly = try ConfigurationLoader.load(environment: environment, hostName: "h")
-        #expect(variableOnly.bridge.adapter == "hci6")
+        #expect(variableOnly.bridge.adapters == ["hci6"])
         #expect(variableOnly.file == variableFile)
         let none = try ConfigurationLoader.load(environment: [:], hostName: "h")
         #expect(none.file == nil)
-        #expect(none.bridge.adapter == "hci0")
+        #expect(none.bridge.adapters == ["hci0"])
     }
 
     @Test func aMissingConfigFileIsNamed() throws {

@@ -123,21 +123,26 @@ struct CPRBandEndToEndTests {
         }
     }
 
-    /// BlueZoo only: btvirt 5.66 gives a central's second LE link a handle its peripheral does not know (the
-    /// peripheral drops the link at once), so one adapter of the real world holds one working link.
-    @Test func sixBandsAtOnce() async throws {
-        try await TestWorld.with(.bluezoo, peripheralAdapters: 6) { world in
+    /// Six bands on a gateway with several adapters, each holding as many links as its slots allow. The
+    /// real world's btvirt 5.66 gives a central's second LE link a handle its peripheral does not know (the
+    /// peripheral drops the link at once), so there each adapter has one slot and six adapters serve six
+    /// bands; BlueZoo's adapters take three each.
+    @Test(arguments: BlueZWorld.enabled)
+    func sixBandsAtOnceSpreadOverTheAdaptersSlots(_ kind: BlueZWorld) async throws {
+        let centrals = kind == .real ? 6 : 2
+        let slots = 6 / centrals
+        try await TestWorld.with(kind, centralAdapters: centrals, peripheralAdapters: 6) { world in
             var ids: [String] = []
             for index in 1...6 {
-                let band = try await world.startSimulator(["cpr", "--name", "CPR-0\(index)", "--rate", "120"], adapter: "hci\(index)")
-                let ready = try #require(band.lines.first { $0.text.hasPrefix("READY ") }?.text)
-                ids.append(String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: ""))
+                let band = try await world.startSimulator(
+                    ["cpr", "--name", "CPR-0\(index)", "--rate", "120"], adapter: world.peripheralAdapter(index))
+                ids.append(try band.simulatedID)
             }
             let bands = ids
             let recorder = try await TopicRecorder(url: world.broker.url)
-            _ = try await world.startBridge()
+            _ = try await world.startBridge(extraArguments: ["--adapter-slots", "\(slots)"])
             for id in bands {
-                try await recorder.waitFor("cpr/\(id)/connection", timeout: .seconds(40)) { $0.payloadString == "connected" }
+                try await recorder.waitFor("cpr/\(id)/connection", timeout: .seconds(40 * BlueZWorld.patience)) { $0.payloadString == "connected" }
             }
             for id in bands { try recorder.publish("cpr/\(id)/cmd/practice", "{}") }
             for id in bands { try await recorder.waitFor("cpr/\(id)/peak", timeout: .seconds(20)) }
@@ -146,6 +151,10 @@ struct CPRBandEndToEndTests {
                     && (message.payloadString?.components(separatedBy: #""state":"connected""#).count ?? 0) == 7
             }
             #expect(inventory.payloadString?.contains(#""family":"cpr""#) == true)
+            // Every adapter serves as many bands as it has slots, no more.
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(inventory.payload)) as? [[String: Any]])
+            let perAdapter = Dictionary(grouping: entries.compactMap { $0["adapter"] as? String }, by: { $0 }).mapValues(\.count)
+            #expect(perAdapter == Dictionary(uniqueKeysWithValues: world.bridgeAdapters.map { ($0, slots) }))
 
             // A reset (ready mode only) restores the band's factory settings and switches it off.
             let first = bands[0]

@@ -55,7 +55,7 @@ extension Bridge {
                 state.scanGeneration += 1
                 return state.scanGeneration
             }
-            for device in await bluez.devices(on: adapterPath) { reportSighting(device) }
+            for device in await allDevices(bluez) { reportSighting(device) }
             background.spawn { await self.finishScan(generation, after: seconds) }
             return .object(["duration_s": .number(Double(seconds))])
         case .devices:
@@ -70,7 +70,7 @@ extension Bridge {
                 gateway.withLock { _ = $0.requested.removeValue(forKey: address) }
                 throw CommandError(.invalidValue, "\(address) belongs to no known family; name one with 'family'")
             }
-            considerDevice(device, bluez: bluez, force: true)
+            await considerDevice(device, bluez: bluez, force: true)
             return .object(["address": .string(address), "id": .string(id(of: address)), "family": .string(driver.family.rawValue)])
         case .disconnect(let address):
             let device = try await knownDevice(address, bluez)
@@ -78,8 +78,10 @@ extension Bridge {
                 state.requested.removeValue(forKey: address)
                 state.released.insert(address)
             }
-            await stopSession(at: device.path)
-            try? await bluez.disconnect(devicePath: device.path)
+            await stopSession(at: device.path, bluez: bluez)
+            for object in await objects(of: address, bluez: bluez) where object.connected {
+                try? await bluez.disconnect(devicePath: object.path)
+            }
             await publishInventory(bluez)
             return nil
         case .pair(let address):
@@ -104,13 +106,16 @@ extension Bridge {
                 state.states.removeValue(forKey: device.path)
                 return state.discovered.removeValue(forKey: device.path)
             }
-            await stopSession(at: device.path)
+            await stopSession(at: device.path, bluez: bluez)
             // A forgotten device leaves Home Assistant too.
             if let announced { for publication in discovery.removals(for: announced) { publisher.publish(publication) } }
-            do {
-                try await bluez.removeDevice(devicePath: device.path, adapterPath: adapterPath)
-            } catch {
-                throw CommandError(.gattError, "cannot remove \(address): \(error)")
+            // Every adapter keeps its own object (and bond) of the device.
+            for object in await objects(of: address, bluez: bluez) {
+                do {
+                    try await bluez.removeDevice(devicePath: object.path, adapterPath: object.adapterPath)
+                } catch {
+                    throw CommandError(.gattError, "cannot remove \(address): \(error)")
+                }
             }
             await publishInventory(bluez)
             return nil
@@ -118,8 +123,9 @@ extension Bridge {
     }
 
     private func knownDevice(_ address: String, _ bluez: BlueZClient) async throws(CommandError) -> BlueZDevice {
-        guard let device = await bluez.devices(on: adapterPath).first(where: { $0.address.uppercased() == address }) else {
-            throw CommandError(.unknownDevice, "\(address) has not been seen on \(configuration.adapter); scan first")
+        guard let device = await allDevices(bluez).first(where: { $0.address.uppercased() == address }) else {
+            let adapters = configuration.adapters.joined(separator: ", ")
+            throw CommandError(.unknownDevice, "\(address) has not been seen on \(adapters); scan first")
         }
         return device
     }
@@ -127,14 +133,15 @@ extension Bridge {
     // MARK: Inventory and scan results
 
     func inventory(_ bluez: BlueZClient) async -> DeviceInventory {
-        let devices = await bluez.devices(on: adapterPath)
-        let (states, sessions) = gateway.withLock { ($0.states, Set($0.sessions.keys)) }
+        let devices = await allDevices(bluez)
+        let (states, sessions, waiting) = gateway.withLock { ($0.states, Set($0.sessions.keys), $0.waitingForSlot) }
         let entries = devices.compactMap { device -> DeviceInventory.Entry? in
             guard let driver = driver(for: device) else { return nil }
-            let state = sessions.contains(device.path) ? states[device.path]?.rawValue ?? "disconnected" : "idle"
+            let serving = sessions.contains(device.path)
+            let state = serving ? states[device.path]?.rawValue ?? "disconnected" : waiting.contains(device.address) ? "waiting_for_slot" : "idle"
             return DeviceInventory.Entry(
                 address: device.address, id: id(of: device.address), family: driver.family, name: device.name ?? device.alias, state: state,
-                rssi: device.rssi, paired: device.paired)
+                rssi: device.rssi, paired: device.paired, adapter: serving ? adapterName(device.adapterPath) : nil)
         }
         return DeviceInventory(entries: entries)
     }
@@ -165,12 +172,14 @@ extension Bridge {
     /// During a scan, every device seen goes to `gatt2mqtt/<gateway>/scan`.
     func reportSighting(_ device: BlueZDevice) {
         let scanning = gateway.withLock { state -> Bool in
-            guard device.adapterPath == adapterPath, let until = state.scanUntil, ContinuousClock.now < until else { return false }
+            guard adapterName(device.adapterPath) != nil, let until = state.scanUntil, ContinuousClock.now < until else { return false }
             state.scanSeen.insert(device.address)
             return true
         }
         guard scanning else { return }
-        var members: [String: JSONValue] = ["address": .string(device.address), "paired": .bool(device.paired)]
+        var members: [String: JSONValue] = [
+            "address": .string(device.address), "paired": .bool(device.paired), "adapter": .string(adapterName(device.adapterPath) ?? ""),
+        ]
         members["family"] = driver(for: device).map { .string($0.family.rawValue) } ?? .null
         if let name = device.name ?? device.alias { members["name"] = .string(name) }
         if let rssi = device.rssi { members["rssi"] = .number(Double(rssi)) }

@@ -11,6 +11,8 @@ struct DeviceInventory: Sendable {
         var state: String
         var rssi: Int16?
         var paired: Bool
+        /// The adapter that serves it; nil without a session.
+        var adapter: String? = nil
 
         var json: JSONValue {
             var members: [String: JSONValue] = [
@@ -19,6 +21,7 @@ struct DeviceInventory: Sendable {
             ]
             if let name { members["name"] = .string(name) }
             if let rssi { members["rssi"] = .number(Double(rssi)) }
+            if let adapter { members["adapter"] = .string(adapter) }
             return .object(members)
         }
     }

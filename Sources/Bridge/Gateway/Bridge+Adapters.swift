@@ -1,0 +1,140 @@
+import BlueZ
+
+/// The gateway's adapters: their retained status, discovery on each, and which one serves a device.
+extension Bridge {
+    /// How long a device seen by some of the adapters waits for the others' reports before one is
+    /// chosen: about two scan rounds, so that the first adapter to report is not the one that wins.
+    static let adapterSettle = Duration.seconds(2)
+
+    /// `hci0` for `/org/bluez/hci0` when it is one of the configured adapters, else nil.
+    func adapterName(_ path: String) -> String? {
+        guard path.hasPrefix("/org/bluez/") else { return nil }
+        let name = String(path.dropFirst("/org/bluez/".count))
+        return configuration.adapters.contains(name) ? name : nil
+    }
+
+    func adapterPath(_ name: String) -> String { "/org/bluez/" + name }
+
+    /// The device's objects on every configured adapter that has seen it, in the configured order.
+    func objects(of address: String, bluez: BlueZClient) async -> [BlueZDevice] {
+        var objects: [BlueZDevice] = []
+        for name in configuration.adapters {
+            if let device = await bluez.devices(on: adapterPath(name)).first(where: { $0.address.uppercased() == address.uppercased() }) {
+                objects.append(device)
+            }
+        }
+        return objects
+    }
+
+    /// Every device any adapter has seen, once per address: the object of the adapter that serves it,
+    /// else of the one with the strongest signal.
+    func allDevices(_ bluez: BlueZClient) async -> [BlueZDevice] {
+        let serving = gateway.withLock { Set($0.sessions.keys) }
+        var byAddress: [String: BlueZDevice] = [:]
+        var order: [String] = []
+        for name in configuration.adapters {
+            for device in await bluez.devices(on: adapterPath(name)) {
+                guard let kept = byAddress[device.address] else {
+                    byAddress[device.address] = device
+                    order.append(device.address)
+                    continue
+                }
+                if serving.contains(kept.path) { continue }
+                if serving.contains(device.path) || (device.rssi ?? .min) > (kept.rssi ?? .min) { byAddress[device.address] = device }
+            }
+        }
+        return order.compactMap { byAddress[$0] }
+    }
+
+    func considerAllDevices(_ bluez: BlueZClient) async {
+        for device in await allDevices(bluez) { await considerDevice(device, bluez: bluez) }
+    }
+
+    /// The object (on its adapter) through which to connect the device `seen` is one report of; nil
+    /// while the other adapters' reports are awaited (it is considered again then), or when every
+    /// adapter that may serve it is full (again when a slot frees).
+    func placement(of seen: BlueZDevice, bluez: BlueZClient) async -> BlueZDevice? {
+        let objects = await objects(of: seen.address, bluez: bluez)
+        let address = seen.address
+        let (powered, settleEnds) = gateway.withLock { state in
+            let first = state.firstSeen[address] ?? .now
+            state.firstSeen[address] = first
+            let powered = configuration.adapters.filter { state.adapterStatuses[$0] == .powered }
+            return (powered, first + Self.adapterSettle)
+        }
+        let reporting = Set(objects.compactMap { adapterName($0.adapterPath) })
+        if !Set(powered).isSubset(of: reporting), ContinuousClock.now < settleEnds {
+            let scheduled = gateway.withLock { $0.settling.insert(address).inserted }
+            if scheduled {
+                background.spawn {
+                    try? await Task.sleep(until: settleEnds)
+                    self.gateway.withLock { _ = $0.settling.remove(address) }
+                    if let device = await bluez.device(at: seen.path) { await self.considerDevice(device, bluez: bluez) }
+                }
+            }
+            return nil
+        }
+        let choice = AdapterChoice(adapters: configuration.adapters, slots: configuration.adapterSlots)
+        let load = gateway.withLock { Dictionary($0.sessions.values.map { ($0.adapter, 1) }, uniquingKeysWith: +) }
+        let sightings = objects.map { AdapterChoice.Sighting(adapter: adapterName($0.adapterPath) ?? "", rssi: $0.rssi, paired: $0.paired) }
+        guard let chosen = choice.choose(sightings, load: load) else {
+            if gateway.withLock({ $0.waitingForSlot.insert(address).inserted }) {
+                logger.warning("no free connection slot for a device; it waits for one", metadata: [
+                    "device": "\(address)", "adapters": "\(reporting.sorted().joined(separator: ","))",
+                    "slots": "\(configuration.adapterSlots)",
+                ])
+                background.spawn { await self.publishInventory(bluez) }
+            }
+            return nil
+        }
+        return objects.first { adapterName($0.adapterPath) == chosen }
+    }
+
+    // MARK: Status
+
+    /// Reads every adapter's status from BlueZ and publishes the changed ones.
+    func refreshAdapterStatuses(_ bluez: BlueZClient) async {
+        for name in configuration.adapters {
+            let status = AdapterStatus.of(
+                powered: await bluez.adapter(named: name)?.powered, serviceRunning: await bluez.isServiceRunning,
+                accessDenied: bluez.accessDenied)
+            publishAdapterStatus(status, of: name)
+        }
+    }
+
+    /// Publishes `gatt2mqtt/<gateway>/adapter/<name>` when it changed, and the summary on
+    /// `gatt2mqtt/<gateway>/adapter` when that changed (both retained).
+    func publishAdapterStatus(_ status: AdapterStatus, of name: String) {
+        let (changed, summary) = gateway.withLock { state -> (Bool, AdapterStatus?) in
+            let changed = state.adapterStatuses[name] != status
+            state.adapterStatuses[name] = status
+            let summary = AdapterStatus.summary(configuration.adapters.map { state.adapterStatuses[$0] ?? .missing })
+            defer { state.lastAdapterSummary = summary }
+            return (changed, state.lastAdapterSummary != summary ? summary : nil)
+        }
+        if changed {
+            logger.info("adapter \(status.rawValue)", metadata: ["adapter": "\(name)"])
+            publisher.publish(.state(topics.adapter(name), status.rawValue))
+        }
+        if let summary { publisher.publish(.state(topics.adapter, summary.rawValue)) }
+    }
+
+    // MARK: Discovery
+
+    /// Keeps LE discovery running on every adapter, starting it again after BlueZ comes back.
+    func keepDiscovering(_ bluez: BlueZClient) async {
+        while !Task.isCancelled {
+            for name in configuration.adapters {
+                guard let adapter = await bluez.adapter(named: name), adapter.powered, !adapter.discovering else { continue }
+                do {
+                    if try await bluez.startDiscovery(adapterPath: adapter.path) {
+                        logger.info("discovery started", metadata: ["adapter": "\(name)"])
+                    }
+                } catch {
+                    logger.warning("cannot start discovery: \(error)", metadata: ["adapter": "\(name)"])
+                }
+            }
+            try? await Task.sleep(for: .seconds(2))
+        }
+    }
+}
