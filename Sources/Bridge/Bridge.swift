@@ -80,7 +80,7 @@ public final class Bridge: Sendable {
             BeltDriver(), Activ5Driver(options: configuration.activ5), CPRBandDriver(options: configuration.cprBand),
             GripDriver(profile: configuration.gripProfile),
         ]
-        topics = TopicMap(gateway: configuration.gateway)
+        topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
         var mqttConfiguration = configuration.mqtt
         // A persistent session: QoS 1 commands sent while the gateway is cut off wait at the broker.
         mqttConfiguration.cleanStart = false

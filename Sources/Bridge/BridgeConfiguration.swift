@@ -13,6 +13,8 @@ public struct BridgeConfiguration: Sendable {
     public var adapterSlots = 5
     /// Names this gateway in `gatt2mqtt/<gateway>/…`.
     public var gateway: String
+    /// Put before every topic, so that two fleets can share a broker; empty for none.
+    public var baseTopic = ""
     /// Activ5 settings.
     public var activ5 = Activ5Options()
     /// CPR-Band settings.

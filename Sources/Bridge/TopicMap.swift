@@ -2,35 +2,55 @@
 public struct TopicMap: Sendable {
     /// The gateway's name, in `gatt2mqtt/<gateway>/…`.
     public var gateway: String
+    /// Put before every topic (`<base>/gatt2mqtt/<gateway>/…`, `<base>/belt/<id>/…`) so that two fleets
+    /// can share a broker; empty (the default) for none. Home Assistant's own topics keep theirs.
+    public var baseTopic: String
 
-    public init(gateway: String) { self.gateway = gateway }
+    public init(gateway: String, baseTopic: String = "") {
+        self.gateway = gateway
+        self.baseTopic = baseTopic
+    }
+
+    /// The gateway's name in identifiers outside topics (Home Assistant's unique ids): with the base topic
+    /// in front, so that two fleets' gateways of one name stay apart.
+    public var identity: String {
+        guard !baseTopic.isEmpty else { return gateway }
+        let base = String(baseTopic.unicodeScalars.map { CharacterSet.gatewayName.contains($0) ? Character($0) : "_" })
+        return base + "_" + gateway
+    }
+
+    /// `<base>/` or nothing.
+    private var prefix: String { baseTopic.isEmpty ? "" : baseTopic + "/" }
+
+    /// `<base>/gatt2mqtt/<gateway>/<leaf>`.
+    private func gatewayTopic(_ leaf: String) -> String { "\(prefix)gatt2mqtt/\(gateway)/\(leaf)" }
 
     /// `gatt2mqtt/<gateway>/status`: retained `online`, with `offline` as the will.
-    public var status: String { "gatt2mqtt/\(gateway)/status" }
+    public var status: String { gatewayTopic("status") }
 
     /// The subscription for gateway requests, `gatt2mqtt/<gateway>/request/+`.
-    public var requestFilter: String { "gatt2mqtt/\(gateway)/request/+" }
+    public var requestFilter: String { gatewayTopic("request/+") }
 
     /// `gatt2mqtt/<gateway>/response/<name>`, where a request is answered without an MQTT 5 response topic.
-    public func response(_ name: String) -> String { "gatt2mqtt/\(gateway)/response/\(name)" }
+    public func response(_ name: String) -> String { gatewayTopic("response/\(name)") }
 
     /// Devices seen during a scan.
-    public var scan: String { "gatt2mqtt/\(gateway)/scan" }
+    public var scan: String { gatewayTopic("scan") }
 
     /// The periodic health report.
-    public var health: String { "gatt2mqtt/\(gateway)/health" }
+    public var health: String { gatewayTopic("health") }
     /// Retained: `powered`, `off`, `missing` or `unauthorized`, for the gateway's adapters together
     /// (`powered` when one of them is).
-    public var adapter: String { "gatt2mqtt/\(gateway)/adapter" }
+    public var adapter: String { gatewayTopic("adapter") }
     /// Retained: the same for one adapter.
-    public func adapter(_ name: String) -> String { "gatt2mqtt/\(gateway)/adapter/\(name)" }
+    public func adapter(_ name: String) -> String { gatewayTopic("adapter/\(name)") }
 
     /// The retained inventory.
-    public var devices: String { "gatt2mqtt/\(gateway)/devices" }
+    public var devices: String { gatewayTopic("devices") }
 
     /// The request name of `gatt2mqtt/<gateway>/request/<name>`; nil for any other topic.
     public func parseRequest(_ topic: String) -> String? {
-        let prefix = "gatt2mqtt/\(gateway)/request/"
+        let prefix = gatewayTopic("request/")
         guard topic.hasPrefix(prefix) else { return nil }
         let name = String(topic.dropFirst(prefix.count))
         return name.isEmpty || name.contains("/") ? nil : name
@@ -38,18 +58,18 @@ public struct TopicMap: Sendable {
 
     /// `<family>/<id>/<leaf>`, e.g. `belt/aabbccddeeff/heading`.
     public func device(_ family: DeviceFamily, _ id: String, _ leaf: String) -> String {
-        "\(family.rawValue)/\(id)/\(leaf)"
+        "\(prefix)\(family.rawValue)/\(id)/\(leaf)"
     }
 
     /// The subscription that receives every command of a family.
-    public func commandFilter(_ family: DeviceFamily) -> String { "\(family.rawValue)/+/cmd/+" }
+    public func commandFilter(_ family: DeviceFamily) -> String { "\(prefix)\(family.rawValue)/+/cmd/+" }
 
     /// Every device's retained `info` of a family, read at start to find state an earlier run left behind.
-    public func infoFilter(_ family: DeviceFamily) -> String { "\(family.rawValue)/+/info" }
+    public func infoFilter(_ family: DeviceFamily) -> String { "\(prefix)\(family.rawValue)/+/info" }
 
     /// Splits `<family>/<id>/info`; nil for anything else.
     public func parseInfo(_ topic: String) -> (family: DeviceFamily, id: String)? {
-        let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard let parts = deviceLevels(topic) else { return nil }
         guard parts.count == 3, parts[2] == "info", let family = DeviceFamily(rawValue: String(parts[0])), !parts[1].isEmpty else { return nil }
         return (family, String(parts[1]))
     }
@@ -59,11 +79,24 @@ public struct TopicMap: Sendable {
 
     /// Splits `<family>/<id>/cmd/<name>`; nil for anything else.
     public func parseCommand(_ topic: String) -> (family: DeviceFamily, id: String, command: String)? {
-        let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard let parts = deviceLevels(topic) else { return nil }
         guard parts.count == 4, parts[2] == "cmd", let family = DeviceFamily(rawValue: String(parts[0])),
             !parts[1].isEmpty, !parts[3].isEmpty
         else { return nil }
         return (family, String(parts[1]), String(parts[3]))
+    }
+
+    /// The levels of a device topic after the base topic; nil when it lacks the base.
+    private func deviceLevels(_ topic: String) -> [Substring]? {
+        guard topic.hasPrefix(prefix) else { return nil }
+        return topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+    }
+
+    /// A base topic is one or more non-empty levels without wildcards, and not a `$` system topic.
+    public static func isValidBaseTopic(_ base: String) -> Bool {
+        base.isEmpty
+            || (!base.hasPrefix("$") && !base.contains("+") && !base.contains("#") && !base.contains("\0")
+                && base.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty })
     }
 
     /// Gateway names become topic levels: keep them to a safe alphabet.

@@ -11,6 +11,8 @@ public struct CommandLineSettings: Sendable, Equatable {
     public var adapterSlots: Int?
     /// `--gateway NAME`.
     public var gateway: String?
+    /// `--base-topic PREFIX`.
+    public var baseTopic: String?
     /// `--mqtt-version 5|3.1.1`.
     public var mqttVersion: String?
     /// `--log-level LEVEL`.
@@ -52,6 +54,7 @@ public struct CommandLineSettings: Sendable, Equatable {
         set(.adapters, "--adapter", adapters.isEmpty ? nil : .list(adapters))
         set(.adapterSlots, "--adapter-slots", adapterSlots.map(SettingValue.integer))
         set(.gateway, "--gateway", gateway.map(SettingValue.text))
+        set(.baseTopic, "--base-topic", baseTopic.map(SettingValue.text))
         set(.protocolVersion, "--mqtt-version", mqttVersion.map(SettingValue.text))
         set(.logLevel, "--log-level", logLevel.map(SettingValue.text))
         set(.autoConnect, "--auto-connect", autoConnect.map(SettingValue.text))

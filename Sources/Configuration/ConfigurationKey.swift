@@ -15,6 +15,7 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     case tlsCertificateFile = "broker.tls.cert_file"
     case tlsKeyFile = "broker.tls.key_file"
     case gateway = "gateway.name"
+    case baseTopic = "base_topic"
     /// One adapter (`adapter: hci0`); `adapters` names several.
     case adapter = "adapter"
     case adapters = "adapters"
@@ -66,7 +67,7 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     var kind: Kind {
         switch self {
         case .brokerURL, .clientID, .protocolVersion, .username, .gateway, .adapter, .autoConnect, .a5Reconnect,
-            .logLevel:
+            .logLevel, .baseTopic:
             .text
         case .passwordFile, .tlsCAFile, .tlsCertificateFile, .tlsKeyFile, .gripProfile: .path
         case .a5SqueezeNewtons, .a5ReleaseNewtons, .a5DoubleSqueezeSeconds, .a5KeepAliveSeconds, .cprRateWindow,
@@ -87,6 +88,7 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
         case .brokerURL: "GATT2MQTT_BROKER"
         case .adapter: "GATT2MQTT_ADAPTER"
         case .gateway: "GATT2MQTT_GATEWAY"
+        case .baseTopic: "GATT2MQTT_BASE_TOPIC"
         case .logLevel: "GATT2MQTT_LOG_LEVEL"
         case .username: "GATT2MQTT_MQTT_USERNAME"
         case .password: "GATT2MQTT_MQTT_PASSWORD"

@@ -28,6 +28,12 @@ struct ConfigurationResolver {
         let adapters = try resolveAdapters()
         let (mqtt, passwordSource) = try resolveBroker(gateway: gateway)
         var bridge = BridgeConfiguration(mqtt: mqtt, adapters: adapters, gateway: gateway)
+        if let base = text(.baseTopic) {
+            guard TopicMap.isValidBaseTopic(base) else {
+                throw fail(.baseTopic, "must be topic levels without '+', '#', empty levels or a leading '$', not '\(base)'")
+            }
+            bridge.baseTopic = base
+        }
         if let slots = integer(.adapterSlots) {
             guard Self.adapterSlotRange.contains(slots) else {
                 throw fail(.adapterSlots, "must be a whole number of connections from 1 to \(Self.adapterSlotRange.upperBound), not \(slots)")

@@ -53,6 +53,7 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         }
         add(0, "gateway:")
         add(1, "name: \(quoted(bridge.gateway))")
+        add(0, "base_topic: \(quoted(bridge.baseTopic))")
         add(0, "adapters: [" + bridge.adapters.map(quoted).joined(separator: ", ") + "]")
         add(0, "adapter_slots: \(bridge.adapterSlots)")
 

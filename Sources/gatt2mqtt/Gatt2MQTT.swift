@@ -41,6 +41,9 @@ struct Gatt2MQTT: AsyncParsableCommand {
     )
     var gateway: String?
 
+    @Option(help: "A topic prefix for every topic, so that two fleets can share a broker (default none).")
+    var baseTopic: String?
+
     @Option(help: "MQTT protocol version: 5 or 3.1.1 (default 5).")
     var mqttVersion: String?
 
@@ -99,6 +102,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         settings.adapters = adapter
         settings.adapterSlots = adapterSlots
         settings.gateway = gateway
+        settings.baseTopic = baseTopic
         settings.mqttVersion = mqttVersion
         settings.logLevel = logLevel
         settings.autoConnect = autoConnect

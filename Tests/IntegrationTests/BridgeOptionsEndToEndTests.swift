@@ -64,6 +64,32 @@ struct BridgeOptionsEndToEndTests {
         }
     }
 
+    /// `--base-topic`: every topic of the bridge, commands included, lives under the prefix, so a second
+    /// fleet on the broker is left alone; Home Assistant's ids carry the prefix too.
+    @Test func aBaseTopicPrefixesEveryTopic() async throws {
+        try await TestWorld.with { world in
+            let belt = try await world.startSimulator(["belt"])
+            let id = try belt.simulatedID
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge(extraArguments: ["--base-topic", "site-a/floor1"])
+            try await recorder.waitFor("site-a/floor1/belt/\(id)/connection") { $0.payloadString == "connected" }
+            try await recorder.waitFor("site-a/floor1/gatt2mqtt/test/status") { $0.payloadString == "online" }
+            try recorder.publish("belt/\(id)/cmd/mode", #"{"mode":"app","transaction":"other-fleet"}"#)
+            try recorder.publish("site-a/floor1/belt/\(id)/cmd/mode", #"{"mode":"app","transaction":"ours"}"#)
+            let reply = try await recorder.waitFor("site-a/floor1/belt/\(id)/reply")
+            #expect(reply.payloadString == #"{"command":"mode","ok":true,"transaction":"ours"}"#)
+            try await recorder.waitFor("site-a/floor1/belt/\(id)/mode") { $0.payloadString == "app" }
+            let config = try await recorder.waitFor("homeassistant/sensor/site-a_floor1_test_belt_\(id)/heading/config")
+            #expect(config.payloadString?.contains(#""state_topic":"site-a/floor1/belt/\#(id)/heading""#) == true)
+            let outside = recorder.messages.filter { message in
+                !message.topic.hasPrefix("site-a/floor1/") && !message.topic.hasPrefix("homeassistant/") && message.topic != "belt/\(id)/cmd/mode"
+            }
+            #expect(outside.isEmpty, "published outside the base topic: \(outside.map(\.topic))")
+            #expect(recorder.messages(on: "belt/\(id)/reply").isEmpty, "the other fleet's command was not ours to answer")
+            await recorder.stop()
+        }
+    }
+
     /// `--allow`: only the listed device connects by itself; the other is seen, listed idle, never connected.
     @Test func onlyAnAllowedDeviceConnectsByItself() async throws {
         try await TestWorld.with(peripheralAdapters: 2) { world in

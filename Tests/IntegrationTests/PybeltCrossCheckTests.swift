@@ -11,18 +11,7 @@ struct PybeltCrossCheckTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func pybeltHandshakeModeAndOrientation(_ kind: BlueZWorld) async throws {
-        try await TestWorld.with(kind) { world in
-            if world.isReal {
-                // Known: inside the guest, bleak's connect ends in "failed to discover services, device
-                // disconnected" after a client's Disconnect, on every try (once pybelt got as far as FE05 0101).
-                // Not yet explained.
-                await withKnownIssue("pybelt's handshake does not complete on the real stack under qemu", isIntermittent: true) {
-                    try await crossCheck(in: world)
-                }
-            } else {
-                try await crossCheck(in: world)
-            }
-        }
+        try await TestWorld.with(kind) { world in try await crossCheck(in: world) }
     }
 
     private func crossCheck(in world: TestWorld) async throws {
@@ -34,7 +23,7 @@ struct PybeltCrossCheckTests {
         // own hard limit, so this wait only guards against the unexpected.
         let arguments = [
             "-u", Self.script, "--adapter", "hci0", "--address", address, "--headings", "2", "--set-mode", "app", "--timeout", "50",
-            "--connect-attempts", world.isReal ? "2" : "1",
+            "--connect-attempts", world.isReal ? "4" : "1",
         ] + (world.isReal ? ["--scan-timeout", "25"] : [])
         let succeeded: Bool
         let output: [String]
@@ -70,11 +59,18 @@ struct PybeltCrossCheckTests {
         #expect(printed.contains("PYBELT DISCONNECTED"))
         #expect(printed.last == "PYBELT OK")
 
-        // The belt saw pybelt's exact requests (belt.md §2.5), in order, then its 3-byte mode request.
+        // The belt saw pybelt's exact requests (belt.md §2.5), in order, then its 3-byte mode request, on the
+        // connection that completed. On the real stack under qemu, bleak's first connection may end before
+        // pybelt's handshake does (the belt saw its first request, then a disconnect); pybelt then tries
+        // again, as its users would, and says so.
         let simulator = Self.standardOutput(of: belt)
         let payloads = simulator.filter { $0.hasPrefix("WRITE \(Self.parameterRequest) ") }
             .map { String($0.split(separator: " ")[2]) }
-        #expect(payloads == ["0101", "0102", "0103", "100103", "018103"], "parameter requests: \(payloads)")
+        let retries = printed.filter { $0.hasPrefix("PYBELT RETRY") }
+        let completed = payloads.lastIndex(of: "0101").map { Array(payloads[$0...]) } ?? []
+        #expect(completed == ["0101", "0102", "0103", "100103", "018103"], "parameter requests: \(payloads)")
+        #expect(payloads.filter { $0 == "0101" }.count <= retries.count + 1, "at most one handshake start per attempt: \(payloads), \(retries)")
+        #expect(retries.isEmpty || world.isReal, "BlueZoo connects at the first attempt: \(retries)")
         // The belt prints MODE just after it sends its acknowledgement, so wait for the line rather than read it.
         let modeRequest = try #require(belt.lines.lastIndex { $0.text == "WRITE \(Self.parameterRequest) 018103" })
         let modeChange = try await belt.waitForLine(after: modeRequest + 1) { $0.hasPrefix("MODE ") }

@@ -25,12 +25,12 @@ struct HomeAssistantDiscovery: Sendable {
 
     /// The gateway itself: a connectivity sensor on its status topic, and the device the others hang from.
     func gatewayConfig() -> Publication {
-        .state("\(Self.prefix)/binary_sensor/gatt2mqtt_\(topics.gateway)/status/config", JSONValue.object([
+        .state("\(Self.prefix)/binary_sensor/gatt2mqtt_\(topics.identity)/status/config", JSONValue.object([
             "name": .string("Status"), "state_topic": .string(topics.status), "payload_on": .string("online"),
             "payload_off": .string("offline"), "device_class": .string("connectivity"),
-            "unique_id": .string("gatt2mqtt_\(topics.gateway)_status"),
+            "unique_id": .string("gatt2mqtt_\(topics.identity)_status"),
             "device": .object([
-                "identifiers": .array([.string("gatt2mqtt_\(topics.gateway)")]), "name": .string("gatt2mqtt \(topics.gateway)"),
+                "identifiers": .array([.string("gatt2mqtt_\(topics.identity)")]), "name": .string("gatt2mqtt \(topics.gateway)"),
                 "manufacturer": .string("gatt2mqtt"), "model": .string("BLE to MQTT gateway"),
             ]),
         ]).text)
@@ -41,7 +41,7 @@ struct HomeAssistantDiscovery: Sendable {
         entities(for: device).map { .state(configTopic($0.component, device, $0.object), "") }
     }
 
-    private func node(_ device: Device) -> String { "\(topics.gateway)_\(device.family.rawValue)_\(device.id)" }
+    private func node(_ device: Device) -> String { "\(topics.identity)_\(device.family.rawValue)_\(device.id)" }
 
     func configTopic(_ component: String, _ device: Device, _ object: String) -> String {
         "\(Self.prefix)/\(component)/\(node(device))/\(object)/config"
@@ -167,7 +167,7 @@ struct HomeAssistantDiscovery: Sendable {
             "connections": .array([.array([.string("mac"), .string(device.address.lowercased())])]),
             "name": .string(device.name ?? "\(model) \(device.id)"),
             "manufacturer": .string(manufacturer), "model": .string(model),
-            "via_device": .string("gatt2mqtt_\(topics.gateway)"),
+            "via_device": .string("gatt2mqtt_\(topics.identity)"),
         ])
     }
 }

@@ -1,0 +1,34 @@
+import Testing
+
+@testable import Bridge
+
+struct TopicMapTests {
+    @Test func withoutABaseTopicTheTopicsAreTheClassicOnes() {
+        let topics = TopicMap(gateway: "gw")
+        #expect(topics.status == "gatt2mqtt/gw/status")
+        #expect(topics.adapter("hci1") == "gatt2mqtt/gw/adapter/hci1")
+        #expect(topics.device(.belt, "aa", "heading") == "belt/aa/heading")
+        #expect(topics.commandFilter(.cpr) == "cpr/+/cmd/+")
+        #expect(topics.parseCommand("belt/aa/cmd/mode")! == (.belt, "aa", "mode"))
+        #expect(topics.identity == "gw")
+    }
+
+    @Test func aBaseTopicPrefixesEveryTopicAndOnlyPrefixedTopicsParse() {
+        let topics = TopicMap(gateway: "gw", baseTopic: "site-a/floor1")
+        #expect(topics.status == "site-a/floor1/gatt2mqtt/gw/status")
+        #expect(topics.requestFilter == "site-a/floor1/gatt2mqtt/gw/request/+")
+        #expect(topics.device(.a5, "bb", "force") == "site-a/floor1/a5/bb/force")
+        #expect(topics.infoFilter(.grip) == "site-a/floor1/grip/+/info")
+        #expect(topics.parseCommand("site-a/floor1/belt/aa/cmd/mode")! == (.belt, "aa", "mode"))
+        #expect(topics.parseCommand("belt/aa/cmd/mode") == nil)
+        #expect(topics.parseInfo("site-a/floor1/cpr/cc/info")! == (.cpr, "cc"))
+        #expect(topics.parseRequest("site-a/floor1/gatt2mqtt/gw/request/scan") == "scan")
+        #expect(topics.parseRequest("gatt2mqtt/gw/request/scan") == nil)
+        #expect(topics.identity == "site-a_floor1_gw")
+    }
+
+    @Test(arguments: [("", true), ("site", true), ("a/b/c", true), ("a/+/b", false), ("#", false), ("a//b", false), ("/a", false), ("a/", false), ("$SYS", false)])
+    func baseTopicsAreCheckedLevelByLevel(base: String, valid: Bool) {
+        #expect(TopicMap.isValidBaseTopic(base) == valid)
+    }
+}
