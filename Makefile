@@ -1,5 +1,5 @@
 # Shortcuts; each target is one script in scripts/.
-.PHONY: demo test bench fuzz
+.PHONY: demo test bench bench-real fuzz
 
 demo:
 	scripts/demo
@@ -9,6 +9,10 @@ test:
 
 bench:
 	scripts/bench
+
+# The same against the real bluetoothd in the test guest (gatt2mqtt and the floors; no Python relay).
+bench-real:
+	scripts/bench --world real --devices 1,5,10 --rates 50,200 --json BENCHMARKS-real.json
 
 fuzz:
 	scripts/fuzz

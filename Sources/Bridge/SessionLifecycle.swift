@@ -9,27 +9,44 @@ final class LinkLoss: Sendable {
         case dropped, ended
     }
 
-    private let waiter = Mutex<(armed: Bool, continuation: CheckedContinuation<Reason, Never>?)>((false, nil))
+    private struct State {
+        var armed = false
+        /// A loss signalled while armed but before anyone waited: a link can drop between the end of
+        /// a connection's set-up and the session's wait (seen on the real stack, where a killed
+        /// peripheral application took its GATT services away right after the handshake).
+        var pending: Reason?
+        var continuation: CheckedContinuation<Reason, Never>?
+    }
+
+    private let waiter = Mutex(State())
 
     /// Starts a connected period; a loss reported before this is forgotten.
-    func arm() { waiter.withLock { $0 = (true, nil) } }
+    func arm() { waiter.withLock { $0 = State(armed: true) } }
 
-    /// Returns when ``signal(_:)`` is called after ``arm()``, with its reason.
+    /// Returns when ``signal(_:)`` is called after ``arm()`` (or was already), with its reason.
     func wait() async -> Reason {
         await withCheckedContinuation { continuation in
-            let resumeNow = waiter.withLock { state -> Bool in
-                guard state.armed else { return true }
+            let now = waiter.withLock { state -> Reason? in
+                if let pending = state.pending {
+                    state = State()
+                    return pending
+                }
+                guard state.armed else { return .ended }
                 state.continuation = continuation
-                return false
+                return nil
             }
-            if resumeNow { continuation.resume(returning: .ended) }
+            if let now { continuation.resume(returning: now) }
         }
     }
 
     func signal(_ reason: Reason = .dropped) {
         let continuation = waiter.withLock { state -> CheckedContinuation<Reason, Never>? in
-            defer { state = (false, nil) }
-            return state.continuation
+            guard let continuation = state.continuation else {
+                if state.armed { state = State(pending: reason) }
+                return nil
+            }
+            state = State()
+            return continuation
         }
         continuation?.resume(returning: reason)
     }

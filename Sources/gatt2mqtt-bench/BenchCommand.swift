@@ -30,15 +30,24 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The Markdown file whose results section is replaced.")
     var markdown = "BENCHMARKS.md"
 
-    @Option(help: "Which relays to run, comma-separated: mqtt-floor, dbus-floor, gatt2mqtt, peer.")
-    var relays = "mqtt-floor,dbus-floor,gatt2mqtt,peer"
+    @Option(help: "Which relays to run, comma-separated: mqtt-floor, dbus-floor, gatt2mqtt, peer (default all; the real world has no peer).")
+    var relays: String?
+
+    @Option(help: ArgumentHelp(
+        "The BlueZ to measure against: bluezoo, or real (the real bluetoothd in the test guest).",
+        discussion: "In the real world every device gets a central adapter of its own (btvirt's controllers hold one working link each), and the Python relay is not run: bleak needs file-descriptor passing, which the guest's TCP bus lacks, and inside the guest it cannot reach the broker."))
+    var world = "bluezoo"
 
     @Option(help: ArgumentHelp(
         "Listen on the bus during gatt2mqtt's phase in rows of up to this many devices (0 for none).",
         discussion: "The listener is one more receiver of every signal for dbus-daemon and the benchmark's process: with 50 devices it adds to the load it should only observe."))
     var busTapDevices = 10
 
-    private var chosen: Set<Substring> { Set(relays.split(separator: ",")) }
+    private var chosen: Set<Substring> {
+        Set((relays ?? (isReal ? "mqtt-floor,dbus-floor,gatt2mqtt" : "mqtt-floor,dbus-floor,gatt2mqtt,peer")).split(separator: ","))
+    }
+
+    private var isReal: Bool { world == "real" }
 
     func run() async throws {
         // The MQTT and D-Bus layers log connections at info; the report is what this prints.
@@ -51,22 +60,32 @@ struct BenchCommand: AsyncParsableCommand {
         let rateList = try Self.numbers(rates, "--rates")
         guard rateList.allSatisfy({ (1...1000).contains($0) }) else { throw ValidationError("--rates: 1 to 1000 per second") }
         let most = deviceCounts.max() ?? 1
+        guard ["bluezoo", "real"].contains(world) else { throw ValidationError("--world: bluezoo or real") }
+        if isReal, chosen.contains("peer") { throw ValidationError("--relays: the real world cannot run the Python relay (see --help)") }
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("gatt2mqtt-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: logs) }
 
-        say("starting the world: mosquitto, dbus-daemon, BlueZoo with \(most + 1) adapters")
-        let world = try await TestWorld.start(peripheralAdapters: most)
+        let centrals = isReal ? most : 1
+        say(isReal
+            ? "starting the world: mosquitto and the real bluetoothd's guest with \(2 * most) controllers"
+            : "starting the world: mosquitto, dbus-daemon, BlueZoo with \(most + 1) adapters")
+        let world = try await TestWorld.start(isReal ? .real : .bluezoo, centralAdapters: centrals, peripheralAdapters: most)
         var report = BenchReport(
             date: ISO8601DateFormatter().string(from: Date()), machine: Environment.machine(), versions: Environment.versions(),
-            settings: ["window": "\(seconds) s", "commands": "\(commandRate)/s per device", "payload": "force, 2 bytes (int16 sequence)"],
+            settings: [
+                "window": "\(seconds) s", "commands": "\(commandRate)/s per device", "payload": "force, 2 bytes (int16 sequence)",
+                "world": isReal ? "real bluetoothd 5.66, btvirt controllers, qemu guest (TCG)" : "BlueZoo",
+            ],
             rows: [])
         do {
             let watcher = try await BrokerWatcher(port: world.broker.port)
             var fleet: [BenchDevice] = []
             for index in 1...most {
+                let adapter = world.peripheralAdapter(index)
                 let device = BenchDevice(
-                    adapter: "hci\(index)", address: world.adapterAddresses[index], trafficLog: "\(logs)/hci\(index).log")
+                    adapter: adapter, central: world.bridgeAdapters[isReal ? index - 1 : 0],
+                    address: world.adapterAddresses[centrals + index - 1], trafficLog: "\(logs)/\(adapter).log")
                 _ = try await world.startSimulator(
                     ["--traffic-log", device.trafficLog, "--notification-gap-ms", "0", "--log-level", "warning", "a5",
                      "--sequence-force", "--minimum-period-ms", "1", "--power-off-seconds", "86400",
@@ -113,10 +132,10 @@ struct BenchCommand: AsyncParsableCommand {
             say("\(label): D-Bus floor")
             do { row.dbusFloor = try await phase.run(floorRelay) } catch { row.failures.append("D-Bus floor: \(error)") }
         }
-        // Where the least a central can do fails, BlueZoo itself is saturated: no relay can do better,
+        // Where the least a central can do fails, the BlueZ world itself is saturated: no relay can do better,
         // and its backlog would only slow the rows after this one.
         if chosen.contains("dbus-floor"), row.dbusFloor == nil {
-            row.failures.append("beyond BlueZoo's saturation: the D-Bus floor failed, so gatt2mqtt and the Python relay were not run")
+            row.failures.append("beyond the BlueZ world's saturation: the D-Bus floor failed, so the relays were not run")
             return finish(row, label: label)
         }
         if chosen.contains("gatt2mqtt") {
@@ -150,7 +169,7 @@ struct BenchCommand: AsyncParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(report).write(to: URL(fileURLWithPath: json))
-        try ResultsSection.replace(in: markdown, with: report.markdown())
+        try ResultsSection(name: isReal ? "results-real" : "results").replace(in: markdown, with: report.markdown())
     }
 
     private func say(_ text: String) { print("bench: \(text)") }

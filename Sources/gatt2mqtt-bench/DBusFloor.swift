@@ -10,13 +10,13 @@ import Synchronization
 final class DBusFloor: Sendable {
     struct Device: Sendable {
         var address: String
+        var central: String
         var path: String
         var force: String
         var samplePeriod: String
     }
 
     private static let bluez = "org.bluez"
-    private static let adapterPath = "/org/bluez/hci0"
     private static let forceUUID = "0000f0fe-0000-1000-8000-00805f9b34fb"
     private static let samplePeriodUUID = "0000f0fa-0000-1000-8000-00805f9b34fb"
 
@@ -29,7 +29,7 @@ final class DBusFloor: Sendable {
         let signals = connection.signals(
             matching: DBusMatchRule(
                 sender: Self.bluez, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-                pathNamespace: Self.adapterPath))
+                pathNamespace: "/org/bluez"))
         let table = self.table
         listener = Task {
             for await signal in signals {
@@ -38,48 +38,52 @@ final class DBusFloor: Sendable {
                     let value = signal.arguments.dropFirst().first?.stringKeyed?["Value"]?.unwrapped.bytes, value.count >= 2
                 else { continue }
                 let sequence = Int16(bitPattern: UInt16(value[0]) | UInt16(value[1]) << 8)
-                let device = Self.devicePath(containing: signal.path)
-                table.append(Reception(sequence: sequence, nanoseconds: now), to: device)
+                table.append(Reception(sequence: sequence, nanoseconds: now), to: Self.deviceAddress(containing: signal.path))
             }
         }
     }
 
-    /// Receptions by device object path.
     func receptions(of device: Device) -> [Reception] {
-        table.receptions(device.path)
+        receptions(ofAddress: device.address)
     }
 
-    /// `/org/bluez/hci0/dev_…` of a path at or below a device.
-    private static func devicePath(containing path: String) -> String {
-        "/" + path.split(separator: "/").prefix(4).joined(separator: "/")
+    /// `AA_BB_…` (the address as an object path writes it) of a path at or below `/org/bluez/hciN/dev_…`.
+    private static func deviceAddress(containing path: String) -> String {
+        String(path.split(separator: "/").dropFirst(3).first?.dropFirst("dev_".count) ?? "")
     }
 
-    /// Receptions by device address, whether or not this listener connected the device: BlueZ's
-    /// PropertiesChanged signals reach every client whose match rule covers them.
+    /// Receptions by device address, on whichever adapter, and whether or not this listener connected
+    /// the device: BlueZ's PropertiesChanged signals reach every client whose match rule covers them.
     func receptions(ofAddress address: String) -> [Reception] {
-        table.receptions(Self.adapterPath + "/dev_" + address.replacingOccurrences(of: ":", with: "_"))
+        table.receptions(address.uppercased().replacingOccurrences(of: ":", with: "_"))
+    }
+
+    private static func path(of address: String, on central: String) -> String {
+        "/org/bluez/\(central)/dev_" + address.replacingOccurrences(of: ":", with: "_")
     }
 
     func clear() { table.clear() }
 
-    /// Finds the devices (scanning until BlueZ lists them all), connects each and resolves its characteristics.
+    /// Finds the devices (scanning on their central adapters until BlueZ lists them all), connects each
+    /// through its central and resolves its characteristics.
     func connect(
-        _ addresses: [String], timeout: Duration = .seconds(60), connected: (Device) -> Void = { _ in }
+        _ targets: [(address: String, central: String)], timeout: Duration = .seconds(60), connected: (Device) -> Void = { _ in }
     ) async throws -> [Device] {
         let deadline = ContinuousClock.now + timeout
-        let paths = addresses.map { Self.adapterPath + "/dev_" + $0.replacingOccurrences(of: ":", with: "_") }
+        let paths = targets.map { Self.path(of: $0.address, on: $0.central) }
+        let centrals = Set(targets.map(\.central)).sorted()
         var objects = try await managedObjects()
         if !paths.allSatisfy({ objects[$0] != nil }) {
-            _ = try await call(Self.adapterPath, "org.bluez.Adapter1", "StartDiscovery")
+            for central in centrals { _ = try await call("/org/bluez/" + central, "org.bluez.Adapter1", "StartDiscovery") }
             while !paths.allSatisfy({ objects[$0] != nil }) {
                 guard ContinuousClock.now < deadline else { throw BenchFailure("D-Bus floor: devices not found by scanning") }
                 try await Task.sleep(for: .milliseconds(200))
                 objects = try await managedObjects()
             }
-            _ = try? await call(Self.adapterPath, "org.bluez.Adapter1", "StopDiscovery")
+            for central in centrals { _ = try? await call("/org/bluez/" + central, "org.bluez.Adapter1", "StopDiscovery") }
         }
         var devices: [Device] = []
-        for (address, path) in zip(addresses, paths) {
+        for ((address, central), path) in zip(targets, paths) {
             _ = try await call(path, "org.bluez.Device1", "Connect", timeout: .seconds(30))
             while true {
                 objects = try await managedObjects()
@@ -88,7 +92,7 @@ final class DBusFloor: Sendable {
                 }
                 let byUUID = Dictionary(characteristics, uniquingKeysWith: { first, _ in first })
                 if let force = byUUID[Self.forceUUID], let period = byUUID[Self.samplePeriodUUID] {
-                    let device = Device(address: address, path: path, force: force, samplePeriod: period)
+                    let device = Device(address: address, central: central, path: path, force: force, samplePeriod: period)
                     devices.append(device)
                     connected(device)
                     break

@@ -14,7 +14,7 @@ final class DBusFloorRelay: StreamRelay {
     func start(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
         floor.clear()
         connected.withLock { $0 = [:] }
-        let found = try await floor.connect(devices.map(\.address)) { device in
+        let found = try await floor.connect(devices.map { ($0.address, $0.central) }) { device in
             // Recorded one by one, so that a failure half-way still disconnects those already connected.
             self.connected.withLock { $0[device.address] = device }
         }

@@ -57,7 +57,10 @@ final class ProcessRelay: StreamRelay {
         let launched = MonotonicClock.nanoseconds()
         let bridge = try world.launch(
             ProjectPaths.binary("gatt2mqtt"),
-            ["--broker", world.broker.url, "--adapter", "hci0", "--gateway", "bench", "--log-level", "info"]
+            ["--broker", world.broker.url, "--gateway", "bench", "--log-level", "info"]
+                + world.bridgeAdapters.flatMap { ["--adapter", $0] }
+                // btvirt's controllers hold one working link each (README, "The real-BlueZ world").
+                + (world.isReal ? ["--adapter-slots", "1"] : [])
                 + devices.flatMap { ["--allow", $0.address] },
             name: "gatt2mqtt")
         process.withLock { $0 = bridge }

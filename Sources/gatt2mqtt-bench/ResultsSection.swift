@@ -1,12 +1,14 @@
 import Foundation
 
-/// BENCHMARKS.md is written by hand around one generated section, between two markers; a run replaces
-/// what is between them (and appends the section if the markers are missing).
-enum ResultsSection {
-    static let begin = "<!-- results:begin (written by gatt2mqtt-bench) -->"
-    static let end = "<!-- results:end -->"
+/// BENCHMARKS.md is written by hand around generated sections, each between two markers named after it
+/// (`results` for the BlueZoo world, `results-real` for the real bluetoothd); a run replaces what is
+/// between its markers (and appends the section if they are missing).
+struct ResultsSection {
+    var name: String
+    var begin: String { "<!-- \(name):begin (written by gatt2mqtt-bench) -->" }
+    var end: String { "<!-- \(name):end -->" }
 
-    static func replace(in path: String, with results: String) throws {
+    func replace(in path: String, with results: String) throws {
         let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "# Benchmarks\n"
         let section = begin + "\n\n" + results + "\n" + end
         let updated: String

@@ -1,0 +1,33 @@
+import Testing
+
+@testable import Bridge
+
+struct LinkLossTests {
+    @Test func aLossWhileWaitingIsReturnedWithItsReason() async {
+        let loss = LinkLoss()
+        loss.arm()
+        async let reason = loss.wait()
+        // Signal until the waiter has registered: a signal before it is kept as pending, so either way it counts.
+        loss.signal(.dropped)
+        #expect(await reason == .dropped)
+    }
+
+    /// The real stack showed it: the link dropped after the handshake but before the session waited.
+    @Test func aLossBeforeTheWaitIsNotForgotten() async {
+        let loss = LinkLoss()
+        loss.arm()
+        loss.signal(.dropped)
+        #expect(await loss.wait() == .dropped)
+    }
+
+    @Test func aLossBeforeArmingIsForgottenAndAnUnarmedWaitEndsAtOnce() async {
+        let loss = LinkLoss()
+        loss.signal(.dropped)
+        #expect(await loss.wait() == .ended)
+        loss.arm()
+        loss.signal(.dropped)
+        #expect(await loss.wait() == .dropped)
+        // The pending loss is taken once.
+        #expect(await loss.wait() == .ended)
+    }
+}
