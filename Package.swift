@@ -30,6 +30,9 @@ let package = Package(
         .target(name: "BlueZ", dependencies: ["DBus", .product(name: "Logging", package: "swift-log")]),
         // Pure protocol code: no I/O, nothing but Foundation.
         .target(name: "Peripherals"),
+        // Which gateway of a fleet owns a device: pure, deterministic rules over the claims gateways
+        // publish (docs/fleet-ownership.md); the standard library only.
+        .target(name: "Fleet"),
         // Starts real processes (brokers, buses, simulators) for tests; Foundation only.
         .target(name: "TestSupport", dependencies: []),
         .target(
@@ -75,6 +78,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["MQTT", "TestSupport"]),
     ],

@@ -145,7 +145,7 @@ struct CPRBandEndToEndTests {
                 try await recorder.waitFor("cpr/\(id)/connection", timeout: .seconds(40 * BlueZWorld.patience)) { $0.payloadString == "connected" }
             }
             for id in bands { try recorder.publish("cpr/\(id)/cmd/practice", "{}") }
-            for id in bands { try await recorder.waitFor("cpr/\(id)/peak", timeout: .seconds(20)) }
+            for id in bands { try await recorder.waitFor("cpr/\(id)/peak", timeout: .seconds(20) * BlueZWorld.patience) }
             let inventory = try await recorder.waitFor("gatt2mqtt/test/devices") { message in
                 bands.allSatisfy { id in message.payloadString?.contains(#""id":"\#(id)""#) == true }
                     && (message.payloadString?.components(separatedBy: #""state":"connected""#).count ?? 0) == 7
