@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: []),
         .target(
             name: "Bridge",
-            dependencies: ["BlueZ", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["BlueZ", "Fleet", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log")]
         ),
         // The daemon's settings: YAML file < environment < command line, checked into one BridgeConfiguration.
         .target(

@@ -18,6 +18,8 @@ public final class Bridge: Sendable {
     let drivers: [any FamilyDriver]
     let gateway: Mutex<GatewayState>
     let metrics = DeviceMetrics()
+    /// This gateway's part in a fleet; nil for a gateway on its own.
+    let fleet: FleetCoordinator?
     /// Gateway requests, scan ends and inventory updates, which run beside the receive path; ended at shutdown.
     let background = OwnedTasks()
     let started = ContinuousClock.now
@@ -81,6 +83,9 @@ public final class Bridge: Sendable {
             GripDriver(profile: configuration.gripProfile),
         ]
         topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
+        fleet = try configuration.fleet.map { options in
+            FleetCoordinator(gateway: configuration.gateway, incarnation: try Incarnation.next(file: options.incarnationFile), options: options)
+        }
         var mqttConfiguration = configuration.mqtt
         // A persistent session: QoS 1 commands sent while the gateway is cut off wait at the broker.
         mqttConfiguration.cleanStart = false
@@ -121,6 +126,10 @@ public final class Bridge: Sendable {
         try mqtt.subscribe(topics.status, qos: .atLeastOnce)
         try mqtt.subscribe(topics.requestFilter, qos: .atLeastOnce)
         try mqtt.subscribe(HomeAssistantDiscovery.statusTopic, qos: .atLeastOnce)
+        if fleet != nil {
+            try mqtt.subscribe(topics.claimFilter, qos: .atMostOnce)
+            try mqtt.subscribe(topics.fleetHeartbeatFilter, qos: .atMostOnce)
+        }
 
         let dbus = try DBusConnection.system(logger: Logger(label: "gatt2mqtt.dbus"))
         let bluez = BlueZClient(connection: dbus, logger: Logger(label: "gatt2mqtt.bluez"))
@@ -139,6 +148,7 @@ public final class Bridge: Sendable {
             group.addTask { await self.follow(events, bluez: bluez) }
             group.addTask { await self.keepDiscovering(bluez) }
             group.addTask { await self.reportHealth(bluez) }
+            if let fleet { group.addTask { await self.runFleet(fleet, bluez: bluez) } }
             // A wedged D-Bus queue stops the pings, and systemd restarts the daemon. The broker is left out:
             // its client reconnects by itself, and an outage is no reason to restart.
             group.addTask { await notifier.runWatchdog { await dbus.isConnected } }
@@ -241,6 +251,8 @@ public final class Bridge: Sendable {
     func considerDevice(_ seen: BlueZDevice, bluez: BlueZClient, force: Bool = false) async {
         guard adapterName(seen.adapterPath) != nil, let driver = driver(for: seen) else { return }
         let address = seen.address
+        // In a fleet only the device's owner connects it.
+        if let fleet, !fleet.isOwner("\(driver.family.rawValue)/\(id(of: address))") { return }
         let wanted = gateway.withLock { state -> Bool in
             guard !state.sessions.values.contains(where: { $0.address == address }) else { return false }
             let requested = state.requested[address] != nil
@@ -359,6 +371,7 @@ public final class Bridge: Sendable {
 
     private func receiveCommands(bluez: BlueZClient, leftoversRead: OneShotSignal) async {
         for await message in mqtt.messages {
+            if receiveFleetMessage(message) { continue }
             if message.topic == topics.status {
                 // Only the retained copy our subscription brings ends the leftovers: a persistent session may
                 // first deliver what was queued for it, such as the crashed run's own will.
@@ -392,6 +405,10 @@ public final class Bridge: Sendable {
                 return
             }
             guard let queue = gateway.withLock({ $0.sessions.values.first { $0.session.family == family && $0.session.id == id }?.commands }) else {
+                guard answersWithoutSession(family: family, id: id) else {
+                    logger.debug("command left to the fleet gateway that answers for the device", metadata: ["topic": "\(message.topic)"])
+                    return
+                }
                 var reply = CommandReply(command: name, transaction: transaction)
                 reply.data = try driver.executeWithoutSession(id: id, command: name, payload: payload, publisher: publisher)
                 publisher.reply(reply, to: message, family: family, id: id)

@@ -21,6 +21,8 @@ public struct BridgeConfiguration: Sendable {
     public var cprBand = CPRBandOptions()
     /// Every constant of the camera grip (its wire format is not public): replaceable with a JSON file.
     public var gripProfile = GripProfile.placeholder
+    /// Set for a gateway in a fleet: it connects only the devices the fleet's rules give it.
+    public var fleet: FleetOptions?
     /// Which devices connect without a `connect` request.
     public var autoConnect = AutoConnectPolicy.all
     /// How long the broker keeps the gateway's session (and the QoS 1 commands for it) while the

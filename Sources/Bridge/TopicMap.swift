@@ -48,6 +48,32 @@ public struct TopicMap: Sendable {
     /// The retained inventory.
     public var devices: String { gatewayTopic("devices") }
 
+    /// A fleet gateway's claim on a device: `gatt2mqtt/<gateway>/claim/<family>/<id>` (only that gateway writes it).
+    public func claim(_ family: DeviceFamily, _ id: String) -> String { gatewayTopic("claim/\(family.rawValue)/\(id)") }
+
+    /// Every fleet gateway's claims.
+    public var claimFilter: String { "\(prefix)gatt2mqtt/+/claim/+/+" }
+
+    /// A fleet gateway's heartbeat, `gatt2mqtt/<gateway>/fleet`.
+    public var fleetHeartbeat: String { gatewayTopic("fleet") }
+
+    /// Every fleet gateway's heartbeat.
+    public var fleetHeartbeatFilter: String { "\(prefix)gatt2mqtt/+/fleet" }
+
+    /// Splits `gatt2mqtt/<gateway>/claim/<family>/<id>`; nil for anything else.
+    public func parseClaim(_ topic: String) -> (gateway: String, family: DeviceFamily, id: String)? {
+        guard let parts = deviceLevels(topic), parts.count == 5, parts[0] == "gatt2mqtt", parts[2] == "claim",
+            let family = DeviceFamily(rawValue: String(parts[3])), !parts[1].isEmpty, !parts[4].isEmpty
+        else { return nil }
+        return (String(parts[1]), family, String(parts[4]))
+    }
+
+    /// The gateway of `gatt2mqtt/<gateway>/fleet`; nil for anything else.
+    public func parseFleetHeartbeat(_ topic: String) -> String? {
+        guard let parts = deviceLevels(topic), parts.count == 3, parts[0] == "gatt2mqtt", parts[2] == "fleet", !parts[1].isEmpty else { return nil }
+        return String(parts[1])
+    }
+
     /// The request name of `gatt2mqtt/<gateway>/request/<name>`; nil for any other topic.
     public func parseRequest(_ topic: String) -> String? {
         let prefix = gatewayTopic("request/")

@@ -41,6 +41,12 @@ public struct CommandLineSettings: Sendable, Equatable {
     public var a5Reconnect: String?
     /// `--health-seconds`.
     public var healthSeconds: Double?
+    /// `--fleet`.
+    public var fleet = false
+    /// `--fleet-refresh-seconds`.
+    public var fleetRefreshSeconds: Double?
+    /// `--fleet-incarnation-file`.
+    public var fleetIncarnationFile: String?
 
     /// Nothing given.
     public init() {}
@@ -69,6 +75,9 @@ public struct CommandLineSettings: Sendable, Equatable {
         set(.cprBatterySeconds, "--cpr-battery-seconds", cprBatterySeconds.map(SettingValue.number))
         set(.cprSignalSeconds, "--cpr-signal-seconds", cprSignalSeconds.map(SettingValue.number))
         set(.healthInterval, "--health-seconds", healthSeconds.map(SettingValue.number))
+        set(.fleetEnabled, "--fleet", fleet ? .text("true") : nil)
+        set(.fleetRefreshSeconds, "--fleet-refresh-seconds", fleetRefreshSeconds.map(SettingValue.number))
+        set(.fleetIncarnationFile, "--fleet-incarnation-file", fleetIncarnationFile.map(SettingValue.text))
         return settings
     }
 }

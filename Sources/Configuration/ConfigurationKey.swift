@@ -43,6 +43,9 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     case healthInterval = "health_s"
     case commandRate = "limits.command_rate"
     case commandBurst = "limits.command_burst"
+    case fleetEnabled = "fleet.enabled"
+    case fleetRefreshSeconds = "fleet.refresh_s"
+    case fleetIncarnationFile = "fleet.incarnation_file"
 
     /// What a value of the key is in the file.
     enum Kind: Sendable {
@@ -67,12 +70,12 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     var kind: Kind {
         switch self {
         case .brokerURL, .clientID, .protocolVersion, .username, .gateway, .adapter, .autoConnect, .a5Reconnect,
-            .logLevel, .baseTopic:
+            .logLevel, .baseTopic, .fleetEnabled:
             .text
-        case .passwordFile, .tlsCAFile, .tlsCertificateFile, .tlsKeyFile, .gripProfile: .path
+        case .passwordFile, .tlsCAFile, .tlsCertificateFile, .tlsKeyFile, .gripProfile, .fleetIncarnationFile: .path
         case .a5SqueezeNewtons, .a5ReleaseNewtons, .a5DoubleSqueezeSeconds, .a5KeepAliveSeconds, .cprRateWindow,
             .cprReferencePower, .cprExponent, .healthInterval, .commandRate, .a5BatterySeconds, .cprBatterySeconds,
-            .cprSignalSeconds:
+            .cprSignalSeconds, .fleetRefreshSeconds:
             .number
         case .keepAlive, .cprAngleSamples, .payloadSizeLimit, .sessionExpiry, .commandBurst, .adapterSlots: .integer
         case .allow, .adapters: .list

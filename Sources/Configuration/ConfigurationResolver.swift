@@ -61,6 +61,7 @@ struct ConfigurationResolver {
             }
             bridge.payloadSizeLimit = limit
         }
+        bridge.fleet = try resolveFleet()
         if let seconds = try finite(.healthInterval) {
             guard (0.1...86400).contains(seconds) else { throw fail(.healthInterval, "must be from 0.1 to 86400 seconds, not \(seconds)") }
             bridge.healthInterval = .milliseconds(Int(seconds * 1000))
@@ -113,6 +114,23 @@ struct ConfigurationResolver {
         }
         guard Set(names).count == names.count else { throw fail(key, "names an adapter twice: \(names.joined(separator: ", "))") }
         return names
+    }
+
+    /// `fleet.enabled` turns the fleet on; its other keys count only then (an example file may hold them).
+    private func resolveFleet() throws(ConfigurationError) -> FleetOptions? {
+        let enabled: Bool
+        switch text(.fleetEnabled) {
+        case nil, "false": enabled = false
+        case "true": enabled = true
+        case let other?: throw fail(.fleetEnabled, "must be true or false, not '\(other)'")
+        }
+        var options = FleetOptions()
+        if let seconds = try finite(.fleetRefreshSeconds) {
+            guard (0.5...600).contains(seconds) else { throw fail(.fleetRefreshSeconds, "must be from 0.5 to 600 seconds, not \(seconds)") }
+            options.refreshInterval = .milliseconds(Int(seconds * 1000))
+        }
+        if let file = text(.fleetIncarnationFile) { options.incarnationFile = file }
+        return enabled ? options : nil
     }
 
     private func resolveLogLevel() throws(ConfigurationError) -> Logger.Level {

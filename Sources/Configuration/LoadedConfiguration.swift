@@ -107,6 +107,12 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         add(0, "limits:")
         add(1, "command_rate: \(number(bridge.commandRate.perSecond))")
         add(1, "command_burst: \(Int(bridge.commandRate.burst))")
+        add(0, "fleet:")
+        add(1, "enabled: \(bridge.fleet != nil)")
+        if let fleet = bridge.fleet {
+            add(1, "refresh_s: \(number(fleet.refreshInterval / .seconds(1)))")
+            add(1, "incarnation_file: \(quoted(fleet.incarnationFile))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

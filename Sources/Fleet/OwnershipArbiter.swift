@@ -116,6 +116,11 @@ public struct OwnershipArbiter: Sendable {
         phase == .owner
     }
 
+    /// The other gateways whose live claims say they own the device (normally none or one).
+    public func otherOwners(at now: FleetInstant) -> [String] {
+        peers.live(at: now, lease: policy.lease).filter { $0.state == .owner }.map(\.gateway).sorted()
+    }
+
     /// Records what this gateway currently sees of the device; takes effect at the next `decide`.
     public mutating func observe(_ observation: LocalObservation) {
         self.observation = observation

@@ -65,6 +65,15 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "Seconds between health reports on gatt2mqtt/<gateway>/health.")
     var healthSeconds: Double?
 
+    @Flag(help: "Be one gateway of a fleet on this broker: connect only the devices the fleet's rules give this gateway.")
+    var fleet = false
+
+    @Option(help: "Fleet: seconds between claims (default 10); the same on every gateway of the fleet.")
+    var fleetRefreshSeconds: Double?
+
+    @Option(help: "Fleet: the file that keeps this gateway's incarnation (default /var/lib/gatt2mqtt/fleet-incarnation).")
+    var fleetIncarnationFile: String?
+
     @Flag(help: "Print the camera-grip profile in use as JSON (a start for your own file) and exit.")
     var printGripProfile = false
 
@@ -113,6 +122,9 @@ struct Gatt2MQTT: AsyncParsableCommand {
         settings.a5DoubleSqueezeSeconds = a5DoubleSqueezeSeconds
         settings.a5KeepaliveSeconds = a5KeepaliveSeconds
         settings.healthSeconds = healthSeconds
+        settings.fleet = fleet
+        settings.fleetRefreshSeconds = fleetRefreshSeconds
+        settings.fleetIncarnationFile = fleetIncarnationFile
         settings.a5Reconnect = a5Reconnect
         settings.a5BatterySeconds = a5BatterySeconds
         settings.cprBatterySeconds = cprBatterySeconds

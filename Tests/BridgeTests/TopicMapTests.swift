@@ -27,6 +27,18 @@ struct TopicMapTests {
         #expect(topics.identity == "site-a_floor1_gw")
     }
 
+    @Test func fleetTopicsAreTheGatewaysOwnAndParseBack() {
+        let topics = TopicMap(gateway: "gw-a", baseTopic: "site")
+        #expect(topics.claim(.belt, "aa") == "site/gatt2mqtt/gw-a/claim/belt/aa")
+        #expect(topics.claimFilter == "site/gatt2mqtt/+/claim/+/+")
+        #expect(topics.parseClaim("site/gatt2mqtt/gw-b/claim/cpr/cc")! == ("gw-b", .cpr, "cc"))
+        #expect(topics.parseClaim("site/gatt2mqtt/gw-b/claim/lamp/cc") == nil)
+        #expect(topics.parseClaim("gatt2mqtt/gw-b/claim/cpr/cc") == nil)
+        #expect(topics.fleetHeartbeat == "site/gatt2mqtt/gw-a/fleet")
+        #expect(topics.parseFleetHeartbeat("site/gatt2mqtt/gw-b/fleet") == "gw-b")
+        #expect(topics.parseFleetHeartbeat("site/gatt2mqtt/gw-b/status") == nil)
+    }
+
     @Test(arguments: [("", true), ("site", true), ("a/b/c", true), ("a/+/b", false), ("#", false), ("a//b", false), ("/a", false), ("a/", false), ("$SYS", false)])
     func baseTopicsAreCheckedLevelByLevel(base: String, valid: Bool) {
         #expect(TopicMap.isValidBaseTopic(base) == valid)

@@ -104,6 +104,16 @@ struct ConfigurationPrecedenceTests {
         #expect(empty.description == "GATT2MQTT_ADAPTER: must be a BlueZ adapter name such as hci0, not ''")
     }
 
+    /// The fleet is off unless enabled; `--fleet` enables it over a file that does not, with the file's numbers.
+    @Test func theFleetIsOffUnlessEnabled() throws {
+        let file = "fleet: {enabled: false, refresh_s: 2, incarnation_file: /tmp/g2m-incarnation}"
+        #expect(try load(file).bridge.fleet == nil)
+        let enabled = try #require(try load(file, flags: flags { $0.fleet = true }).bridge.fleet)
+        #expect(enabled.refreshInterval == .seconds(2))
+        #expect(enabled.incarnationFile == "/tmp/g2m-incarnation")
+        #expect(try load("", flags: flags { $0.fleet = true }).bridge.fleet == FleetOptions())
+    }
+
     @Test func theOldCommandLineStillWorks() throws {
         let loaded = try load(
             "",

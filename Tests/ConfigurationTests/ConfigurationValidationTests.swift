@@ -48,6 +48,8 @@ struct ConfigurationValidationTests {
         ("adapters: [hci0, hci1, hci0]", "adapters", "names an adapter twice: hci0, hci1, hci0"),
         ("adapter: hci0\nadapters: [hci1]", "adapters", "and adapter both name adapters: use one of them"),
         ("adapter_slots: 0", "adapter_slots", "from 1 to 64, not 0"),
+        ("fleet: {enabled: maybe}", "fleet.enabled", "must be true or false, not 'maybe'"),
+        ("fleet: {enabled: true, refresh_s: 0.1}", "fleet.refresh_s", "from 0.5 to 600 seconds, not 0.1"),
         ("base_topic: a/+/b", "base_topic", "without '+', '#', empty levels or a leading '$', not 'a/+/b'"),
         ("base_topic: site/", "base_topic", "not 'site/'"),
         ("base_topic: $SYS", "base_topic", "not '$SYS'"),

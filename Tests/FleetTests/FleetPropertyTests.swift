@@ -5,9 +5,11 @@ import Testing
 /// devices, claims delayed 0–20 s (two refresh intervals) and so reordered, lost at random, RSSI
 /// noise σ 4 or 8 dB around means 0, 8 or 15 dB apart, kills, restarts, partitions, dropped links
 /// and failed connects; then quiet. Every failure message starts with the seed that reproduces it.
-@Suite("Fleet simulation properties")
+// Serialized: the simulations are pure CPU, and in parallel they would take both cores from the
+// suites that start processes and wait on them.
+@Suite("Fleet simulation properties", .serialized)
 struct FleetPropertyTests {
-    /// 200 seeds in 8 batches, so that batches run in parallel.
+    /// 200 seeds in 8 batches, each a test case of its own.
     static let batches = Array(0..<8)
     static let seedsPerBatch: UInt64 = 25
     static let settleSeconds: Int64 = 300

@@ -1,0 +1,84 @@
+import BlueZ
+import Fleet
+import MQTT
+
+/// The fleet's side of the bridge: every second, each device this gateway hears goes to its arbiter;
+/// the claims it makes are published, and its link actions carried out. Sessions start only on the
+/// owner (`considerDevice` asks `FleetCoordinator.isOwner`).
+extension Bridge {
+    func runFleet(_ fleet: FleetCoordinator, bluez: BlueZClient) async {
+        var lastHeartbeat: ContinuousClock.Instant?
+        while !Task.isCancelled {
+            if lastHeartbeat.map({ ContinuousClock.now - $0 >= fleet.policy.refreshInterval }) ?? true {
+                let beat = JSONValue.object(["incarnation": .number(Double(fleet.incarnation))])
+                publisher.publish(Publication(topic: topics.fleetHeartbeat, payload: beat.text))
+                lastHeartbeat = .now
+            }
+            for device in await allDevices(bluez) { await arbitrate(device, fleet: fleet, bluez: bluez) }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    private func arbitrate(_ device: BlueZDevice, fleet: FleetCoordinator, bluez: BlueZClient) async {
+        guard let driver = driver(for: device) else { return }
+        let id = id(of: device.address)
+        let key = "\(driver.family.rawValue)/\(id)"
+        let objects = await objects(of: device.address, bluez: bluez)
+        let (session, linkUp, load) = gateway.withLock { state in
+            let running = state.sessions.first { $0.value.address == device.address }
+            let load = Dictionary(state.sessions.values.map { ($0.adapter, 1) }, uniquingKeysWith: +)
+            return (running?.key, running.map { state.states[$0.key] == .connected } ?? false, load)
+        }
+        // Free slots on the adapters that hear the device; its own slot counts as free while it holds it.
+        let adapters = Set(objects.compactMap { adapterName($0.adapterPath) })
+        let free = adapters.map { max(0, configuration.adapterSlots - (load[$0] ?? 0)) }.reduce(0, +) + (session == nil ? 0 : 1)
+        let rssi = objects.compactMap(\.rssi).max().map(Int.init)
+        let step = fleet.step(key, rssi: rssi, freeSlots: free, linkUp: linkUp, brokerConnected: mqtt.isConnected)
+        if let claim = step.claim {
+            publisher.publish(Publication(topic: topics.claim(driver.family, id), payload: ClaimCodec.encode(claim), qos: 1))
+        }
+        if let change = step.decision.change {
+            logger.info("fleet: \(change)", metadata: ["device": "\(device.address)", "term": "\(step.decision.term)"])
+            if case .tookOwnership = change {
+                publisher.publish(.state(topics.device(driver.family, id, "owner"), configuration.gateway))
+            }
+        }
+        switch step.decision.action {
+        case .connect where session == nil:
+            await considerDevice(device, bluez: bluez, force: true)
+        case .disconnect:
+            if let session { await stopSession(at: session, bluez: bluez) }
+        default:
+            break
+        }
+    }
+
+    /// A claim or a heartbeat of a fleet gateway; false when the topic is neither.
+    func receiveFleetMessage(_ message: MQTTMessage) -> Bool {
+        guard let fleet else { return false }
+        if let (other, family, id) = topics.parseClaim(message.topic) {
+            guard other != configuration.gateway else { return true }
+            do {
+                fleet.receive(try ClaimCodec.decode(bytes: message.payload, device: "\(family.rawValue)/\(id)"))
+            } catch {
+                logger.warning("fleet: malformed claim ignored: \(error)", metadata: ["topic": "\(message.topic)"])
+            }
+            return true
+        }
+        if let other = topics.parseFleetHeartbeat(message.topic) {
+            fleet.heard(other)
+            return true
+        }
+        return false
+    }
+
+    /// Whether this gateway answers a command for a device it has no session with: the owner does,
+    /// a gateway that knows another owner stays silent, and for a device nobody owns one gateway answers.
+    func answersWithoutSession(family: DeviceFamily, id: String) -> Bool {
+        guard let fleet else { return true }
+        let key = "\(family.rawValue)/\(id)"
+        if fleet.isOwner(key) { return true }
+        if fleet.otherOwner(key) != nil { return false }
+        return fleet.answersForUnowned()
+    }
+}

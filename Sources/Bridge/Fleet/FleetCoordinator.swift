@@ -1,0 +1,105 @@
+import Fleet
+import Synchronization
+
+/// This gateway's side of a fleet: an ownership arbiter per device (keyed `<family>/<id>`), the
+/// gateways heard lately, and the claims due for publishing. Pure bookkeeping under one lock; the
+/// bridge feeds it what it sees and carries out what it decides (`Bridge+Fleet.swift`).
+final class FleetCoordinator: Sendable {
+    let gateway: String
+    let incarnation: UInt64
+    let policy: OwnershipPolicy
+    private let started = ContinuousClock.now
+
+    private struct State {
+        var arbiters: [String: OwnershipArbiter] = [:]
+        var smoothers: [String: SignalSmoother] = [:]
+        var sequence: UInt64 = 0
+        var lastPublished: [String: ContinuousClock.Instant] = [:]
+        /// When each other gateway was last heard (a claim or a heartbeat), on this gateway's clock.
+        var heard: [String: ContinuousClock.Instant] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    init(gateway: String, incarnation: UInt64, options: FleetOptions) {
+        self.gateway = gateway
+        self.incarnation = incarnation
+        policy = OwnershipPolicy(refreshInterval: options.refreshInterval)
+    }
+
+    /// One device's turn: what the arbiter decided, and the claim to publish if one is due.
+    struct Step: Sendable {
+        var decision: OwnershipDecision
+        var claim: Claim?
+    }
+
+    private var now: FleetInstant {
+        let elapsed = (ContinuousClock.now - started).components
+        return FleetInstant(nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+    }
+
+    private func arbiter(_ key: String, in state: inout State) -> OwnershipArbiter {
+        state.arbiters[key] ?? OwnershipArbiter(gateway: gateway, device: key, incarnation: incarnation, policy: policy, startedAt: .seconds(0))
+    }
+
+    /// Another gateway's claim.
+    func receive(_ claim: Claim) {
+        guard claim.gateway != gateway else { return }
+        let now = now
+        state.withLock { state in
+            var arbiter = arbiter(claim.device, in: &state)
+            _ = arbiter.receive(claim, at: now)
+            state.arbiters[claim.device] = arbiter
+            state.heard[claim.gateway] = .now
+        }
+    }
+
+    /// Another gateway's heartbeat.
+    func heard(_ other: String) {
+        guard other != gateway else { return }
+        state.withLock { $0.heard[other] = .now }
+    }
+
+    /// Feeds the device's observation (its raw RSSI is smoothed here) and decides.
+    func step(_ key: String, rssi: Int?, freeSlots: Int, linkUp: Bool, brokerConnected: Bool) -> Step {
+        let now = now
+        let refresh = policy.refreshInterval
+        return state.withLock { state in
+            var smoothed: Int?
+            if let rssi {
+                smoothed = state.smoothers[key, default: SignalSmoother()].add(rssi)
+            } else {
+                state.smoothers[key] = nil
+            }
+            var arbiter = arbiter(key, in: &state)
+            arbiter.observe(LocalObservation(rssi: smoothed, freeSlots: freeSlots, linkUp: linkUp, brokerConnected: brokerConnected))
+            let decision = arbiter.decide(at: now)
+            var claim: Claim?
+            if decision.publishNow || state.lastPublished[key].map({ ContinuousClock.now - $0 >= refresh }) ?? true {
+                state.sequence += 1
+                claim = arbiter.nextClaim(sequence: state.sequence)
+                state.lastPublished[key] = .now
+            }
+            state.arbiters[key] = arbiter
+            return Step(decision: decision, claim: claim)
+        }
+    }
+
+    func isOwner(_ key: String) -> Bool { state.withLock { $0.arbiters[key]?.isOwner ?? false } }
+
+    /// Another gateway that owns the device, as far as this one has heard.
+    func otherOwner(_ key: String) -> String? {
+        let now = now
+        return state.withLock { $0.arbiters[key]?.otherOwners(at: now).first }
+    }
+
+    /// Whether this gateway answers for a device nobody owns: the first by name of the gateways heard
+    /// within a lease, so that exactly one `not_connected` reply goes out fleet-wide.
+    func answersForUnowned() -> Bool {
+        let lease = policy.lease
+        return state.withLock { state in
+            let live = state.heard.filter { ContinuousClock.now - $0.value < lease }.keys
+            return live.allSatisfy { gateway < $0 }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Fleet
+import Testing
+
+@testable import Bridge
+
+struct FleetCoordinatorTests {
+    func coordinator(_ name: String) -> FleetCoordinator {
+        FleetCoordinator(gateway: name, incarnation: 1, options: FleetOptions())
+    }
+
+    func claim(_ gateway: String, _ state: ClaimState, term: UInt64 = 1) -> Claim {
+        Claim(gateway: gateway, device: "belt/aa", incarnation: 1, sequence: 1, term: term, state: state, rssi: -60, freeSlots: 4)
+    }
+
+    /// One `not_connected` fleet-wide: the first by name of the gateways heard lately answers.
+    @Test func theFirstGatewayByNameAnswersForADeviceNobodyOwns() {
+        let b = coordinator("gw-b")
+        #expect(b.answersForUnowned(), "alone, it answers")
+        b.heard("gw-c")
+        #expect(b.answersForUnowned())
+        b.heard("gw-a")
+        #expect(!b.answersForUnowned(), "gw-a answers")
+        b.heard("gw-b")
+        #expect(!b.answersForUnowned(), "its own heartbeat changes nothing")
+    }
+
+    @Test func anotherGatewaysLiveOwnerClaimNamesTheOwner() {
+        let a = coordinator("gw-a")
+        #expect(a.otherOwner("belt/aa") == nil)
+        a.receive(claim("gw-b", .candidate))
+        #expect(a.otherOwner("belt/aa") == nil)
+        var owner = claim("gw-b", .owner)
+        owner.sequence = 2
+        a.receive(owner)
+        #expect(a.otherOwner("belt/aa") == "gw-b")
+        #expect(!a.isOwner("belt/aa"))
+        #expect(a.answersForUnowned(), "gw-a is the first by name of those heard; the owner check comes before this")
+    }
+
+    /// A gateway that has just started takes nothing before a lease and the settle period have passed,
+    /// but says at once what it sees.
+    @Test func aNewGatewayClaimsAsACandidateFirst() {
+        let a = coordinator("gw-a")
+        let step = a.step("belt/aa", rssi: -50, freeSlots: 5, linkUp: false, brokerConnected: true)
+        #expect(step.claim?.state == .candidate)
+        #expect(step.claim?.rssi == -50)
+        #expect(step.decision.action == .none)
+        #expect(!a.isOwner("belt/aa"))
+    }
+}

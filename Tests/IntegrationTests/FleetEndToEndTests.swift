@@ -1,0 +1,64 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// Gateways of a fleet on one broker (`--fleet`), each with an adapter of its own, all hearing one belt
+/// (BlueZoo, whose fixture sets what each adapter hears): one owner connects it, the others leave it,
+/// a command gets one reply, and when the owner dies another takes the belt over.
+@Suite(.serialized)
+struct FleetEndToEndTests {
+    private func fleetArguments(_ gateway: String, folder: String) -> [String] {
+        ["--fleet", "--fleet-refresh-seconds", "1", "--fleet-incarnation-file", "\(folder)/\(gateway)"]
+    }
+
+    /// How many heartbeats `gateway` has published since `mark`, once there are `count`.
+    private func heartbeats(_ recorder: TopicRecorder, _ gateway: String, after mark: Int, count: Int) async throws {
+        for _ in 0..<count {
+            let next = recorder.mark
+            try await recorder.waitFor("gatt2mqtt/\(gateway)/fleet", after: max(mark, next))
+        }
+    }
+
+    @Test func theGatewayThatHearsTheBeltBestOwnsItAndAnotherTakesOverWhenItDies() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-fleet-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try await TestWorld.with(.bluezoo, centralAdapters: 2, peripheralAdapters: 1) { world in
+            // hci2 is the belt's; gw-b's hci1 hears it 30 dB better than gw-a's hci0.
+            try await world.setSignal(adapter: 0, device: 2, mean: -80)
+            try await world.setSignal(adapter: 1, device: 2, mean: -50)
+            let belt = try await world.startSimulator(["belt"])
+            let id = try belt.simulatedID
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
+            let b = try await world.startBridge(gateway: "gw-b", adapters: ["hci1"], extraArguments: fleetArguments("gw-b", folder: folder))
+
+            try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let claim = try await recorder.waitFor("gatt2mqtt/gw-a/claim/belt/\(id)") { $0.payloadString?.contains(#""state":"candidate""#) == true }
+            #expect(claim.payloadString?.contains(#""gateway":"gw-a""#) == true)
+            #expect(try String(contentsOfFile: "\(folder)/gw-a", encoding: .utf8) == "1\n", "the first start is incarnation 1")
+
+            // A command is answered once, by the owner; one for a device no gateway has, once too.
+            let mark = recorder.mark
+            try recorder.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "test/fleet/owned")
+            try recorder.publish("belt/0000000000ff/cmd/mode", #"{"mode":"app"}"#, responseTopic: "test/fleet/nobody")
+            #expect(try await recorder.waitFor("test/fleet/owned").payloadString == #"{"command":"mode","ok":true}"#)
+            #expect(try await recorder.waitFor("test/fleet/nobody").payloadString?.contains(#""code":"not_connected""#) == true)
+            // Two heartbeats of each later, both gateways have long handled both commands.
+            try await heartbeats(recorder, "gw-a", after: mark, count: 2)
+            try await heartbeats(recorder, "gw-b", after: mark, count: 2)
+            #expect(recorder.messages(on: "test/fleet/owned").count == 1)
+            #expect(recorder.messages(on: "test/fleet/nobody").count == 1)
+            #expect(!a.outputText.contains("device found"), "gw-a never connected the belt while gw-b owned it")
+
+            // The owner dies (no goodbye): once its claims have lapsed, gw-a takes the belt over.
+            let death = recorder.mark
+            b.send(SIGKILL)
+            try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) { $0.payloadString == "gw-a" }
+            try await recorder.waitFor("belt/\(id)/connection", after: death) { $0.payloadString == "connected" }
+            try await a.waitForLine(containing: "device found")
+            await recorder.stop()
+        }
+    }
+}
