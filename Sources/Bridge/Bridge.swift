@@ -213,7 +213,12 @@ public final class Bridge: Sendable {
                 await publishInventory(bluez)
             case .propertiesChanged(let path, BlueZInterface.device, let changed, _):
                 let session = gateway.withLock { $0.sessions[path]?.session }
-                if changed["Connected"]?.bool == false, let session { await session.linkDidDrop() }
+                // Only while the link is still down: a late `Connected: false` of an earlier link (one a
+                // `disconnect` request closed just before a `connect` request opened the next) must not
+                // end the new one. The cache already holds what came after the event.
+                if changed["Connected"]?.bool == false, let session, await bluez.device(at: path)?.connected != true {
+                    await session.linkDidDrop()
+                }
                 if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil, let device = await bluez.device(at: path) {
                     reportSighting(device)
                     await considerDevice(device, bluez: bluez)
@@ -305,7 +310,7 @@ public final class Bridge: Sendable {
         for publication in discovery.configs(for: announced) { publisher.publish(publication) }
     }
 
-    var discovery: HomeAssistantDiscovery { HomeAssistantDiscovery(topics: topics) }
+    var discovery: HomeAssistantDiscovery { HomeAssistantDiscovery(topics: topics, fleet: fleet != nil) }
 
     /// A device's `<id>`: its configured alias, else its address in lower-case hex.
     func id(of address: String) -> String {

@@ -13,10 +13,11 @@ public struct TopicMap: Sendable {
 
     /// The gateway's name in identifiers outside topics (Home Assistant's unique ids): with the base topic
     /// in front, so that two fleets' gateways of one name stay apart.
-    public var identity: String {
-        guard !baseTopic.isEmpty else { return gateway }
-        let base = String(baseTopic.unicodeScalars.map { CharacterSet.gatewayName.contains($0) ? Character($0) : "_" })
-        return base + "_" + gateway
+    public var identity: String { baseTopic.isEmpty ? gateway : fleetIdentity + "_" + gateway }
+
+    /// A fleet's name in identifiers: its base topic written as an identifier, or `fleet` without one.
+    public var fleetIdentity: String {
+        baseTopic.isEmpty ? "fleet" : String(baseTopic.unicodeScalars.map { CharacterSet.gatewayName.contains($0) ? Character($0) : "_" })
     }
 
     /// `<base>/` or nothing.

@@ -112,14 +112,15 @@ public final class TestWorld: Sendable {
         return process
     }
 
-    /// Starts the bridge on its adapters (all of the bridge's unless named) against this world's broker;
-    /// waits until it runs.
+    /// Starts the bridge on its adapters (all of the bridge's unless named) against this world's broker
+    /// (or another); waits until it runs.
     public func startBridge(
-        gateway: String = "test", adapters: [String]? = nil, extraArguments: [String] = [], extraEnvironment: [String: String] = [:]
+        gateway: String = "test", adapters: [String]? = nil, broker brokerURL: String? = nil, extraArguments: [String] = [],
+        extraEnvironment: [String: String] = [:]
     ) async throws -> ManagedProcess {
         let process = try launch(
             ProjectPaths.binary("gatt2mqtt"),
-            ["--broker", broker.url] + (adapters ?? bridgeAdapters).flatMap { ["--adapter", $0] }
+            ["--broker", brokerURL ?? broker.url] + (adapters ?? bridgeAdapters).flatMap { ["--adapter", $0] }
                 + ["--gateway", gateway, "--log-level", "debug"] + extraArguments,
             name: gateway == "test" ? "gatt2mqtt" : "gatt2mqtt-\(gateway)", extraEnvironment: extraEnvironment)
         try await process.waitForLine(containing: "bridge running", timeout: .seconds(20))

@@ -73,4 +73,21 @@ struct HomeAssistantDiscoveryTests {
         #expect(payload["state_topic"] as? String == "gatt2mqtt/hall/status")
         #expect(payload["device_class"] as? String == "connectivity")
     }
+
+    /// In a fleet a device is one Home Assistant device whichever gateway announces it: the same ids from
+    /// every gateway, and availability from the device's own connection only.
+    @Test func inAFleetEveryGatewayAnnouncesTheSameDevice() throws {
+        let device = HomeAssistantDiscovery.Device(family: .belt, id: "001122334451", address: "00:11:22:33:44:51", name: "Belt")
+        let configs = ["gw-a", "gw-b"].map { HomeAssistantDiscovery(topics: TopicMap(gateway: $0, baseTopic: "site"), fleet: true).configs(for: device) }
+        #expect(configs[0].map(\.topic) == configs[1].map(\.topic))
+        let heading = try #require(configs[1].first { $0.topic == "homeassistant/sensor/site_belt_001122334451/heading/config" })
+        let payload = try parse(heading.payload)
+        #expect(payload["unique_id"] as? String == "gatt2mqtt_site_belt_001122334451_heading")
+        let availability = try #require(payload["availability"] as? [[String: Any]])
+        #expect(availability.map { $0["topic"] as? String } == ["site/belt/001122334451/connection"])
+        let deviceBlock = try #require(payload["device"] as? [String: Any])
+        #expect(deviceBlock["via_device"] as? String == "gatt2mqtt_site_gw-b", "the announcing gateway")
+        let unprefixed = HomeAssistantDiscovery(topics: TopicMap(gateway: "gw-a"), fleet: true).configs(for: device)
+        #expect(unprefixed.contains { $0.topic == "homeassistant/sensor/fleet_belt_001122334451/heading/config" })
+    }
 }

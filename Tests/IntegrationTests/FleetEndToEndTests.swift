@@ -61,4 +61,57 @@ struct FleetEndToEndTests {
             await recorder.stop()
         }
     }
+
+    /// The fleet across two mosquitto brokers joined by a bridge, a gateway on each: claims cross the
+    /// bridge, and when the far broker dies (SIGKILL: no will is ever published for its clients) the
+    /// near gateway takes the belt over once the far owner's claims have lapsed; when the far broker
+    /// returns, its gateway sees the newer owner and lets go.
+    @Test func aFleetSpansTwoBridgedBrokersAndSurvivesTheDeathOfOne() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-fleet-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try await TestWorld.with(.bluezoo, centralAdapters: 2, peripheralAdapters: 1) { world in
+            try await world.setSignal(adapter: 0, device: 2, mean: -80)
+            try await world.setSignal(adapter: 1, device: 2, mean: -50)
+            var options = MosquittoBroker.Options()
+            options.extraConfiguration = [
+                "connection fleet-bridge", "address 127.0.0.1:\(world.broker.port)", "topic # both 1", "restart_timeout 1",
+            ]
+            let far = try await MosquittoBroker.start(options: options)
+            do {
+                let recorder = try await TopicRecorder(url: world.broker.url)
+                let farClient = try await TopicRecorder(url: far.url, filter: "test/probe")
+                // The bridge is up once a message published on the far broker reaches the near one.
+                let deadline = ContinuousClock.now + .seconds(20)
+                while recorder.messages(on: "test/probe").isEmpty, ContinuousClock.now < deadline {
+                    try farClient.publish("test/probe", "1")
+                    _ = try? await recorder.waitFor("test/probe", timeout: .milliseconds(500))
+                }
+                #expect(!recorder.messages(on: "test/probe").isEmpty, "the brokers' bridge never came up")
+                await farClient.stop()
+
+                let belt = try await world.startSimulator(["belt"])
+                let id = try belt.simulatedID
+                let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
+                let b = try await world.startBridge(
+                    gateway: "gw-b", adapters: ["hci1"], broker: far.url, extraArguments: fleetArguments("gw-b", folder: folder))
+                try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
+                try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+                #expect(!a.outputText.contains("device found"), "gw-a left the belt to gw-b")
+
+                let death = recorder.mark
+                far.process?.send(SIGKILL)
+                try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) { $0.payloadString == "gw-a" }
+                try await recorder.waitFor("belt/\(id)/connection", after: death) { $0.payloadString == "connected" }
+                #expect(recorder.messages(on: "gatt2mqtt/gw-b/status").allSatisfy { $0.payloadString != "offline" }, "a killed broker publishes no will")
+
+                try await far.restart()
+                try await b.waitForLine(containing: "lostConflict", timeout: .seconds(30))
+                await recorder.stop()
+            } catch {
+                await far.stop()
+                throw error
+            }
+            await far.stop()
+        }
+    }
 }

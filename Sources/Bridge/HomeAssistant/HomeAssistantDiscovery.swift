@@ -1,12 +1,15 @@
 /// Home Assistant MQTT discovery: the retained configs under `homeassistant/<component>/…/config` that
 /// make each device's entities appear in Home Assistant, with a device block, unique ids that include
-/// the gateway, and availability that needs both the gateway and the device.
+/// the gateway, and availability that needs both the gateway and the device. In a fleet a device is
+/// one Home Assistant device whichever gateway owns it: its ids leave the gateway out, and its
+/// availability is its own `connection` (the owner announces it, naming itself as `via_device`).
 struct HomeAssistantDiscovery: Sendable {
     static let prefix = "homeassistant"
     /// Home Assistant says `online` here when it (re)starts; the configs are sent again then.
     static let statusTopic = "homeassistant/status"
 
     let topics: TopicMap
+    var fleet = false
 
     /// One device as discovery sees it.
     struct Device: Sendable {
@@ -41,7 +44,9 @@ struct HomeAssistantDiscovery: Sendable {
         entities(for: device).map { .state(configTopic($0.component, device, $0.object), "") }
     }
 
-    private func node(_ device: Device) -> String { "\(topics.identity)_\(device.family.rawValue)_\(device.id)" }
+    private func node(_ device: Device) -> String {
+        "\(fleet ? topics.fleetIdentity : topics.identity)_\(device.family.rawValue)_\(device.id)"
+    }
 
     func configTopic(_ component: String, _ device: Device, _ object: String) -> String {
         "\(Self.prefix)/\(component)/\(node(device))/\(object)/config"
@@ -142,15 +147,14 @@ struct HomeAssistantDiscovery: Sendable {
         guard !entity.isTrigger else { return payload }
         payload["unique_id"] = .string("gatt2mqtt_\(node(device))_\(entity.object)")
         payload["object_id"] = .string("\(device.family.rawValue)_\(device.id)_\(entity.object)")
-        // Available only when the gateway is online and the device is connected.
-        payload["availability_mode"] = .string("all")
-        payload["availability"] = .array([
-            .object(["topic": .string(topics.status)]),
-            .object([
-                "topic": .string(topic(device, "connection")),
-                "value_template": .string("{{ 'online' if value == 'connected' else 'offline' }}"),
-            ]),
+        // Available only when the device is connected, and (outside a fleet, where one gateway serves
+        // it for good) its gateway is online.
+        let connected = JSONValue.object([
+            "topic": .string(topic(device, "connection")),
+            "value_template": .string("{{ 'online' if value == 'connected' else 'offline' }}"),
         ])
+        payload["availability_mode"] = .string("all")
+        payload["availability"] = .array(fleet ? [connected] : [.object(["topic": .string(topics.status)]), connected])
         return payload
     }
 
