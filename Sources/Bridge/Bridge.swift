@@ -260,11 +260,7 @@ public final class Bridge: Sendable {
         if let fleet, !fleet.isOwner("\(driver.family.rawValue)/\(id(of: address))") { return }
         let wanted = gateway.withLock { state -> Bool in
             guard !state.sessions.values.contains(where: { $0.address == address }) else { return false }
-            let requested = state.requested[address] != nil
-            // A bonded grip is restored on start as its SDK does, whatever the policy says.
-            let restored = driver.family == .grip && seen.paired
-            let allowed = configuration.autoConnect.allows(address) || restored
-            return force || requested || (allowed && !state.released.contains(address))
+            return force || wants(seen, family: driver.family, state: state)
         }
         guard wanted, let device = await placement(of: seen, bluez: bluez) else { return }
         gateway.withLock { state in
@@ -272,6 +268,15 @@ public final class Bridge: Sendable {
             state.waitingForSlot.remove(address)
             startSession(driver: driver, device: device, bluez: bluez, state: &state)
         }
+    }
+
+    /// Whether the users' choices let the device connect: a `connect` request for it, or the auto-connect
+    /// policy unless a `disconnect` request took it down.
+    func wants(_ device: BlueZDevice, family: DeviceFamily, state: GatewayState) -> Bool {
+        // A bonded grip is restored on start as its SDK does, whatever the policy says.
+        let restored = family == .grip && device.paired
+        let allowed = configuration.autoConnect.allows(device.address) || restored
+        return state.requested[device.address] != nil || (allowed && !state.released.contains(device.address))
     }
 
     /// Starts the device's session and its command queue, and announces it to Home Assistant.

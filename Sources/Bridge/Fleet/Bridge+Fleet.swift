@@ -24,14 +24,17 @@ extension Bridge {
         let id = id(of: device.address)
         let key = "\(driver.family.rawValue)/\(id)"
         let objects = await objects(of: device.address, bluez: bluez)
-        let (session, linkUp, load) = gateway.withLock { state in
+        let (session, linkUp, load, wanted) = gateway.withLock { state in
             let running = state.sessions.first { $0.value.address == device.address }
             let load = Dictionary(state.sessions.values.map { ($0.adapter, 1) }, uniquingKeysWith: +)
-            return (running?.key, running.map { state.states[$0.key] == .connected } ?? false, load)
+            return (running?.key, running.map { state.states[$0.key] == .connected } ?? false, load, wants(device, family: driver.family, state: state))
         }
         // Free slots on the adapters that hear the device; its own slot counts as free while it holds it.
+        // A device the users' choices keep from connecting (auto-connect policy, a `disconnect`
+        // request) gets none: this gateway never takes it, and lets go of it if it owns it.
         let adapters = Set(objects.compactMap { adapterName($0.adapterPath) })
-        let free = adapters.map { max(0, configuration.adapterSlots - (load[$0] ?? 0)) }.reduce(0, +) + (session == nil ? 0 : 1)
+        let open = adapters.map { max(0, configuration.adapterSlots - (load[$0] ?? 0)) }.reduce(0, +) + (session == nil ? 0 : 1)
+        let free = wanted ? open : 0
         let rssi = objects.compactMap(\.rssi).max().map(Int.init)
         let step = fleet.step(key, rssi: rssi, freeSlots: free, linkUp: linkUp, brokerConnected: mqtt.isConnected)
         if let claim = step.claim {
@@ -45,7 +48,7 @@ extension Bridge {
         }
         switch step.decision.action {
         case .connect where session == nil:
-            await considerDevice(device, bluez: bluez, force: true)
+            await considerDevice(device, bluez: bluez)
         case .disconnect:
             if let session { await stopSession(at: session, bluez: bluez) }
         default:
