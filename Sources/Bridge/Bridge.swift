@@ -331,11 +331,22 @@ public final class Bridge: Sendable {
     }
 
     /// Stops a device's session (and its link); the freed slot may go to a device that waits for one.
-    func stopSession(at path: String, bluez: BlueZClient) async {
+    /// With `settled`, also waits (up to 15 s) for the session's task to end: a task cancelled inside a
+    /// connection attempt still makes its last calls (an abandoned link's Disconnect), which on the real
+    /// stack took down the link of a session a `connect` request started right after a `disconnect`.
+    func stopSession(at path: String, bluez: BlueZClient, settled: Bool = false) async {
         guard let entry = gateway.withLock({ $0.sessions.removeValue(forKey: path) }) else { return }
         entry.commands.finish()
         entry.task.cancel()
         await entry.session.shutDown()
+        if settled {
+            let ended = FirstAnswer<Bool>()
+            let watcher = Task { await entry.task.value; ended.answer(true) }
+            let timer = ended.answer(false, at: .now + .seconds(15))
+            if await !ended.value { logger.warning("a stopped session's task is still running after 15 s") }
+            timer.cancel()
+            watcher.cancel()
+        }
         if gateway.withLock({ !$0.waitingForSlot.isEmpty }) { background.spawn { await self.considerAllDevices(bluez) } }
     }
 

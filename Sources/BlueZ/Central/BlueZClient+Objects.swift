@@ -16,6 +16,11 @@ extension BlueZClient {
         return await adapter(named: name)
     }
 
+    /// Waits up to `timeout` until the device at `devicePath` is not connected (or gone); returns whether it is.
+    public func waitUntilDisconnected(devicePath: String, timeout: Duration) async -> Bool {
+        await cache.wait(for: devicePath, timeout: timeout) { $0?[BlueZInterface.device]?["Connected"]?.bool != true }
+    }
+
     /// Every device BlueZ knows on the adapter at `adapterPath`.
     public func devices(on adapterPath: String) async -> [BlueZDevice] {
         await cache.objects

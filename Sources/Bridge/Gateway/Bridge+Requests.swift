@@ -78,9 +78,13 @@ extension Bridge {
                 state.requested.removeValue(forKey: address)
                 state.released.insert(address)
             }
-            await stopSession(at: device.path, bluez: bluez)
+            await stopSession(at: device.path, bluez: bluez, settled: true)
             for object in await objects(of: address, bluez: bluez) where object.connected {
                 try? await bluez.disconnect(devicePath: object.path)
+            }
+            // The reply says the link is down, so a `connect` right after it starts from a clean state.
+            for object in await objects(of: address, bluez: bluez) {
+                _ = await bluez.waitUntilDisconnected(devicePath: object.path, timeout: .seconds(5))
             }
             await publishInventory(bluez)
             return nil
@@ -106,7 +110,7 @@ extension Bridge {
                 state.states.removeValue(forKey: device.path)
                 return state.discovered.removeValue(forKey: device.path)
             }
-            await stopSession(at: device.path, bluez: bluez)
+            await stopSession(at: device.path, bluez: bluez, settled: true)
             // A forgotten device leaves Home Assistant too.
             if let announced { for publication in discovery.removals(for: announced) { publisher.publish(publication) } }
             // Every adapter keeps its own object (and bond) of the device.
