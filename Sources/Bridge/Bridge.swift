@@ -262,12 +262,15 @@ public final class Bridge: Sendable {
             guard !state.sessions.values.contains(where: { $0.address == address }) else { return false }
             return force || wants(seen, family: driver.family, state: state)
         }
-        guard wanted, let device = await placement(of: seen, bluez: bluez) else { return }
-        gateway.withLock { state in
-            guard !state.sessions.values.contains(where: { $0.address == address }) else { return }
+        guard wanted, let candidates = await candidates(for: seen, bluez: bluez) else { return }
+        let nowWaiting = gateway.withLock { state -> Bool in
+            guard !state.sessions.values.contains(where: { $0.address == address }) else { return false }
+            guard let device = placement(among: candidates, state: state) else { return state.waitingForSlot.insert(address).inserted }
             state.waitingForSlot.remove(address)
             startSession(driver: driver, device: device, bluez: bluez, state: &state)
+            return false
         }
+        if nowWaiting { reportWaitingForSlot(seen, candidates: candidates, bluez: bluez) }
     }
 
     /// Whether the users' choices let the device connect: a `connect` request for it, or the auto-connect

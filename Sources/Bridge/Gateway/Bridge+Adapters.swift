@@ -50,10 +50,9 @@ extension Bridge {
         for device in await allDevices(bluez) { await considerDevice(device, bluez: bluez) }
     }
 
-    /// The object (on its adapter) through which to connect the device `seen` is one report of; nil
-    /// while the other adapters' reports are awaited (it is considered again then), or when every
-    /// adapter that may serve it is full (again when a slot frees).
-    func placement(of seen: BlueZDevice, bluez: BlueZClient) async -> BlueZDevice? {
+    /// The device's objects on the adapters that report it, once they may be chosen from; nil while the
+    /// other adapters' reports are awaited (the device is considered again then).
+    func candidates(for seen: BlueZDevice, bluez: BlueZClient) async -> [BlueZDevice]? {
         let objects = await objects(of: seen.address, bluez: bluez)
         let address = seen.address
         let (powered, settleEnds) = gateway.withLock { state in
@@ -74,20 +73,27 @@ extension Bridge {
             }
             return nil
         }
+        return objects
+    }
+
+    /// The object through which to connect a device, among its `candidates`, given the sessions in
+    /// `state`; nil when every adapter that may serve it is full. Called under the gateway's lock
+    /// together with starting the session, so that two devices never take one adapter's last slot.
+    func placement(among candidates: [BlueZDevice], state: GatewayState) -> BlueZDevice? {
         let choice = AdapterChoice(adapters: configuration.adapters, slots: configuration.adapterSlots)
-        let load = gateway.withLock { Dictionary($0.sessions.values.map { ($0.adapter, 1) }, uniquingKeysWith: +) }
-        let sightings = objects.map { AdapterChoice.Sighting(adapter: adapterName($0.adapterPath) ?? "", rssi: $0.rssi, paired: $0.paired) }
-        guard let chosen = choice.choose(sightings, load: load) else {
-            if gateway.withLock({ $0.waitingForSlot.insert(address).inserted }) {
-                logger.warning("no free connection slot for a device; it waits for one", metadata: [
-                    "device": "\(address)", "adapters": "\(reporting.sorted().joined(separator: ","))",
-                    "slots": "\(configuration.adapterSlots)",
-                ])
-                background.spawn { await self.publishInventory(bluez) }
-            }
-            return nil
-        }
-        return objects.first { adapterName($0.adapterPath) == chosen }
+        let load = Dictionary(state.sessions.values.map { ($0.adapter, 1) }, uniquingKeysWith: +)
+        let sightings = candidates.map { AdapterChoice.Sighting(adapter: adapterName($0.adapterPath) ?? "", rssi: $0.rssi, paired: $0.paired) }
+        guard let chosen = choice.choose(sightings, load: load) else { return nil }
+        return candidates.first { adapterName($0.adapterPath) == chosen }
+    }
+
+    /// Says once (log and inventory) that a device waits for a slot.
+    func reportWaitingForSlot(_ device: BlueZDevice, candidates: [BlueZDevice], bluez: BlueZClient) {
+        logger.warning("no free connection slot for a device; it waits for one", metadata: [
+            "device": "\(device.address)", "adapters": "\(candidates.compactMap { adapterName($0.adapterPath) }.joined(separator: ","))",
+            "slots": "\(configuration.adapterSlots)",
+        ])
+        background.spawn { await self.publishInventory(bluez) }
     }
 
     // MARK: Status
