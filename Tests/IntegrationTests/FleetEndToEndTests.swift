@@ -62,6 +62,29 @@ struct FleetEndToEndTests {
         }
     }
 
+    /// The users' choices come first: the gateway that hears the belt best but may not connect it by itself
+    /// (`--auto-connect none`) claims no free slot, so the other one owns it.
+    @Test func aGatewayThatMayNotConnectTheBeltLeavesItToAnother() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-fleet-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try await TestWorld.with(.bluezoo, centralAdapters: 2, peripheralAdapters: 1) { world in
+            try await world.setSignal(adapter: 0, device: 2, mean: -80)
+            try await world.setSignal(adapter: 1, device: 2, mean: -50)
+            let belt = try await world.startSimulator(["belt"])
+            let id = try belt.simulatedID
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
+            let b = try await world.startBridge(
+                gateway: "gw-b", adapters: ["hci1"], extraArguments: fleetArguments("gw-b", folder: folder) + ["--auto-connect", "none"])
+            try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-a" }
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let claim = try await recorder.waitFor("gatt2mqtt/gw-b/claim/belt/\(id)")
+            #expect(claim.payloadString?.contains(#""rssi":-50"#) == true && claim.payloadString?.contains(#""free_slots":0"#) == true, "\(claim.payloadString ?? "")")
+            #expect(!b.outputText.contains("device found"))
+            await recorder.stop()
+        }
+    }
+
     /// The fleet across two mosquitto brokers joined by a bridge, a gateway on each: claims cross the
     /// bridge, and when the far broker dies (SIGKILL: no will is ever published for its clients) the
     /// near gateway takes the belt over once the far owner's claims have lapsed; when the far broker
