@@ -35,17 +35,18 @@ struct BluetoothctlCrossCheckTests {
         }
     }
 
-    /// Runs bluetoothctl until its output satisfies `answered`, at most ten times; returns the last run.
-    /// (In the first test after the guest boots, four runs in a row once all answered before their proxies
-    /// were loaded.)
+    /// Runs bluetoothctl until its output satisfies `answered`, for up to 45 s; returns the last run. In the
+    /// first test after the guest boots, ten runs in a row once answered within 10 s, each before its
+    /// proxies had loaded: keep asking, a second apart, for as long as the world's patience allows.
     private func bluetoothctl(_ world: TestWorld, _ arguments: [String], answered: (String) -> Bool) async throws -> ManagedProcess {
+        let deadline = ContinuousClock.now + .seconds(45)
         var run = try world.launch("bluetoothctl", arguments)
-        for _ in 0..<9 {
-            _ = try await run.waitForExit()
-            if answered(run.outputText) { break }
-            run = try world.launch("bluetoothctl", arguments)
-        }
         _ = try await run.waitForExit()
+        while !answered(run.outputText), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .seconds(1))
+            run = try world.launch("bluetoothctl", arguments)
+            _ = try await run.waitForExit()
+        }
         return run
     }
 }
