@@ -68,7 +68,8 @@ public final class RealBlueZGuest: Sendable {
     /// A fresh BlueZ: bluetoothd and btvirt restarted with `controllers` LE controllers and no bonds.
     /// Returns the controllers' addresses, hci0 first.
     public func reset(controllers: Int) async throws -> [String] {
-        let answer = try await request("reset \(controllers)", timeout: .seconds(120))
+        // The agent may start a reset over twice (guest-agent, `reset`).
+        let answer = try await request("reset \(controllers)", timeout: .seconds(240))
         return answer.split(separator: " ").compactMap { $0.split(separator: "=").last.map(String.init) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -17,36 +18,37 @@ struct BluetoothctlCrossCheckTests {
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             await recorder.stop()
 
-            // bluetoothctl run with a command may answer before its proxies are loaded (seen over the real guest's
-            // forwarded bus, just after boot): ask again until the answer names what it should.
-            let list = try await bluetoothctl(world, ["list"]) { $0.contains("[default]") }
-            #expect(list.lines.contains { $0.text.contains("Controller \(world.adapterAddresses[0])") && $0.text.contains("[default]") },
-                    "hci0, the first adapter, is bluetoothctl's default as with bluetoothd")
-
-            let devices = try await bluetoothctl(world, ["devices"]) { $0.contains(address) }
-            #expect(devices.lines.contains { $0.text == "Device \(address) naviGuertel-SIM" })
-
-            let attributes = try await bluetoothctl(world, ["gatt.list-attributes", address]) { $0.contains("0000fe01") }
-            let text = attributes.outputText.lowercased()
-            for uuid in ["fe51", "fe52", "fe53", "fe01", "fe02", "fe03", "fe04", "fe05", "fe06", "fe07", "fe09", "fe0a", "fe0b", "fe0c", "fe13", "fe14"] {
-                #expect(text.contains("0000\(uuid)-0000-1000-8000-00805f9b34fb"), "bluetoothctl lists \(uuid)")
+            // One interactive bluetoothctl, which reads its commands once its proxies are loaded. Its default
+            // controller is the first one BlueZ lists, and it shows only that controller's devices and GATT
+            // services: hci0 (the real world's guest starts bluetoothd once every controller exists, so that
+            // they register in index order). It selects hci0 all the same.
+            let shell = try world.launch("bluetoothctl", [], name: "bluetoothctl", standardInput: true)
+            defer { shell.send(SIGTERM) }
+            try await shell.waitForLine(timeout: .seconds(30)) { $0.contains("Controller \(world.adapterAddresses[0])") || $0.contains("Agent registered") }
+            try shell.send(line: "list")
+            let first = try await shell.waitForLine(timeout: .seconds(30)) { $0.contains("Controller \(world.adapterAddresses[0])") }
+            #expect(first.contains("[default]"), "hci0, registered first, is bluetoothctl's default: \(first)")
+            try shell.send(line: "select \(world.adapterAddresses[0])")
+            try shell.send(line: "devices")
+            try await shell.waitForLine(timeout: .seconds(30)) { $0.contains("Device \(address) naviGuertel-SIM") }
+            let listed = shell.lineCount
+            let expected = ["fe51", "fe52", "fe53", "fe01", "fe02", "fe03", "fe04", "fe05", "fe06", "fe07", "fe09", "fe0a", "fe0b", "fe0c", "fe13", "fe14"]
+                .map { "0000\($0)-0000-1000-8000-00805f9b34fb" }
+            try shell.send(line: "gatt.list-attributes \(address)")
+            // The listing streams in; it is complete once every expected UUID has shown.
+            let seen = Mutex(Set<String>())
+            _ = try? await shell.waitForLine(after: listed, timeout: .seconds(30)) { line in
+                let text = line.lowercased()
+                return seen.withLock { seen in
+                    for uuid in expected where text.contains(uuid) { seen.insert(uuid) }
+                    return seen.count == expected.count
+                }
+            }
+            let text = shell.lines.dropFirst(listed).map(\.text).joined(separator: "\n").lowercased()
+            for uuid in expected {
+                #expect(text.contains(uuid), "bluetoothctl lists \(uuid)")
             }
             #expect(text.contains("00002902-0000-1000-8000-00805f9b34fb"), "notifying characteristics carry a CCCD")
         }
-    }
-
-    /// Runs bluetoothctl until its output satisfies `answered`, for up to 45 s; returns the last run. In the
-    /// first test after the guest boots, ten runs in a row once answered within 10 s, each before its
-    /// proxies had loaded: keep asking, a second apart, for as long as the world's patience allows.
-    private func bluetoothctl(_ world: TestWorld, _ arguments: [String], answered: (String) -> Bool) async throws -> ManagedProcess {
-        let deadline = ContinuousClock.now + .seconds(45)
-        var run = try world.launch("bluetoothctl", arguments)
-        _ = try await run.waitForExit()
-        while !answered(run.outputText), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .seconds(1))
-            run = try world.launch("bluetoothctl", arguments)
-            _ = try await run.waitForExit()
-        }
-        return run
     }
 }
