@@ -68,6 +68,9 @@ public final class Bridge: Sendable {
         var recentCommands = CommandDeduplicator()
         /// Devices announced to Home Assistant, by object path.
         var discovered: [String: HomeAssistantDiscovery.Device] = [:]
+
+        /// Sessions (connections held or sought) per adapter.
+        var load: [String: Int] { Dictionary(sessions.values.map { ($0.adapter, 1) }, uniquingKeysWith: +) }
     }
 
     public init(configuration: BridgeConfiguration, logger: Logger) throws {
@@ -257,7 +260,7 @@ public final class Bridge: Sendable {
         guard adapterName(seen.adapterPath) != nil, let driver = driver(for: seen) else { return }
         let address = seen.address
         // In a fleet only the device's owner connects it.
-        if let fleet, !fleet.isOwner("\(driver.family.rawValue)/\(id(of: address))") { return }
+        if let fleet, !fleet.isOwner(FleetCoordinator.key(driver.family, id(of: address))) { return }
         let wanted = gateway.withLock { state -> Bool in
             guard !state.sessions.values.contains(where: { $0.address == address }) else { return false }
             return force || wants(seen, family: driver.family, state: state)

@@ -14,20 +14,24 @@ extension Bridge {
                 publisher.publish(Publication(topic: topics.fleetHeartbeat, payload: beat.text))
                 lastHeartbeat = .now
             }
-            for device in await allDevices(bluez) { await arbitrate(device, fleet: fleet, bluez: bluez) }
+            let groups = await sightings(bluez)
+            let serving = gateway.withLock { Set($0.sessions.keys) }
+            for objects in groups {
+                await arbitrate(representative(of: objects, serving: serving), objects: objects, fleet: fleet, bluez: bluez)
+            }
             try? await Task.sleep(for: .seconds(1))
         }
     }
 
-    private func arbitrate(_ device: BlueZDevice, fleet: FleetCoordinator, bluez: BlueZClient) async {
+    /// One device's turn; `objects` are its objects on every adapter that hears it, `device` the one
+    /// that stands for them.
+    private func arbitrate(_ device: BlueZDevice, objects: [BlueZDevice], fleet: FleetCoordinator, bluez: BlueZClient) async {
         guard let driver = driver(for: device) else { return }
         let id = id(of: device.address)
-        let key = "\(driver.family.rawValue)/\(id)"
-        let objects = await objects(of: device.address, bluez: bluez)
+        let key = FleetCoordinator.key(driver.family, id)
         let (session, linkUp, load, wanted) = gateway.withLock { state in
             let running = state.sessions.first { $0.value.address == device.address }
-            let load = Dictionary(state.sessions.values.map { ($0.adapter, 1) }, uniquingKeysWith: +)
-            return (running?.key, running.map { state.states[$0.key] == .connected } ?? false, load, wants(device, family: driver.family, state: state))
+            return (running?.key, running.map { state.states[$0.key] == .connected } ?? false, state.load, wants(device, family: driver.family, state: state))
         }
         // Free slots on the adapters that hear the device; its own slot counts as free while it holds it.
         // A device the users' choices keep from connecting (auto-connect policy, a `disconnect`
@@ -62,7 +66,7 @@ extension Bridge {
         if let (other, family, id) = topics.parseClaim(message.topic) {
             guard other != configuration.gateway else { return true }
             do {
-                fleet.receive(try ClaimCodec.decode(bytes: message.payload, device: "\(family.rawValue)/\(id)"))
+                fleet.receive(try ClaimCodec.decode(bytes: message.payload, device: FleetCoordinator.key(family, id)))
             } catch {
                 logger.warning("fleet: malformed claim ignored: \(error)", metadata: ["topic": "\(message.topic)"])
             }
@@ -79,7 +83,7 @@ extension Bridge {
     /// a gateway that knows another owner stays silent, and for a device nobody owns one gateway answers.
     func answersWithoutSession(family: DeviceFamily, id: String) -> Bool {
         guard let fleet else { return true }
-        let key = "\(family.rawValue)/\(id)"
+        let key = FleetCoordinator.key(family, id)
         if fleet.isOwner(key) { return true }
         if fleet.otherOwner(key) != nil { return false }
         return fleet.answersForUnowned()

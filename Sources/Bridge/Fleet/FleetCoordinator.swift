@@ -33,10 +33,11 @@ final class FleetCoordinator: Sendable {
         var claim: Claim?
     }
 
-    private var now: FleetInstant {
-        let elapsed = (ContinuousClock.now - started).components
-        return FleetInstant(nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
-    }
+    /// A device's key in the fleet's rules and claims: `<family>/<id>`, as in its topics.
+    static func key(_ family: DeviceFamily, _ id: String) -> String { "\(family.rawValue)/\(id)" }
+
+    /// The arbiters' clock: time since this coordinator started.
+    private var now: FleetInstant { .seconds(0) + (ContinuousClock.now - started) }
 
     private func arbiter(_ key: String, in state: inout State) -> OwnershipArbiter {
         state.arbiters[key] ?? OwnershipArbiter(gateway: gateway, device: key, incarnation: incarnation, policy: policy, startedAt: .seconds(0))

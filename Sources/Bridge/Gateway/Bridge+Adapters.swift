@@ -26,24 +26,32 @@ extension Bridge {
         return objects
     }
 
-    /// Every device any adapter has seen, once per address: the object of the adapter that serves it,
-    /// else of the one with the strongest signal.
-    func allDevices(_ bluez: BlueZClient) async -> [BlueZDevice] {
-        let serving = gateway.withLock { Set($0.sessions.keys) }
-        var byAddress: [String: BlueZDevice] = [:]
+    /// Every device any adapter has seen, once per address, with its objects on the configured adapters
+    /// (in their order).
+    func sightings(_ bluez: BlueZClient) async -> [[BlueZDevice]] {
+        var byAddress: [String: [BlueZDevice]] = [:]
         var order: [String] = []
         for name in configuration.adapters {
             for device in await bluez.devices(on: adapterPath(name)) {
-                guard let kept = byAddress[device.address] else {
-                    byAddress[device.address] = device
-                    order.append(device.address)
-                    continue
-                }
-                if serving.contains(kept.path) { continue }
-                if serving.contains(device.path) || (device.rssi ?? .min) > (kept.rssi ?? .min) { byAddress[device.address] = device }
+                if byAddress[device.address] == nil { order.append(device.address) }
+                byAddress[device.address, default: []].append(device)
             }
         }
         return order.compactMap { byAddress[$0] }
+    }
+
+    /// The object that stands for a device seen by several adapters: the one of the adapter that serves
+    /// it, else of the one with the strongest signal (the first in the configured order on a tie).
+    func representative(of objects: [BlueZDevice], serving: Set<String>) -> BlueZDevice {
+        objects.first { serving.contains($0.path) }
+            ?? objects.dropFirst().reduce(objects[0]) { kept, next in (next.rssi ?? .min) > (kept.rssi ?? .min) ? next : kept }
+    }
+
+    /// Every device any adapter has seen, once per address (`representative`).
+    func allDevices(_ bluez: BlueZClient) async -> [BlueZDevice] {
+        let groups = await sightings(bluez)
+        let serving = gateway.withLock { Set($0.sessions.keys) }
+        return groups.map { representative(of: $0, serving: serving) }
     }
 
     func considerAllDevices(_ bluez: BlueZClient) async {
@@ -81,9 +89,8 @@ extension Bridge {
     /// together with starting the session, so that two devices never take one adapter's last slot.
     func placement(among candidates: [BlueZDevice], state: GatewayState) -> BlueZDevice? {
         let choice = AdapterChoice(adapters: configuration.adapters, slots: configuration.adapterSlots)
-        let load = Dictionary(state.sessions.values.map { ($0.adapter, 1) }, uniquingKeysWith: +)
         let sightings = candidates.map { AdapterChoice.Sighting(adapter: adapterName($0.adapterPath) ?? "", rssi: $0.rssi, paired: $0.paired) }
-        guard let chosen = choice.choose(sightings, load: load) else { return nil }
+        guard let chosen = choice.choose(sightings, load: state.load) else { return nil }
         return candidates.first { adapterName($0.adapterPath) == chosen }
     }
 

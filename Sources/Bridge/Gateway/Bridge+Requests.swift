@@ -79,11 +79,12 @@ extension Bridge {
                 state.released.insert(address)
             }
             await stopSession(at: device.path, bluez: bluez, settled: true)
-            for object in await objects(of: address, bluez: bluez) where object.connected {
+            let objects = await objects(of: address, bluez: bluez)
+            for object in objects where object.connected {
                 try? await bluez.disconnect(devicePath: object.path)
             }
             // The reply says the link is down, so a `connect` right after it starts from a clean state.
-            for object in await objects(of: address, bluez: bluez) {
+            for object in objects {
                 _ = await bluez.waitUntilDisconnected(devicePath: object.path, timeout: .seconds(5))
             }
             await publishInventory(bluez)
