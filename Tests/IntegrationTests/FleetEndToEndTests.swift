@@ -12,6 +12,18 @@ struct FleetEndToEndTests {
         ["--fleet", "--fleet-refresh-seconds", "1", "--fleet-incarnation-file", "\(folder)/\(gateway)"]
     }
 
+    /// Runs `body` in a BlueZoo world with gw-a's adapter hci0, gw-b's hci1 and the belt's hci2, where hci1
+    /// hears the belt 30 dB better than hci0; `folder` is for the gateways' incarnation files.
+    private func inTwoGatewayWorld(_ body: (TestWorld, _ folder: String) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-fleet-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try await TestWorld.with(.bluezoo, centralAdapters: 2, peripheralAdapters: 1) { world in
+            try await world.setSignal(adapter: 0, device: 2, mean: -80)
+            try await world.setSignal(adapter: 1, device: 2, mean: -50)
+            try await body(world, folder)
+        }
+    }
+
     /// How many heartbeats `gateway` has published since `mark`, once there are `count`.
     private func heartbeats(_ recorder: TopicRecorder, _ gateway: String, after mark: Int, count: Int) async throws {
         for _ in 0..<count {
@@ -21,12 +33,7 @@ struct FleetEndToEndTests {
     }
 
     @Test func theGatewayThatHearsTheBeltBestOwnsItAndAnotherTakesOverWhenItDies() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-fleet-\(UUID().uuidString.prefix(8))").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try await TestWorld.with(.bluezoo, centralAdapters: 2, peripheralAdapters: 1) { world in
-            // hci2 is the belt's; gw-b's hci1 hears it 30 dB better than gw-a's hci0.
-            try await world.setSignal(adapter: 0, device: 2, mean: -80)
-            try await world.setSignal(adapter: 1, device: 2, mean: -50)
+        try await inTwoGatewayWorld { world, folder in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -65,11 +72,7 @@ struct FleetEndToEndTests {
     /// The users' choices come first: the gateway that hears the belt best but may not connect it by itself
     /// (`--auto-connect none`) claims no free slot, so the other one owns it.
     @Test func aGatewayThatMayNotConnectTheBeltLeavesItToAnother() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-fleet-\(UUID().uuidString.prefix(8))").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try await TestWorld.with(.bluezoo, centralAdapters: 2, peripheralAdapters: 1) { world in
-            try await world.setSignal(adapter: 0, device: 2, mean: -80)
-            try await world.setSignal(adapter: 1, device: 2, mean: -50)
+        try await inTwoGatewayWorld { world, folder in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
@@ -90,11 +93,7 @@ struct FleetEndToEndTests {
     /// near gateway takes the belt over once the far owner's claims have lapsed; when the far broker
     /// returns, its gateway sees the newer owner and lets go.
     @Test func aFleetSpansTwoBridgedBrokersAndSurvivesTheDeathOfOne() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-fleet-\(UUID().uuidString.prefix(8))").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try await TestWorld.with(.bluezoo, centralAdapters: 2, peripheralAdapters: 1) { world in
-            try await world.setSignal(adapter: 0, device: 2, mean: -80)
-            try await world.setSignal(adapter: 1, device: 2, mean: -50)
+        try await inTwoGatewayWorld { world, folder in
             var options = MosquittoBroker.Options()
             options.extraConfiguration = [
                 "connection fleet-bridge", "address 127.0.0.1:\(world.broker.port)", "topic # both 1", "restart_timeout 1",
