@@ -1,10 +1,16 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // Dependencies, each chosen for one job:
 // - swift-argument-parser: the command lines of `gatt2mqtt` and `gatt2mqtt-sim`.
 // - swift-log: the logging API every layer writes through (levels, metadata per device).
 // - Yams: parsing the YAML configuration file (`gatt2mqtt --config FILE`).
+// - Hummingbird with its WebSocket module: the optional live page (`--http`), an async HTTP server on
+//   SwiftNIO that upgrades one route to a WebSocket. Its default traits are off: they would pull in
+//   swift-configuration and full Foundation. (swift-configuration, in the graph even so, names a target
+//   Configuration: ours is DaemonConfiguration.)
+// - swift-metrics and swift-prometheus: the bridge records through swift-metrics' API (a no-op unless a
+//   backend is bootstrapped); with `--http`, swift-prometheus is that backend and renders `/metrics`.
 let package = Package(
     name: "gatt2mqtt",
     products: [
@@ -16,6 +22,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries from the system, found through pkg-config.
@@ -37,13 +48,31 @@ let package = Package(
         .target(name: "TestSupport", dependencies: []),
         .target(
             name: "Bridge",
-            dependencies: ["BlueZ", "Fleet", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "BlueZ", "Fleet", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
+        // The live page and `/metrics` (`--http`): an HTTP server with its own MQTT client, so that the page
+        // shows the whole fleet on the broker and its commands take the same path as anyone's.
+        .target(
+            name: "WebUI",
+            dependencies: [
+                "Bridge", "MQTT", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                // Below Hummingbird: a handler that answers malformed requests (MalformedRequestGuard).
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            resources: [.embedInCode("Resources/live.html")]
         ),
         // The daemon's settings: YAML file < environment < command line, checked into one BridgeConfiguration.
         .target(
-            name: "Configuration",
+            name: "DaemonConfiguration",
             dependencies: [
-                "Bridge", "MQTT", "Peripherals", .product(name: "Yams", package: "Yams"),
+                "Bridge", "MQTT", "Peripherals", "WebUI", .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -51,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "gatt2mqtt",
             dependencies: [
-                "Bridge", "Configuration", .product(name: "Logging", package: "swift-log"),
+                "Bridge", "DaemonConfiguration", "WebUI", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,7 +108,8 @@ let package = Package(
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet"]),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"]),
+        .testTarget(name: "WebUITests", dependencies: ["WebUI", "Bridge"]),
+        .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration", "TestSupport", "WebUI"]),
         .testTarget(name: "IntegrationTests", dependencies: ["MQTT", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

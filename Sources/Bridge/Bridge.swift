@@ -23,6 +23,8 @@ public final class Bridge: Sendable {
     /// Gateway requests, scan ends and inventory updates, which run beside the receive path; ended at shutdown.
     let background = OwnedTasks()
     let started = ContinuousClock.now
+    /// Values dropped by the BlueZ client of the running bridge (for `counters`); nil before `run`.
+    let droppedNotifications = Mutex<(@Sendable () -> Int)?>(nil)
 
     /// A session with its task and its command queue, keyed by the device's object path (on the adapter
     /// that serves it).
@@ -137,6 +139,7 @@ public final class Bridge: Sendable {
         let dbus = try DBusConnection.system(logger: Logger(label: "gatt2mqtt.dbus"))
         let bluez = BlueZClient(connection: dbus, logger: Logger(label: "gatt2mqtt.bluez"))
         let events = await bluez.events()
+        droppedNotifications.withLock { $0 = { bluez.droppedNotifications } }
         let leftoversRead = OneShotSignal()
 
         await withTaskGroup(of: Void.self) { group in
@@ -386,6 +389,27 @@ public final class Bridge: Sendable {
             droppedNotifications: bluez.droppedNotifications, devices: metrics.snapshot)
     }
 
+    /// Each family's commands with working payloads, for the live page's forms.
+    public var commandCatalogue: [DeviceFamily: [CommandExample]] {
+        Dictionary(uniqueKeysWithValues: drivers.map { ($0.family, $0.commandExamples) })
+    }
+
+    /// Totals since the start, for `/metrics`.
+    public var counters: GatewayCounters {
+        let statistics = mqtt.statistics
+        let sessions = gateway.withLock { state in
+            Dictionary(state.sessions.keys.map { (state.states[$0]?.rawValue ?? "connecting", 1) }, uniquingKeysWith: +)
+        }
+        return GatewayCounters(
+            messagesIn: statistics.messagesReceived, messagesOut: statistics.messagesPublished,
+            brokerReconnects: statistics.reconnects, droppedMessages: statistics.droppedMessages,
+            droppedNotifications: droppedNotifications.withLock { $0?() } ?? 0, sessions: sessions,
+            devices: metrics.snapshot.mapValues {
+                GatewayCounters.Device(notifications: $0.notifications, decodeErrors: $0.decodeErrors, reconnects: max($0.connects - 1, 0))
+            },
+            residentBytes: HealthReport.residentBytes(), uptimeSeconds: (ContinuousClock.now - started) / .seconds(1))
+    }
+
     // MARK: Commands
 
     /// One command waiting for its device.
@@ -417,6 +441,7 @@ public final class Bridge: Sendable {
 
     /// Checks on the receive path; only a valid command for a known device is queued.
     private func handleCommand(_ message: MQTTMessage, family: DeviceFamily, id: String, name: String) {
+        let received = ContinuousClock.now
         var transaction: JSONValue?
         do throws(CommandError) {
             let payload = try CommandPayload(bytes: message.payload, sizeLimit: configuration.payloadSizeLimit)
@@ -438,15 +463,16 @@ public final class Bridge: Sendable {
                 }
                 var reply = CommandReply(command: name, transaction: transaction)
                 reply.data = try driver.executeWithoutSession(id: id, command: name, payload: payload, publisher: publisher)
-                publisher.reply(reply, to: message, family: family, id: id)
+                publisher.reply(reply, to: message, family: family, id: id, received: received)
                 return
             }
             guard gateway.withLock({ $0.rateLimiter.admit("\(family.rawValue)/\(id)", at: .now) }) else {
                 throw CommandError(.rateLimited, "more than \(configuration.commandRate.perSecond) commands per second for \(family.rawValue) \(id)")
             }
-            queue.yield(QueuedCommand(name: name, payload: payload, request: message))
+            queue.yield(QueuedCommand(name: name, payload: payload, request: message, received: received))
         } catch {
-            publisher.reply(CommandReply(command: name, error: error, transaction: transaction), to: message, family: family, id: id)
+            publisher.reply(
+                CommandReply(command: name, error: error, transaction: transaction), to: message, family: family, id: id, received: received)
         }
     }
 
@@ -470,7 +496,7 @@ public final class Bridge: Sendable {
             } catch {
                 reply.error = error
             }
-            publisher.reply(reply, to: queued.request, family: session.family, id: session.id)
+            publisher.reply(reply, to: queued.request, family: session.family, id: session.id, received: queued.received)
         }
     }
 

@@ -1,5 +1,15 @@
 import Logging
 import MQTT
+import Metrics
+
+extension Duration {
+    /// Whole nanoseconds (saturating), as swift-metrics' timers take them.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+            ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
 
 /// Sends publications and command replies to the broker.
 public struct BrokerPublisher: Sendable {
@@ -19,8 +29,12 @@ public struct BrokerPublisher: Sendable {
     }
 
     /// Answers a command: on its MQTT 5 response topic with its correlation data when it has them,
-    /// otherwise on `<family>/<id>/reply`.
-    public func reply(_ reply: CommandReply, to request: MQTTMessage, family: DeviceFamily, id: String) {
+    /// otherwise on `<family>/<id>/reply`. `received` times the command for `/metrics`
+    /// (`gatt2mqtt_command_duration_seconds`, by family and outcome).
+    public func reply(_ reply: CommandReply, to request: MQTTMessage, family: DeviceFamily, id: String, received: ContinuousClock.Instant) {
+        let outcome = reply.error?.code.rawValue ?? "ok"
+        Metrics.Timer(label: "gatt2mqtt_command_duration_seconds", dimensions: [("family", family.rawValue), ("outcome", outcome)])
+            .recordNanoseconds((ContinuousClock.now - received).nanoseconds)
         if let error = reply.error {
             logger.warning("command refused", metadata: [
                 "topic": "\(request.topic)", "code": "\(error.code.rawValue)", "reason": "\(error.message)",

@@ -46,6 +46,8 @@ protocol FamilyDriver: Sendable {
     /// Checks a command without a device, so that bad input is refused even for an absent device.
     func validate(command: String, payload: CommandPayload) throws(CommandError)
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession
+    /// Every command the family takes, with a working payload (none for a family without commands).
+    var commandExamples: [CommandExample] { get }
     /// Executes a command for device `id` of this family that has no session here; returns what its reply
     /// adds. By default there is nothing to do without the device: `notConnected`.
     func executeWithoutSession(id: String, command: String, payload: CommandPayload, publisher: BrokerPublisher) throws(CommandError)

@@ -126,6 +126,13 @@ public struct TopicMap: Sendable {
                 && base.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty })
     }
 
+    /// A device's `<id>`: its address's 12 hex digits, or an alias of 1 to 64 lower-case letters, digits,
+    /// '-' or '_'; either way one safe topic level.
+    public static func isValidDeviceID(_ id: String) -> Bool {
+        (1...64).contains(id.count)
+            && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+    }
+
     /// Gateway names become topic levels: keep them to a safe alphabet.
     public static func isValidGatewayName(_ name: String) -> Bool {
         !name.isEmpty && name.unicodeScalars.allSatisfy { CharacterSet.gatewayName.contains($0) }

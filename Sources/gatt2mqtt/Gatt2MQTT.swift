@@ -1,9 +1,10 @@
 import ArgumentParser
 import Bridge
-import Configuration
+import DaemonConfiguration
 import Dispatch
 import Foundation
 import Logging
+import WebUI
 
 /// `gatt2mqtt [--config FILE] [--broker mqtt://HOST:PORT] [--adapter hci0 …] [--gateway NAME] …`
 ///
@@ -74,6 +75,9 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "Fleet: the file that keeps this gateway's incarnation (default /var/lib/gatt2mqtt/fleet-incarnation).")
     var fleetIncarnationFile: String?
 
+    @Option(help: "Serve the live page and /metrics on [HOST:]PORT (default off; HOST defaults to 127.0.0.1).")
+    var http: String?
+
     @Flag(help: "Print the camera-grip profile in use as JSON (a start for your own file) and exit.")
     var printGripProfile = false
 
@@ -125,6 +129,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         settings.fleet = fleet
         settings.fleetRefreshSeconds = fleetRefreshSeconds
         settings.fleetIncarnationFile = fleetIncarnationFile
+        settings.http = http
         settings.a5Reconnect = a5Reconnect
         settings.a5BatterySeconds = a5BatterySeconds
         settings.cprBatterySeconds = cprBatterySeconds
@@ -159,7 +164,24 @@ struct Gatt2MQTT: AsyncParsableCommand {
         logger.info("configuration loaded", metadata: ["file": "\(loaded.file ?? "none")"])
         logger.debug("configuration in effect:\n\(loaded)")
         let bridge = try Bridge(configuration: loaded.bridge, logger: logger)
-        let run = Task { try await bridge.run() }
+        let page = try loaded.http.map { options in
+            try LivePageServer(
+                options: options, mqtt: loaded.bridge.mqtt, gateway: loaded.bridge.gateway, baseTopic: loaded.bridge.baseTopic,
+                catalogue: bridge.commandCatalogue, metrics: MetricsEndpoint.bootstrap { bridge.counters },
+                logger: Logger(label: "gatt2mqtt.http"))
+        }
+        if let options = loaded.http, !options.isLoopback, options.username == nil, options.token == nil {
+            logger.warning("the live page listens beyond loopback without credentials: anyone who reaches \(options.listen) can send commands")
+        }
+        let run = Task {
+            // The page runs beside the bridge and ends with it; a page that cannot listen stops the daemon.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await bridge.run() }
+                if let page { group.addTask { try await page.run() } }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
         let signals = ShutdownSignals { number in
             logger.notice("shutting down", metadata: ["signal": "\(number == SIGTERM ? "SIGTERM" : "SIGINT")"])
             run.cancel()

@@ -12,7 +12,14 @@ enum Activ5BridgeCommand: Sendable, Equatable {
 
 /// Turns `a5/<id>/cmd/<name>` payloads into commands. Pure.
 enum Activ5CommandParser {
-    static let commandNames = ["start", "stop", "tare", "imu", "sample_period", "evergreen"]
+    static var commandNames: [String] { examples.map(\.command) }
+
+    /// Every command, with a payload that works.
+    static let examples: [CommandExample] = [
+        CommandExample("start", "{}"), CommandExample("stop", "{}"), CommandExample("tare", "{}"),
+        CommandExample("imu", #"{"enabled":true}"#), CommandExample("sample_period", #"{"period_ms":100}"#),
+        CommandExample("evergreen", #"{"enabled":true}"#),
+    ]
 
     static func parse(command name: String, payload: CommandPayload) throws(CommandError) -> Activ5BridgeCommand {
         switch name {

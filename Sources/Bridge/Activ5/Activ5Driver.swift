@@ -5,6 +5,7 @@ import Peripherals
 struct Activ5Driver: FamilyDriver {
     var options: Activ5Options
     var family: DeviceFamily { .a5 }
+    var commandExamples: [CommandExample] { Activ5CommandParser.examples }
 
     func matches(_ device: BlueZDevice) -> Bool {
         Activ5Advertisement.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)

@@ -4,9 +4,22 @@ import Peripherals
 /// refused command can never reach the belt. Field names are snake_case; errors name the field.
 enum BeltCommandParser {
     /// The commands this bridge understands, by topic name.
-    static let commandNames: [String] = [
-        "mode", "vibrate", "channel", "pulse", "stop", "signal", "intensity", "compass_accuracy_signal",
-        "heading_offset", "orientation", "navigation", "notify",
+    static var commandNames: [String] { examples.map(\.command) }
+
+    /// Every command, with a payload that works (topics.md has the same ones).
+    static let examples: [CommandExample] = [
+        CommandExample("mode", "app"),
+        CommandExample("vibrate", #"{"direction":90,"orientation":"bearing","pattern":"navigation","intensity":40}"#),
+        CommandExample("channel", #"{"channel":1,"pattern":"single_long","intensity":60,"orientation_type":"motor_index","orientation":4,"iterations":3,"period_ms":750}"#),
+        CommandExample("pulse", #"{"channel":2,"orientation_type":"angle","orientation":90,"intensity":50,"on_duration_ms":100,"pulse_period_ms":300,"series_period_ms":2000}"#),
+        CommandExample("stop", "{}"),
+        CommandExample("signal", "warning"),
+        CommandExample("intensity", #"{"intensity":60,"feedback":true}"#),
+        CommandExample("compass_accuracy_signal", #"{"enabled":true,"persist":false}"#),
+        CommandExample("heading_offset", #"{"offset":45,"persist":false}"#),
+        CommandExample("orientation", #"{"enabled":true,"period_ms":500}"#),
+        CommandExample("navigation", #"{"action":"start","direction":90,"orientation":"bearing","signal":"navigation","intensity":50}"#),
+        CommandExample("notify", #"{"type":"direction","direction":90,"orientation":"angle"}"#),
     ]
 
     static func parse(command name: String, payload: CommandPayload) throws(CommandError) -> BeltBridgeCommand {

@@ -4,6 +4,7 @@ import Peripherals
 /// The feelSpace naviBelt family.
 struct BeltDriver: FamilyDriver {
     var family: DeviceFamily { .belt }
+    var commandExamples: [CommandExample] { BeltCommandParser.examples }
     let navigations = BeltNavigationStore()
 
     func matches(_ device: BlueZDevice) -> Bool {

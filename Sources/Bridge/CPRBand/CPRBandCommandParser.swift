@@ -2,7 +2,14 @@ import Peripherals
 
 /// Turns `cpr/<id>/cmd/<name>` payloads into band commands. Pure.
 enum CPRBandCommandParser {
-    static let commandNames = ["ready", "call", "practice", "evaluate", "range", "name", "reset", "power_off"]
+    static var commandNames: [String] { examples.map(\.command) }
+
+    /// Every command, with a payload that works.
+    static let examples: [CommandExample] = [
+        CommandExample("ready", "{}"), CommandExample("call", "{}"), CommandExample("practice", "{}"),
+        CommandExample("evaluate", "{}"), CommandExample("range", #"{"min_mm":50,"max_mm":60}"#),
+        CommandExample("name", #"{"name":"CPR-01"}"#), CommandExample("reset", "{}"), CommandExample("power_off", "{}"),
+    ]
 
     static func parse(command name: String, payload: CommandPayload) throws(CommandError) -> CPRBandCommand {
         switch name {

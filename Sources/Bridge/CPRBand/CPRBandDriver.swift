@@ -5,6 +5,7 @@ import Peripherals
 struct CPRBandDriver: FamilyDriver {
     var options: CPRBandOptions
     var family: DeviceFamily { .cpr }
+    var commandExamples: [CommandExample] { CPRBandCommandParser.examples }
 
     func matches(_ device: BlueZDevice) -> Bool { CPRBandAdvertisement.matches(name: device.name ?? device.alias) }
 

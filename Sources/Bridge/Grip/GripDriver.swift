@@ -5,6 +5,7 @@ import Peripherals
 struct GripDriver: FamilyDriver {
     var profile: GripProfile
     var family: DeviceFamily { .grip }
+    var commandExamples: [CommandExample] { [] }
 
     func matches(_ device: BlueZDevice) -> Bool {
         profile.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)

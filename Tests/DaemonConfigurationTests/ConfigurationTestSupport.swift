@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Configuration
+@testable import DaemonConfiguration
 
 /// A temporary folder for configuration files, removed when the test ends.
 final class TemporaryFolder {

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import Yams
 
-@testable import Configuration
+@testable import DaemonConfiguration
 
 /// `examples/gatt2mqtt.yaml`, installed as a user would: beside its password, TLS and grip files.
 struct ExampleConfigurationTests {
@@ -19,6 +19,8 @@ struct ExampleConfigurationTests {
             "grip-profile.json",
             try String(contentsOfFile: ProjectPaths.root + "/examples/grip-profile.json", encoding: .utf8))
         try folder.write("mqtt-password", "example-password\n")
+        try folder.write("http-password", "page-password\n")
+        try folder.write("http-token", "page-token\n")
         for name in ["ca.pem", "client.pem", "client.key"] { try folder.write(name, "PEM") }
         return (folder, file)
     }
@@ -58,6 +60,9 @@ struct ExampleConfigurationTests {
         #expect(bridge.gripProfile == (try GripProfile.load(json: profile)))
         #expect(loaded.logLevel == .info)
         #expect(bridge.payloadSizeLimit == 16384)
+        let http = try #require(loaded.http)
+        #expect(http.listen == "127.0.0.1:8080")
+        #expect(http.username == "operator" && http.password == "page-password" && http.token == "page-token")
     }
 
     @Test func theExampleHasEveryKey() throws {

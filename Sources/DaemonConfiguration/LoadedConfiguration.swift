@@ -1,6 +1,7 @@
 import Bridge
 import Logging
 import MQTT
+import WebUI
 
 /// Where the broker password came from: shown instead of the password.
 enum PasswordSource: Sendable, Equatable {
@@ -21,8 +22,12 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     public var logLevel: Logger.Level
     /// The configuration file read, if any.
     public var file: String?
+    /// The live page and `/metrics`; nil when off (the default).
+    public var http: HTTPOptions?
     var passwordSource: PasswordSource?
     var gripProfileFile: String?
+    var httpPasswordFile: String?
+    var httpTokenFile: String?
 
     public var description: String { yaml() }
     public var debugDescription: String { yaml() }
@@ -112,6 +117,15 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         if let fleet = bridge.fleet {
             add(1, "refresh_s: \(number(fleet.refreshInterval / .seconds(1)))")
             add(1, "incarnation_file: \(quoted(fleet.incarnationFile))")
+        }
+        if let http {
+            add(0, "http:")
+            add(1, "listen: \(quoted(http.listen))")
+            if let user = http.username { add(1, "username: \(quoted(user))") }
+            if let file = httpPasswordFile { add(1, "password_file: \(quoted(file))") }
+            if let file = httpTokenFile { add(1, "token_file: \(quoted(file))") }
+        } else {
+            add(0, "# http: (off)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -47,6 +47,8 @@ public struct CommandLineSettings: Sendable, Equatable {
     public var fleetRefreshSeconds: Double?
     /// `--fleet-incarnation-file`.
     public var fleetIncarnationFile: String?
+    /// `--http`.
+    public var http: String?
 
     /// Nothing given.
     public init() {}
@@ -78,6 +80,7 @@ public struct CommandLineSettings: Sendable, Equatable {
         set(.fleetEnabled, "--fleet", fleet ? .text("true") : nil)
         set(.fleetRefreshSeconds, "--fleet-refresh-seconds", fleetRefreshSeconds.map(SettingValue.number))
         set(.fleetIncarnationFile, "--fleet-incarnation-file", fleetIncarnationFile.map(SettingValue.text))
+        set(.httpListen, "--http", http.map(SettingValue.text))
         return settings
     }
 }

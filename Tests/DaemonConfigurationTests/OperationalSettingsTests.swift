@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Configuration
+@testable import DaemonConfiguration
 
 /// Health interval, session expiry and command rate limits.
 struct OperationalSettingsTests {

@@ -2,7 +2,7 @@ import Bridge
 import Foundation
 import Testing
 
-@testable import Configuration
+@testable import DaemonConfiguration
 
 struct ConfigurationPrecedenceTests {
     let file = """

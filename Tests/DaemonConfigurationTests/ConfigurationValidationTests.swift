@@ -3,7 +3,7 @@ import Foundation
 import MQTT
 import Testing
 
-@testable import Configuration
+@testable import DaemonConfiguration
 
 struct ConfigurationValidationTests {
     @Test(arguments: [

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Configuration
+@testable import DaemonConfiguration
 
 struct PasswordTests {
     static let password = "correct-horse-battery-staple"

@@ -46,6 +46,10 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     case fleetEnabled = "fleet.enabled"
     case fleetRefreshSeconds = "fleet.refresh_s"
     case fleetIncarnationFile = "fleet.incarnation_file"
+    case httpListen = "http.listen"
+    case httpUsername = "http.username"
+    case httpPasswordFile = "http.password_file"
+    case httpTokenFile = "http.token_file"
 
     /// What a value of the key is in the file.
     enum Kind: Sendable {
@@ -70,9 +74,11 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     var kind: Kind {
         switch self {
         case .brokerURL, .clientID, .protocolVersion, .username, .gateway, .adapter, .autoConnect, .a5Reconnect,
-            .logLevel, .baseTopic, .fleetEnabled:
+            .logLevel, .baseTopic, .fleetEnabled, .httpListen, .httpUsername:
             .text
-        case .passwordFile, .tlsCAFile, .tlsCertificateFile, .tlsKeyFile, .gripProfile, .fleetIncarnationFile: .path
+        case .passwordFile, .tlsCAFile, .tlsCertificateFile, .tlsKeyFile, .gripProfile, .fleetIncarnationFile,
+            .httpPasswordFile, .httpTokenFile:
+            .path
         case .a5SqueezeNewtons, .a5ReleaseNewtons, .a5DoubleSqueezeSeconds, .a5KeepAliveSeconds, .cprRateWindow,
             .cprReferencePower, .cprExponent, .healthInterval, .commandRate, .a5BatterySeconds, .cprBatterySeconds,
             .cprSignalSeconds, .fleetRefreshSeconds:
@@ -92,6 +98,7 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
         case .adapter: "GATT2MQTT_ADAPTER"
         case .gateway: "GATT2MQTT_GATEWAY"
         case .baseTopic: "GATT2MQTT_BASE_TOPIC"
+        case .httpListen: "GATT2MQTT_HTTP"
         case .logLevel: "GATT2MQTT_LOG_LEVEL"
         case .username: "GATT2MQTT_MQTT_USERNAME"
         case .password: "GATT2MQTT_MQTT_PASSWORD"

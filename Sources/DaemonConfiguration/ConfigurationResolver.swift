@@ -2,6 +2,7 @@ import Bridge
 import Foundation
 import Logging
 import MQTT
+import WebUI
 import Peripherals
 
 /// Turns merged settings into a checked configuration: the one place defaults are filled in and
@@ -62,6 +63,7 @@ struct ConfigurationResolver {
             bridge.payloadSizeLimit = limit
         }
         bridge.fleet = try resolveFleet()
+        let http = try resolveHTTP()
         if let seconds = try finite(.healthInterval) {
             guard (0.1...86400).contains(seconds) else { throw fail(.healthInterval, "must be from 0.1 to 86400 seconds, not \(seconds)") }
             bridge.healthInterval = .milliseconds(Int(seconds * 1000))
@@ -79,8 +81,8 @@ struct ConfigurationResolver {
             bridge.commandRate.burst = Double(burst)
         }
         return LoadedConfiguration(
-            bridge: bridge, logLevel: logLevel, file: file, passwordSource: passwordSource,
-            gripProfileFile: text(.gripProfile))
+            bridge: bridge, logLevel: logLevel, file: file, http: http, passwordSource: passwordSource,
+            gripProfileFile: text(.gripProfile), httpPasswordFile: text(.httpPasswordFile), httpTokenFile: text(.httpTokenFile))
     }
 
     // MARK: - Sections
@@ -114,6 +116,38 @@ struct ConfigurationResolver {
         }
         guard Set(names).count == names.count else { throw fail(key, "names an adapter twice: \(names.joined(separator: ", "))") }
         return names
+    }
+
+    /// `http.listen` turns the live page on; its credentials count only then. Basic authentication needs
+    /// both the user name and the password file; a token file gives a bearer token.
+    private func resolveHTTP() throws(ConfigurationError) -> HTTPOptions? {
+        guard let listen = text(.httpListen) else { return nil }
+        var options: HTTPOptions
+        do {
+            options = try HTTPOptions(listen: listen)
+        } catch {
+            throw fail(.httpListen, error.description)
+        }
+        switch (text(.httpUsername), text(.httpPasswordFile)) {
+        case (let user?, let path?):
+            guard !user.isEmpty, !user.contains(":") else { throw fail(.httpUsername, "must be non-empty and without ':'") }
+            options.username = user
+            options.password = try secret(.httpPasswordFile, path)
+        case (nil, nil): break
+        case (nil, _?): throw fail(.httpPasswordFile, "needs \(name(.httpUsername)) too")
+        case (_?, nil): throw fail(.httpUsername, "needs \(name(.httpPasswordFile)) too")
+        }
+        if let path = text(.httpTokenFile) { options.token = try secret(.httpTokenFile, path) }
+        return options
+    }
+
+    /// A file's text without its line ends; never empty.
+    private func secret(_ key: ConfigurationKey, _ path: String) throws(ConfigurationError) -> String {
+        var text = String(decoding: try read(key, path), as: UTF8.self)
+        // By scalars: "\r\n" is one Character, which hasSuffix("\n") does not match.
+        while let last = text.unicodeScalars.last, last == "\n" || last == "\r" { text.unicodeScalars.removeLast() }
+        guard !text.isEmpty else { throw fail(key, "\(path) is empty") }
+        return text
     }
 
     /// `fleet.enabled` turns the fleet on; its other keys count only then (an example file may hold them).
@@ -177,13 +211,7 @@ struct ConfigurationResolver {
             mqtt.password = secret.value
             passwordSource = .environment(name(.password))
         } else if let path = text(.passwordFile) {
-            var password = String(decoding: try read(.passwordFile, path), as: UTF8.self)
-            // By scalars: "\r\n" is one Character, which hasSuffix("\n") does not match.
-            while let last = password.unicodeScalars.last, last == "\n" || last == "\r" {
-                password.unicodeScalars.removeLast()
-            }
-            guard !password.isEmpty else { throw fail(.passwordFile, "\(path) is empty") }
-            mqtt.password = password
+            mqtt.password = try secret(.passwordFile, path)
             passwordSource = .file(path)
         }
         if mqtt.password != nil, mqtt.username == nil, mqtt.protocolVersion == .v311 {
@@ -419,12 +447,7 @@ struct ConfigurationResolver {
         return text.uppercased()
     }
 
-    static func isValidAlias(_ alias: String) -> Bool {
-        (1...64).contains(alias.count)
-            && alias.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
-            }
-    }
+    static func isValidAlias(_ alias: String) -> Bool { TopicMap.isValidDeviceID(alias) }
 
     /// A device's default `<id>` is its address in lower-case hex without colons.
     static func looksLikeDeviceID(_ alias: String) -> Bool {

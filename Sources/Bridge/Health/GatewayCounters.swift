@@ -1,0 +1,21 @@
+/// The gateway's counters at one moment, for `/metrics`: totals since the start, never rates.
+public struct GatewayCounters: Sendable, Equatable {
+    /// Per device (`<family>/<id>`).
+    public struct Device: Sendable, Equatable {
+        public var notifications: Int
+        public var decodeErrors: Int
+        /// Links that came up after the first.
+        public var reconnects: Int
+    }
+
+    public var messagesIn: Int
+    public var messagesOut: Int
+    public var brokerReconnects: Int
+    public var droppedMessages: Int
+    public var droppedNotifications: Int
+    /// Sessions by connection state (`connected`, `connecting`, …).
+    public var sessions: [String: Int]
+    public var devices: [String: Device]
+    public var residentBytes: Int?
+    public var uptimeSeconds: Double
+}

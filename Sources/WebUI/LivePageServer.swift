@@ -1,0 +1,138 @@
+import Bridge
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import MQTT
+
+/// The daemon's optional HTTP server (`--http`): the live page at `/`, its WebSocket at `/live`, and
+/// `/metrics`. Off by default, on loopback unless configured otherwise, behind `AccessGuard`.
+public struct LivePageServer: Sendable {
+    let options: HTTPOptions
+    let mirror: TopicMirror
+    let catalogue: [DeviceFamily: [CommandExample]]
+    let metrics: MetricsEndpoint?
+    let logger: Logger
+
+    public init(
+        options: HTTPOptions, mqtt: MQTTConfiguration, gateway: String, baseTopic: String,
+        catalogue: [DeviceFamily: [CommandExample]], metrics: MetricsEndpoint?, logger: Logger
+    ) throws {
+        self.options = options
+        mirror = try TopicMirror(mqtt: mqtt, gateway: gateway, baseTopic: baseTopic, logger: logger)
+        self.catalogue = catalogue
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// Serves until the task is cancelled.
+    public func run() async throws {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.add(middleware: ReadOnlyPaths())
+        router.add(middleware: AccessGuard(options: options))
+        router.get("/") { _, _ in Self.page }
+        router.get("/metrics") { _, _ in
+            guard let metrics else { throw HTTPError(.notFound, message: "metrics are off") }
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: metrics.render())))
+        }
+        router.ws("/live") { request, _ in
+            try Self.checkUpgrade(request)
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, _ in
+            try await serve(inbound: inbound, outbound: outbound)
+        }
+        let webSocketResponder = router.buildResponder()
+        let app = Application(
+            router: router,
+            server: HTTPServerBuilder { responder in
+                GuardedUpgradeChannel(inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, configuration: .init(maxFrameSize: 64 * 1024)))
+            },
+            configuration: .init(
+                address: .hostname(options.host, port: options.port), serverName: "gatt2mqtt",
+                availableConnectionsDelegate: MaximumAvailableConnections(64)),
+            onServerRunning: { [logger, options] _ in logger.notice("live page on \(options.pageURL)", metadata: ["listen": "\(options.listen)"]) },
+            logger: logger)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await mirror.run() }
+            try await app.run()
+            group.cancelAll()
+        }
+    }
+
+    /// The page, with headers that keep it to itself: no caching, no framing, nothing loaded from elsewhere.
+    static var page: Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .contentSecurityPolicy: "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; frame-ancestors 'none'",
+                HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.live_html)))
+    }
+
+    /// Only a real WebSocket handshake from this server's own page upgrades: another site open in the same
+    /// browser must not reach a loopback gateway and send commands (cross-site WebSocket hijacking).
+    static func checkUpgrade(_ request: Request) throws {
+        guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+            throw HTTPError(HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), message: "/live is a WebSocket")
+        }
+        if let origin = request.headers[.origin], !isSameOrigin(origin, host: request.head.authority) {
+            throw HTTPError(.forbidden, message: "the WebSocket serves this server's own page only (Origin \(origin))")
+        }
+    }
+
+    /// Whether `origin` (`http://host:port`) names the host the request was sent to.
+    static func isSameOrigin(_ origin: String, host: String?) -> Bool {
+        guard let host else { return false }
+        return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+
+    /// One page's WebSocket: hello, what is known, then live messages; its commands run side by side.
+    private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let (id, snapshot, live) = mirror.attach()
+        defer { mirror.detach(id) }
+        try await outbound.write(.text(LiveFrame.hello(baseTopic: mirror.baseTopic, catalogue: catalogue)))
+        for entry in snapshot { try await outbound.write(.text(LiveFrame.message(entry))) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await entry in live { try await outbound.write(.text(LiveFrame.message(entry))) }
+            }
+            group.addTask {
+                try await withThrowingDiscardingTaskGroup { requests in
+                    for try await message in inbound.messages(maxSize: 64 * 1024) {
+                        guard case .text(let text) = message else {
+                            try await outbound.write(.text(LiveFrame.error(id: nil, message: "frames must be JSON text")))
+                            continue
+                        }
+                        requests.addTask { try await answer(text, outbound: outbound) }
+                    }
+                }
+            }
+            // The page closed (or the server stops): end the live feed too.
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func answer(_ text: String, outbound: WebSocketOutboundWriter) async throws {
+        try await outbound.write(.text(await frame(answering: text)))
+    }
+
+    /// The `reply` to one page frame, or the `error` that says why it was not sent or not answered.
+    private func frame(answering text: String) async -> String {
+        do throws(PageRequestError) {
+            let request = try PageRequest(frame: text, catalogue: catalogue)
+            logger.info("live page sends", metadata: ["topic": "\(request.topic(baseTopic: mirror.baseTopic))"])
+            let reply = try await mirror.send(request)
+            return LiveFrame.reply(id: request.id, topic: reply.topic, payload: reply.payload)
+        } catch {
+            logger.warning("live page frame refused", metadata: ["reason": "\(error.message)"])
+            return LiveFrame.error(id: error.id, message: error.message)
+        }
+    }
+}

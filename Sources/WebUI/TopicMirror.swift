@@ -1,0 +1,154 @@
+import Bridge
+import Foundation
+import Logging
+import MQTT
+import Synchronization
+
+/// The broker as the live page sees it: a client of its own subscribed to every gateway's and every
+/// device's topics, so the page shows the whole fleet on the broker, whichever gateway holds a device.
+/// It keeps the last value of each topic for pages that connect later and fans live messages out to the
+/// pages connected now. It never touches the bridge's own client or its hot path.
+final class TopicMirror: Sendable {
+    /// One topic's value, its topic without the base topic.
+    struct Entry: Sendable, Equatable {
+        var topic: String
+        var payload: String
+        var retained: Bool
+    }
+
+    private struct State {
+        var last: [String: Entry] = [:]
+        var pages: [Int: AsyncStream<Entry>.Continuation] = [:]
+        var warnedFull = false
+    }
+
+    /// Beyond this many topics new ones are passed on live but not kept.
+    static let topicLimit = 20_000
+    /// A page that falls this far behind loses its oldest messages, not the server's memory.
+    static let pageBuffer = 4_096
+
+    let client: MQTTClient
+    let baseTopic: String
+    /// Where MQTT 5 replies to the page's frames come back (with their correlation data).
+    let replyTopic: String
+    private let usesResponseTopics: Bool
+    private let waiters = ReplyWaiters()
+    private let state = Mutex(State())
+    private let logger: Logger
+
+    init(mqtt configuration: MQTTConfiguration, gateway: String, baseTopic: String, logger: Logger) throws {
+        var configuration = configuration
+        // A client of its own, with no session or will: the bridge's client and its status stay its own.
+        configuration.clientID = "\(gateway)-live-\(MQTTConfiguration.randomClientID().suffix(8))"
+        configuration.cleanStart = true
+        configuration.sessionExpiry = nil
+        configuration.will = nil
+        client = try MQTTClient(configuration: configuration, logger: Logger(label: "gatt2mqtt.live.mqtt"))
+        self.baseTopic = baseTopic
+        let prefix = baseTopic.isEmpty ? "" : baseTopic + "/"
+        replyTopic = "\(prefix)gatt2mqtt/\(gateway)/live/\(configuration.clientID)/reply"
+        usesResponseTopics = configuration.protocolVersion == .v5
+        self.logger = logger
+    }
+
+    /// The filters: every gateway's own topics but claims, and every device topic one level deep (not
+    /// `cmd/…`).
+    var filters: [String] {
+        let prefix = baseTopic.isEmpty ? "" : baseTopic + "/"
+        let gateway = ["status", "adapter", "adapter/+", "health", "devices", "scan", "response/+"].map { "\(prefix)gatt2mqtt/+/\($0)" }
+        let devices = DeviceFamily.allCases.map { "\(prefix)\($0.rawValue)/+/+" }
+        return gateway + devices + (usesResponseTopics ? [replyTopic] : [])
+    }
+
+    /// Runs until cancelled.
+    func run() async {
+        client.start()
+        do {
+            for filter in filters { try client.subscribe(filter, qos: .atMostOnce) }
+        } catch {
+            logger.error("live page: cannot subscribe: \(error)")
+        }
+        await withTaskCancellationHandler {
+            for await message in client.messages { receive(message) }
+        } onCancel: {
+            state.withLock { state in
+                for page in state.pages.values { page.finish() }
+                state.pages = [:]
+            }
+        }
+        await client.stop()
+    }
+
+    private func receive(_ message: MQTTMessage) {
+        let payload = String(decoding: message.payload, as: UTF8.self)
+        if message.topic == replyTopic {
+            if let correlation = message.correlationData { waiters.deliver(payload, to: .correlation(String(decoding: correlation, as: UTF8.self))) }
+            return
+        }
+        let prefix = baseTopic.isEmpty ? "" : baseTopic + "/"
+        guard message.topic.hasPrefix(prefix) else { return }
+        let topic = String(message.topic.dropFirst(prefix.count))
+        if !usesResponseTopics, let name = Self.answeredName(payload) {
+            waiters.deliver(payload, to: .plain(topic: message.topic, name: name))
+        }
+        let entry = Entry(topic: topic, payload: payload, retained: message.retain)
+        let pages = state.withLock { state -> [AsyncStream<Entry>.Continuation] in
+            if payload.isEmpty {
+                state.last[topic] = nil
+            } else if state.last[topic] != nil || state.last.count < Self.topicLimit {
+                state.last[topic] = entry
+            } else if !state.warnedFull {
+                state.warnedFull = true
+                logger.warning("live page: more than \(Self.topicLimit) topics; later ones are shown live only")
+            }
+            return Array(state.pages.values)
+        }
+        for page in pages { page.yield(entry) }
+    }
+
+    /// The `command` or `request` a bridge reply names.
+    private static func answeredName(_ payload: String) -> String? {
+        guard payload.hasPrefix("{"), case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(payload.utf8))
+        else { return nil }
+        if case .string(let name)? = object["command"] ?? object["request"] { return name }
+        return nil
+    }
+
+    /// A page's view: what is known now (sorted by topic), then every message as it comes.
+    func attach() -> (id: Int, snapshot: [Entry], live: AsyncStream<Entry>) {
+        let id = waiters.nextNumber()
+        let (stream, continuation) = AsyncStream.makeStream(of: Entry.self, bufferingPolicy: .bufferingNewest(Self.pageBuffer))
+        let snapshot = state.withLock { state in
+            state.pages[id] = continuation
+            return state.last.values.sorted { $0.topic < $1.topic }
+        }
+        return (id, snapshot, stream)
+    }
+
+    func detach(_ id: Int) {
+        state.withLock { $0.pages.removeValue(forKey: id) }?.finish()
+    }
+
+    /// Publishes a page's command or request as any MQTT client would, and waits for the bridge's reply.
+    func send(_ request: PageRequest, timeout: Duration = .seconds(20)) async throws(PageRequestError) -> (topic: String, payload: String) {
+        let topic = request.topic(baseTopic: baseTopic)
+        let correlation = String(waiters.nextNumber())
+        let key: ReplyWaiters.Key = usesResponseTopics
+            ? .correlation(correlation) : .plain(topic: request.plainReplyTopic(baseTopic: baseTopic), name: request.name)
+        let reply: String?
+        do {
+            reply = try await waiters.wait(for: key, timeout: timeout) {
+                try client.publish(MQTTMessage(
+                    topic: topic, payload: Array(request.payload.utf8), qos: .atLeastOnce, retain: false,
+                    responseTopic: usesResponseTopics ? replyTopic : nil,
+                    correlationData: usesResponseTopics ? Array(correlation.utf8) : nil))
+            }
+        } catch {
+            throw PageRequestError(id: request.id, "not sent: \(error)")
+        }
+        guard let reply else {
+            throw PageRequestError(id: request.id, "no reply within \(timeout); is a gateway serving it?")
+        }
+        return (String(topic.dropFirst(baseTopic.isEmpty ? 0 : baseTopic.count + 1)), reply)
+    }
+}

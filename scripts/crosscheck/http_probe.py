@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Probes gatt2mqtt's HTTP server the way a careless or hostile client would, and its WebSocket the way
+the page does, with nothing but the standard library (so it shows what arrives on the wire).
+
+    http_probe.py --base http://127.0.0.1:PORT [--token T] [--device belt/<id>]
+
+Prints one line per probe, for tests to read:
+
+    STATUS <probe> <http status>          e.g. STATUS get-page 200, STATUS live-foreign-origin 403
+    FRAME <probe> <frame JSON>            the WebSocket's answer to one frame the probe sent
+    HELLO <frame JSON>                    the first frame after the upgrade
+"""
+
+import argparse
+import base64
+import json
+import os
+import socket
+import struct
+import sys
+import urllib.parse
+
+
+def request(host, port, raw):
+    """Sends raw bytes, returns (status, headers text, socket) with the socket still open."""
+    sock = socket.create_connection((host, port), timeout=10)
+    sock.sendall(raw)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    status_line = head.split(b"\r\n", 1)[0].decode("latin-1")
+    parts = status_line.split(" ")
+    status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    return status, head.decode("latin-1"), sock, rest
+
+
+def http(host, port, method, path, headers=None):
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close"]
+    lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+    status, _, sock, _ = request(host, port, ("\r\n".join(lines) + "\r\n\r\n").encode())
+    sock.close()
+    return status
+
+
+def upgrade(host, port, path, origin):
+    key = base64.b64encode(os.urandom(16)).decode()
+    lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket", "Connection: Upgrade",
+             f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13", f"Origin: {origin}"]
+    return request(host, port, ("\r\n".join(lines) + "\r\n\r\n").encode())
+
+
+def send_text(sock, text):
+    payload = text.encode()
+    mask = os.urandom(4)
+    header = bytes([0x81])
+    if len(payload) < 126:
+        header += bytes([0x80 | len(payload)])
+    elif len(payload) < 65536:
+        header += bytes([0x80 | 126]) + struct.pack("!H", len(payload))
+    else:
+        header += bytes([0x80 | 127]) + struct.pack("!Q", len(payload))
+    sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
+class FrameReader:
+    def __init__(self, sock, buffered):
+        self.sock, self.buffer = sock, buffered
+
+    def need(self, count):
+        while len(self.buffer) < count:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("the server closed the WebSocket")
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def text(self):
+        """The next text frame (server frames are unmasked and, here, unfragmented)."""
+        while True:
+            first, second = self.need(2)
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack("!H", self.need(2))[0]
+            elif length == 127:
+                length = struct.unpack("!Q", self.need(8))[0]
+            payload = self.need(length)
+            opcode = first & 0x0F
+            if opcode == 0x1:
+                return payload.decode()
+            if opcode == 0x8:
+                raise EOFError("close frame")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--token")
+    parser.add_argument("--device")
+    args = parser.parse_args()
+    url = urllib.parse.urlparse(args.base)
+    host, port = url.hostname, url.port
+    query = f"?token={args.token}" if args.token else ""
+    origin = f"http://{host}:{port}"
+
+    def say(*words):
+        print(*words, flush=True)
+
+    say("STATUS get-page", http(host, port, "GET", "/" + query))
+    say("STATUS get-metrics", http(host, port, "GET", "/metrics" + query))
+    say("STATUS get-unknown", http(host, port, "GET", "/nothing-here" + query))
+    say("STATUS post-page", http(host, port, "POST", "/" + query, {"Content-Length": "0"}))
+    say("STATUS live-without-upgrade", http(host, port, "GET", "/live" + query))
+    if args.token:
+        say("STATUS page-without-token", http(host, port, "GET", "/"))
+        say("STATUS page-wrong-token", http(host, port, "GET", "/?token=wrong"))
+        say("STATUS metrics-bearer", http(host, port, "GET", "/metrics", {"Authorization": f"Bearer {args.token}"}))
+        status, _, sock, _ = upgrade(host, port, "/live", origin)
+        sock.close()
+        say("STATUS live-without-token", status)
+    status, _, sock, _ = request(host, port, b"NOT AN HTTP REQUEST\r\n\r\n")
+    sock.close()
+    say("STATUS garbage", status)
+    status, _, sock, _ = upgrade(host, port, "/live" + query, "http://evil.example")
+    sock.close()
+    say("STATUS live-foreign-origin", status)
+
+    status, _, sock, rest = upgrade(host, port, "/live" + query, origin)
+    say("STATUS live-upgrade", status)
+    if status != 101:
+        return 1
+    frames = FrameReader(sock, rest)
+    say("HELLO", frames.text())
+
+    def ask(probe, frame):
+        send_text(sock, frame)
+        # Skip the live feed until the answer to this frame (a reply or an error) comes.
+        while True:
+            text = frames.text()
+            kind = json.loads(text).get("type")
+            if kind in ("reply", "error"):
+                say("FRAME", probe, text)
+                return
+
+    ask("not-json", "this is not json")
+    ask("unknown-family", json.dumps({"type": "command", "id": 1, "device": "lamp/x", "command": "on", "payload": ""}))
+    ask("wildcard-id", json.dumps({"type": "command", "id": 2, "device": "belt/#", "command": "mode", "payload": "app"}))
+    ask("unknown-request", json.dumps({"type": "request", "id": 3, "gateway": "x", "request": "reboot", "payload": ""}))
+    if args.device:
+        ask("bad-value", json.dumps({"type": "command", "id": 4, "device": args.device, "command": "intensity",
+                                     "payload": "{\"intensity\":500}"}))
+        ask("good-command", json.dumps({"type": "command", "id": 5, "device": args.device, "command": "mode", "payload": "app"}))
+    sock.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
