@@ -112,7 +112,7 @@ struct LivePageEndToEndTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func metricsParseWithPrometheusOwnParserAndCountTheBelt(_ kind: BlueZWorld) async throws {
-        try await withPage(kind) { world, _, _, recorder, id, base in
+        try await withPage(kind) { world, bridge, _, recorder, id, base in
             #expect(try await send(recorder, "belt/\(id)/cmd/mode", "app", tag: "ok") == #"{"command":"mode","ok":true}"#)
             _ = try await send(recorder, "belt/\(id)/cmd/intensity", #"{"intensity":500}"#, tag: "refused")
             try await recorder.waitFor("belt/\(id)/heading")
@@ -142,6 +142,11 @@ struct LivePageEndToEndTests {
             #expect(value("gatt2mqtt_command_duration_seconds_count", ["family": "belt", "outcome": "ok"]) == 1)
             #expect(value("gatt2mqtt_command_duration_seconds_count", ["family": "belt", "outcome": "invalid_value"]) == 1)
             #expect(samples.first { $0.name == "gatt2mqtt_command_duration_seconds_bucket" }?.type == "histogram")
+
+            // The page ends with the bridge: SIGTERM still means a clean exit, status 0.
+            bridge.send(SIGTERM)
+            #expect(try await bridge.waitForExit(timeout: .seconds(10)) == .exited(0))
+            #expect(!FreePort.isAccepting(port: Int(base.split(separator: ":").last ?? "") ?? 0), "the page's port is closed")
         }
     }
 }
