@@ -126,6 +126,9 @@ public final class Bridge: Sendable {
             // behind (correctLeftovers).
             try mqtt.subscribe(topics.infoFilter(family), qos: .atLeastOnce)
         }
+        for driver in drivers {
+            for leaf in driver.followedLeaves { try mqtt.subscribe(topics.leafFilter(driver.family, leaf), qos: .atLeastOnce) }
+        }
         // Subscribed last, the gateway's own retained status (just published) arrives after every retained
         // `info`: it ends the leftovers, which are corrected before any device is served.
         try mqtt.subscribe(topics.status, qos: .atLeastOnce)
@@ -435,6 +438,10 @@ public final class Bridge: Sendable {
                 handleCommand(message, family: family, id: id, name: name)
             } else if message.retain, let (family, id) = topics.parseInfo(message.topic) {
                 correctLeftovers(family: family, id: id, info: message)
+            } else if let (family, id, leaf) = topics.parseLeaf(message.topic), let driver = drivers.first(where: { $0.family == family }),
+                driver.followedLeaves.contains(leaf), !driver.followed(id: id, leaf: leaf, payload: message.payload)
+            {
+                logger.warning("malformed \(leaf) ignored", metadata: ["topic": "\(message.topic)"])
             }
         }
     }

@@ -48,6 +48,11 @@ protocol FamilyDriver: Sendable {
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession
     /// Every command the family takes, with a working payload (none for a family without commands).
     var commandExamples: [CommandExample] { get }
+    /// Leaves of its devices' retained topics (`<family>/+/<leaf>`) the family follows, from any gateway:
+    /// what users asked for, which the next gateway to serve a device takes over.
+    var followedLeaves: [String] { get }
+    /// One such message; false when its payload is malformed (the bridge logs it).
+    func followed(id: String, leaf: String, payload: [UInt8]) -> Bool
     /// Executes a command for device `id` of this family that has no session here; returns what its reply
     /// adds. By default there is nothing to do without the device: `notConnected`.
     func executeWithoutSession(id: String, command: String, payload: CommandPayload, publisher: BrokerPublisher) throws(CommandError)
@@ -55,6 +60,9 @@ protocol FamilyDriver: Sendable {
 }
 
 extension FamilyDriver {
+    var followedLeaves: [String] { [] }
+    func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { true }
+
     func executeWithoutSession(id: String, command: String, payload: CommandPayload, publisher: BrokerPublisher) throws(CommandError)
         -> [String: JSONValue]
     {

@@ -94,11 +94,20 @@ public struct TopicMap: Sendable {
     /// Every device's retained `info` of a family, read at start to find state an earlier run left behind.
     public func infoFilter(_ family: DeviceFamily) -> String { "\(prefix)\(family.rawValue)/+/info" }
 
+    /// Every device's retained `<leaf>` of a family (`<family>/+/<leaf>`).
+    public func leafFilter(_ family: DeviceFamily, _ leaf: String) -> String { "\(prefix)\(family.rawValue)/+/\(leaf)" }
+
     /// Splits `<family>/<id>/info`; nil for anything else.
     public func parseInfo(_ topic: String) -> (family: DeviceFamily, id: String)? {
+        guard let (family, id, leaf) = parseLeaf(topic), leaf == "info" else { return nil }
+        return (family, id)
+    }
+
+    /// Splits `<family>/<id>/<leaf>`; nil for anything else.
+    public func parseLeaf(_ topic: String) -> (family: DeviceFamily, id: String, leaf: String)? {
         guard let parts = deviceLevels(topic) else { return nil }
-        guard parts.count == 3, parts[2] == "info", let family = DeviceFamily(rawValue: String(parts[0])), !parts[1].isEmpty else { return nil }
-        return (family, String(parts[1]))
+        guard parts.count == 3, let family = DeviceFamily(rawValue: String(parts[0])), !parts[1].isEmpty, !parts[2].isEmpty else { return nil }
+        return (family, String(parts[1]), String(parts[2]))
     }
 
     /// The default reply topic when a command carries no MQTT 5 response topic.

@@ -117,4 +117,30 @@ struct BeltNavigationEndToEndTests {
             await recorder.stop()
         }
     }
+
+    /// Navigation is what users asked for, and outlives the gateway too: after a crash the restarted gateway
+    /// reads it back from the broker (`navigation`, `navigation_signal`) and plays it again.
+    @Test(arguments: BlueZWorld.enabled)
+    func navigationSurvivesACrashOfTheGateway(_ kind: BlueZWorld) async throws {
+        try await TestWorld.with(kind) { world in
+            let belt = try await world.startSimulator(["belt"])
+            let id = try belt.simulatedID
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            let bridge = try await world.startBridge()
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"start","direction":90}"#, responseTopic: "test/nav/start")
+            #expect(try await recorder.waitFor("test/nav/start").payloadString == #"{"command":"navigation","ok":true}"#)
+            try await belt.waitForLine { $0 == Self.fe03 + Self.navigationSignal(bearing: 90) }
+
+            bridge.send(SIGKILL)
+            _ = try await bridge.waitForExit()
+            let restart = belt.lineCount
+            let mark = recorder.mark
+            _ = try await world.startBridge()
+            try await recorder.waitFor("belt/\(id)/connection", after: mark, timeout: .seconds(40)) { $0.payloadString == "connected" }
+            try await belt.waitForLine(after: restart, timeout: .seconds(20)) { $0 == Self.fe03 + Self.navigationSignal(bearing: 90) }
+            try await recorder.waitFor("belt/\(id)/navigation", after: mark) { $0.payloadString == "navigating" }
+            await recorder.stop()
+        }
+    }
 }

@@ -69,6 +69,50 @@ struct FleetEndToEndTests {
         }
     }
 
+    /// Desired state survives the hand-over: the new owner reads the navigation its predecessor ran from the
+    /// broker (`belt/<id>/navigation`, `belt/<id>/navigation_signal`) and plays the same signal on the belt.
+    @Test func aNewOwnerCarriesOnTheNavigationItsPredecessorRan() async throws {
+        try await inTwoGatewayWorld { world, folder in
+            let belt = try await world.startSimulator(["belt"])
+            let id = try belt.simulatedID
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
+            let b = try await world.startBridge(gateway: "gw-b", adapters: ["hci1"], extraArguments: fleetArguments("gw-b", folder: folder))
+            try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+
+            let before = belt.lineCount
+            try recorder.publish(
+                "belt/\(id)/cmd/navigation", #"{"action":"start","direction":90,"signal":"navigation","intensity":40}"#,
+                responseTopic: "test/fleet/navigation")
+            #expect(try await recorder.waitFor("test/fleet/navigation").payloadString == #"{"command":"navigation","ok":true}"#)
+            try await recorder.waitFor("belt/\(id)/navigation_signal") { !$0.payload.isEmpty }
+            // Retained: a client that subscribes later gets it.
+            let late = try await TopicRecorder(url: world.broker.url, filter: "belt/\(id)/navigation_signal")
+            let signal = try await late.waitFor("belt/\(id)/navigation_signal")
+            await late.stop()
+            #expect(signal.retain && signal.payloadString == #"{"direction":90,"intensity":40,"orientation":"bearing","signal":"navigation"}"#)
+            let played = try await belt.waitForLine(after: before) { $0.hasPrefix("WRITE 0000fe03") }
+
+            // gw-b dies; gw-a takes the belt and, with no word from gw-b, plays the same signal again.
+            let death = recorder.mark
+            let handOver = belt.lineCount
+            b.send(SIGKILL)
+            try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) { $0.payloadString == "gw-a" }
+            try await recorder.waitFor("belt/\(id)/connection", after: death) { $0.payloadString == "connected" }
+            try await belt.waitForLine(after: handOver, timeout: .seconds(20)) { $0 == played }
+            try await recorder.waitFor("belt/\(id)/navigation", after: death) { $0.payloadString == "navigating" }
+            #expect(a.outputText.contains("device found"))
+
+            // And it is gw-a's navigation now: a stop goes through it, and clears the signal for the next owner.
+            try recorder.publish("belt/\(id)/cmd/navigation", "stop", responseTopic: "test/fleet/stop")
+            #expect(try await recorder.waitFor("test/fleet/stop").payloadString == #"{"command":"navigation","ok":true}"#)
+            try await recorder.waitFor("belt/\(id)/navigation_signal", after: death) { $0.payload.isEmpty }
+            try await recorder.waitFor("belt/\(id)/navigation", after: death) { $0.payloadString == "stopped" }
+            await recorder.stop()
+        }
+    }
+
     /// The users' choices come first: the gateway that hears the belt best but may not connect it by itself
     /// (`--auto-connect none`) claims no free slot, so the other one owns it.
     @Test func aGatewayThatMayNotConnectTheBeltLeavesItToAnother() async throws {

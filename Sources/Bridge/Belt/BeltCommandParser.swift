@@ -214,7 +214,7 @@ enum BeltCommandParser {
         }
     }
 
-    private static func navigationSignal(_ payload: CommandPayload) throws(CommandError) -> BeltNavigation.Signal {
+    static func navigationSignal(_ payload: CommandPayload) throws(CommandError) -> BeltNavigation.Signal {
         var preset: BeltSignalPreset? = .navigation
         switch payload.fields["signal"] {
         case nil: break

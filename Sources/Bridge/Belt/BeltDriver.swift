@@ -25,9 +25,27 @@ struct BeltDriver: FamilyDriver {
         -> [String: JSONValue]
     {
         guard case .navigation(let request) = try BeltCommandParser.parse(command: command, payload: payload),
-            let actions = try navigations.update(id, { (navigation: inout BeltNavigation) throws(CommandError) in try navigation.handle(request, now: .now) })
+            let (actions, signal) = try navigations.update(id, { (navigation: inout BeltNavigation) throws(CommandError) in try navigation.handle(request, now: .now) })
         else { throw CommandError(.notConnected, "no belt \(id) is known to this gateway") }
         for case .publishState(let state) in actions { publisher.publish(.state(publisher.topics.device(.belt, id, "navigation"), state.rawValue)) }
+        publisher.publish(.state(publisher.topics.device(.belt, id, "navigation_signal"), NavigationIntent.payload(signal)))
         return ["applied": .bool(false)]
+    }
+
+    /// The broker's word on every belt's navigation, from whichever gateway published it.
+    var followedLeaves: [String] { ["navigation", "navigation_signal"] }
+
+    func followed(id: String, leaf: String, payload: [UInt8]) -> Bool {
+        switch leaf {
+        case "navigation":
+            guard let state = BeltNavigation.State(rawValue: String(decoding: payload, as: UTF8.self)) else { return payload.isEmpty }
+            navigations.heard(id, state: state)
+        case "navigation_signal":
+            guard let signal = NavigationIntent.signal(from: payload) else { return false }
+            navigations.heard(id, signal: signal)
+        default:
+            return false
+        }
+        return true
     }
 }

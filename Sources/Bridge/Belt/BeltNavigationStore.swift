@@ -3,27 +3,60 @@ import Synchronization
 /// The navigation of every belt this gateway has served, kept while no session holds it: navigation is
 /// the bridge's state, not the link's (FSLib keeps it without a belt), so it outlives a session that ends
 /// when BlueZ forgets the device, and a request for such a belt is still taken and applied on connect.
+///
+/// It also follows what the broker says of every belt's navigation (`NavigationIntent`, whoever published
+/// it): a session starts from whichever is newer, what this gateway kept or what it heard. So a fleet's
+/// new owner carries on the navigation its predecessor ran, and a restarted gateway its own.
 final class BeltNavigationStore: Sendable {
-    private let navigations = Mutex<[String: BeltNavigation]>([:])
+    private struct Kept {
+        var navigation: BeltNavigation
+        var at: ContinuousClock.Instant
+    }
 
-    /// The navigation kept for belt `id`, or a stopped one for a belt never served before.
-    func take(_ id: String) -> BeltNavigation { navigations.withLock { $0[id] ?? BeltNavigation() } }
+    private struct Heard {
+        var intent = NavigationIntent()
+        var at: ContinuousClock.Instant
+    }
+
+    private let state = Mutex<(kept: [String: Kept], heard: [String: Heard])>(([:], [:]))
+
+    /// The navigation belt `id` starts a session with: the newer of what was kept and what was heard, or a
+    /// stopped one.
+    func take(_ id: String) -> BeltNavigation {
+        state.withLock { state in
+            let kept = state.kept[id]
+            if let heard = state.heard[id], kept.map({ heard.at > $0.at }) ?? true, let navigation = heard.intent.navigation {
+                return navigation
+            }
+            return kept?.navigation ?? BeltNavigation()
+        }
+    }
 
     /// Keeps `navigation` for belt `id` (its session ended, or a link did).
     func keep(_ navigation: BeltNavigation, for id: String) {
-        navigations.withLock { $0[id] = navigation }
+        state.withLock { $0.kept[id] = Kept(navigation: navigation, at: .now) }
+    }
+
+    /// Records the broker's `navigation` state for belt `id`.
+    func heard(_ id: String, state navigationState: BeltNavigation.State) {
+        state.withLock { $0.heard[id, default: Heard(at: .now)].intent.state = navigationState; $0.heard[id]?.at = .now }
+    }
+
+    /// Records the broker's `navigation_signal` for belt `id`.
+    func heard(_ id: String, signal: BeltNavigation.Signal?) {
+        state.withLock { $0.heard[id, default: Heard(at: .now)].intent.signal = .some(signal); $0.heard[id]?.at = .now }
     }
 
     /// Runs a request against the navigation of a belt this gateway has served and that has no session;
     /// nil when the gateway has never served `id`.
     func update(_ id: String, _ request: (inout BeltNavigation) throws(CommandError) -> [NavigationAction]) throws(CommandError)
-        -> [NavigationAction]?
+        -> (actions: [NavigationAction], signal: BeltNavigation.Signal?)?
     {
-        try navigations.withLock { (all: inout [String: BeltNavigation]) throws(CommandError) -> [NavigationAction]? in
-            guard var navigation = all[id] else { return nil }
+        try state.withLock { (state: inout (kept: [String: Kept], heard: [String: Heard])) throws(CommandError) -> (actions: [NavigationAction], signal: BeltNavigation.Signal?)? in
+            guard var navigation = state.kept[id]?.navigation else { return nil }
             let actions = try request(&navigation)
-            all[id] = navigation
-            return actions
+            state.kept[id] = Kept(navigation: navigation, at: .now)
+            return (actions, navigation.signal)
         }
     }
 }

@@ -16,6 +16,8 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     private var navigation: BeltNavigation
     private let navigations: BeltNavigationStore
     private var navigationFlush: Task<Void, Never>?
+    /// The last `navigation_signal` published, so that it goes out only when the signal changes.
+    private var publishedSignal: String?
 
     init(device: BlueZDevice, context: SessionContext, navigations: BeltNavigationStore) {
         core = SessionCore(device: device, context: context, family: .belt)
@@ -51,6 +53,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
         setState(.connected)
         if let mode = handshake.mode { perform(navigation.connected(mode: mode, now: .now)) }
         core.publish([.state(core.topic("navigation"), navigation.state.rawValue)])
+        publishSignalIfChanged()
         let device = core.link.device
         core.publish(telemetry.info(name: device.name ?? device.alias, address: device.address, firmware: handshake.firmware, gateway: core.gateway))
         core.logger.info("belt connected", metadata: ["firmware": "\(handshake.firmware?.version ?? 0)"])
@@ -210,7 +213,17 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
                 }
             }
         }
+        publishSignalIfChanged()
         return writes
+    }
+
+    /// `belt/<id>/navigation_signal`, retained, whenever the signal changes: with `navigation`, what the
+    /// next gateway to serve the belt takes over (NavigationIntent).
+    private func publishSignalIfChanged() {
+        let signal = NavigationIntent.payload(navigation.signal)
+        guard signal != publishedSignal else { return }
+        publishedSignal = signal
+        core.publisher.publish(.state(core.topic("navigation_signal"), signal))
     }
 
     /// For a command: its reply waits for the writes (in order, behind any command already queued for
