@@ -95,7 +95,7 @@ struct FaultToleranceTests {
             let during = recorder.mark
             if let a5 { for _ in 0..<5 { try await recorder.waitFor("a5/\(a5.id)/force", after: recorder.mark) } }
             let answer = try await recorder.waitFor("test/stuck", timeout: .seconds(15))
-            #expect(answer.payloadString?.contains(#""ok":false"#) == true)
+            #expect(answer.payloadString?.contains(#""ok":false"#) == true, "\(answer.topic): \(answer.payloadString ?? "<binary>")")
             #expect(ContinuousClock.now - asked < .seconds(12))
             if let a5 { #expect(recorder.messages.dropFirst(during).contains { $0.topic == "a5/\(a5.id)/force" }) }
             belt.process.send(SIGCONT)

@@ -6,6 +6,10 @@ struct Activ5Driver: FamilyDriver {
     var options: Activ5Options
     var family: DeviceFamily { .a5 }
     var commandExamples: [CommandExample] { Activ5CommandParser.examples }
+    let desired = DesiredStateStore()
+    var followedLeaves: [String] { ["desired"] }
+
+    func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { followDesired(desired, id: id, leaf: leaf, payload: payload) }
 
     func matches(_ device: BlueZDevice) -> Bool {
         Activ5Advertisement.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)
@@ -16,6 +20,6 @@ struct Activ5Driver: FamilyDriver {
     }
 
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
-        Activ5Session(device: device, context: context, options: options)
+        Activ5Session(device: device, context: context, options: options, desired: desired)
     }
 }

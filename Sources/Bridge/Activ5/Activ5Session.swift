@@ -24,9 +24,13 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     /// Force and IMU values, taken on the D-Bus thread once connected.
     private let forceLane: Activ5ForceLane
 
-    init(device: BlueZDevice, context: SessionContext, options: Activ5Options) {
+    /// What users asked for (streams): restored on every connect, from this gateway's memory or the broker's.
+    private let desired: DesiredStateStore
+
+    init(device: BlueZDevice, context: SessionContext, options: Activ5Options, desired: DesiredStateStore) {
         core = SessionCore(device: device, context: context, family: .a5)
         self.options = options
+        self.desired = desired
         telemetry = Activ5Telemetry(id: context.id, topics: context.publisher.topics, thresholds: options.squeeze)
         forceLane = Activ5ForceLane(core: core, thresholds: options.squeeze)
     }
@@ -79,6 +83,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
             let exported = characteristics.contains(Activ5GATT.Characteristic.batteryLevel)
             batteryTask = repeating(every: options.batteryInterval) { [weak self] in await self?.refreshBattery(exported: exported) }
         }
+        await restoreDesired()
         core.logger.info("Activ5 connected", metadata: ["protocol": "\(wireProtocol)", "firmware": "\(progress.firmwareVersion ?? "")"])
     }
 
@@ -188,9 +193,11 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
             case .start:
                 try await write(Activ5Command.startForce(wireProtocol))
                 setStreaming(true)
+                publishDesired()
             case .stop:
                 try await write(Activ5Command.stopForce(wireProtocol))
                 setStreaming(false)
+                publishDesired()
             case .tare:
                 if let deviceTare = Activ5Command.tare(wireProtocol) {
                     try await write(deviceTare)
@@ -204,6 +211,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
                 guard wireProtocol == .new else { throw CommandError(.invalidState, "legacy Activ5 devices have no IMU") }
                 try await write(enabled ? Activ5Command.startIMU : Activ5Command.stopIMU)
                 imuOn = enabled
+                publishDesired()
             case .samplePeriod(let period):
                 guard wireProtocol == .new else { throw CommandError(.invalidState, "legacy Activ5 devices have a fixed rate") }
                 try await write(.setSamplePeriod(period))
@@ -216,6 +224,32 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         } catch {
             throw CommandError(.gattError, "\(error)")
         }
+    }
+
+    /// Starts again what users had started (`a5/<id>/desired`): after a lost link, a crash, or on a fleet's
+    /// new owner. A failed start is logged, not fatal: the link is up and a command can try again.
+    private func restoreDesired() async {
+        let wanted = desired.take(id)
+        do {
+            if wanted["imu"] == .bool(true), wireProtocol == .new {
+                try await write(Activ5Command.startIMU)
+                imuOn = true
+            }
+            if wanted["streaming"] == .bool(true) {
+                try await write(Activ5Command.startForce(wireProtocol))
+                setStreaming(true)
+            }
+        } catch {
+            core.logger.warning("could not restart the streams users had started: \(error)")
+        }
+        publishDesired()
+    }
+
+    /// `a5/<id>/desired`, retained: the streams users started, for whichever gateway serves the device next.
+    private func publishDesired() {
+        let fields: [String: JSONValue] = ["streaming": .bool(streaming), "imu": .bool(imuOn)]
+        desired.keep(fields, for: id)
+        core.publisher.publish(.state(core.topic("desired"), JSONValue.object(fields).text))
     }
 
     private func setStreaming(_ on: Bool) {

@@ -6,6 +6,10 @@ struct CPRBandDriver: FamilyDriver {
     var options: CPRBandOptions
     var family: DeviceFamily { .cpr }
     var commandExamples: [CommandExample] { CPRBandCommandParser.examples }
+    let desired = DesiredStateStore()
+    var followedLeaves: [String] { ["desired"] }
+
+    func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { followDesired(desired, id: id, leaf: leaf, payload: payload) }
 
     func matches(_ device: BlueZDevice) -> Bool { CPRBandAdvertisement.matches(name: device.name ?? device.alias) }
 
@@ -14,6 +18,6 @@ struct CPRBandDriver: FamilyDriver {
     }
 
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
-        CPRBandSession(device: device, context: context, options: options)
+        CPRBandSession(device: device, context: context, options: options, desired: desired)
     }
 }

@@ -16,9 +16,13 @@ actor CPRBandSession: LinkedSession {
     /// The battery and signal refreshes while connected.
     private var refreshTasks: [Task<Void, Never>] = []
 
-    init(device: BlueZDevice, context: SessionContext, options: CPRBandOptions) {
+    /// The mode users asked for (practice, evaluation): restored on every connect, after the `F1` Bus sends.
+    private let desired: DesiredStateStore
+
+    init(device: BlueZDevice, context: SessionContext, options: CPRBandOptions, desired: DesiredStateStore) {
         core = SessionCore(device: device, context: context, family: .cpr)
         self.options = options
+        self.desired = desired
         telemetry = CPRBandTelemetry(id: context.id, topics: context.publisher.topics, options: options)
     }
 
@@ -51,6 +55,7 @@ actor CPRBandSession: LinkedSession {
         if let name = device.name ?? device.alias { info["name"] = .string(name) }
         core.publish(telemetry.info(info))
         await publishSignal()
+        await restoreDesired()
         // As Bus does: the battery every minute, RSSI and distance every 5 s (by default).
         refreshTasks = [
             repeating(every: options.batteryInterval) { [weak self] in await self?.refreshBattery() },
@@ -113,6 +118,8 @@ actor CPRBandSession: LinkedSession {
             throw CommandError(.gattError, "\(error)")
         }
         if case .range(let range) = command { telemetry.rangeChanged(range) }
+        // A band switched off by its users stays in ready mode when it returns.
+        if let chosen = command.resultingMode { publishDesired(chosen == .off ? .ready : chosen) }
         if command.resultingMode == .off {
             // The band switches itself off after F7/FF; Bus drops the link at once (§A.5.1).
             core.tasks.spawn { [core] in
@@ -136,6 +143,30 @@ actor CPRBandSession: LinkedSession {
             throw error
         }
         setMode(command.mode(after: mode), force: writes.count > 1)
+    }
+
+    /// Puts the band back in the mode users had chosen (`cpr/<id>/desired`): after a lost link, a crash, or
+    /// on a fleet's new owner. Bus's `F1` on connect has made it ready; practice and evaluation follow.
+    private func restoreDesired() async {
+        guard case .string(let name)? = desired.take(id)["mode"], let wanted = CPRBandMode(rawValue: name) else {
+            return publishDesired(.ready)
+        }
+        let command: CPRBandCommand? = wanted == .practicing ? .practice : wanted == .evaluating ? .evaluate : nil
+        if let command {
+            do {
+                try await send(command)
+            } catch {
+                core.logger.warning("could not restore \(name) mode: \(error)")
+            }
+        }
+        publishDesired(wanted)
+    }
+
+    /// `cpr/<id>/desired`, retained: `{"mode":"practicing"}` (ready, practicing or evaluating).
+    private func publishDesired(_ wanted: CPRBandMode) {
+        let fields: [String: JSONValue] = ["mode": .string(wanted.rawValue)]
+        desired.keep(fields, for: id)
+        core.publisher.publish(.state(core.topic("desired"), JSONValue.object(fields).text))
     }
 
     private func setMode(_ newMode: CPRBandMode, force: Bool = false) {

@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// What users asked a device for that outlives a link (an Activ5's streams, a CPR band's mode), as a JSON
+/// object per device id. The session keeps it here and publishes it retained on `<family>/<id>/desired`;
+/// every gateway also follows that topic for every device, whoever published it. A session starts from
+/// the newer of the two: a reconnect carries on what this gateway was asked, a fleet's new owner (or a
+/// gateway restarted after a crash) what the broker says.
+final class DesiredStateStore: Sendable {
+    private struct Entry {
+        var fields: [String: JSONValue]
+        var at: ContinuousClock.Instant
+    }
+
+    private let state = Mutex<(kept: [String: Entry], heard: [String: Entry])>(([:], [:]))
+
+    /// The newer of what was kept and what was heard for `id`; empty when neither.
+    func take(_ id: String) -> [String: JSONValue] {
+        state.withLock { state in
+            switch (state.kept[id], state.heard[id]) {
+            case (let kept?, let heard?): heard.at > kept.at ? heard.fields : kept.fields
+            case (let kept?, nil): kept.fields
+            case (nil, let heard?): heard.fields
+            case (nil, nil): [:]
+            }
+        }
+    }
+
+    func keep(_ fields: [String: JSONValue], for id: String) {
+        state.withLock { $0.kept[id] = Entry(fields: fields, at: .now) }
+    }
+
+    /// A `desired` payload from the broker: a JSON object, or empty for none; false when malformed.
+    func heard(_ id: String, payload: [UInt8]) -> Bool {
+        let fields: [String: JSONValue]
+        if payload.isEmpty {
+            fields = [:]
+        } else {
+            guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)) else { return false }
+            fields = object
+        }
+        state.withLock { $0.heard[id] = Entry(fields: fields, at: .now) }
+        return true
+    }
+}
+
+/// The `desired` leaf, for the drivers that follow it.
+extension FamilyDriver {
+    func followDesired(_ store: DesiredStateStore, id: String, leaf: String, payload: [UInt8]) -> Bool {
+        leaf == "desired" ? store.heard(id, payload: payload) : true
+    }
+}
