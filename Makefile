@@ -1,5 +1,5 @@
 # Shortcuts; each target is one script in scripts/.
-.PHONY: demo test bench bench-real fuzz
+.PHONY: demo test bench bench-real bench-fleet fuzz
 
 demo:
 	scripts/demo
@@ -13,6 +13,10 @@ bench:
 # The same against the real bluetoothd in the test guest (gatt2mqtt and the floors; no Python relay).
 bench-real:
 	scripts/bench --world real --devices 1,2,5 --rates 10,50 --json BENCHMARKS-real.json
+
+# Three gateways of a fleet and three belts (docs/fleet-benchmark.md, FLEET-BENCHMARK.json).
+bench-fleet:
+	scripts/bench --fleet
 
 fuzz:
 	scripts/fuzz

@@ -43,6 +43,15 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: "The listener is one more receiver of every signal for dbus-daemon and the benchmark's process: with 50 devices it adds to the load it should only observe."))
     var busTapDevices = 10
 
+    @Flag(help: "Run the fleet benchmark instead (three gateways, three belts; docs/fleet-benchmark.md, FLEET-BENCHMARK.json).")
+    var fleet = false
+
+    @Option(help: "Fleet: the gateways' claim interval R, in seconds.")
+    var fleetRefresh = 1.0
+
+    @Option(help: "Fleet: seconds of each noise setting.")
+    var fleetNoiseSeconds = 30.0
+
     private var chosen: Set<Substring> {
         Set((relays ?? (isReal ? "mqtt-floor,dbus-floor,gatt2mqtt" : "mqtt-floor,dbus-floor,gatt2mqtt,peer")).split(separator: ","))
     }
@@ -55,6 +64,11 @@ struct BenchCommand: AsyncParsableCommand {
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning
             return handler
+        }
+        if fleet {
+            return try await FleetBench(
+                refreshSeconds: fleetRefresh, noiseSeconds: fleetNoiseSeconds, markdown: "docs/fleet-benchmark.md", json: "FLEET-BENCHMARK.json"
+            ).run()
         }
         let deviceCounts = try Self.numbers(devices, "--devices")
         let rateList = try Self.numbers(rates, "--rates")
