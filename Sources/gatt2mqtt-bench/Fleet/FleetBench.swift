@@ -117,7 +117,9 @@ struct FleetBench {
                 let changes = FleetFigures.ownerChanges(topic: noisy, from: start, to: .now, events: observer.all)
                 let perHour = Double(changes) / (noiseSeconds / 3600)
                 noiseRows.append(["sigma_db": Int(sigma), "gap_db": Int(gap), "changes": changes, "per_device_hour": perHour])
-                lines.append("| Ownership changes under noise, σ \(sigma) dB, mean gap \(gap) dB (goal: 0) | \(changes) in \(Int(noiseSeconds)) s (\(Int(perHour.rounded())) per device-hour) |")
+                // One window is short: a rate per device-hour is shown only for what was seen, never extrapolated from none.
+                let rate = changes == 0 ? "" : " (\(Int(perHour.rounded())) per device-hour)"
+                lines.append("| Ownership changes under noise, σ \(sigma) dB, mean gap \(gap) dB (goal: 0) | \(changes) in \(Int(noiseSeconds)) s\(rate) |")
             }
         }
         figures["noise"] = noiseRows
