@@ -24,6 +24,26 @@ struct FleetEndToEndTests {
         }
     }
 
+    /// A belt owned by gw-b (which hears it better) and connected, gw-a standing by.
+    private struct OwnedBelt {
+        var belt: ManagedProcess
+        var id: String
+        var recorder: TopicRecorder
+        var a: ManagedProcess
+        var b: ManagedProcess
+    }
+
+    private func ownedBelt(_ world: TestWorld, folder: String) async throws -> OwnedBelt {
+        let belt = try await world.startSimulator(["belt"])
+        let id = try belt.simulatedID
+        let recorder = try await TopicRecorder(url: world.broker.url)
+        let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
+        let b = try await world.startBridge(gateway: "gw-b", adapters: ["hci1"], extraArguments: fleetArguments("gw-b", folder: folder))
+        try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
+        try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+        return OwnedBelt(belt: belt, id: id, recorder: recorder, a: a, b: b)
+    }
+
     /// How many heartbeats `gateway` has published since `mark`, once there are `count`.
     private func heartbeats(_ recorder: TopicRecorder, _ gateway: String, after mark: Int, count: Int) async throws {
         for _ in 0..<count {
@@ -34,14 +54,8 @@ struct FleetEndToEndTests {
 
     @Test func theGatewayThatHearsTheBeltBestOwnsItAndAnotherTakesOverWhenItDies() async throws {
         try await inTwoGatewayWorld { world, folder in
-            let belt = try await world.startSimulator(["belt"])
-            let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
-            let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
-            let b = try await world.startBridge(gateway: "gw-b", adapters: ["hci1"], extraArguments: fleetArguments("gw-b", folder: folder))
-
-            try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
-            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let owned = try await ownedBelt(world, folder: folder)
+            let (id, recorder, a, b) = (owned.id, owned.recorder, owned.a, owned.b)
             let claim = try await recorder.waitFor("gatt2mqtt/gw-a/claim/belt/\(id)") { $0.payloadString?.contains(#""state":"candidate""#) == true }
             #expect(claim.payloadString?.contains(#""gateway":"gw-a""#) == true)
             #expect(try String(contentsOfFile: "\(folder)/gw-a", encoding: .utf8) == "1\n", "the first start is incarnation 1")
@@ -73,14 +87,8 @@ struct FleetEndToEndTests {
     /// broker (`belt/<id>/navigation`, `belt/<id>/navigation_signal`) and plays the same signal on the belt.
     @Test func aNewOwnerCarriesOnTheNavigationItsPredecessorRan() async throws {
         try await inTwoGatewayWorld { world, folder in
-            let belt = try await world.startSimulator(["belt"])
-            let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
-            let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
-            let b = try await world.startBridge(gateway: "gw-b", adapters: ["hci1"], extraArguments: fleetArguments("gw-b", folder: folder))
-            try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
-            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-
+            let owned = try await ownedBelt(world, folder: folder)
+            let (belt, id, recorder, a, b) = (owned.belt, owned.id, owned.recorder, owned.a, owned.b)
             let before = belt.lineCount
             try recorder.publish(
                 "belt/\(id)/cmd/navigation", #"{"action":"start","direction":90,"signal":"navigation","intensity":40}"#,

@@ -128,25 +128,17 @@ struct FleetBench {
         // 4. A +20 dB step: gw-3 comes to hear belt 2 (owned by gw-2) 20 dB better than its owner does.
         say("+20 dB step")
         let stepped = ids[1]
-        let step = ContinuousClock.now
-        try await hear(world, gateway: 2, belt: 1, -30)
-        let taken = await observer.wait(since: step, timeout: .seconds(90)) { $0.topic == "belt/\(stepped)/owner" && $0.payload == "gw-3" }
-        let handOver = taken.map { ($0.at - step) / .seconds(1) }
-        try await Task.sleep(for: .seconds(5))
-        let stepGap = FleetFigures.longestGap(topic: "belt/\(stepped)/heading", from: step, to: .now, events: observer.all) / .seconds(1)
-        figures["step_handover_s"] = handOver ?? -1
+        let (stepSeconds, stepGap) = try await handOver(of: stepped, observer: observer, to: { $0 == "gw-3" }) {
+            try await hear(world, gateway: 2, belt: 1, -30)
+        }
+        figures["step_handover_s"] = stepSeconds ?? -1
         figures["step_data_gap_s"] = stepGap
         lines.append("| Hand-over after a +20 dB step: the new owner publishes `owner` after | "
-            + (handOver.map { String(format: "%.1f s", $0) } ?? "not within 90 s") + String(format: "; longest heading gap %.1f s |", stepGap))
+            + (stepSeconds.map { String(format: "%.1f s", $0) } ?? "not within 90 s") + String(format: "; longest heading gap %.1f s |", stepGap))
 
         // 5. The owner of belt 2 (now gw-3) dies without a goodbye.
         say("SIGKILL of an owner")
-        let death = ContinuousClock.now
-        processes[2].send(SIGKILL)
-        let next = await observer.wait(since: death, timeout: .seconds(90)) { $0.topic == "belt/\(stepped)/owner" && $0.payload != "gw-3" }
-        let takeover = next.map { ($0.at - death) / .seconds(1) }
-        try await Task.sleep(for: .seconds(5))
-        let deathGap = FleetFigures.longestGap(topic: "belt/\(stepped)/heading", from: death, to: .now, events: observer.all) / .seconds(1)
+        let (takeover, deathGap) = try await handOver(of: stepped, observer: observer, to: { $0 != "gw-3" }) { processes[2].send(SIGKILL) }
         figures["sigkill_takeover_s"] = takeover ?? -1
         figures["sigkill_data_gap_s"] = deathGap
         lines.append("| Owner SIGKILLed: another gateway publishes `owner` after | "
@@ -162,6 +154,20 @@ struct FleetBench {
         figures["date"] = ISO8601DateFormatter().string(from: Date())
         try write(lines: lines, figures: figures)
         for process in processes where process.isRunning { _ = await process.terminate() }
+    }
+
+    /// Does `cause`, then waits (up to 90 s) for belt `id`'s `owner` to name a gateway `to` accepts. Returns
+    /// the seconds that took (nil when it did not happen) and the belt's longest heading gap from the cause
+    /// to 5 s after.
+    private func handOver(
+        of id: String, observer: FleetObserver, to accepted: @escaping (String) -> Bool, cause: () async throws -> Void
+    ) async throws -> (seconds: Double?, gap: Double) {
+        let start = ContinuousClock.now
+        try await cause()
+        let taken = await observer.wait(since: start, timeout: .seconds(90)) { $0.topic == "belt/\(id)/owner" && accepted($0.payload) }
+        try await Task.sleep(for: .seconds(5))
+        let gap = FleetFigures.longestGap(topic: "belt/\(id)/heading", from: start, to: .now, events: observer.all)
+        return (taken.map { ($0.at - start) / .seconds(1) }, gap / .seconds(1))
     }
 
     private func write(lines: [String], figures: [String: Any]) throws {
