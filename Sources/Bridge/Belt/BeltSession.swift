@@ -251,8 +251,12 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     /// it will not play. With `switching`, the belt is put in app mode first (as pybelt's `switch_to_app_mode`),
     /// unless a paused navigation holds it in pause: resuming is navigation's to do.
     private func ensureAppMode(for vibration: BeltCommand, switching: Bool) async throws {
-        guard let mode = telemetry.mode, mode != .app, !vibration.playsOutsideAppMode else { return }
+        // The mode the belt last told: its notifications, else its answer during the handshake (a fresh link
+        // may not have notified one yet). Unknown, a switch asked for is made rather than skipped.
+        let known = telemetry.mode ?? handshake.mode
+        guard known != .app, !vibration.playsOutsideAppMode else { return }
         guard switching, navigation.state != .paused else {
+            guard let mode = known else { return }
             let hint = navigation.state == .paused ? "navigation is paused: resume it" : "set mode app first, or add \"switch_to_app\":true"
             throw CommandError(.wrongMode, "the belt is in \(mode.name) mode and plays this vibration only in app mode; \(hint)")
         }
