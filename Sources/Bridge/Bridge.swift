@@ -156,7 +156,7 @@ public final class Bridge: Sendable {
             notifier.ready(status: "running on \(adapters) as gateway \(configuration.gateway)")
             group.addTask { await self.follow(events, bluez: bluez) }
             group.addTask { await self.keepDiscovering(bluez) }
-            group.addTask { await self.reportHealth(bluez) }
+            group.addTask { await self.reportHealth() }
             if let fleet { group.addTask { await self.runFleet(fleet, bluez: bluez) } }
             // A wedged D-Bus queue stops the pings, and systemd restarts the daemon. The broker is left out:
             // its client reconnects by itself, and an outage is no reason to restart.
@@ -366,30 +366,20 @@ public final class Bridge: Sendable {
 
     /// Publishes `gatt2mqtt/<gateway>/health` every interval: uptime, memory, message rates, and per
     /// device notification rates, decode errors and reconnects.
-    private func reportHealth(_ bluez: BlueZClient) async {
-        var previous = healthSnapshot(bluez)
+    private func reportHealth() async {
+        var previous = HealthReport.Snapshot(time: .now, counters: counters)
         while !Task.isCancelled {
             try? await Task.sleep(for: configuration.healthInterval)
             guard !Task.isCancelled else { return }
-            let current = healthSnapshot(bluez)
-            if current.droppedNotifications > previous.droppedNotifications {
+            let current = HealthReport.Snapshot(time: .now, counters: counters)
+            let dropped = current.counters.droppedNotifications - previous.counters.droppedNotifications
+            if dropped > 0 {
                 logger.warning(
-                    "notifications dropped: a device streams faster than its values are published",
-                    metadata: ["dropped": "\(current.droppedNotifications - previous.droppedNotifications)"])
+                    "notifications dropped: a device streams faster than its values are published", metadata: ["dropped": "\(dropped)"])
             }
-            let report = HealthReport.json(
-                previous: previous, current: current, uptime: ContinuousClock.now - started, residentBytes: HealthReport.residentBytes())
-            publisher.publish(Publication(topic: topics.health, payload: report.text))
+            publisher.publish(Publication(topic: topics.health, payload: HealthReport.json(previous: previous, current: current).text))
             previous = current
         }
-    }
-
-    private func healthSnapshot(_ bluez: BlueZClient) -> HealthReport.Snapshot {
-        let statistics = mqtt.statistics
-        return HealthReport.Snapshot(
-            time: .now, messagesIn: statistics.messagesReceived, messagesOut: statistics.messagesPublished,
-            brokerReconnects: statistics.reconnects, droppedMessages: statistics.droppedMessages,
-            droppedNotifications: bluez.droppedNotifications, devices: metrics.snapshot)
     }
 
     /// Each family's commands with working payloads, for the live page's forms.
@@ -397,7 +387,7 @@ public final class Bridge: Sendable {
         Dictionary(uniqueKeysWithValues: drivers.map { ($0.family, $0.commandExamples) })
     }
 
-    /// Totals since the start, for `/metrics`.
+    /// Totals since the start, for `/metrics` and the health report.
     public var counters: GatewayCounters {
         let statistics = mqtt.statistics
         let sessions = gateway.withLock { state in
@@ -407,9 +397,7 @@ public final class Bridge: Sendable {
             messagesIn: statistics.messagesReceived, messagesOut: statistics.messagesPublished,
             brokerReconnects: statistics.reconnects, droppedMessages: statistics.droppedMessages,
             droppedNotifications: droppedNotifications.withLock { $0?() } ?? 0, sessions: sessions,
-            devices: metrics.snapshot.mapValues {
-                GatewayCounters.Device(notifications: $0.notifications, decodeErrors: $0.decodeErrors, reconnects: max($0.connects - 1, 0))
-            },
+            devices: metrics.snapshot.mapValues(GatewayCounters.Device.init),
             residentBytes: HealthReport.residentBytes(), uptimeSeconds: (ContinuousClock.now - started) / .seconds(1))
     }
 

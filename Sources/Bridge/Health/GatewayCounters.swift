@@ -1,4 +1,5 @@
-/// The gateway's counters at one moment, for `/metrics`: totals since the start, never rates.
+/// The gateway's counters at one moment, for `/metrics` and the health report: totals since the start,
+/// never rates.
 public struct GatewayCounters: Sendable, Equatable {
     /// Per device (`<family>/<id>`).
     public struct Device: Sendable, Equatable {
@@ -6,6 +7,17 @@ public struct GatewayCounters: Sendable, Equatable {
         public var decodeErrors: Int
         /// Links that came up after the first.
         public var reconnects: Int
+
+        init(notifications: Int, decodeErrors: Int, reconnects: Int) {
+            self.notifications = notifications
+            self.decodeErrors = decodeErrors
+            self.reconnects = reconnects
+        }
+
+        /// A session's counts: every connect after the first is a reconnect.
+        init(_ counts: DeviceMetrics.Counters) {
+            self.init(notifications: counts.notifications, decodeErrors: counts.decodeErrors, reconnects: max(counts.connects - 1, 0))
+        }
     }
 
     public var messagesIn: Int

@@ -1,42 +1,39 @@
 import Foundation
 
-/// `gatt2mqtt/<gateway>/health`: one JSON report every interval. Pure: built from two snapshots.
+/// `gatt2mqtt/<gateway>/health`: one JSON report every interval. Pure: built from two readings of the
+/// gateway's totals (the same `GatewayCounters` that `/metrics` shows).
 struct HealthReport: Sendable {
     struct Snapshot: Sendable {
         var time: ContinuousClock.Instant
-        var messagesIn: Int
-        var messagesOut: Int
-        var brokerReconnects: Int
-        var droppedMessages = 0
-        var droppedNotifications = 0
-        var devices: [String: DeviceMetrics.Counters]
+        var counters: GatewayCounters
     }
 
-    static func json(previous: Snapshot, current: Snapshot, uptime: Duration, residentBytes: Int?) -> JSONValue {
+    static func json(previous: Snapshot, current: Snapshot) -> JSONValue {
+        let (before, now) = (previous.counters, current.counters)
         let seconds = max((current.time - previous.time) / .seconds(1), 0.001)
         func rate(_ now: Int, _ before: Int) -> JSONValue { .number((Double(now - before) / seconds * 10).rounded() / 10) }
         var devices: [String: JSONValue] = [:]
         var decodeErrors = 0
-        for (key, counters) in current.devices {
-            let before = previous.devices[key] ?? DeviceMetrics.Counters()
+        for (key, counters) in now.devices {
+            let earlier = before.devices[key]?.notifications ?? 0
             decodeErrors += counters.decodeErrors
             devices[key] = .object([
-                "notifications_per_s": rate(counters.notifications, before.notifications),
+                "notifications_per_s": rate(counters.notifications, earlier),
                 "decode_errors": .number(Double(counters.decodeErrors)),
-                "reconnects": .number(Double(max(counters.connects - 1, 0))),
+                "reconnects": .number(Double(counters.reconnects)),
             ])
         }
         var members: [String: JSONValue] = [
-            "uptime_s": .number((uptime / .seconds(1)).rounded()),
-            "messages_in_per_s": rate(current.messagesIn, previous.messagesIn),
-            "messages_out_per_s": rate(current.messagesOut, previous.messagesOut),
-            "broker_reconnects": .number(Double(current.brokerReconnects)),
-            "dropped_messages": .number(Double(current.droppedMessages)),
-            "dropped_notifications": .number(Double(current.droppedNotifications)),
+            "uptime_s": .number(now.uptimeSeconds.rounded()),
+            "messages_in_per_s": rate(now.messagesIn, before.messagesIn),
+            "messages_out_per_s": rate(now.messagesOut, before.messagesOut),
+            "broker_reconnects": .number(Double(now.brokerReconnects)),
+            "dropped_messages": .number(Double(now.droppedMessages)),
+            "dropped_notifications": .number(Double(now.droppedNotifications)),
             "decode_errors": .number(Double(decodeErrors)),
             "devices": .object(devices),
         ]
-        if let residentBytes { members["rss_bytes"] = .number(Double(residentBytes)) }
+        if let residentBytes = now.residentBytes { members["rss_bytes"] = .number(Double(residentBytes)) }
         return .object(members)
     }
 
