@@ -24,13 +24,22 @@ public struct TopicMap: Sendable {
     private var prefix: String { baseTopic.isEmpty ? "" : baseTopic + "/" }
 
     /// `<base>/gatt2mqtt/<gateway>/<leaf>`.
-    private func gatewayTopic(_ leaf: String) -> String { "\(prefix)gatt2mqtt/\(gateway)/\(leaf)" }
+    public func gatewayTopic(_ leaf: String) -> String { "\(prefix)gatt2mqtt/\(gateway)/\(leaf)" }
+
+    /// `<base>/gatt2mqtt/+/<leaf>`: that leaf of every gateway.
+    public func everyGateway(_ leaf: String) -> String { "\(prefix)gatt2mqtt/+/\(leaf)" }
+
+    /// `gatt2mqtt/<gateway>/request/<name>`.
+    public func request(_ name: String) -> String { gatewayTopic("request/\(name)") }
+
+    /// `topic` without the base topic; nil for a topic outside it.
+    public func withoutBase(_ topic: String) -> String? { topic.hasPrefix(prefix) ? String(topic.dropFirst(prefix.count)) : nil }
 
     /// `gatt2mqtt/<gateway>/status`: retained `online`, with `offline` as the will.
     public var status: String { gatewayTopic("status") }
 
     /// The subscription for gateway requests, `gatt2mqtt/<gateway>/request/+`.
-    public var requestFilter: String { gatewayTopic("request/+") }
+    public var requestFilter: String { request("+") }
 
     /// `gatt2mqtt/<gateway>/response/<name>`, where a request is answered without an MQTT 5 response topic.
     public func response(_ name: String) -> String { gatewayTopic("response/\(name)") }
@@ -53,13 +62,13 @@ public struct TopicMap: Sendable {
     public func claim(_ family: DeviceFamily, _ id: String) -> String { gatewayTopic("claim/\(family.rawValue)/\(id)") }
 
     /// Every fleet gateway's claims.
-    public var claimFilter: String { "\(prefix)gatt2mqtt/+/claim/+/+" }
+    public var claimFilter: String { everyGateway("claim/+/+") }
 
     /// A fleet gateway's heartbeat, `gatt2mqtt/<gateway>/fleet`.
     public var fleetHeartbeat: String { gatewayTopic("fleet") }
 
     /// Every fleet gateway's heartbeat.
-    public var fleetHeartbeatFilter: String { "\(prefix)gatt2mqtt/+/fleet" }
+    public var fleetHeartbeatFilter: String { everyGateway("fleet") }
 
     /// Splits `gatt2mqtt/<gateway>/claim/<family>/<id>`; nil for anything else.
     public func parseClaim(_ topic: String) -> (gateway: String, family: DeviceFamily, id: String)? {

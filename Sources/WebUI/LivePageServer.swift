@@ -127,7 +127,7 @@ public struct LivePageServer: Sendable {
     private func frame(answering text: String) async -> String {
         do throws(PageRequestError) {
             let request = try PageRequest(frame: text, catalogue: catalogue)
-            logger.info("live page sends", metadata: ["topic": "\(request.topic(baseTopic: mirror.baseTopic))"])
+            logger.info("live page sends", metadata: ["topic": "\(request.topic(in: mirror.topics))"])
             let reply = try await mirror.send(request)
             return LiveFrame.reply(id: request.id, topic: reply.topic, payload: reply.payload)
         } catch {

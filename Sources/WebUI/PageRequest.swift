@@ -15,8 +15,8 @@ struct PageRequest: Sendable, Equatable {
     let kind: Kind
     let payload: String
 
-    /// The gateway requests the page offers (topics.md, Requests).
-    static let requestNames = ["scan", "connect", "disconnect", "pair", "forget", "devices"]
+    /// The gateway requests the page offers: all of them (topics.md, Requests).
+    static var requestNames: [String] { GatewayRequest.names }
     static let payloadLimit = 16 * 1024
 
     /// Decodes one text frame against the families' commands.
@@ -62,21 +62,20 @@ struct PageRequest: Sendable, Equatable {
 
     private static var familyNames: String { DeviceFamily.allCases.map(\.rawValue).joined(separator: ", ") }
 
-    /// Where it is published, under the base topic.
-    func topic(baseTopic: String) -> String {
-        let prefix = baseTopic.isEmpty ? "" : baseTopic + "/"
+    /// Where it is published: `topics` gives the base topic (and device topics); a request goes to the
+    /// gateway it names.
+    func topic(in topics: TopicMap) -> String {
         switch kind {
-        case .command(let family, let id, let name): return "\(prefix)\(family.rawValue)/\(id)/cmd/\(name)"
-        case .request(let gateway, let name): return "\(prefix)gatt2mqtt/\(gateway)/request/\(name)"
+        case .command(let family, let id, let name): topics.device(family, id, "cmd/\(name)")
+        case .request(let gateway, let name): TopicMap(gateway: gateway, baseTopic: topics.baseTopic).request(name)
         }
     }
 
     /// Where the bridge answers when the message carries no response topic (MQTT 3.1.1).
-    func plainReplyTopic(baseTopic: String) -> String {
-        let prefix = baseTopic.isEmpty ? "" : baseTopic + "/"
+    func plainReplyTopic(in topics: TopicMap) -> String {
         switch kind {
-        case .command(let family, let id, _): return "\(prefix)\(family.rawValue)/\(id)/reply"
-        case .request(let gateway, let name): return "\(prefix)gatt2mqtt/\(gateway)/response/\(name)"
+        case .command(let family, let id, _): topics.reply(family, id)
+        case .request(let gateway, let name): TopicMap(gateway: gateway, baseTopic: topics.baseTopic).response(name)
         }
     }
 

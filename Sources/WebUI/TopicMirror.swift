@@ -28,7 +28,9 @@ final class TopicMirror: Sendable {
     static let pageBuffer = 4_096
 
     let client: MQTTClient
-    let baseTopic: String
+    /// This gateway's topics, and with them the base topic every topic here is under.
+    let topics: TopicMap
+    var baseTopic: String { topics.baseTopic }
     /// Where MQTT 5 replies to the page's frames come back (with their correlation data).
     let replyTopic: String
     private let usesResponseTopics: Bool
@@ -44,9 +46,8 @@ final class TopicMirror: Sendable {
         configuration.sessionExpiry = nil
         configuration.will = nil
         client = try MQTTClient(configuration: configuration, logger: Logger(label: "gatt2mqtt.live.mqtt"))
-        self.baseTopic = baseTopic
-        let prefix = baseTopic.isEmpty ? "" : baseTopic + "/"
-        replyTopic = "\(prefix)gatt2mqtt/\(gateway)/live/\(configuration.clientID)/reply"
+        topics = TopicMap(gateway: gateway, baseTopic: baseTopic)
+        replyTopic = topics.gatewayTopic("live/\(configuration.clientID)/reply")
         usesResponseTopics = configuration.protocolVersion == .v5
         self.logger = logger
     }
@@ -54,9 +55,8 @@ final class TopicMirror: Sendable {
     /// The filters: every gateway's own topics but claims, and every device topic one level deep (not
     /// `cmd/…`).
     var filters: [String] {
-        let prefix = baseTopic.isEmpty ? "" : baseTopic + "/"
-        let gateway = ["status", "adapter", "adapter/+", "health", "devices", "scan", "response/+"].map { "\(prefix)gatt2mqtt/+/\($0)" }
-        let devices = DeviceFamily.allCases.map { "\(prefix)\($0.rawValue)/+/+" }
+        let gateway = ["status", "adapter", "adapter/+", "health", "devices", "scan", "response/+"].map(topics.everyGateway)
+        let devices = DeviceFamily.allCases.map { topics.leafFilter($0, "+") }
         return gateway + devices + (usesResponseTopics ? [replyTopic] : [])
     }
 
@@ -85,9 +85,7 @@ final class TopicMirror: Sendable {
             if let correlation = message.correlationData { waiters.deliver(payload, to: .correlation(String(decoding: correlation, as: UTF8.self))) }
             return
         }
-        let prefix = baseTopic.isEmpty ? "" : baseTopic + "/"
-        guard message.topic.hasPrefix(prefix) else { return }
-        let topic = String(message.topic.dropFirst(prefix.count))
+        guard let topic = topics.withoutBase(message.topic) else { return }
         if !usesResponseTopics, let name = Self.answeredName(payload) {
             waiters.deliver(payload, to: .plain(topic: message.topic, name: name))
         }
@@ -131,10 +129,10 @@ final class TopicMirror: Sendable {
 
     /// Publishes a page's command or request as any MQTT client would, and waits for the bridge's reply.
     func send(_ request: PageRequest, timeout: Duration = .seconds(20)) async throws(PageRequestError) -> (topic: String, payload: String) {
-        let topic = request.topic(baseTopic: baseTopic)
+        let topic = request.topic(in: topics)
         let correlation = String(waiters.nextNumber())
         let key: ReplyWaiters.Key = usesResponseTopics
-            ? .correlation(correlation) : .plain(topic: request.plainReplyTopic(baseTopic: baseTopic), name: request.name)
+            ? .correlation(correlation) : .plain(topic: request.plainReplyTopic(in: topics), name: request.name)
         let reply: String?
         do {
             reply = try await waiters.wait(for: key, timeout: timeout) {
@@ -149,6 +147,6 @@ final class TopicMirror: Sendable {
         guard let reply else {
             throw PageRequestError(id: request.id, "no reply within \(timeout); is a gateway serving it?")
         }
-        return (String(topic.dropFirst(baseTopic.isEmpty ? 0 : baseTopic.count + 1)), reply)
+        return (topics.withoutBase(topic) ?? topic, reply)
     }
 }

@@ -39,6 +39,17 @@ struct TopicMapTests {
         #expect(topics.parseFleetHeartbeat("site/gatt2mqtt/gw-b/status") == nil)
     }
 
+    @Test func everyGatewaysLeavesRequestsAndTopicsWithoutTheBase() {
+        let topics = TopicMap(gateway: "gw-a", baseTopic: "site")
+        #expect(topics.everyGateway("health") == "site/gatt2mqtt/+/health")
+        #expect(topics.request("scan") == "site/gatt2mqtt/gw-a/request/scan")
+        #expect(topics.requestFilter == "site/gatt2mqtt/gw-a/request/+")
+        #expect(topics.fleetHeartbeatFilter == "site/gatt2mqtt/+/fleet")
+        #expect(topics.withoutBase("site/belt/aa/heading") == "belt/aa/heading")
+        #expect(topics.withoutBase("other/belt/aa/heading") == nil)
+        #expect(TopicMap(gateway: "gw-a").withoutBase("belt/aa/heading") == "belt/aa/heading")
+    }
+
     @Test(arguments: [("", true), ("site", true), ("a/b/c", true), ("a/+/b", false), ("#", false), ("a//b", false), ("/a", false), ("a/", false), ("$SYS", false)])
     func baseTopicsAreCheckedLevelByLevel(base: String, valid: Bool) {
         #expect(TopicMap.isValidBaseTopic(base) == valid)

@@ -18,15 +18,15 @@ struct PageRequestTests {
         let request = try decode(#"{"type":"command","id":7,"device":"belt/001122334451","command":"vibrate","payload":"{\"direction\":90}"}"#)
         #expect(request.id == 7)
         #expect(request.payload == #"{"direction":90}"#)
-        #expect(request.topic(baseTopic: "") == "belt/001122334451/cmd/vibrate")
-        #expect(request.topic(baseTopic: "site-a") == "site-a/belt/001122334451/cmd/vibrate")
-        #expect(request.plainReplyTopic(baseTopic: "") == "belt/001122334451/reply")
+        #expect(request.topic(in: TopicMap(gateway: "page", baseTopic: "")) == "belt/001122334451/cmd/vibrate")
+        #expect(request.topic(in: TopicMap(gateway: "page", baseTopic: "site-a")) == "site-a/belt/001122334451/cmd/vibrate")
+        #expect(request.plainReplyTopic(in: TopicMap(gateway: "page", baseTopic: "")) == "belt/001122334451/reply")
     }
 
     @Test func aRequestGoesToTheNamedGateway() throws {
         let request = try decode(#"{"type":"request","id":8,"gateway":"demo","request":"scan","payload":"{\"duration_s\":10}"}"#)
-        #expect(request.topic(baseTopic: "") == "gatt2mqtt/demo/request/scan")
-        #expect(request.plainReplyTopic(baseTopic: "b") == "b/gatt2mqtt/demo/response/scan")
+        #expect(request.topic(in: TopicMap(gateway: "page", baseTopic: "")) == "gatt2mqtt/demo/request/scan")
+        #expect(request.plainReplyTopic(in: TopicMap(gateway: "page", baseTopic: "b")) == "b/gatt2mqtt/demo/response/scan")
         #expect(request.name == "scan")
     }
 

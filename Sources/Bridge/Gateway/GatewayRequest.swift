@@ -1,5 +1,5 @@
 /// A request to the gateway itself, on `gatt2mqtt/<gateway>/request/<name>`.
-enum GatewayRequest: Sendable, Equatable {
+public enum GatewayRequest: Sendable, Equatable {
     /// Reports every device seen for `seconds` on `gatt2mqtt/<gateway>/scan`.
     case scan(seconds: Int)
     /// Connects a device (and keeps it connected); `family` when its advertisement does not tell.
@@ -13,7 +13,8 @@ enum GatewayRequest: Sendable, Equatable {
     /// Answers with the inventory.
     case devices
 
-    static let names = ["scan", "connect", "disconnect", "pair", "forget", "devices"]
+    /// Every request's name, as in its topic.
+    public static let names = ["scan", "connect", "disconnect", "pair", "forget", "devices"]
 
     static func parse(name: String, payload: CommandPayload) throws(CommandError) -> GatewayRequest {
         switch name {
