@@ -7,27 +7,13 @@ import Synchronization
 /// the newer of the two: a reconnect carries on what this gateway was asked, a fleet's new owner (or a
 /// gateway restarted after a crash) what the broker says.
 final class DesiredStateStore: Sendable {
-    private struct Entry {
-        var fields: [String: JSONValue]
-        var at: ContinuousClock.Instant
-    }
-
-    private let state = Mutex<(kept: [String: Entry], heard: [String: Entry])>(([:], [:]))
+    private let state = Mutex(KeptAndHeard<[String: JSONValue], [String: JSONValue]>())
 
     /// The newer of what was kept and what was heard for `id`; empty when neither.
-    func take(_ id: String) -> [String: JSONValue] {
-        state.withLock { state in
-            switch (state.kept[id], state.heard[id]) {
-            case (let kept?, let heard?): heard.at > kept.at ? heard.fields : kept.fields
-            case (let kept?, nil): kept.fields
-            case (nil, let heard?): heard.fields
-            case (nil, nil): [:]
-            }
-        }
-    }
+    func take(_ id: String) -> [String: JSONValue] { state.withLock { $0.newer(id) { $0 } } ?? [:] }
 
     func keep(_ fields: [String: JSONValue], for id: String) {
-        state.withLock { $0.kept[id] = Entry(fields: fields, at: .now) }
+        state.withLock { $0.keep(fields, for: id) }
     }
 
     /// A `desired` payload from the broker: a JSON object, or empty for none; false when malformed.
@@ -39,7 +25,7 @@ final class DesiredStateStore: Sendable {
             guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)) else { return false }
             fields = object
         }
-        state.withLock { $0.heard[id] = Entry(fields: fields, at: .now) }
+        state.withLock { $0.hear(id, empty: [:]) { $0 = fields } }
         return true
     }
 }

@@ -8,43 +8,25 @@ import Synchronization
 /// it): a session starts from whichever is newer, what this gateway kept or what it heard. So a fleet's
 /// new owner carries on the navigation its predecessor ran, and a restarted gateway its own.
 final class BeltNavigationStore: Sendable {
-    private struct Kept {
-        var navigation: BeltNavigation
-        var at: ContinuousClock.Instant
-    }
+    private let state = Mutex(KeptAndHeard<BeltNavigation, NavigationIntent>())
 
-    private struct Heard {
-        var intent = NavigationIntent()
-        var at: ContinuousClock.Instant
-    }
-
-    private let state = Mutex<(kept: [String: Kept], heard: [String: Heard])>(([:], [:]))
-
-    /// The navigation belt `id` starts a session with: the newer of what was kept and what was heard, or a
-    /// stopped one.
-    func take(_ id: String) -> BeltNavigation {
-        state.withLock { state in
-            let kept = state.kept[id]
-            if let heard = state.heard[id], kept.map({ heard.at > $0.at }) ?? true, let navigation = heard.intent.navigation {
-                return navigation
-            }
-            return kept?.navigation ?? BeltNavigation()
-        }
-    }
+    /// The navigation belt `id` starts a session with: the newer of what was kept and what was heard (once
+    /// both halves of it are), or a stopped one.
+    func take(_ id: String) -> BeltNavigation { state.withLock { $0.newer(id, usable: \.navigation) } ?? BeltNavigation() }
 
     /// Keeps `navigation` for belt `id` (its session ended, or a link did).
     func keep(_ navigation: BeltNavigation, for id: String) {
-        state.withLock { $0.kept[id] = Kept(navigation: navigation, at: .now) }
+        state.withLock { $0.keep(navigation, for: id) }
     }
 
     /// Records the broker's `navigation` state for belt `id`.
     func heard(_ id: String, state navigationState: BeltNavigation.State) {
-        state.withLock { $0.heard[id, default: Heard(at: .now)].intent.state = navigationState; $0.heard[id]?.at = .now }
+        state.withLock { $0.hear(id, empty: NavigationIntent()) { $0.state = navigationState } }
     }
 
     /// Records the broker's `navigation_signal` for belt `id`.
     func heard(_ id: String, signal: BeltNavigation.Signal?) {
-        state.withLock { $0.heard[id, default: Heard(at: .now)].intent.signal = .some(signal); $0.heard[id]?.at = .now }
+        state.withLock { $0.hear(id, empty: NavigationIntent()) { $0.signal = .some(signal) } }
     }
 
     /// Runs a request against the navigation of a belt this gateway has served and that has no session;
@@ -52,10 +34,10 @@ final class BeltNavigationStore: Sendable {
     func update(_ id: String, _ request: (inout BeltNavigation) throws(CommandError) -> [NavigationAction]) throws(CommandError)
         -> (actions: [NavigationAction], signal: BeltNavigation.Signal?)?
     {
-        try state.withLock { (state: inout (kept: [String: Kept], heard: [String: Heard])) throws(CommandError) -> (actions: [NavigationAction], signal: BeltNavigation.Signal?)? in
-            guard var navigation = state.kept[id]?.navigation else { return nil }
+        try state.withLock { (state: inout KeptAndHeard<BeltNavigation, NavigationIntent>) throws(CommandError) -> (actions: [NavigationAction], signal: BeltNavigation.Signal?)? in
+            guard var navigation = state.kept(id) else { return nil }
             let actions = try request(&navigation)
-            state.kept[id] = Kept(navigation: navigation, at: .now)
+            state.keep(navigation, for: id)
             return (actions, navigation.signal)
         }
     }
