@@ -49,8 +49,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Fleet: the gateways' claim interval R, in seconds.")
     var fleetRefresh = 1.0
 
-    @Option(help: "Fleet: seconds of each noise setting.")
-    var fleetNoiseSeconds = 30.0
+    @Option(help: "Fleet: seconds of noise at each σ (every belt at once, each at its own mean gap).")
+    var fleetNoiseSeconds = 300.0
 
     private var chosen: Set<Substring> {
         Set((relays ?? (isReal ? "mqtt-floor,dbus-floor,gatt2mqtt" : "mqtt-floor,dbus-floor,gatt2mqtt,peer")).split(separator: ","))

@@ -2,24 +2,52 @@ import Foundation
 
 /// Figures read off the observer's record. Pure: the same events give the same figures.
 enum FleetFigures {
-    /// Gateways whose latest claim on `device` (`<family>/<id>`), still within its lease, says `owner`, at `time`.
-    static func owners(of device: String, at time: ContinuousClock.Instant, events: [FleetObserver.Event], lease: Duration) -> Set<String> {
-        var latest: [String: (state: String, at: ContinuousClock.Instant)] = [:]
-        for event in events where event.at <= time {
-            guard let (gateway, claimed) = claim(event.topic), claimed == device else { continue }
-            latest[gateway] = (state(of: event.payload), event.at)
-        }
-        return Set(latest.filter { $0.value.state == "owner" && time - $0.value.at <= lease }.keys)
+    /// One gateway's claim on a device, as the observer received it.
+    struct Claim {
+        var gateway: String
+        var state: String
+        var at: ContinuousClock.Instant
     }
 
-    /// Seconds within `from…to` in which more than one gateway owned `device`, sampled every 50 ms.
-    static func doubleOwnership(of device: String, from: ContinuousClock.Instant, to: ContinuousClock.Instant, events: [FleetObserver.Event], lease: Duration) -> Double {
+    /// Every claim on `device` (`<family>/<id>`), in arrival order; each payload is read once.
+    static func claims(of device: String, events: [FleetObserver.Event]) -> [Claim] {
+        events.compactMap { event in
+            guard let (gateway, claimed) = claim(event.topic), claimed == device else { return nil }
+            return Claim(gateway: gateway, state: state(of: event.payload), at: event.at)
+        }
+    }
+
+    /// Gateways whose latest claim on `device`, still within its lease, says `owner`, at `time`.
+    static func owners(of device: String, at time: ContinuousClock.Instant, events: [FleetObserver.Event], lease: Duration) -> Set<String> {
+        var latest: [String: Claim] = [:]
+        for claim in claims(of: device, events: events) where claim.at <= time { latest[claim.gateway] = claim }
+        return owners(latest, at: time, lease: lease)
+    }
+
+    private static func owners(_ latest: [String: Claim], at time: ContinuousClock.Instant, lease: Duration) -> Set<String> {
+        Set(latest.values.filter { $0.state == "owner" && time - $0.at <= lease }.map(\.gateway))
+    }
+
+    /// Seconds within the `windows` in which more than one gateway owned `device`, sampled every 50 ms.
+    /// One sweep over the claims: each sample only takes the claims that arrived since the one before.
+    static func doubleOwnership(
+        of device: String, in windows: [Range<ContinuousClock.Instant>], events: [FleetObserver.Event], lease: Duration
+    ) -> Double {
+        let claims = claims(of: device, events: events)
         let step = Duration.milliseconds(50)
-        var time = from
         var samples = 0
-        while time < to {
-            if owners(of: device, at: time, events: events, lease: lease).count > 1 { samples += 1 }
-            time += step
+        for window in windows {
+            var latest: [String: Claim] = [:]
+            var next = 0
+            var time = window.lowerBound
+            while time < window.upperBound {
+                while next < claims.count, claims[next].at <= time {
+                    latest[claims[next].gateway] = claims[next]
+                    next += 1
+                }
+                if owners(latest, at: time, lease: lease).count > 1 { samples += 1 }
+                time += step
+            }
         }
         return Double(samples) * 0.05
     }
@@ -46,6 +74,16 @@ enum FleetFigures {
         return max(longest, to - previous)
     }
 
+    /// How many replies each of the benchmark's commands got, by transaction, in the order of `transactions`.
+    static func replies(to transactions: [String], events: [FleetObserver.Event]) -> [Int] {
+        var counts: [String: Int] = [:]
+        for event in events where event.topic.hasSuffix("/reply") {
+            guard let transaction = field("transaction", of: event.payload) else { continue }
+            counts[transaction, default: 0] += 1
+        }
+        return transactions.map { counts[$0] ?? 0 }
+    }
+
     /// `gatt2mqtt/<gateway>/claim/<family>/<id>` → (gateway, `<family>/<id>`).
     static func claim(_ topic: String) -> (String, String)? {
         let parts = topic.split(separator: "/")
@@ -53,8 +91,10 @@ enum FleetFigures {
         return (String(parts[1]), "\(parts[3])/\(parts[4])")
     }
 
-    static func state(of claim: String) -> String {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(claim.utf8))) as? [String: Any] else { return "" }
-        return object["state"] as? String ?? ""
+    static func state(of claim: String) -> String { field("state", of: claim) ?? "" }
+
+    private static func field(_ name: String, of json: String) -> String? {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else { return nil }
+        return object[name] as? String
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 import MQTT
 import Synchronization
 
-/// The fleet benchmark's eyes: one MQTT client that records, with its arrival time, every claim, every
-/// `owner` and every belt heading, and the replies to the benchmark's commands.
+/// The fleet benchmark's eyes on one broker: one MQTT client that records, with its arrival time, every
+/// claim, every `owner`, every belt heading and every belt reply. Commands carry a `transaction`, which
+/// the reply echoes, so replies are counted the same way with MQTT 5 and 3.1.1 (RabbitMQ has no
+/// response topics).
 final class FleetObserver: Sendable {
     struct Event: Sendable {
         var topic: String
@@ -15,14 +17,16 @@ final class FleetObserver: Sendable {
     private let events = Mutex<[Event]>([])
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(url: String) throws {
-        client = try MQTTClient(configuration: try MQTTConfiguration(url: url, clientID: "fleet-bench-observer"))
+    init(url: String, protocolVersion: MQTTProtocolVersion) throws {
+        var configuration = try MQTTConfiguration(url: url, clientID: "fleet-bench-observer-\(UInt32.random(in: 0...UInt32.max))")
+        configuration.protocolVersion = protocolVersion
+        client = try MQTTClient(configuration: configuration)
     }
 
     func start() async throws {
         client.start()
         try await client.connected()
-        for filter in ["gatt2mqtt/+/claim/+/+", "belt/+/owner", "belt/+/heading", "bench/replies/#"] {
+        for filter in ["gatt2mqtt/+/claim/+/+", "belt/+/owner", "belt/+/heading", "belt/+/reply"] {
             try client.subscribe(filter, qos: .atLeastOnce)
         }
         let listening = Task { [self] in
@@ -41,8 +45,8 @@ final class FleetObserver: Sendable {
 
     var all: [Event] { events.withLock { $0 } }
 
-    func publish(_ topic: String, _ payload: String, responseTopic: String) throws {
-        try client.publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, responseTopic: responseTopic))
+    func publish(_ topic: String, _ payload: String) throws {
+        try client.publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce))
     }
 
     /// Waits until `predicate` holds for some event after `since`, polling every 50 ms; nil after `timeout`.
