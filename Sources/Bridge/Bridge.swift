@@ -299,8 +299,8 @@ public final class Bridge: Sendable {
         ])
         let path = device.path
         let context = SessionContext(
-            bluez: bluez, publisher: publisher, logger: logger, gateway: configuration.gateway, id: id(of: device.address),
-            metrics: metrics,
+            link: { DeviceLink(device: $0, bluez: bluez) }, publisher: publisher, logger: logger, gateway: configuration.gateway, id: id(of: device.address),
+            liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
             stateChanged: { [weak self] newState in
                 guard let self else { return }
                 let waiting = self.gateway.withLock { state -> [FirstAnswer<Bool>] in
@@ -322,7 +322,7 @@ public final class Bridge: Sendable {
         state.sessions[path] = RunningSession(
             session: session, address: device.address, adapter: adapterName(device.adapterPath) ?? "", task: task, commands: continuation)
         let announced = HomeAssistantDiscovery.Device(
-            family: driver.family, id: session.id, address: device.address, name: device.name ?? device.alias)
+            family: driver.family, id: session.id, address: device.address, name: device.name ?? device.alias, model: driver.homeAssistant)
         state.discovered[path] = announced
         for publication in discovery.configs(for: announced) { publisher.publish(publication) }
     }
@@ -405,8 +405,8 @@ public final class Bridge: Sendable {
 
     /// One command waiting for its device.
     struct QueuedCommand: Sendable {
-        var name: String
-        var payload: CommandPayload
+        var command: ParsedCommand
+        var transaction: JSONValue?
         var request: MQTTMessage
         var received = ContinuousClock.now
     }
@@ -444,7 +444,7 @@ public final class Bridge: Sendable {
             guard let driver = drivers.first(where: { $0.family == family }) else {
                 throw CommandError(.unknownCommand, "this gateway serves no \(family.rawValue) devices")
             }
-            try driver.validate(command: name, payload: payload)
+            let command = try driver.parse(command: name, payload: payload)
             if let key = CommandDeduplicator.key(topic: message.topic, transaction: payload.transaction, correlationData: message.correlationData),
                 gateway.withLock({ $0.recentCommands.isRepeat(key, at: .now) })
             {
@@ -457,14 +457,14 @@ public final class Bridge: Sendable {
                     return
                 }
                 var reply = CommandReply(command: name, transaction: transaction)
-                reply.data = try driver.executeWithoutSession(id: id, command: name, payload: payload, publisher: publisher)
+                reply.data = try driver.executeWithoutSession(id: id, command: command, publisher: publisher)
                 publisher.reply(reply, to: message, family: family, id: id, received: received)
                 return
             }
             guard gateway.withLock({ $0.rateLimiter.admit("\(family.rawValue)/\(id)", at: .now) }) else {
                 throw CommandError(.rateLimited, "more than \(configuration.commandRate.perSecond) commands per second for \(family.rawValue) \(id)")
             }
-            queue.yield(QueuedCommand(name: name, payload: payload, request: message, received: received))
+            queue.yield(QueuedCommand(command: command, transaction: transaction, request: message, received: received))
         } catch {
             publisher.reply(
                 CommandReply(command: name, error: error, transaction: transaction), to: message, family: family, id: id, received: received)
@@ -473,15 +473,15 @@ public final class Bridge: Sendable {
 
     private func execute(_ commands: AsyncStream<QueuedCommand>, on session: any DeviceSession, path: String) async {
         for await queued in commands {
-            var reply = CommandReply(command: queued.name, transaction: queued.payload.transaction)
+            var reply = CommandReply(command: queued.command.name, transaction: queued.transaction)
             do {
-                reply.data = try await session.executeForReply(command: queued.name, payload: queued.payload)
+                reply.data = try await session.execute(queued.command)
             } catch where error.code == .notConnected && queued.request.messageExpiry != nil {
                 // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
                 let deadline = queued.received + .seconds(Int(queued.request.messageExpiry ?? 0))
                 if await waitForConnection(path, until: deadline) {
                     do {
-                        try await session.execute(command: queued.name, payload: queued.payload)
+                        reply.data = try await session.execute(queued.command)
                     } catch {
                         reply.error = error
                     }

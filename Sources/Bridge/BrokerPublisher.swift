@@ -11,9 +11,9 @@ extension Duration {
     }
 }
 
-/// Sends publications and command replies to the broker.
+/// Sends publications and command replies to the broker (or to any `MessageSink`).
 public struct BrokerPublisher: Sendable {
-    let client: MQTTClient
+    let client: any MessageSink
     let topics: TopicMap
     let logger: Logger
 

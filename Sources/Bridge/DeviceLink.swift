@@ -1,9 +1,9 @@
 import BlueZ
 
-/// One device's GATT access for a session: characteristics found by UUID (and cached until the
-/// link drops), notifications, reads and writes. BlueZ serializes the operations per device.
-actor DeviceLink {
-    let device: BlueZDevice
+/// One device's GATT access for a session, over BlueZ: characteristics found by UUID (and cached until
+/// the link drops), notifications, reads and writes. BlueZ serializes the operations per device.
+actor DeviceLink: GATTLink {
+    nonisolated let device: BlueZDevice
     let bluez: BlueZClient
     private var paths: [String: String] = [:]
 
@@ -12,7 +12,7 @@ actor DeviceLink {
         self.bluez = bluez
     }
 
-    func connect(timeout: Duration = .seconds(10)) async throws {
+    func connect(timeout: Duration) async throws {
         paths = [:]
         try await bluez.connect(devicePath: device.path, timeout: timeout)
     }
@@ -36,29 +36,33 @@ actor DeviceLink {
         return found
     }
 
-    func hasCharacteristic(_ characteristic: String) async -> Bool {
-        await bluez.characteristicPath(device: device.path, characteristic: characteristic) != nil
-    }
-
     func serviceUUIDs() async -> Set<String> { await bluez.serviceUUIDs(device: device.path) }
 
     func characteristicUUIDs() async -> [String] { await bluez.characteristicUUIDs(device: device.path) }
 
-    /// The characteristic's notifications; `lane` may take them on the D-Bus thread (see `NotificationLane`).
-    func notifications(of characteristic: String, in service: String? = nil, lane: NotificationLane? = nil) async throws -> AsyncStream<[UInt8]> {
+    func notifications(of characteristic: String, in service: String?, lane: NotificationLane?) async throws -> AsyncStream<[UInt8]> {
         try await bluez.notifications(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path, lane: lane)
     }
 
-    func stopNotifications(of characteristic: String, in service: String? = nil) async throws {
+    func stopNotifications(of characteristic: String, in service: String?) async throws {
         try await bluez.stopNotifications(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
     }
 
-    func read(_ characteristic: String, in service: String? = nil) async throws -> [UInt8] {
+    func read(_ characteristic: String, in service: String?) async throws -> [UInt8] {
         try await bluez.read(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
     }
 
-    func write(_ bytes: [UInt8], to characteristic: String, in service: String? = nil, type: GattWriteType = .request) async throws {
+    func write(_ bytes: [UInt8], to characteristic: String, in service: String?, type: GattWriteType) async throws {
         try await bluez.write(bytes, characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path, type: type)
+    }
+
+    func current() async -> BlueZDevice? { await bluez.device(at: device.path) }
+
+    func batteryPercentage() async -> UInt8? { await bluez.batteryPercentage(device: device.path) }
+
+    func pairAndTrust() async throws {
+        try await bluez.pair(devicePath: device.path)
+        try await bluez.setTrusted(devicePath: device.path)
     }
 }
 

@@ -11,27 +11,22 @@ protocol DeviceSession: Actor {
     func linkDidDrop()
     /// Disconnects at shutdown.
     func shutDown() async
-    /// Executes a command; throws the error to reply with.
-    func execute(command: String, payload: CommandPayload) async throws(CommandError)
-    /// Executes a command and returns what its reply adds (e.g. `"applied":false`).
-    func executeForReply(command: String, payload: CommandPayload) async throws(CommandError) -> [String: JSONValue]
-}
-
-extension DeviceSession {
-    func executeForReply(command: String, payload: CommandPayload) async throws(CommandError) -> [String: JSONValue] {
-        try await execute(command: command, payload: payload)
-        return [:]
-    }
+    /// Executes a command its family's driver parsed; returns what its reply adds (e.g. `"applied":false`),
+    /// or throws the error to reply with.
+    func execute(_ command: ParsedCommand) async throws(CommandError) -> [String: JSONValue]
 }
 
 /// What every session gets from the bridge.
 struct SessionContext: Sendable {
-    var bluez: BlueZClient
+    /// The device's link: BlueZ's (`DeviceLink`), or one in memory for a session under test.
+    var link: @Sendable (BlueZDevice) -> any GATTLink
     var publisher: BrokerPublisher
     var logger: Logger
     var gateway: String
     /// The device's `<id>` in topics: its alias, or its address in hex.
     var id: String
+    /// Its family's `liveStateLeaves`.
+    var liveStateLeaves: Set<String> = []
     /// Counters for the health report.
     var metrics = DeviceMetrics()
     /// Told of every connection-state change (for the gateway's inventory).
@@ -43,9 +38,16 @@ struct SessionContext: Sendable {
 protocol FamilyDriver: Sendable {
     var family: DeviceFamily { get }
     func matches(_ device: BlueZDevice) -> Bool
-    /// Checks a command without a device, so that bad input is refused even for an absent device.
-    func validate(command: String, payload: CommandPayload) throws(CommandError)
+    /// Parses a command, once, without a device, so that bad input is refused even for an absent device.
+    func parse(command: String, payload: CommandPayload) throws(CommandError) -> ParsedCommand
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession
+    /// The retained leaves that describe a connected device (its mode, battery, settings). They would lie
+    /// while the device is away, so they are cleared when its link ends, and after a crash by the next
+    /// start (topics.md, "Retained state"). `connection`, `info` and the family's own memory (the belt's
+    /// `navigation`, the grip's `bonded`, the band's last `session`) stay: they are true while away.
+    var liveStateLeaves: Set<String> { get }
+    /// What the family shows Home Assistant (`<Family>HomeAssistant.swift` in its folder).
+    var homeAssistant: HomeAssistantModel { get }
     /// Every command the family takes, with a working payload (none for a family without commands).
     var commandExamples: [CommandExample] { get }
     /// Leaves of its devices' retained topics (`<family>/+/<leaf>`) the family follows, from any gateway:
@@ -55,17 +57,14 @@ protocol FamilyDriver: Sendable {
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool
     /// Executes a command for device `id` of this family that has no session here; returns what its reply
     /// adds. By default there is nothing to do without the device: `notConnected`.
-    func executeWithoutSession(id: String, command: String, payload: CommandPayload, publisher: BrokerPublisher) throws(CommandError)
-        -> [String: JSONValue]
+    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError) -> [String: JSONValue]
 }
 
 extension FamilyDriver {
     var followedLeaves: [String] { [] }
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { true }
 
-    func executeWithoutSession(id: String, command: String, payload: CommandPayload, publisher: BrokerPublisher) throws(CommandError)
-        -> [String: JSONValue]
-    {
+    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError) -> [String: JSONValue] {
         throw CommandError(.notConnected, "no \(family.rawValue) \(id) is known to this gateway")
     }
 }

@@ -6,7 +6,7 @@ import Logging
 struct SessionCore: Sendable {
     let id: String
     let family: DeviceFamily
-    let link: DeviceLink
+    let link: any GATTLink
     let publisher: BrokerPublisher
     let gateway: String
     let logger: Logger
@@ -14,13 +14,16 @@ struct SessionCore: Sendable {
     /// Work started beside the session's caller; cancelled when the link ends.
     let tasks = OwnedTasks()
     private let liveState = LiveStateLedger()
+    /// The family's retained leaves that are cleared when the link ends.
+    let liveStateLeaves: Set<String>
     private let stateChanged: @Sendable (ConnectionState) -> Void
     private let metrics: DeviceMetrics
 
     init(device: BlueZDevice, context: SessionContext, family: DeviceFamily) {
         id = context.id
         self.family = family
-        link = DeviceLink(device: device, bluez: context.bluez)
+        link = context.link(device)
+        liveStateLeaves = context.liveStateLeaves
         publisher = context.publisher
         gateway = context.gateway
         stateChanged = context.stateChanged
@@ -36,7 +39,7 @@ struct SessionCore: Sendable {
 
     func publish(_ publications: [Publication]) {
         for publication in publications {
-            if publication.retain, let leaf = publication.topic.split(separator: "/").last, family.liveStateLeaves.contains(String(leaf)) {
+            if publication.retain, let leaf = publication.topic.split(separator: "/").last, liveStateLeaves.contains(String(leaf)) {
                 liveState.record(publication.topic)
             }
             publisher.publish(publication)

@@ -1,19 +1,15 @@
-import Peripherals
 import Testing
 
 @testable import Bridge
 
 /// The live page's forms start from these payloads: each must pass its family's own checks.
 struct CommandExampleTests {
-    static let drivers: [any FamilyDriver] = [
-        BeltDriver(), Activ5Driver(options: Activ5Options()), CPRBandDriver(options: CPRBandOptions()),
-        GripDriver(profile: .placeholder),
-    ]
+    static let drivers = FamilyDrivers.all
 
     @Test(arguments: drivers.flatMap { driver in driver.commandExamples.map { (driver.family, $0) } })
     func everyExamplePassesItsFamilysValidation(_ family: DeviceFamily, _ example: CommandExample) throws {
         let driver = try #require(Self.drivers.first { $0.family == family })
-        try driver.validate(command: example.command, payload: CommandPayload(bytes: Array(example.payload.utf8)))
+        _ = try driver.parse(command: example.command, payload: CommandPayload(bytes: Array(example.payload.utf8)))
     }
 
     @Test func everyFamilyWithCommandsListsEachOnceAndTheGripNone() {

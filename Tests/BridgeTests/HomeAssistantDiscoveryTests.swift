@@ -20,7 +20,8 @@ struct HomeAssistantDiscoveryTests {
 
     @Test(arguments: DeviceFamily.allCases)
     func everyConfigHasWhatHomeAssistantRequires(family: DeviceFamily) throws {
-        let device = HomeAssistantDiscovery.Device(family: family, id: "001122334451", address: "00:11:22:33:44:51", name: "Dev")
+        let device = HomeAssistantDiscovery.Device(
+            family: family, id: "001122334451", address: "00:11:22:33:44:51", name: "Dev", model: FamilyDrivers.of(family).homeAssistant)
         let configs = discovery.configs(for: device)
         #expect(!configs.isEmpty)
         var uniqueIDs: Set<String> = []
@@ -55,7 +56,7 @@ struct HomeAssistantDiscoveryTests {
     }
 
     @Test func beltButtonsAreDeviceTriggersAndModeIsASelect() throws {
-        let configs = discovery.configs(for: .init(family: .belt, id: "a", address: "00:00:00:00:00:0A", name: nil))
+        let configs = discovery.configs(for: .init(family: .belt, id: "a", address: "00:00:00:00:00:0A", name: nil, model: BeltDriver().homeAssistant))
         let triggers = configs.filter { $0.topic.contains("/device_automation/") }
         #expect(triggers.count == 8)
         let pauseShort = try parse(try #require(triggers.first { $0.topic.contains("/pause_short/") }).payload)
@@ -77,7 +78,8 @@ struct HomeAssistantDiscoveryTests {
     /// In a fleet a device is one Home Assistant device whichever gateway announces it: the same ids from
     /// every gateway, and availability from the device's own connection only.
     @Test func inAFleetEveryGatewayAnnouncesTheSameDevice() throws {
-        let device = HomeAssistantDiscovery.Device(family: .belt, id: "001122334451", address: "00:11:22:33:44:51", name: "Belt")
+        let device = HomeAssistantDiscovery.Device(
+            family: .belt, id: "001122334451", address: "00:11:22:33:44:51", name: "Belt", model: BeltDriver().homeAssistant)
         let configs = ["gw-a", "gw-b"].map { HomeAssistantDiscovery(topics: TopicMap(gateway: $0, baseTopic: "site"), fleet: true).configs(for: device) }
         #expect(configs[0].map(\.topic) == configs[1].map(\.topic))
         let heading = try #require(configs[1].first { $0.topic == "homeassistant/sensor/site_belt_001122334451/heading/config" })

@@ -30,6 +30,21 @@ public struct BlueZDevice: Sendable, Equatable {
         paired = properties["Paired"]?.bool ?? false
     }
 
+    /// A device as BlueZ would report it on adapter hci0 (for code that runs a session without BlueZ).
+    public init(address: String, name: String?, serviceUUIDs: [String] = [], rssi: Int16? = nil, paired: Bool = false) {
+        path = "/org/bluez/hci0/dev_" + address.replacingOccurrences(of: ":", with: "_")
+        adapterPath = "/org/bluez/hci0"
+        self.address = address
+        self.name = name
+        alias = name
+        self.serviceUUIDs = serviceUUIDs
+        self.rssi = rssi
+        txPower = nil
+        connected = false
+        servicesResolved = false
+        self.paired = paired
+    }
+
     /// `/org/bluez/hci0` of `/org/bluez/hci0/dev_…` (and of anything below it).
     static func adapterPath(of devicePath: String) -> String {
         devicePath.split(separator: "/").prefix(3).reduce("") { $0 + "/" + $1 }

@@ -7,6 +7,7 @@ struct Activ5Driver: FamilyDriver {
     var family: DeviceFamily { .a5 }
     var commandExamples: [CommandExample] { Activ5CommandParser.examples }
     let desired = DesiredStateStore()
+    var liveStateLeaves: Set<String> { ["squeeze", "state", "battery"] }
     var followedLeaves: [String] { ["desired"] }
 
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { followDesired(desired, id: id, leaf: leaf, payload: payload) }
@@ -15,8 +16,8 @@ struct Activ5Driver: FamilyDriver {
         Activ5Advertisement.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)
     }
 
-    func validate(command: String, payload: CommandPayload) throws(CommandError) {
-        _ = try Activ5CommandParser.parse(command: command, payload: payload)
+    func parse(command: String, payload: CommandPayload) throws(CommandError) -> ParsedCommand {
+        ParsedCommand(name: command, value: try Activ5CommandParser.parse(command: command, payload: payload))
     }
 
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {

@@ -90,7 +90,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     /// 2A19 when the stack exports it; else the level bluetoothd's battery plugin keeps (`Battery1`).
     private func readBatteryLevel(exported: Bool) async -> UInt8? {
         let uuid = Activ5GATT.Characteristic.batteryLevel
-        guard exported else { return await core.link.bluez.batteryPercentage(device: core.link.device.path) }
+        guard exported else { return await core.link.batteryPercentage() }
         do {
             guard case .batteryLevel(let level) = try Activ5Notification.decode(characteristic: uuid, bytes: try await core.link.read(uuid)) else {
                 return nil
@@ -185,8 +185,8 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
 
     // MARK: Commands
 
-    func execute(command name: String, payload: CommandPayload) async throws(CommandError) {
-        let command = try Activ5CommandParser.parse(command: name, payload: payload)
+    func execute(_ parsed: ParsedCommand) async throws(CommandError) -> [String: JSONValue] {
+        let command = try parsed.value(as: Activ5BridgeCommand.self, family: .a5)
         guard state == .connected else { throw CommandError(.notConnected, "Activ5 \(id) is \(state.rawValue)") }
         do {
             switch command {
@@ -224,6 +224,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         } catch {
             throw CommandError(.gattError, "\(error)")
         }
+        return [:]
     }
 
     /// Starts again what users had started (`a5/<id>/desired`): after a lost link, a crash, or on a fleet's

@@ -6,13 +6,14 @@ struct BeltDriver: FamilyDriver {
     var family: DeviceFamily { .belt }
     var commandExamples: [CommandExample] { BeltCommandParser.examples }
     let navigations = BeltNavigationStore()
+    var liveStateLeaves: Set<String> { ["mode", "battery", "intensity", "heading_offset", "compass_accuracy_signal"] }
 
     func matches(_ device: BlueZDevice) -> Bool {
         BeltAdvertisement.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)
     }
 
-    func validate(command: String, payload: CommandPayload) throws(CommandError) {
-        _ = try BeltCommandParser.parse(command: command, payload: payload)
+    func parse(command: String, payload: CommandPayload) throws(CommandError) -> ParsedCommand {
+        ParsedCommand(name: command, value: try BeltCommandParser.parse(command: command, payload: payload))
     }
 
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
@@ -21,10 +22,8 @@ struct BeltDriver: FamilyDriver {
 
     /// Navigation for a belt this gateway has served and that has no session now (BlueZ forgot it): kept,
     /// published, applied when the belt comes back.
-    func executeWithoutSession(id: String, command: String, payload: CommandPayload, publisher: BrokerPublisher) throws(CommandError)
-        -> [String: JSONValue]
-    {
-        guard case .navigation(let request) = try BeltCommandParser.parse(command: command, payload: payload),
+    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError) -> [String: JSONValue] {
+        guard case .navigation(let request) = try command.value(as: BeltBridgeCommand.self, family: .belt),
             let (actions, signal) = try navigations.update(id, { (navigation: inout BeltNavigation) throws(CommandError) in try navigation.handle(request, now: .now) })
         else { throw CommandError(.notConnected, "no belt \(id) is known to this gateway") }
         for case .publishState(let state) in actions { publisher.publish(.state(publisher.topics.device(.belt, id, "navigation"), state.rawValue)) }

@@ -149,18 +149,17 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     // MARK: Commands
 
     /// Navigation is taken while the belt is away (`"applied":false`) and applied when it connects.
-    func executeForReply(command name: String, payload: CommandPayload) async throws(CommandError) -> [String: JSONValue] {
-        let command = try BeltCommandParser.parse(command: name, payload: payload)
-        guard state != .connected, case .navigation(let request) = command else {
-            try await execute(command: name, payload: payload)
-            return [:]
+    func execute(_ parsed: ParsedCommand) async throws(CommandError) -> [String: JSONValue] {
+        let command = try parsed.value(as: BeltBridgeCommand.self, family: .belt)
+        if state != .connected, case .navigation(let request) = command {
+            perform(try navigation.handle(request, now: .now))
+            return ["applied": .bool(false)]
         }
-        perform(try navigation.handle(request, now: .now))
-        return ["applied": .bool(false)]
+        try await execute(command, name: parsed.name)
+        return [:]
     }
 
-    func execute(command name: String, payload: CommandPayload) async throws(CommandError) {
-        let command = try BeltCommandParser.parse(command: name, payload: payload)
+    private func execute(_ command: BeltBridgeCommand, name: String) async throws(CommandError) {
         guard state == .connected else { throw CommandError(.notConnected, "belt \(id) is \(state.rawValue)") }
         do {
             switch command {

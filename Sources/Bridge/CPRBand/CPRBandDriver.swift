@@ -7,14 +7,15 @@ struct CPRBandDriver: FamilyDriver {
     var family: DeviceFamily { .cpr }
     var commandExamples: [CommandExample] { CPRBandCommandParser.examples }
     let desired = DesiredStateStore()
+    var liveStateLeaves: Set<String> { ["mode", "battery"] }
     var followedLeaves: [String] { ["desired"] }
 
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { followDesired(desired, id: id, leaf: leaf, payload: payload) }
 
     func matches(_ device: BlueZDevice) -> Bool { CPRBandAdvertisement.matches(name: device.name ?? device.alias) }
 
-    func validate(command: String, payload: CommandPayload) throws(CommandError) {
-        _ = try CPRBandCommandParser.parse(command: command, payload: payload)
+    func parse(command: String, payload: CommandPayload) throws(CommandError) -> ParsedCommand {
+        ParsedCommand(name: command, value: try CPRBandCommandParser.parse(command: command, payload: payload))
     }
 
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {

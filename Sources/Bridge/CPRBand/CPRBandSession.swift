@@ -75,7 +75,7 @@ actor CPRBandSession: LinkedSession {
     /// RSSI as BlueZ last measured it (from the band's advertising: BlueZ has no call that reads a
     /// connection's RSSI), with the distance it suggests; nothing while BlueZ has no measurement.
     private func publishSignal() async {
-        guard let device = await core.link.bluez.device(at: core.link.device.path), let rssi = device.rssi else { return }
+        guard let device = await core.link.current(), let rssi = device.rssi else { return }
         core.publish(telemetry.signal(rssi: rssi, advertisedTxPower: device.txPower))
     }
 
@@ -104,8 +104,8 @@ actor CPRBandSession: LinkedSession {
 
     // MARK: Commands
 
-    func execute(command name: String, payload: CommandPayload) async throws(CommandError) {
-        let command = try CPRBandCommandParser.parse(command: name, payload: payload)
+    func execute(_ parsed: ParsedCommand) async throws(CommandError) -> [String: JSONValue] {
+        let (command, name) = (try parsed.value(as: CPRBandCommand.self, family: .cpr), parsed.name)
         guard state == .connected else { throw CommandError(.notConnected, "CPR-Band \(id) is \(state.rawValue)") }
         do {
             try command.checkAllowed(in: mode)
@@ -127,6 +127,7 @@ actor CPRBandSession: LinkedSession {
                 core.loss.signal(.ended)
             }
         }
+        return [:]
     }
 
     /// Writes every byte of the command, each acknowledged before the next, as Bus does; the mode

@@ -13,6 +13,7 @@ extension Bridge {
         guard !served else { return }
         logger.info("correcting the retained state an earlier run left", metadata: ["device": "\(family.rawValue)/\(id)"])
         publisher.publish(.state(topics.device(family, id, "connection"), ConnectionState.disconnected.rawValue))
-        for leaf in family.liveStateLeaves.sorted() { publisher.publish(.state(topics.device(family, id, leaf), "")) }
+        let leaves = drivers.first { $0.family == family }?.liveStateLeaves ?? []
+        for leaf in leaves.sorted() { publisher.publish(.state(topics.device(family, id, leaf), "")) }
     }
 }

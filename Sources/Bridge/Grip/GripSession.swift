@@ -32,7 +32,7 @@ actor GripSession: LinkedSession {
         streamTasks = [:]
         await core.link.reset()
         // Live state is cleared with the link: the next connection publishes it again.
-        lastState = lastState.filter { !core.family.liveStateLeaves.contains($0.key) }
+        lastState = lastState.filter { !core.liveStateLeaves.contains($0.key) }
         setState(.disconnected)
     }
 
@@ -53,11 +53,10 @@ actor GripSession: LinkedSession {
 
     /// The grip talks only to a bonded host: pair (Just Works through the gateway's agent) and trust it.
     private func bondIfRequired() async throws {
-        let paired = await core.link.bluez.device(at: core.link.device.path)?.paired ?? false
+        let paired = await core.link.current()?.paired ?? false
         if profile.pairingRequired, !paired {
             do {
-                try await core.link.bluez.pair(devicePath: core.link.device.path)
-                try await core.link.bluez.setTrusted(devicePath: core.link.device.path)
+                try await core.link.pairAndTrust()
             } catch {
                 retain("bonded", "false")
                 retain("state", "pairing_failed")
@@ -133,7 +132,7 @@ actor GripSession: LinkedSession {
 
     // MARK: Commands
 
-    func execute(command name: String, payload: CommandPayload) async throws(CommandError) {
-        try GripDriver.rejectCommand(name)
+    func execute(_ command: ParsedCommand) async throws(CommandError) -> [String: JSONValue] {
+        throw GripDriver.noCommands(command.name)
     }
 }

@@ -1,0 +1,97 @@
+import BlueZ
+import Logging
+import Peripherals
+import Testing
+
+@testable import Bridge
+
+/// A CPR-Band session driven in memory, through the seams every session has (`GATTLink`, `MessageSink`):
+/// the whole session, from connect to telemetry and commands, with no BlueZ, bus or broker.
+struct CPRBandSessionTests {
+    private let id = "001122334455"
+    private let link = InMemoryLink(
+        device: BlueZDevice(address: "00:11:22:33:44:55", name: "CPR-Band 01"), services: [CPRBandGATT.service],
+        values: [CPRBandGATT.Characteristic.battery: [208]])
+    private let sink = RecordingSink()
+    private let metrics = DeviceMetrics()
+    private let driver = CPRBandDriver(options: CPRBandOptions())
+
+    private func connectedSession() async -> (CPRBandSession, Task<Void, Never>) {
+        let publisher = BrokerPublisher(client: sink, topics: TopicMap(gateway: "test"), logger: Logger(label: "test"))
+        let context = SessionContext(
+            link: { [link] _ in link }, publisher: publisher, logger: Logger(label: "test"), gateway: "test", id: id,
+            liveStateLeaves: driver.liveStateLeaves, metrics: metrics)
+        let session = CPRBandSession(device: link.device, context: context, options: CPRBandOptions(), desired: driver.desired)
+        let running = Task { await session.run() }
+        await sink.next(on: "cpr/\(id)/connection") { $0 == "connected" }
+        return (session, running)
+    }
+
+    private func end(_ session: CPRBandSession, _ running: Task<Void, Never>) async {
+        await session.shutDown()
+        running.cancel()
+        await running.value
+    }
+
+    private func command(_ name: String, _ payload: String = "{}") throws -> ParsedCommand {
+        try driver.parse(command: name, payload: CommandPayload(bytes: Array(payload.utf8)))
+    }
+
+    private func write(_ byte: UInt8) -> InMemoryLink.Write { .init(characteristic: CPRBandGATT.Characteristic.command, bytes: [byte]) }
+
+    @Test func connectingReadsTheBatteryAndPutsTheBandInReadyModeAsBusDoes() async throws {
+        let (session, running) = await connectedSession()
+        #expect(await link.writes == [write(0xF1)])
+        #expect(sink.payloads(on: "cpr/\(id)/mode").last == "ready")
+        #expect(sink.payloads(on: "cpr/\(id)/battery") == [#"{"percent":83.3,"raw":208,"volts":4.16}"#])
+        #expect(sink.payloads(on: "cpr/\(id)/desired") == [#"{"mode":"ready"}"#])
+        await end(session, running)
+        #expect(sink.payloads(on: "cpr/\(id)/connection").last == "disconnected")
+    }
+
+    @Test func everyPeakIsPublishedAndAnEmptyNotificationIsCountedNotPublished() async throws {
+        let (session, running) = await connectedSession()
+        await link.notify(CPRBandGATT.Characteristic.depth, [54])
+        await link.notify(CPRBandGATT.Characteristic.depth, [])
+        // Longer payloads are read as the vendor's Bus library reads them: the last byte.
+        await link.notify(CPRBandGATT.Characteristic.depth, [50, 61])
+        await sink.next(on: "cpr/\(id)/peak") { $0 == "6.1" }
+        #expect(sink.payloads(on: "cpr/\(id)/peak") == ["5.4", "6.1"])
+        #expect(metrics.snapshot["cpr/\(id)"]?.decodeErrors == 1)
+        await end(session, running)
+    }
+
+    @Test func aCommandIsWrittenAsParsedAndARefusedOneWritesNothing() async throws {
+        let (session, running) = await connectedSession()
+        _ = try await session.execute(command("range", #"{"min_mm":50,"max_mm":60}"#))
+        #expect(await link.writes.dropFirst() == [write(0xF5), write(50), write(60)])
+
+        _ = try await session.execute(command("practice"))
+        #expect(sink.payloads(on: "cpr/\(id)/mode").last == "practicing")
+        #expect(sink.payloads(on: "cpr/\(id)/desired").last == #"{"mode":"practicing"}"#)
+        let written = await link.writes.count
+        await #expect(throws: CommandError.self) { _ = try await session.execute(command("call")) }
+        #expect(await link.writes.count == written, "call is for ready mode only: nothing is written in practice")
+        await end(session, running)
+    }
+
+    @Test func aCommandForAnotherFamilyOrABandNotConnectedWritesNothing() async throws {
+        let publisher = BrokerPublisher(client: sink, topics: TopicMap(gateway: "test"), logger: Logger(label: "test"))
+        let context = SessionContext(link: { [link] _ in link }, publisher: publisher, logger: Logger(label: "test"), gateway: "test", id: id)
+        let session = CPRBandSession(device: link.device, context: context, options: CPRBandOptions(), desired: driver.desired)
+        do {
+            _ = try await session.execute(command("practice"))
+            Issue.record("a band that never connected took a command")
+        } catch let error as CommandError {
+            #expect(error.code == .notConnected)
+        }
+        let belt = try BeltDriver().parse(command: "stop", payload: CommandPayload(bytes: Array("{}".utf8)))
+        do {
+            _ = try await session.execute(belt)
+            Issue.record("a CPR-Band session took a belt command")
+        } catch {
+            #expect(error.code == .unknownCommand)
+        }
+        #expect(await link.writes.isEmpty)
+    }
+}

@@ -1,0 +1,84 @@
+import BlueZ
+
+@testable import Bridge
+
+/// A device's link in memory, for driving a session without BlueZ: reads answer from a table, writes
+/// are recorded (and may be answered with notifications, as a device acknowledges), and the test sends
+/// notifications on any characteristic the session subscribed to.
+actor InMemoryLink: GATTLink {
+    /// One GATT write the session made.
+    struct Write: Equatable, Sendable {
+        var characteristic: String
+        var bytes: [UInt8]
+    }
+
+    nonisolated let device: BlueZDevice
+    private let services: Set<String>
+    private var values: [String: [UInt8]]
+    private let answer: @Sendable (Write) -> [(characteristic: String, bytes: [UInt8])]
+    private var subscribers: [String: AsyncStream<[UInt8]>.Continuation] = [:]
+    private var subscriptionWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    private(set) var writes: [Write] = []
+    private(set) var isConnected = false
+
+    /// `values` answers reads by characteristic; `answer` gives the notifications a write causes.
+    init(
+        device: BlueZDevice, services: Set<String>, values: [String: [UInt8]],
+        answer: @escaping @Sendable (Write) -> [(characteristic: String, bytes: [UInt8])] = { _ in [] }
+    ) {
+        self.device = device
+        self.services = services
+        self.values = values
+        self.answer = answer
+    }
+
+    func connect(timeout: Duration) async throws { isConnected = true }
+
+    func disconnect() {
+        isConnected = false
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers = [:]
+    }
+
+    func reset() {}
+
+    func serviceUUIDs() -> Set<String> { services }
+
+    func characteristicUUIDs() -> [String] { Array(values.keys) }
+
+    func notifications(of characteristic: String, in service: String?, lane: NotificationLane?) throws -> AsyncStream<[UInt8]> {
+        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
+        subscribers[characteristic] = continuation
+        for waiter in subscriptionWaiters.removeValue(forKey: characteristic) ?? [] { waiter.resume() }
+        return stream
+    }
+
+    func stopNotifications(of characteristic: String, in service: String?) {
+        subscribers.removeValue(forKey: characteristic)?.finish()
+    }
+
+    func read(_ characteristic: String, in service: String?) throws -> [UInt8] {
+        guard let value = values[characteristic] else { throw CommandError(.gattError, "no characteristic \(characteristic)") }
+        return value
+    }
+
+    func write(_ bytes: [UInt8], to characteristic: String, in service: String?, type: GattWriteType) throws {
+        let write = Write(characteristic: characteristic, bytes: bytes)
+        writes.append(write)
+        for notification in answer(write) { subscribers[notification.characteristic]?.yield(notification.bytes) }
+    }
+
+    func current() -> BlueZDevice? { device }
+
+    func batteryPercentage() -> UInt8? { nil }
+
+    func pairAndTrust() {}
+
+    /// The device notifies `bytes` on `characteristic` (once the session has subscribed to it).
+    func notify(_ characteristic: String, _ bytes: [UInt8]) async {
+        if subscribers[characteristic] == nil {
+            await withCheckedContinuation { subscriptionWaiters[characteristic, default: []].append($0) }
+        }
+        subscribers[characteristic]?.yield(bytes)
+    }
+}

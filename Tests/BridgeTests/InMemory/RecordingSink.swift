@@ -1,0 +1,59 @@
+import MQTT
+import Synchronization
+
+/// Where a session under test publishes: every message kept in order, and waits for the next one on a
+/// topic answered as it arrives (no sleeping).
+final class RecordingSink: MessageSink {
+    private struct Waiter {
+        var topic: String
+        var after: Int
+        var predicate: @Sendable (String) -> Bool
+        var continuation: CheckedContinuation<MQTTMessage, Never>
+    }
+
+    private let state = Mutex<(messages: [MQTTMessage], waiters: [Waiter])>(([], []))
+
+    func publish(_ message: MQTTMessage) throws {
+        let ready = state.withLock { state in
+            state.messages.append(message)
+            let index = state.messages.count - 1
+            let payload = message.payloadString ?? ""
+            let (ready, waiting) = state.waiters.partitioned { $0.topic == message.topic && index >= $0.after && $0.predicate(payload) }
+            state.waiters = waiting
+            return ready
+        }
+        for waiter in ready { waiter.continuation.resume(returning: message) }
+    }
+
+    var messages: [MQTTMessage] { state.withLock { $0.messages } }
+
+    /// How many messages so far: `next(on:after:)` from here waits for a newer one.
+    var mark: Int { state.withLock { $0.messages.count } }
+
+    func payloads(on topic: String) -> [String] { messages.filter { $0.topic == topic }.map { $0.payloadString ?? "" } }
+
+    /// The first message on `topic` at index `after` or later whose payload `predicate` takes, received
+    /// already or awaited.
+    @discardableResult
+    func next(on topic: String, after mark: Int = 0, where predicate: @escaping @Sendable (String) -> Bool = { _ in true }) async -> MQTTMessage {
+        await withCheckedContinuation { continuation in
+            let found = state.withLock { state -> MQTTMessage? in
+                if let index = state.messages.indices.first(where: {
+                    $0 >= mark && state.messages[$0].topic == topic && predicate(state.messages[$0].payloadString ?? "")
+                }) {
+                    return state.messages[index]
+                }
+                state.waiters.append(Waiter(topic: topic, after: mark, predicate: predicate, continuation: continuation))
+                return nil
+            }
+            if let found { continuation.resume(returning: found) }
+        }
+    }
+}
+
+extension Array {
+    /// The elements that satisfy `belongs`, and the rest, each in order.
+    fileprivate func partitioned(_ belongs: (Element) -> Bool) -> ([Element], [Element]) {
+        (filter(belongs), filter { !belongs($0) })
+    }
+}
