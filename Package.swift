@@ -11,6 +11,9 @@ import PackageDescription
 //   Configuration: ours is DaemonConfiguration.)
 // - swift-metrics and swift-prometheus: the bridge records through swift-metrics' API (a no-op unless a
 //   backend is bootstrapped); with `--http`, swift-prometheus is that backend and renders `/metrics`.
+// - swift-service-lifecycle: the daemon runs as a group of services (bridge, health report, live page)
+//   with one graceful shutdown on SIGTERM/SIGINT, stopped in reverse order. (Hummingbird already
+//   builds on it.)
 let package = Package(
     name: "gatt2mqtt",
     products: [
@@ -27,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries from the system, found through pkg-config.
@@ -51,6 +55,7 @@ let package = Package(
             dependencies: [
                 "BlueZ", "Fleet", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The live page and `/metrics` (`--http`): an HTTP server with its own MQTT client, so that the page
@@ -63,6 +68,7 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Below Hummingbird: a handler that answers malformed requests (MalformedRequestGuard).
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -81,6 +87,7 @@ let package = Package(
             name: "gatt2mqtt",
             dependencies: [
                 "Bridge", "DaemonConfiguration", "WebUI", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -156,7 +156,6 @@ public final class Bridge: Sendable {
             notifier.ready(status: "running on \(adapters) as gateway \(configuration.gateway)")
             group.addTask { await self.follow(events, bluez: bluez) }
             group.addTask { await self.keepDiscovering(bluez) }
-            group.addTask { await self.reportHealth() }
             if let fleet { group.addTask { await self.runFleet(fleet, bluez: bluez) } }
             // A wedged D-Bus queue stops the pings, and systemd restarts the daemon. The broker is left out:
             // its client reconnects by itself, and an outage is no reason to restart.
@@ -364,22 +363,9 @@ public final class Bridge: Sendable {
 
     // MARK: Health
 
-    /// Publishes `gatt2mqtt/<gateway>/health` every interval: uptime, memory, message rates, and per
-    /// device notification rates, decode errors and reconnects.
-    private func reportHealth() async {
-        var previous = HealthReport.Snapshot(time: .now, counters: counters)
-        while !Task.isCancelled {
-            try? await Task.sleep(for: configuration.healthInterval)
-            guard !Task.isCancelled else { return }
-            let current = HealthReport.Snapshot(time: .now, counters: counters)
-            let dropped = current.counters.droppedNotifications - previous.counters.droppedNotifications
-            if dropped > 0 {
-                logger.warning(
-                    "notifications dropped: a device streams faster than its values are published", metadata: ["dropped": "\(dropped)"])
-            }
-            publisher.publish(Publication(topic: topics.health, payload: HealthReport.json(previous: previous, current: current).text))
-            previous = current
-        }
+    /// The service that publishes this gateway's health report.
+    public var healthReporter: HealthReporter {
+        HealthReporter(publisher: publisher, interval: configuration.healthInterval, counters: { self.counters }, logger: logger)
     }
 
     /// Each family's commands with working payloads, for the live page's forms.

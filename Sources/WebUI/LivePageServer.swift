@@ -5,10 +5,11 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import MQTT
+import ServiceLifecycle
 
 /// The daemon's optional HTTP server (`--http`): the live page at `/`, its WebSocket at `/live`, and
 /// `/metrics`. Off by default, on loopback unless configured otherwise, behind `AccessGuard`.
-public struct LivePageServer: Sendable {
+public struct LivePageServer: Service {
     let options: HTTPOptions
     let mirror: TopicMirror
     let catalogue: [DeviceFamily: [CommandExample]]

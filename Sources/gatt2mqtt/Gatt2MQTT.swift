@@ -1,9 +1,9 @@
 import ArgumentParser
 import Bridge
 import DaemonConfiguration
-import Dispatch
 import Foundation
 import Logging
+import ServiceLifecycle
 import WebUI
 
 /// `gatt2mqtt [--config FILE] [--broker mqtt://HOST:PORT] [--adapter hci0 …] [--gateway NAME] …`
@@ -173,37 +173,27 @@ struct Gatt2MQTT: AsyncParsableCommand {
         if let options = loaded.http, !options.isLoopback, options.username == nil, options.token == nil {
             logger.warning("the live page listens beyond loopback without credentials: anyone who reaches \(options.listen) can send commands")
         }
-        let run = Task {
-            // The page runs beside the bridge and ends with it; a page that cannot listen stops the daemon.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await bridge.run() }
-                if let page { group.addTask { try await page.run() } }
-                try await group.next()
-                group.cancelAll()
-            }
-        }
-        let signals = ShutdownSignals { number in
-            logger.notice("shutting down", metadata: ["signal": "\(number == SIGTERM ? "SIGTERM" : "SIGINT")"])
-            run.cancel()
-        }
-        defer { signals.cancel() }
-        try await run.value
+        // One graceful shutdown for all, on SIGTERM or SIGINT, in reverse order: the page, the health report,
+        // then the bridge (devices disconnected, `offline`, broker session closed). Any service that ends or
+        // fails ends the daemon: a page that cannot listen stops it.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: BridgeService(bridge), successTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: bridge.healthReporter, successTerminationBehavior: .gracefullyShutdownGroup),
+        ]
+        if let page { services.append(.init(service: page, successTerminationBehavior: .gracefullyShutdownGroup)) }
+        services.append(.init(service: ShutdownNotice(logger: logger), successTerminationBehavior: .ignore))
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 }
 
-/// Turns SIGTERM and SIGINT into one cancellation, so the bridge can say `offline` and disconnect.
-final class ShutdownSignals {
-    private let sources: [any DispatchSourceSignal]
+/// Says in the log when the daemon begins to stop: the service group logs the signal at debug only. Last
+/// in the group, so the first to hear of the shutdown.
+struct ShutdownNotice: Service {
+    let logger: Logger
 
-    init(_ handler: @escaping @Sendable (Int32) -> Void) {
-        sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { handler(number) }
-            source.resume()
-            return source
-        }
+    func run() async throws {
+        guard (try? await gracefulShutdown()) != nil else { return }
+        logger.notice("shutting down")
     }
-
-    func cancel() { sources.forEach { $0.cancel() } }
 }
