@@ -1,0 +1,98 @@
+import BlueZ
+import Logging
+import Peripherals
+import Testing
+
+@testable import Bridge
+
+/// A belt session driven in memory: the in-memory belt answers the handshake's requests as the belt
+/// does (FE06 notifications, firmware and battery reads), so the session's whole connect, its telemetry,
+/// its keep-alive answers and its commands run without BlueZ, a bus or a broker, byte for byte against
+/// the Peripherals encoders.
+struct BeltSessionTests {
+    private let id = "001122334466"
+    private let sink = RecordingSink()
+    private let metrics = DeviceMetrics()
+    private let link = InMemoryLink(
+        device: BlueZDevice(address: "00:11:22:33:44:66", name: "naviBelt"), services: Set(BeltGATT.characteristics.map(\.service)),
+        values: [
+            BeltGATT.Characteristic.firmwareInfo: BeltFirmwareInfo(version: 46).encoded(),
+            BeltGATT.Characteristic.batteryStatus:
+                BeltNotification.battery(BeltBatteryStatus(powerStatus: .battery, levelPercent: 80, timeSeconds: 3600)).encoded(),
+        ],
+        answer: BeltSessionTests.answer)
+
+    /// The belt's answers to the handshake's requests, on its parameter notification characteristic.
+    private static func answer(_ write: InMemoryLink.Write) -> [(characteristic: String, bytes: [UInt8])] {
+        let answers: [([UInt8], BeltParameterValue)] = [
+            (BeltCommand.requestMode.encoded(), .mode(.app)),
+            (BeltCommand.requestDefaultIntensity.encoded(), .defaultIntensity(50)),
+            (BeltCommand.requestHeadingOffset.encoded(), .headingOffset(45)),
+            (BeltCommand.requestAdvancedParameter(.accuracySignal).encoded(), .accuracySignal(.compassMode)),
+        ]
+        guard let value = answers.first(where: { $0.0 == write.bytes })?.1 else { return [] }
+        return [(BeltGATT.Characteristic.parameterNotification, BeltNotification.parameter(value).encoded())]
+    }
+
+    private func connectedSession() async -> (BeltSession, Task<Void, Never>) {
+        let driver = BeltDriver()
+        let publisher = BrokerPublisher(client: sink, topics: TopicMap(gateway: "test"), logger: Logger(label: "test"))
+        let context = SessionContext(
+            link: { [link] _ in link }, publisher: publisher, logger: Logger(label: "test"), gateway: "test", id: id,
+            liveStateLeaves: driver.liveStateLeaves, metrics: metrics)
+        let session = BeltSession(device: link.device, context: context, navigations: driver.navigations)
+        let running = Task { await session.run() }
+        await sink.next(on: "belt/\(id)/connection") { $0 == "connected" }
+        return (session, running)
+    }
+
+    private func end(_ session: BeltSession, _ running: Task<Void, Never>) async {
+        await session.shutDown()
+        running.cancel()
+        await running.value
+    }
+
+    @Test func theHandshakeReadsWhatTheBeltAnswersAndPublishesIt() async throws {
+        let (session, running) = await connectedSession()
+        #expect(sink.payloads(on: "belt/\(id)/mode").last == "app")
+        #expect(sink.payloads(on: "belt/\(id)/intensity").last == "50")
+        #expect(sink.payloads(on: "belt/\(id)/heading_offset").last == "45")
+        let requests = await link.writes.filter { $0.characteristic == BeltCommand.requestMode.characteristicUUID }.map(\.bytes)
+        #expect(requests == [
+            BeltCommand.requestMode.encoded(), BeltCommand.requestDefaultIntensity.encoded(), BeltCommand.requestHeadingOffset.encoded(),
+            BeltCommand.requestAdvancedParameter(.accuracySignal).encoded(),
+        ])
+        await end(session, running)
+        #expect(sink.payloads(on: "belt/\(id)/mode").last == "", "live state is cleared when the link ends")
+    }
+
+    @Test func headingsArePublishedKeepAlivesAnsweredAndMalformedBytesCounted() async throws {
+        let (session, running) = await connectedSession()
+        let orientation = BeltOrientation(beltHeading: 273, boxHeading: 228, accuracy: 5)
+        await link.notify(BeltGATT.Characteristic.orientation, BeltNotification.orientation(orientation).encoded())
+        await link.notify(BeltGATT.Characteristic.orientation, [0x01, 0x02])
+        await link.notify(BeltGATT.Characteristic.keepAlive, BeltNotification.keepAlive(mode: .app).encoded())
+        await link.notify(BeltGATT.Characteristic.orientation, BeltNotification.orientation(BeltOrientation(beltHeading: 90, boxHeading: 0, accuracy: 5)).encoded())
+        await sink.next(on: "belt/\(id)/heading") { $0 == "90" }
+        #expect(sink.payloads(on: "belt/\(id)/heading") == ["273", "90"])
+        #expect(metrics.snapshot["belt/\(id)"]?.decodeErrors == 1)
+        // The keep-alive's answer is written beside the session; it is there once the session has caught up.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while await !link.writes.contains(where: { $0.characteristic == BeltGATT.Characteristic.keepAlive }), ContinuousClock.now < deadline {
+            await Task.yield()
+        }
+        #expect(await link.writes.last { $0.characteristic == BeltGATT.Characteristic.keepAlive }?.bytes == BeltCommand.keepAliveAck.encoded())
+        await end(session, running)
+    }
+
+    @Test func aCommandIsWrittenAsParsedAndBadInputNeverReachesTheBelt() async throws {
+        let (session, running) = await connectedSession()
+        let before = await link.writes.count
+        let stop = try BeltDriver().parse(command: "stop", payload: CommandPayload(bytes: Array("{}".utf8)))
+        _ = try await session.execute(stop)
+        #expect(await link.writes.dropFirst(before).map(\.bytes) == [BeltCommand.stopAll.encoded()])
+        #expect(throws: CommandError.self) { try BeltDriver().parse(command: "stop", payload: CommandPayload(bytes: Array(#"{"channel":9}"#.utf8))) }
+        #expect(await link.writes.count == before + 1)
+        await end(session, running)
+    }
+}
