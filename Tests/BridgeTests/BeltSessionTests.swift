@@ -1,5 +1,4 @@
 import BlueZ
-import Logging
 import Peripherals
 import Testing
 
@@ -34,26 +33,14 @@ struct BeltSessionTests {
         return [(BeltGATT.Characteristic.parameterNotification, BeltNotification.parameter(value).encoded())]
     }
 
-    private func connectedSession() async -> (BeltSession, Task<Void, Never>) {
+    private func connectedSession() async -> InMemorySession<BeltSession> {
         let driver = BeltDriver()
-        let publisher = BrokerPublisher(client: sink, topics: TopicMap(gateway: "test"), logger: Logger(label: "test"))
-        let context = SessionContext(
-            link: { [link] _ in link }, publisher: publisher, logger: Logger(label: "test"), gateway: "test", id: id,
-            liveStateLeaves: driver.liveStateLeaves, metrics: metrics)
-        let session = BeltSession(device: link.device, context: context, navigations: driver.navigations)
-        let running = Task { await session.run() }
-        await sink.next(on: "belt/\(id)/connection") { $0 == "connected" }
-        return (session, running)
-    }
-
-    private func end(_ session: BeltSession, _ running: Task<Void, Never>) async {
-        await session.shutDown()
-        running.cancel()
-        await running.value
+        let context = InMemorySession<BeltSession>.context(link: link, sink: sink, id: id, driver: driver, metrics: metrics)
+        return await .connected(BeltSession(device: link.device, context: context, navigations: driver.navigations), sink: sink)
     }
 
     @Test func theHandshakeReadsWhatTheBeltAnswersAndPublishesIt() async throws {
-        let (session, running) = await connectedSession()
+        let belt = await connectedSession()
         #expect(sink.payloads(on: "belt/\(id)/mode").last == "app")
         #expect(sink.payloads(on: "belt/\(id)/intensity").last == "50")
         #expect(sink.payloads(on: "belt/\(id)/heading_offset").last == "45")
@@ -62,12 +49,12 @@ struct BeltSessionTests {
             BeltCommand.requestMode.encoded(), BeltCommand.requestDefaultIntensity.encoded(), BeltCommand.requestHeadingOffset.encoded(),
             BeltCommand.requestAdvancedParameter(.accuracySignal).encoded(),
         ])
-        await end(session, running)
+        await belt.end()
         #expect(sink.payloads(on: "belt/\(id)/mode").last == "", "live state is cleared when the link ends")
     }
 
     @Test func headingsArePublishedKeepAlivesAnsweredAndMalformedBytesCounted() async throws {
-        let (session, running) = await connectedSession()
+        let belt = await connectedSession()
         let orientation = BeltOrientation(beltHeading: 273, boxHeading: 228, accuracy: 5)
         await link.notify(BeltGATT.Characteristic.orientation, BeltNotification.orientation(orientation).encoded())
         await link.notify(BeltGATT.Characteristic.orientation, [0x01, 0x02])
@@ -82,17 +69,18 @@ struct BeltSessionTests {
             await Task.yield()
         }
         #expect(await link.writes.last { $0.characteristic == BeltGATT.Characteristic.keepAlive }?.bytes == BeltCommand.keepAliveAck.encoded())
-        await end(session, running)
+        await belt.end()
     }
 
     @Test func aCommandIsWrittenAsParsedAndBadInputNeverReachesTheBelt() async throws {
-        let (session, running) = await connectedSession()
+        let belt = await connectedSession()
+        let session = belt.session
         let before = await link.writes.count
         let stop = try BeltDriver().parse(command: "stop", payload: CommandPayload(bytes: Array("{}".utf8)))
         _ = try await session.execute(stop)
         #expect(await link.writes.dropFirst(before).map(\.bytes) == [BeltCommand.stopAll.encoded()])
         #expect(throws: CommandError.self) { try BeltDriver().parse(command: "stop", payload: CommandPayload(bytes: Array(#"{"channel":9}"#.utf8))) }
         #expect(await link.writes.count == before + 1)
-        await end(session, running)
+        await belt.end()
     }
 }

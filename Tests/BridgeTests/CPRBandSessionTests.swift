@@ -1,5 +1,4 @@
 import BlueZ
-import Logging
 import Peripherals
 import Testing
 
@@ -16,21 +15,9 @@ struct CPRBandSessionTests {
     private let metrics = DeviceMetrics()
     private let driver = CPRBandDriver(options: CPRBandOptions())
 
-    private func connectedSession() async -> (CPRBandSession, Task<Void, Never>) {
-        let publisher = BrokerPublisher(client: sink, topics: TopicMap(gateway: "test"), logger: Logger(label: "test"))
-        let context = SessionContext(
-            link: { [link] _ in link }, publisher: publisher, logger: Logger(label: "test"), gateway: "test", id: id,
-            liveStateLeaves: driver.liveStateLeaves, metrics: metrics)
-        let session = CPRBandSession(device: link.device, context: context, options: CPRBandOptions(), desired: driver.desired)
-        let running = Task { await session.run() }
-        await sink.next(on: "cpr/\(id)/connection") { $0 == "connected" }
-        return (session, running)
-    }
-
-    private func end(_ session: CPRBandSession, _ running: Task<Void, Never>) async {
-        await session.shutDown()
-        running.cancel()
-        await running.value
+    private func connectedSession() async -> InMemorySession<CPRBandSession> {
+        let context = InMemorySession<CPRBandSession>.context(link: link, sink: sink, id: id, driver: driver, metrics: metrics)
+        return await .connected(CPRBandSession(device: link.device, context: context, options: CPRBandOptions(), desired: driver.desired), sink: sink)
     }
 
     private func command(_ name: String, _ payload: String = "{}") throws -> ParsedCommand {
@@ -40,17 +27,17 @@ struct CPRBandSessionTests {
     private func write(_ byte: UInt8) -> InMemoryLink.Write { .init(characteristic: CPRBandGATT.Characteristic.command, bytes: [byte]) }
 
     @Test func connectingReadsTheBatteryAndPutsTheBandInReadyModeAsBusDoes() async throws {
-        let (session, running) = await connectedSession()
+        let band = await connectedSession()
         #expect(await link.writes == [write(0xF1)])
         #expect(sink.payloads(on: "cpr/\(id)/mode").last == "ready")
         #expect(sink.payloads(on: "cpr/\(id)/battery") == [#"{"percent":83.3,"raw":208,"volts":4.16}"#])
         #expect(sink.payloads(on: "cpr/\(id)/desired") == [#"{"mode":"ready"}"#])
-        await end(session, running)
+        await band.end()
         #expect(sink.payloads(on: "cpr/\(id)/connection").last == "disconnected")
     }
 
     @Test func everyPeakIsPublishedAndAnEmptyNotificationIsCountedNotPublished() async throws {
-        let (session, running) = await connectedSession()
+        let band = await connectedSession()
         await link.notify(CPRBandGATT.Characteristic.depth, [54])
         await link.notify(CPRBandGATT.Characteristic.depth, [])
         // Longer payloads are read as the vendor's Bus library reads them: the last byte.
@@ -58,11 +45,12 @@ struct CPRBandSessionTests {
         await sink.next(on: "cpr/\(id)/peak") { $0 == "6.1" }
         #expect(sink.payloads(on: "cpr/\(id)/peak") == ["5.4", "6.1"])
         #expect(metrics.snapshot["cpr/\(id)"]?.decodeErrors == 1)
-        await end(session, running)
+        await band.end()
     }
 
     @Test func aCommandIsWrittenAsParsedAndARefusedOneWritesNothing() async throws {
-        let (session, running) = await connectedSession()
+        let band = await connectedSession()
+        let session = band.session
         _ = try await session.execute(command("range", #"{"min_mm":50,"max_mm":60}"#))
         #expect(await link.writes.dropFirst() == [write(0xF5), write(50), write(60)])
 
@@ -72,12 +60,11 @@ struct CPRBandSessionTests {
         let written = await link.writes.count
         await #expect(throws: CommandError.self) { _ = try await session.execute(command("call")) }
         #expect(await link.writes.count == written, "call is for ready mode only: nothing is written in practice")
-        await end(session, running)
+        await band.end()
     }
 
     @Test func aCommandForAnotherFamilyOrABandNotConnectedWritesNothing() async throws {
-        let publisher = BrokerPublisher(client: sink, topics: TopicMap(gateway: "test"), logger: Logger(label: "test"))
-        let context = SessionContext(link: { [link] _ in link }, publisher: publisher, logger: Logger(label: "test"), gateway: "test", id: id)
+        let context = InMemorySession<CPRBandSession>.context(link: link, sink: sink, id: id, driver: driver)
         let session = CPRBandSession(device: link.device, context: context, options: CPRBandOptions(), desired: driver.desired)
         do {
             _ = try await session.execute(command("practice"))
