@@ -61,6 +61,7 @@ struct FleetBench {
                     try await run.brokerDeath()
                     try await run.ownerKilled(belt: 0)
                 }
+                try await run.killedGatewayRestarts()
                 run.doubleOwnershipOutsidePartitions()
                 await run.stop()
                 await topology.stop()

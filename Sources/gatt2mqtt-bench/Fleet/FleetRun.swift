@@ -19,6 +19,8 @@ final class FleetRun {
     /// Per belt, the windows in which it was cut off from part of the fleet (excluded from "outside a partition").
     private var partitions: [String: [Range<ContinuousClock.Instant>]] = [:]
     private var commandNumber = 0
+    /// The gateway `ownerKilled` killed, which `killedGatewayRestarts` starts again.
+    private var killed: Int?
 
     private var lease: Duration { refresh * 3 }
     private var devices: [String] { ids.map { "belt/\($0)" } }
@@ -38,13 +40,7 @@ final class FleetRun {
     func coldStart() async throws {
         say("cold start: \(topology.brokers.count) gateways × \(ids.count) belts")
         let start = ContinuousClock.now
-        let seconds = refresh / .seconds(1)
-        for (gateway, broker) in topology.brokers.enumerated() {
-            gateways.append(try await world.startBridge(
-                gateway: name(gateway), adapters: ["hci\(gateway)"], broker: broker,
-                extraArguments: ["--fleet", "--fleet-refresh-seconds", "\(seconds)", "--fleet-incarnation-file", "\(folder)/\(name(gateway))"]
-                    + (topology.protocolVersion == .v311 ? ["--mqtt-version", "3.1.1"] : [])))
-        }
+        for gateway in topology.brokers.indices { gateways.append(try await startGateway(gateway)) }
         while settled == nil, ContinuousClock.now - start < .seconds(120) {
             let now = ContinuousClock.now
             let events = observer.all
@@ -60,6 +56,14 @@ final class FleetRun {
         row("Cold start of \(gateways.count) gateways × \(ids.count) belts: every belt has one owner after",
             (settleSeconds.map { String(format: "%.1f s", $0) } ?? "not within 120 s") + " (the gateways' own start included)")
         row("Owners per belt 5 R later (goal: exactly 1)", counts.map(String.init).joined(separator: ", "))
+    }
+
+    /// Gateway `gateway` on its broker, with its own incarnation file (bumped at each start).
+    private func startGateway(_ gateway: Int) async throws -> ManagedProcess {
+        try await world.startBridge(
+            gateway: name(gateway), adapters: ["hci\(gateway)"], broker: topology.brokers[gateway],
+            extraArguments: ["--fleet", "--fleet-refresh-seconds", "\(refresh / .seconds(1))", "--fleet-incarnation-file", "\(folder)/\(name(gateway))"]
+                + (topology.protocolVersion == .v311 ? ["--mqtt-version", "3.1.1"] : []))
     }
 
     /// Ten commands to each belt and ten to a belt no gateway has, each with a `transaction` its reply echoes.
@@ -140,11 +144,28 @@ final class FleetRun {
               let index = (0..<gateways.count).first(where: { name($0) == owner })
         else { throw BenchFailure("belt \(ids[belt]) has no owner to kill") }
         say("SIGKILL of \(owner), the owner of belt \(belt + 1)")
+        killed = index
         let (seconds, gap) = try await handOver(of: ids[belt], to: { $0 != owner }) { self.gateways[index].send(SIGKILL) }
         figures["sigkill_takeover_s"] = seconds ?? -1
         figures["sigkill_data_gap_s"] = gap
         row("Owner SIGKILLed: another gateway publishes `owner` after",
             (seconds.map { String(format: "%.1f s", $0) } ?? "not within 90 s") + String(format: "; heading gap %.1f s", gap))
+    }
+
+    /// The killed gateway starts again, a new incarnation: it listens 4.5 R before it takes anything, and
+    /// then nothing moves, since every owner keeps its belts while its claims arrive.
+    func killedGatewayRestarts() async throws {
+        guard let index = killed else { return }
+        say("\(name(index)) restarts")
+        let start = ContinuousClock.now
+        gateways[index] = try await startGateway(index)
+        try await Task.sleep(for: refresh * 10)
+        let events = observer.all
+        let changes = devices.map { FleetFigures.ownerChanges(topic: "\($0)/owner", from: start, to: .now, events: events) }.reduce(0, +)
+        let heard = events.contains { $0.at >= start && FleetFigures.claim($0.topic)?.0 == name(index) }
+        figures["restart_owner_changes"] = changes
+        row("The SIGKILLed gateway restarted: ownership changes in the 10 R after (goal: 0)",
+            "\(changes)" + (heard ? ", its claims heard again" : " (its claims were not heard)"))
     }
 
     /// The last gateway's broker dies (SIGKILL: its clients' wills are never published), which cuts that
