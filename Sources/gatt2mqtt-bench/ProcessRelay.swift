@@ -59,8 +59,9 @@ final class ProcessRelay: StreamRelay {
             ProjectPaths.binary("gatt2mqtt"),
             ["--broker", world.broker.url, "--gateway", "bench", "--log-level", "info"]
                 + world.bridgeAdapters.flatMap { ["--adapter", $0] }
-                // btvirt's controllers hold one working link each (README, "The real-BlueZ world").
-                + (world.isReal ? ["--adapter-slots", "1"] : [])
+                // btvirt's controllers hold one working link each (README, "The real-BlueZ world"); BlueZoo's one
+                // adapter holds every device of the row, beyond the default 5 slots of a real controller.
+                + ["--adapter-slots", world.isReal ? "1" : "\(max(devices.count, 5))"]
                 + devices.flatMap { ["--allow", $0.address] },
             name: "gatt2mqtt")
         process.withLock { $0 = bridge }
