@@ -298,8 +298,8 @@ public final class Bridge: Sendable {
         ])
         let path = device.path
         let context = SessionContext(
-            link: { DeviceLink(device: $0, bluez: bluez) }, publisher: publisher, logger: logger, gateway: configuration.gateway, id: id(of: device.address),
-            liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
+            link: { DeviceLink(device: $0, bluez: bluez) }, publisher: publisher, logger: logger, gateway: configuration.gateway,
+            id: id(of: device.address), liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
             stateChanged: { [weak self] newState in
                 guard let self else { return }
                 let waiting = self.gateway.withLock { state -> [FirstAnswer<Bool>] in

@@ -4,7 +4,9 @@ extension BeltDriver {
     var homeAssistant: HomeAssistantModel {
         let modes = ["standby", "wait", "compass", "app", "pause", "crossing"]
         var entities: [HomeAssistantModel.Entity] = [
-            .sensor("heading", "Heading", leaf: "heading", ["unit_of_measurement": .string("°"), "state_class": .string("measurement"), "icon": .string("mdi:compass")]),
+            .sensor("heading", "Heading", leaf: "heading", [
+                "unit_of_measurement": .string("°"), "state_class": .string("measurement"), "icon": .string("mdi:compass"),
+            ]),
             .battery(template: "{{ value_json.level }}"),
             .init(component: "select", object: "mode", topics: ["state_topic": "mode", "command_topic": "cmd/mode"],
                   fields: ["name": .string("Mode"), "options": .array(modes.map(JSONValue.string))]),

@@ -62,7 +62,9 @@ final class FleetRun {
     private func startGateway(_ gateway: Int) async throws -> ManagedProcess {
         try await world.startBridge(
             gateway: name(gateway), adapters: ["hci\(gateway)"], broker: topology.brokers[gateway],
-            extraArguments: ["--fleet", "--fleet-refresh-seconds", "\(refresh / .seconds(1))", "--fleet-incarnation-file", "\(folder)/\(name(gateway))"]
+            extraArguments: [
+                "--fleet", "--fleet-refresh-seconds", "\(refresh / .seconds(1))", "--fleet-incarnation-file", "\(folder)/\(name(gateway))",
+            ]
                 + (topology.protocolVersion == .v311 ? ["--mqtt-version", "3.1.1"] : []))
     }
 
