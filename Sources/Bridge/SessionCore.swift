@@ -65,6 +65,19 @@ struct SessionCore: Sendable {
     var metricsKey: String { "\(family.rawValue)/\(id)" }
     func countNotification() { metrics.notification(metricsKey) }
     func countDecodeError() { metrics.decodeError(metricsKey) }
+
+    /// Counts a notification and decodes it. A malformed one is counted and logged with its bytes, and
+    /// gives nil: nothing is published for it.
+    func decode<Value>(_ bytes: [UInt8], from characteristic: String, _ decoder: ([UInt8]) throws -> Value) -> Value? {
+        countNotification()
+        do {
+            return try decoder(bytes)
+        } catch {
+            countDecodeError()
+            logger.warning("malformed notification", metadata: ["characteristic": "\(characteristic)", "bytes": "\(bytes.hex)", "error": "\(error)"])
+            return nil
+        }
+    }
 }
 
 /// A session built on a `SessionCore`: the lifecycle (connect and set up, stay, tear down, back off and

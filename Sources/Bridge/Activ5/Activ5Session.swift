@@ -15,7 +15,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     private var wireProtocol = Activ5Protocol.legacy
     private var progress = Activ5HandshakeProgress(wireProtocol: .legacy)
     private var telemetry: Activ5Telemetry
-    private var streamTasks: [String: Task<Void, Never>] = [:]
+    private var streams = NotificationStreams()
     private var streaming = false
     private var imuOn = false
     private var evergreen = false
@@ -38,8 +38,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     // MARK: Lifecycle
 
     func tearDown() async {
-        streamTasks.values.forEach { $0.cancel() }
-        streamTasks = [:]
+        streams.cancelAll()
         answers.cancelAll()
         evergreenTask?.cancel()
         evergreenTask = nil
@@ -151,17 +150,15 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     }
 
     private func subscribe(_ uuid: String) async throws {
-        guard streamTasks[uuid] == nil else { return }
+        guard !streams.isRunning(uuid) else { return }
         let stream = try await core.link.notifications(of: uuid, lane: forceLane.lane(for: uuid))
-        streamTasks[uuid] = Task { [weak self] in
-            for await bytes in stream { await self?.received(bytes, from: uuid) }
-        }
+        streams.start(uuid, stream) { [weak self] bytes in await self?.received(bytes, from: uuid) }
     }
 
     /// The stream's task is not cancelled: it publishes the values the device sent before the stop
     /// took effect, and ends with the stream, before the stop is reported.
     private func unsubscribe(_ uuid: String) async throws {
-        guard let task = streamTasks.removeValue(forKey: uuid) else { return }
+        guard let task = streams.release(uuid) else { return }
         try await core.link.stopNotifications(of: uuid)
         await task.value
     }
@@ -169,15 +166,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     // MARK: Notifications
 
     private func received(_ bytes: [UInt8], from uuid: String) {
-        core.countNotification()
-        let notification: Activ5Notification
-        do {
-            notification = try Activ5Notification.decode(characteristic: uuid, bytes: bytes)
-        } catch {
-            core.countDecodeError()
-            core.logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
-            return
-        }
+        guard let notification = core.decode(bytes, from: uuid, { try Activ5Notification.decode(characteristic: uuid, bytes: $0) }) else { return }
         progress.record(notification)
         answers.deliver(notification)
         forceLane.publish(notification)

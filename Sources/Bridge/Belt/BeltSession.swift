@@ -8,7 +8,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     private var telemetry: BeltTelemetry
     nonisolated let core: SessionCore
     var state = ConnectionState.disconnected
-    private var streamTasks: [String: Task<Void, Never>] = [:]  // by characteristic UUID
+    private var streams = NotificationStreams()
     var answers = AnswerWaiters<[UInt8]>()  // FE06 notifications, encoded
     private var handshake = BeltHandshakeProgress()
     /// Navigation outlives the link: it is restored when the belt comes back. It outlives the session too,
@@ -29,8 +29,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     // MARK: Lifecycle
 
     func tearDown() async {
-        streamTasks.values.forEach { $0.cancel() }
-        streamTasks = [:]
+        streams.cancelAll()
         answers.cancelAll()
         await core.link.reset()
         telemetry.reset()
@@ -81,18 +80,16 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
 
     private static func service(of characteristic: String) -> String? { BeltGATT.characteristic(characteristic)?.service }
 
-    private var orientationSubscribed: Bool { streamTasks[BeltGATT.Characteristic.orientation] != nil }
+    private var orientationSubscribed: Bool { streams.isRunning(BeltGATT.Characteristic.orientation) }
 
     private func subscribe(_ uuid: String) async throws {
         let stream = try await core.link.notifications(of: uuid, in: Self.service(of: uuid))
-        streamTasks[uuid] = Task { [weak self] in
-            for await bytes in stream { await self?.received(bytes, from: uuid) }
-        }
+        streams.start(uuid, stream) { [weak self] bytes in await self?.received(bytes, from: uuid) }
     }
 
     /// The stream's task ends with the stream, after publishing what the belt sent before the stop.
     private func unsubscribe(_ uuid: String) async throws {
-        let task = streamTasks.removeValue(forKey: uuid)
+        let task = streams.release(uuid)
         try await core.link.stopNotifications(of: uuid, in: Self.service(of: uuid))
         await task?.value
     }
@@ -100,15 +97,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     // MARK: Notifications
 
     private func received(_ bytes: [UInt8], from uuid: String) {
-        core.countNotification()
-        let notification: BeltNotification
-        do {
-            notification = try BeltNotification.decode(characteristic: uuid, bytes: bytes)
-        } catch {
-            core.countDecodeError()
-            core.logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
-            return
-        }
+        guard let notification = core.decode(bytes, from: uuid, { try BeltNotification.decode(characteristic: uuid, bytes: $0) }) else { return }
         handshake.record(notification)
         answers.deliver(notification.encoded())
         if case .keepAlive = notification { acknowledgeKeepAlive() }

@@ -12,7 +12,7 @@ actor CPRBandSession: LinkedSession {
     var state = ConnectionState.disconnected
     private var mode = CPRBandMode.unknown
     private var telemetry: CPRBandTelemetry
-    private var streamTasks: [String: Task<Void, Never>] = [:]
+    private var streams = NotificationStreams()
     /// The battery and signal refreshes while connected.
     private var refreshTasks: [Task<Void, Never>] = []
 
@@ -31,8 +31,7 @@ actor CPRBandSession: LinkedSession {
     // MARK: Lifecycle
 
     func tearDown() async {
-        streamTasks.values.forEach { $0.cancel() }
-        streamTasks = [:]
+        streams.cancelAll()
         refreshTasks.forEach { $0.cancel() }
         refreshTasks = []
         await core.link.reset()
@@ -81,24 +80,19 @@ actor CPRBandSession: LinkedSession {
 
     private func subscribe(_ uuid: String) async throws {
         let stream = try await core.link.notifications(of: uuid, in: CPRBandGATT.service)
-        streamTasks[uuid] = Task { [weak self] in
-            for await bytes in stream { await self?.received(bytes, from: uuid) }
-        }
+        streams.start(uuid, stream) { [weak self] bytes in await self?.received(bytes, from: uuid) }
     }
 
     // MARK: Notifications
 
     private func received(_ bytes: [UInt8], from uuid: String) {
-        core.countNotification()
-        do {
-            switch try CPRBandNotification.decode(characteristic: uuid, bytes: bytes, mapping: options.batteryMapping) {
-            case .depth(let depth): core.publish(telemetry.peak(depth, at: now))
-            case .angle(let angle): core.publisher.publish(telemetry.angle(angle))
-            case .battery(let level): core.publish(telemetry.battery(level))
-            }
-        } catch {
-            core.countDecodeError()
-            core.logger.warning("malformed notification", metadata: ["characteristic": "\(uuid)", "bytes": "\(bytes.hex)", "error": "\(error)"])
+        let mapping = options.batteryMapping
+        guard let notification = core.decode(bytes, from: uuid, { try CPRBandNotification.decode(characteristic: uuid, bytes: $0, mapping: mapping) })
+        else { return }
+        switch notification {
+        case .depth(let depth): core.publish(telemetry.peak(depth, at: now))
+        case .angle(let angle): core.publisher.publish(telemetry.angle(angle))
+        case .battery(let level): core.publish(telemetry.battery(level))
         }
     }
 

@@ -10,7 +10,7 @@ actor GripSession: LinkedSession {
     private let profile: GripProfile
     nonisolated let core: SessionCore
     var state = ConnectionState.disconnected
-    private var streamTasks: [String: Task<Void, Never>] = [:]
+    private var streams = NotificationStreams()
     private var lastState: [String: String] = [:]
 
     init(device: BlueZDevice, context: SessionContext, profile: GripProfile) {
@@ -28,8 +28,7 @@ actor GripSession: LinkedSession {
     // MARK: Lifecycle
 
     func tearDown() async {
-        streamTasks.values.forEach { $0.cancel() }
-        streamTasks = [:]
+        streams.cancelAll()
         await core.link.reset()
         // Live state is cleared with the link: the next connection publishes it again.
         lastState = lastState.filter { !core.liveStateLeaves.contains($0.key) }
@@ -90,14 +89,10 @@ actor GripSession: LinkedSession {
         let source = profile.battery
         battery(try await core.link.read(source.levelCharacteristicUUID, in: source.serviceUUID))
         if let stream = try? await core.link.notifications(of: source.levelCharacteristicUUID, in: source.serviceUUID) {
-            streamTasks[source.levelCharacteristicUUID] = Task { [weak self] in
-                for await bytes in stream { await self?.battery(bytes) }
-            }
+            streams.start(source.levelCharacteristicUUID, stream) { [weak self] bytes in await self?.battery(bytes) }
         }
         let events = try await core.link.notifications(of: profile.eventCharacteristicUUID, in: profile.eventServiceUUID)
-        streamTasks[profile.eventCharacteristicUUID] = Task { [weak self] in
-            for await bytes in events { await self?.event(bytes) }
-        }
+        streams.start(profile.eventCharacteristicUUID, events) { [weak self] bytes in await self?.event(bytes) }
         retain("state", "ready")
         setState(.connected)
         core.logger.info("grip connected", metadata: ["firmware": "\(firmwareText)"])
@@ -106,28 +101,13 @@ actor GripSession: LinkedSession {
     // MARK: Notifications
 
     private func battery(_ bytes: [UInt8]) {
-        core.countNotification()
-        do {
-            let info = try profile.batteryInfo(bytes: bytes)
-            retain("battery", JSONValue.object(["level": .number(Double(info.level)), "low": .bool(info.isLow)]).text)
-        } catch {
-            malformed(bytes, error)
-        }
+        guard let info = core.decode(bytes, from: profile.battery.levelCharacteristicUUID, profile.batteryInfo(bytes:)) else { return }
+        retain("battery", JSONValue.object(["level": .number(Double(info.level)), "low": .bool(info.isLow)]).text)
     }
 
     private func event(_ bytes: [UInt8]) {
-        core.countNotification()
-        do {
-            let event = try profile.event(bytes: bytes)
-            core.publisher.publish(Publication(topic: core.topic("event"), payload: event.rawValue, qos: 1))
-        } catch {
-            malformed(bytes, error)
-        }
-    }
-
-    private func malformed(_ bytes: [UInt8], _ error: any Error) {
-        core.countDecodeError()
-        core.logger.warning("malformed notification", metadata: ["bytes": "\(bytes.hex)", "error": "\(error)"])
+        guard let event = core.decode(bytes, from: profile.eventCharacteristicUUID, profile.event(bytes:)) else { return }
+        core.publisher.publish(Publication(topic: core.topic("event"), payload: event.rawValue, qos: 1))
     }
 
     // MARK: Commands
