@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// What users asked a device for that outlives a link (an Activ5's streams, a CPR band's mode), as a JSON
@@ -12,8 +11,15 @@ final class DesiredStateStore: Sendable {
     /// The newer of what was kept and what was heard for `id`; empty when neither.
     func take(_ id: String) -> [String: JSONValue] { state.withLock { $0.newer(id) { $0 } } ?? [:] }
 
-    func keep(_ fields: [String: JSONValue], for id: String) {
+    private func keep(_ fields: [String: JSONValue], for id: String) {
         state.withLock { $0.keep(fields, for: id) }
+    }
+
+    /// Keeps `fields` for the session's device and publishes them retained on `<family>/<id>/desired`, for
+    /// whichever gateway serves the device next.
+    func record(_ fields: [String: JSONValue], core: SessionCore) {
+        keep(fields, for: core.id)
+        core.publisher.publish(.state(core.topic("desired"), JSONValue.object(fields).text))
     }
 
     /// A `desired` payload from the broker: a JSON object, or empty for none; false when malformed.
@@ -22,7 +28,7 @@ final class DesiredStateStore: Sendable {
         if payload.isEmpty {
             fields = [:]
         } else {
-            guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)) else { return false }
+            guard case .object(let object)? = JSONValue.parse(payload) else { return false }
             fields = object
         }
         state.withLock { $0.hear(id, empty: [:]) { $0 = fields } }

@@ -237,9 +237,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
 
     /// `a5/<id>/desired`, retained: the streams users started, for whichever gateway serves the device next.
     private func publishDesired() {
-        let fields: [String: JSONValue] = ["streaming": .bool(streaming), "imu": .bool(imuOn)]
-        desired.keep(fields, for: id)
-        core.publisher.publish(.state(core.topic("desired"), JSONValue.object(fields).text))
+        desired.record(["streaming": .bool(streaming), "imu": .bool(imuOn)], core: core)
     }
 
     private func setStreaming(_ on: Bool) {

@@ -159,9 +159,7 @@ actor CPRBandSession: LinkedSession {
 
     /// `cpr/<id>/desired`, retained: `{"mode":"practicing"}` (ready, practicing or evaluating).
     private func publishDesired(_ wanted: CPRBandMode) {
-        let fields: [String: JSONValue] = ["mode": .string(wanted.rawValue)]
-        desired.keep(fields, for: id)
-        core.publisher.publish(.state(core.topic("desired"), JSONValue.object(fields).text))
+        desired.record(["mode": .string(wanted.rawValue)], core: core)
     }
 
     private func setMode(_ newMode: CPRBandMode, force: Bool = false) {
