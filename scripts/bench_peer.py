@@ -33,6 +33,8 @@ async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--period-ms", type=int, default=100)
+    parser.add_argument("--acquire-notify", action="store_true",
+                        help="AcquireNotify where the characteristic offers it (bleak's use_start_notify=False)")
     parser.add_argument("addresses", nargs="+")
     options = parser.parse_args()
     loop = asyncio.get_running_loop()
@@ -82,7 +84,7 @@ async def main():
             mqttc.publish(topic, f"{raw * NEWTONS_PER_COUNT:.2f}", qos=0)
 
         await client.write_gatt_char(SAMPLE_PERIOD, struct.pack("<h", options.period_ms), response=True)
-        await client.start_notify(FORCE, on_force)
+        await client.start_notify(FORCE, on_force, bluez={"use_start_notify": not options.acquire_notify})
 
     await asyncio.gather(*(start(address) for address in options.addresses))
     print(f"relay: streaming {len(clients)}", flush=True)

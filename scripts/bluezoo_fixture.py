@@ -20,6 +20,7 @@ The patches reach into BlueZoo internals, hence the hard version pin below.
 
 import asyncio
 import random
+import select
 import signal
 import socket
 import sys
@@ -97,8 +98,8 @@ class _FdRelay:
         except BlockingIOError:
             return
         except OSError:
-            data = b""
-        if not data:
+            return self.close()
+        if not data and _hung_up(src.fileno()):
             return self.close()
         try:
             dst.send(data)
@@ -117,6 +118,14 @@ class _FdRelay:
     @property
     def open(self) -> bool:
         return self.app.fileno() >= 0
+
+
+def _hung_up(fd) -> bool:
+    """Whether an empty read means the peer has gone: on a SOCK_SEQPACKET socket it may also be an
+    empty packet (a notification without bytes), which the poll tells apart by the missing hang-up."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return any(events & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, events in poller.poll(0))
 
 
 def _notify_relay(link):
@@ -209,8 +218,10 @@ class _AppNotify:
             try:
                 data = self.file.read(max(self.mtu, 512))
             except OSError:
-                data = b""
-            if not data:
+                return self._close()
+            if data is None:
+                return  # nothing after all
+            if not data and _hung_up(self.file.fileno()):
                 return self._close()  # the app closed its end
             for link in list(self.links):
                 create_background_task(link.Value.set_async(data))

@@ -140,7 +140,7 @@ public final class Bridge: Sendable {
         }
 
         let dbus = try DBusConnection.system(logger: Logger(label: "gatt2mqtt.dbus"))
-        let bluez = BlueZClient(connection: dbus, logger: Logger(label: "gatt2mqtt.bluez"))
+        let bluez = BlueZClient(connection: dbus, logger: Logger(label: "gatt2mqtt.bluez"), acquireNotify: configuration.acquireNotify)
         let events = await bluez.events()
         droppedNotifications.withLock { $0 = { bluez.droppedNotifications } }
         let leftoversRead = OneShotSignal()

@@ -11,6 +11,9 @@ public struct BridgeConfiguration: Sendable {
     /// Connections each adapter holds at most (Home Assistant's default for a BlueZ adapter is 5 too;
     /// real controllers hold about 5 to 7).
     public var adapterSlots = 5
+    /// Whether notifications come through AcquireNotify sockets where BlueZ offers them (and the bus can
+    /// pass them); false keeps every subscription on StartNotify.
+    public var acquireNotify = true
     /// Names this gateway in `gatt2mqtt/<gateway>/…`.
     public var gateway: String
     /// Put before every topic, so that two fleets can share a broker; empty for none.

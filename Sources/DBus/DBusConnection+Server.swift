@@ -1,4 +1,5 @@
 import CDBus
+import Glibc
 
 /// The server side: exported objects, their properties, an ObjectManager and introspection.
 extension DBusConnection {
@@ -172,6 +173,8 @@ extension DBusConnection {
         guard !message.noReplyExpected else { return }
         switch result {
         case .success(let values):
+            // A descriptor in a reply is handed over: the message holds its own duplicate once appended.
+            defer { for case .unixFD(let descriptor) in values { Glibc.close(descriptor) } }
             guard let reply = message.methodReturn() else { return }
             do {
                 try reply.append(values)

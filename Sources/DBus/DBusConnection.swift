@@ -13,8 +13,8 @@ public final class DBusConnection: @unchecked Sendable {
     let queue = DispatchQueue(label: "gatt2mqtt.dbus")
     let logger: Logger
     // All the state below is confined to `queue`.
-    private var raw: OpaquePointer?
-    private var mainLoop: DBusMainLoop?
+    private(set) var raw: OpaquePointer?
+    private(set) var mainLoop: DBusMainLoop?
     private var subscriptions: [UInt64: Subscription] = [:]
     private var nextSubscriptionID: UInt64 = 0
     private var lostContinuations: [CheckedContinuation<Void, Never>] = []
@@ -54,7 +54,7 @@ public final class DBusConnection: @unchecked Sendable {
         dbus_connection_set_exit_on_disconnect(connection, 0)
         uniqueName = String(cString: dbus_bus_get_unique_name(connection))
         raw = connection
-        queue.setSpecific(key: Self.queueKey, value: true)
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         let loop: DBusMainLoop
         do {
             loop = try DBusMainLoop(connection: connection, queue: queue)
@@ -73,10 +73,14 @@ public final class DBusConnection: @unchecked Sendable {
 
     deinit {
         // The filter holds an unretained pointer to self: close on the queue so no dispatch runs meanwhile.
-        if DispatchQueue.getSpecific(key: Self.queueKey) != nil { closeOnQueue() } else { queue.sync { closeOnQueue() } }
+        if isOnQueue { closeOnQueue() } else { queue.sync { closeOnQueue() } }
     }
 
-    private static let queueKey = DispatchSpecificKey<Bool>()
+    /// Names the connection whose queue runs the current code (every connection's queue carries it).
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// Whether the current code runs on this connection's queue.
+    var isOnQueue: Bool { DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) }
 
     /// Closes the connection; pending calls fail and signal streams end. Idempotent.
     public func close() {

@@ -9,6 +9,8 @@ public struct DBusMethodCall: Sendable {
 
 /// An interface of an exported object: its methods and properties.
 public struct DBusInterface: Sendable {
+    /// A method's implementation. A file descriptor it returns (`.unixFD`, at the top level) is handed
+    /// over: the connection closes it once the reply carries its own duplicate.
     public typealias Method = @Sendable (DBusMethodCall) async throws -> [DBusValue]
 
     public var name: String

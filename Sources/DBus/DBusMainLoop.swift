@@ -12,7 +12,8 @@ import WakePipe
 /// libdbus's watches and timeouts are added, toggled and removed from calls made on `queue`; they are
 /// kept in `table`, which the I/O thread reads before each poll. A change made elsewhere than on the
 /// I/O thread wakes it through a pipe. Timeouts (call timeouts) are checked at least every
-/// ``timeoutGranularityMs``.
+/// ``timeoutGranularityMs``. Descriptors of the connection's user (AcquireNotify sockets) are polled in
+/// the same call, so that a notification read from one is handled on this thread too.
 final class DBusMainLoop: @unchecked Sendable {
     private struct Watch {
         var descriptor: Int32
@@ -30,8 +31,13 @@ final class DBusMainLoop: @unchecked Sendable {
     private struct Table {
         var watches: [Int: Watch] = [:]
         var timeouts: [Int: Timeout] = [:]
+        /// Descriptors of the connection's user (an AcquireNotify socket): polled for reading beside the bus.
+        var descriptors: [Int32: DescriptorHandler] = [:]
         var running = true
     }
+
+    /// Told on the I/O thread, on `queue`, that its descriptor is readable or hung up.
+    typealias DescriptorHandler = @Sendable (_ hungUp: Bool) -> Void
 
     private let connection: OpaquePointer
     private let queue: DispatchQueue
@@ -135,6 +141,8 @@ final class DBusMainLoop: @unchecked Sendable {
         var descriptors: [pollfd] = []
         var polled: [Int] = []
         var ready: [(Int, UInt32)] = []
+        var readable: [(Int32, Bool)] = []
+        var watchCount = 0
         while true {
             let (running, waitMs) = table.withLock { table -> (Bool, Int32) in
                 descriptors.removeAll(keepingCapacity: true)
@@ -145,6 +153,11 @@ final class DBusMainLoop: @unchecked Sendable {
                     if entry.flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
                     descriptors.append(pollfd(fd: entry.descriptor, events: events, revents: 0))
                     polled.append(watch)
+                }
+                watchCount = polled.count
+                for descriptor in table.descriptors.keys {
+                    descriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0))
+                    polled.append(Int(descriptor))
                 }
                 let now = ContinuousClock.now
                 var wait = Self.timeoutGranularityMs
@@ -160,16 +173,25 @@ final class DBusMainLoop: @unchecked Sendable {
             if count < 0 && errno != EINTR { return }
             if descriptors[descriptors.count - 1].revents != 0 { wake.drain() }
             ready.removeAll(keepingCapacity: true)
+            readable.removeAll(keepingCapacity: true)
             for (index, watch) in polled.enumerated() where descriptors[index].revents != 0 {
-                ready.append((watch, Self.watchFlags(descriptors[index].revents)))
+                if index < watchCount {
+                    ready.append((watch, Self.watchFlags(descriptors[index].revents)))
+                } else {
+                    readable.append((Int32(watch), descriptors[index].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0))
+                }
             }
-            queue.sync { turn(ready) }
+            queue.sync { turn(ready, readable) }
         }
     }
 
     /// On `queue`, on the I/O thread: handles what the poll found, fires due timeouts, dispatches.
-    private func turn(_ ready: [(Int, UInt32)]) {
+    private func turn(_ ready: [(Int, UInt32)], _ readable: [(Int32, Bool)]) {
         guard installed else { return }
+        for (descriptor, hungUp) in readable {
+            // Looked up again: an earlier handler of this turn may have removed it.
+            table.withLock { $0.descriptors[descriptor] }?(hungUp)
+        }
         for (watch, flags) in ready where table.withLock({ $0.watches[watch]?.enabled == true }) {
             dbus_watch_handle(OpaquePointer(bitPattern: watch), flags)
         }
@@ -203,6 +225,20 @@ final class DBusMainLoop: @unchecked Sendable {
     /// A change the I/O thread did not make itself must reach its next poll.
     private func changed() {
         if !onIOThread { wake.signal() }
+    }
+
+    // MARK: The user's descriptors (on `queue`)
+
+    /// Polls `descriptor` for reading from the next turn on; `handler` runs on the I/O thread.
+    func watchDescriptor(_ descriptor: Int32, _ handler: @escaping DescriptorHandler) {
+        table.withLock { $0.descriptors[descriptor] = handler }
+        changed()
+    }
+
+    /// Stops polling `descriptor`; its handler is not called again once this returns.
+    func unwatchDescriptor(_ descriptor: Int32) {
+        _ = table.withLock { $0.descriptors.removeValue(forKey: descriptor) }
+        changed()
     }
 
     // MARK: Watches (on `queue`)

@@ -41,6 +41,8 @@ public struct CommandLineSettings: Sendable, Equatable {
     public var a5Reconnect: String?
     /// `--health-seconds`.
     public var healthSeconds: Double?
+    /// `--start-notify`: never AcquireNotify.
+    public var startNotify = false
     /// `--fleet`.
     public var fleet = false
     /// `--fleet-refresh-seconds`.
@@ -77,6 +79,7 @@ public struct CommandLineSettings: Sendable, Equatable {
         set(.cprBatterySeconds, "--cpr-battery-seconds", cprBatterySeconds.map(SettingValue.number))
         set(.cprSignalSeconds, "--cpr-signal-seconds", cprSignalSeconds.map(SettingValue.number))
         set(.healthInterval, "--health-seconds", healthSeconds.map(SettingValue.number))
+        set(.acquireNotify, "--start-notify", startNotify ? .text("false") : nil)
         set(.fleetEnabled, "--fleet", fleet ? .text("true") : nil)
         set(.fleetRefreshSeconds, "--fleet-refresh-seconds", fleetRefreshSeconds.map(SettingValue.number))
         set(.fleetIncarnationFile, "--fleet-incarnation-file", fleetIncarnationFile.map(SettingValue.text))

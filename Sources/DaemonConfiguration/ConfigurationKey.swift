@@ -20,6 +20,7 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     case adapter = "adapter"
     case adapters = "adapters"
     case adapterSlots = "adapter_slots"
+    case acquireNotify = "bluez.acquire_notify"
     case autoConnect = "devices.auto_connect"
     case allow = "devices.allow"
     case aliases = "devices.aliases"
@@ -74,7 +75,7 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     var kind: Kind {
         switch self {
         case .brokerURL, .clientID, .protocolVersion, .username, .gateway, .adapter, .autoConnect, .a5Reconnect,
-            .logLevel, .baseTopic, .fleetEnabled, .httpListen, .httpUsername:
+            .logLevel, .baseTopic, .fleetEnabled, .httpListen, .httpUsername, .acquireNotify:
             .text
         case .passwordFile, .tlsCAFile, .tlsCertificateFile, .tlsKeyFile, .gripProfile, .fleetIncarnationFile,
             .httpPasswordFile, .httpTokenFile:

@@ -41,6 +41,11 @@ struct ConfigurationResolver {
             }
             bridge.adapterSlots = slots
         }
+        switch text(.acquireNotify) {
+        case nil, "true": bridge.acquireNotify = true
+        case "false": bridge.acquireNotify = false
+        case let other?: throw fail(.acquireNotify, "must be true or false, not '\(other)'")
+        }
         bridge.autoConnect = try resolveAutoConnect()
         bridge.aliases = try resolveAliases()
         bridge.activ5 = try resolveActiv5()

@@ -61,6 +61,8 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         add(0, "base_topic: \(quoted(bridge.baseTopic))")
         add(0, "adapters: [" + bridge.adapters.map(quoted).joined(separator: ", ") + "]")
         add(0, "adapter_slots: \(bridge.adapterSlots)")
+        add(0, "bluez:")
+        add(1, "acquire_notify: \(bridge.acquireNotify)")
 
         add(0, "devices:")
         switch bridge.autoConnect {

@@ -43,6 +43,11 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: "The listener is one more receiver of every signal for dbus-daemon and the benchmark's process: with 50 devices it adds to the load it should only observe."))
     var busTapDevices = 10
 
+    @Option(help: ArgumentHelp(
+        "How every relay subscribes to the force stream: acquire (AcquireNotify where BlueZ offers it, StartNotify where the bus cannot pass the socket) or start (StartNotify only).",
+        discussion: "The same for the D-Bus floor, gatt2mqtt (--start-notify) and the Python relay (bleak's use_start_notify), so that each row compares like with like."))
+    var notify = "acquire"
+
     @Flag(help: "Run the fleet benchmark instead (three gateways, three belts; docs/fleet-benchmark.md, FLEET-BENCHMARK.json).")
     var fleet = false
 
@@ -57,6 +62,12 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     private var isReal: Bool { world == "real" }
+
+    private var acquireNotify: Bool { notify == "acquire" }
+
+    func validate() throws {
+        guard ["acquire", "start"].contains(notify) else { throw ValidationError("--notify takes acquire or start, not '\(notify)'") }
+    }
 
     func run() async throws {
         // The MQTT and D-Bus layers log connections at info; the report is what this prints.
@@ -90,6 +101,7 @@ struct BenchCommand: AsyncParsableCommand {
             settings: [
                 "window": "\(seconds) s", "commands": "\(commandRate)/s per device", "payload": "force, 2 bytes (int16 sequence)",
                 "world": isReal ? "real bluetoothd 5.66, btvirt controllers, qemu guest (TCG)" : "BlueZoo",
+                "notifications": acquireNotify && !isReal ? "AcquireNotify (a socket per stream)" : "StartNotify (PropertiesChanged on the bus)",
             ],
             rows: [])
         do {
@@ -108,7 +120,7 @@ struct BenchCommand: AsyncParsableCommand {
                 fleet.append(device)
             }
             say("\(most) virtual Activ5s advertising")
-            let floorRelay = try DBusFloorRelay(busAddress: world.busAddress)
+            let floorRelay = try DBusFloorRelay(busAddress: world.busAddress, acquireNotify: acquireNotify)
             defer { floorRelay.close() }
             for count in deviceCounts.sorted() {
                 for rate in rateList.sorted() {
@@ -154,7 +166,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if chosen.contains("gatt2mqtt") {
             say("\(label): gatt2mqtt")
-            let bridge = ProcessRelay(.gatt2mqtt, world: world, watcher: watcher)
+            let bridge = ProcessRelay(.gatt2mqtt, world: world, watcher: watcher, acquireNotify: acquireNotify)
             var tapped = phase
             if devices.count <= busTapDevices { tapped.busTap = floorRelay.floor }
             do {
@@ -164,7 +176,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if chosen.contains("peer") {
             say("\(label): Python relay")
-            let peer = ProcessRelay(.pythonPeer, world: world, watcher: watcher)
+            let peer = ProcessRelay(.pythonPeer, world: world, watcher: watcher, acquireNotify: acquireNotify)
             do { row.peer = try await phase.run(peer) } catch { row.failures.append("Python relay: \(error)") }
         }
         return finish(row, label: label)

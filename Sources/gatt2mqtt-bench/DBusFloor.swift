@@ -1,12 +1,14 @@
 import BlueZ
 import DBus
 import Foundation
+import Glibc
 import Synchronization
 
 /// The D-Bus floor: the least a central can do to get the same values from BlueZ, written straight
 /// against BlueZ's D-Bus API (Adapter1, Device1, GattCharacteristic1) with no bridge logic at all:
-/// connect, write the sample period, StartNotify, and take the time of each PropertiesChanged.
-/// Its writes (`timedWrite`) are the floor of the command path's D-Bus hop.
+/// connect, write the sample period, subscribe, and take the time of each value: each PropertiesChanged
+/// after StartNotify, or each packet read from the socket of AcquireNotify (on the connection's own
+/// thread, as gatt2mqtt reads it). Its writes (`timedWrite`) are the floor of the command path's D-Bus hop.
 final class DBusFloor: Sendable {
     struct Device: Sendable {
         var address: String
@@ -23,9 +25,13 @@ final class DBusFloor: Sendable {
     private let connection: DBusConnection
     private let table = ReceptionTable()
     private let listener: Task<Void, Never>
+    private let acquireNotify: Bool
+    /// Acquired sockets by device address.
+    private let sockets = Mutex<[String: Int32]>([:])
 
-    init(address: String) throws {
+    init(address: String, acquireNotify: Bool) throws {
         connection = try DBusConnection(address: address)
+        self.acquireNotify = acquireNotify
         let signals = connection.signals(
             matching: DBusMatchRule(
                 sender: Self.bluez, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
@@ -104,14 +110,37 @@ final class DBusFloor: Sendable {
         return devices
     }
 
-    /// Writes the sample period and subscribes to F0FE.
+    /// Writes the sample period and subscribes to F0FE: AcquireNotify when chosen and the bus can pass the
+    /// socket, else StartNotify.
     func startStreaming(_ device: Device, periodMilliseconds: Int16) async throws {
         try await write(device, period: periodMilliseconds)
-        _ = try await call(device.force, "org.bluez.GattCharacteristic1", "StartNotify")
+        if acquireNotify, connection.canPassFileDescriptors {
+            let reply = try await call(device.force, "org.bluez.GattCharacteristic1", "AcquireNotify", [.properties([:])])
+            guard let socket = reply.first?.fileDescriptor, socket >= 0 else { throw BenchFailure("AcquireNotify gave no socket") }
+            sockets.withLock { $0[device.address] = socket }
+            let table = self.table
+            let key = device.address.uppercased().replacingOccurrences(of: ":", with: "_")
+            connection.watch(socket) { _ in
+                // Packets until none waits; a closed socket is noticed by stopStreaming's close.
+                var buffer = [UInt8](repeating: 0, count: 1024)
+                while case let count = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT)), count >= 2 {
+                    let now = MonotonicClock.nanoseconds()
+                    let sequence = Int16(bitPattern: UInt16(buffer[0]) | UInt16(buffer[1]) << 8)
+                    table.append(Reception(sequence: sequence, nanoseconds: now), to: key)
+                }
+            }
+        } else {
+            _ = try await call(device.force, "org.bluez.GattCharacteristic1", "StartNotify")
+        }
     }
 
     func stopStreaming(_ device: Device) async throws {
-        _ = try await call(device.force, "org.bluez.GattCharacteristic1", "StopNotify")
+        if let socket = sockets.withLock({ $0.removeValue(forKey: device.address) }) {
+            connection.unwatch(socket)
+            Glibc.close(socket)  // the release
+        } else {
+            _ = try await call(device.force, "org.bluez.GattCharacteristic1", "StopNotify")
+        }
     }
 
     func disconnect(_ device: Device) async throws {

@@ -7,8 +7,8 @@ final class DBusFloorRelay: StreamRelay {
     let floor: DBusFloor
     private let connected = Mutex<[String: DBusFloor.Device]>([:])
 
-    init(busAddress: String) throws {
-        floor = try DBusFloor(address: busAddress)
+    init(busAddress: String, acquireNotify: Bool) throws {
+        floor = try DBusFloor(address: busAddress, acquireNotify: acquireNotify)
     }
 
     func start(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {

@@ -23,10 +23,14 @@ final class ProcessRelay: StreamRelay {
     private let process = Mutex<ManagedProcess?>(nil)
     private let startupFigures = Mutex<Startup?>(nil)
 
-    init(_ program: Program, world: TestWorld, watcher: BrokerWatcher) {
+    /// Whether notifications are acquired (AcquireNotify) where BlueZ offers it, or StartNotify only.
+    private let acquireNotify: Bool
+
+    init(_ program: Program, world: TestWorld, watcher: BrokerWatcher, acquireNotify: Bool) {
         self.program = program
         self.world = world
         self.watcher = watcher
+        self.acquireNotify = acquireNotify
     }
 
     var name: String {
@@ -55,15 +59,14 @@ final class ProcessRelay: StreamRelay {
 
     private func startBridge(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
         let launched = MonotonicClock.nanoseconds()
-        let bridge = try world.launch(
-            ProjectPaths.binary("gatt2mqtt"),
-            ["--broker", world.broker.url, "--gateway", "bench", "--log-level", "info"]
-                + world.bridgeAdapters.flatMap { ["--adapter", $0] }
-                // btvirt's controllers hold one working link each (README, "The real-BlueZ world"); BlueZoo's one
-                // adapter holds every device of the row, beyond the default 5 slots of a real controller.
-                + ["--adapter-slots", world.isReal ? "1" : "\(max(devices.count, 5))"]
-                + devices.flatMap { ["--allow", $0.address] },
-            name: "gatt2mqtt")
+        var arguments = ["--broker", world.broker.url, "--gateway", "bench", "--log-level", "info"]
+        arguments += world.bridgeAdapters.flatMap { ["--adapter", $0] }
+        // btvirt's controllers hold one working link each (README, "The real-BlueZ world"); BlueZoo's one
+        // adapter holds every device of the row, beyond the default 5 slots of a real controller.
+        arguments += ["--adapter-slots", world.isReal ? "1" : "\(max(devices.count, 5))"]
+        arguments += devices.flatMap { ["--allow", $0.address] }
+        if !acquireNotify { arguments.append("--start-notify") }
+        let bridge = try world.launch(ProjectPaths.binary("gatt2mqtt"), arguments, name: "gatt2mqtt")
         process.withLock { $0 = bridge }
         let watcher = self.watcher
         let online = await poll(timeout: .seconds(20)) {
@@ -92,7 +95,7 @@ final class ProcessRelay: StreamRelay {
         let peer = try world.launch(
             ProjectPaths.python,
             ["-u", ProjectPaths.root + "/scripts/bench_peer.py", "--port", "\(world.broker.port)",
-             "--period-ms", "\(periodMilliseconds)"] + devices.map(\.address),
+             "--period-ms", "\(periodMilliseconds)"] + (acquireNotify ? ["--acquire-notify"] : []) + devices.map(\.address),
             name: "relay-peer")
         process.withLock { $0 = peer }
         _ = try await peer.waitForLine(containing: "relay: streaming", timeout: .seconds(60 + 2 * devices.count))

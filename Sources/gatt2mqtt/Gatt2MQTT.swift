@@ -66,6 +66,9 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "Seconds between health reports on gatt2mqtt/<gateway>/health.")
     var healthSeconds: Double?
 
+    @Flag(help: "Subscribe to notifications with StartNotify only, never AcquireNotify (for a device or stack whose sockets misbehave).")
+    var startNotify = false
+
     @Flag(help: "Be one gateway of a fleet on this broker: connect only the devices the fleet's rules give this gateway.")
     var fleet = false
 
@@ -114,6 +117,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         settings.broker = broker
         settings.adapters = adapter
         settings.adapterSlots = adapterSlots
+        settings.startNotify = startNotify
         settings.gateway = gateway
         settings.baseTopic = baseTopic
         settings.mqttVersion = mqttVersion

@@ -120,7 +120,7 @@ struct ConfigurationFileTests {
     @Test(arguments: [
         (
             "colour: red", "colour",
-            "the top level takes a5, adapter, adapter_slots, adapters, base_topic, belt, broker, cpr, devices, fleet, gateway, grip, "
+            "the top level takes a5, adapter, adapter_slots, adapters, base_topic, belt, bluez, broker, cpr, devices, fleet, gateway, grip, "
                 + "health_s, http, limits, log_level, payload_size_limit"
         ),
         ("topic_prefix: home", "topic_prefix", "unknown key"),

@@ -151,3 +151,46 @@ struct Activ5EndToEndTests {
         }
     }
 }
+
+/// How the bridge subscribes to a stream.
+@Suite(.serialized)
+struct Activ5NotificationPathTests {
+    static let acquired = "notifications through an acquired socket"
+
+    /// The force stream comes through an AcquireNotify socket where the bus can pass one (BlueZoo's, a
+    /// Unix socket), and through StartNotify where it cannot (the real world's bus is TCP to the guest)
+    /// or with `--start-notify`. Either way it stops and starts again: a released socket is acquired anew.
+    @Test(arguments: BlueZWorld.enabled)
+    func theForceStreamTakesASocketWhereTheBusCanPassOne(_ kind: BlueZWorld) async throws {
+        for startNotify in [false, true] {
+            try await streamStartsAndStops(kind, startNotify: startNotify)
+        }
+    }
+
+    private func streamStartsAndStops(_ kind: BlueZWorld, startNotify: Bool) async throws {
+        try await TestWorld.with(kind) { world in
+            let device = try await world.startSimulator(["a5"])
+            let id = try device.simulatedID
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            let bridge = try await world.startBridge(extraArguments: startNotify ? ["--start-notify"] : [])
+            try await recorder.waitFor("a5/\(id)/state") { $0.payloadString == "stopped" }
+            // The session's own subscriptions, held since it connected.
+            let before = Self.sockets(bridge)
+            let acquires = kind == .bluezoo && !startNotify
+            #expect((before > 0) == acquires, "\(before) sockets after the handshake, --start-notify \(startNotify)")
+            for round in 1...2 {
+                let mark = recorder.mark
+                try recorder.publish("a5/\(id)/cmd/start", "{}")
+                try await recorder.waitFor("a5/\(id)/force", after: mark)
+                try recorder.publish("a5/\(id)/cmd/stop", "{}")
+                try await recorder.waitFor("a5/\(id)/state", after: mark) { $0.payloadString == "stopped" }
+                #expect(Self.sockets(bridge) == before + (acquires ? round : 0), "round \(round), --start-notify \(startNotify)")
+            }
+            await recorder.stop()
+        }
+    }
+
+    private static func sockets(_ bridge: ManagedProcess) -> Int {
+        bridge.outputText.components(separatedBy: acquired).count - 1
+    }
+}

@@ -40,6 +40,7 @@ extension BlueZClient {
 
     /// Disconnects; a device that is not connected is fine (as BlueZ 5.66 answers).
     public func disconnect(devicePath: String) async throws {
+        notifySockets.release(under: devicePath)
         router.close(under: devicePath)
         _ = try await connection.call(
             destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
@@ -74,14 +75,16 @@ extension BlueZClient {
         }
     }
 
-    /// Subscribes to a characteristic (StartNotify once, as BlueZ sessions are per client) and returns
-    /// its notifications. The stream ends on ``stopNotifications(characteristicPath:devicePath:)``, when
-    /// the device disconnects or its objects go away, and when BlueZ stops.
+    /// Subscribes to a characteristic and returns its notifications: through a socket of its own
+    /// (AcquireNotify) where BlueZ offers one and the bus can pass it, else StartNotify (once, as BlueZ
+    /// sessions are per client). The stream ends on ``stopNotifications(characteristicPath:devicePath:)``,
+    /// when the device disconnects or its objects go away, and when BlueZ stops.
     public func notifications(
         characteristicPath: String, devicePath: String, lane: NotificationLane? = nil
     ) async throws -> AsyncStream<[UInt8]> {
         try await operationQueue(for: devicePath).run { [self] in
             let stream = router.open(characteristicPath, lane: lane)
+            if await acquireNotifications(characteristicPath) { return stream }
             do {
                 _ = try await connection.call(
                     destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
@@ -94,10 +97,40 @@ extension BlueZClient {
         }
     }
 
+    /// AcquireNotify, when the characteristic offers it (`NotifyAcquired` is present) and this bus passes
+    /// file descriptors (a TCP bus cannot); false leaves the subscription to StartNotify, as after an
+    /// error (a peripheral application that serves no AcquireNotify under BlueZoo, for one).
+    private func acquireNotifications(_ characteristicPath: String) async -> Bool {
+        guard preferAcquiredNotifications,
+            await cache.objects[characteristicPath]?[BlueZInterface.gattCharacteristic]?["NotifyAcquired"] != nil,
+            let generation = router.generation(of: characteristicPath)
+        else { return false }
+        guard connection.canPassFileDescriptors else {
+            logger.debug("StartNotify: this bus cannot pass file descriptors", metadata: ["characteristic": "\(characteristicPath)"])
+            return false
+        }
+        do {
+            let reply = try await connection.call(
+                destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
+                member: "AcquireNotify", arguments: [.properties([:])], timeout: operationTimeout)
+            guard let socket = reply.first?.fileDescriptor, socket >= 0 else { return false }
+            notifySockets.start(socket, path: characteristicPath, generation: generation)
+            logger.debug("notifications through an acquired socket", metadata: ["characteristic": "\(characteristicPath)"])
+            return true
+        } catch {
+            logger.debug("AcquireNotify refused, StartNotify instead: \(error)", metadata: ["characteristic": "\(characteristicPath)"])
+            return false
+        }
+    }
+
     /// Stops notifications, then ends the stream: values BlueZ sent before it answered StopNotify
     /// come before its reply on the bus, so the stream still delivers them before it ends (unless a
     /// new stream replaced it meanwhile).
     public func stopNotifications(characteristicPath: String, devicePath: String) async throws {
+        if notifySockets.isHeld(characteristicPath) {
+            // Closing the socket is the release (BlueZ's StopNotify would do the same).
+            return notifySockets.release(characteristicPath)
+        }
         let stream = router.generation(of: characteristicPath)
         defer { if let stream { router.close(characteristicPath, generation: stream) } }
         try await operationQueue(for: devicePath).run { [self] in

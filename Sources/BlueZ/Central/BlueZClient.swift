@@ -10,6 +10,7 @@ public final class BlueZClient: Sendable {
     public let connection: DBusConnection
     let cache = BlueZObjectCache()
     let router = NotificationRouter()
+    let notifySockets: AcquiredNotifySockets
     let discoveryGate = DiscoveryGate()
     /// Connection attempts, one at a time per adapter.
     let adapterTurns = AdapterTurns()
@@ -26,9 +27,14 @@ public final class BlueZClient: Sendable {
     /// Timeout of a single GATT read, write or notify set-up.
     public var operationTimeout: Duration { .seconds(5) }
 
-    public init(connection: DBusConnection, logger: Logger = Logger(label: "bluez")) {
+    /// Whether notifications are acquired (AcquireNotify) where BlueZ offers it; false: StartNotify only.
+    let preferAcquiredNotifications: Bool
+
+    public init(connection: DBusConnection, logger: Logger = Logger(label: "bluez"), acquireNotify: Bool = true) {
         self.connection = connection
         self.logger = logger
+        preferAcquiredNotifications = acquireNotify
+        notifySockets = AcquiredNotifySockets(connection: connection, router: router)
     }
 
     /// Starts following BlueZ. Returns once the first snapshot is loaded (or BlueZ is known absent).
@@ -51,6 +57,7 @@ public final class BlueZClient: Sendable {
                 let newOwner = signal.arguments.count > 2 ? signal.arguments[2].string ?? "" : ""
                 if newOwner.isEmpty {
                     logger.warning("org.bluez vanished")
+                    notifySockets.releaseAll()
                     router.closeAll()
                     await cache.serviceVanished()
                 } else {
@@ -69,6 +76,7 @@ public final class BlueZClient: Sendable {
             tasks.forEach { $0.cancel() }
             tasks = []
         }
+        notifySockets.releaseAll()
         router.closeAll()
     }
 
@@ -133,6 +141,7 @@ public final class BlueZClient: Sendable {
             guard signal.arguments.count == 2, let path = signal.arguments[0].string else { return }
             let names = signal.arguments[1].strings ?? []
             if names.contains(BlueZInterface.gattCharacteristic) || names.contains(BlueZInterface.device) {
+                notifySockets.release(under: path)
                 router.close(under: path)
             }
             await cache.interfacesRemoved(path, names)

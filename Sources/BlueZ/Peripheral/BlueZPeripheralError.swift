@@ -17,6 +17,14 @@ public enum BlueZPeripheralError {
         DBusError(name: "org.bluez.Error.NotSupported", message: "\(what) not supported")
     }
 
+    /// A request the current state rules out (StartNotify while notifications are acquired, …).
+    public static func notPermitted(_ message: String) -> DBusError {
+        DBusError(name: "org.bluez.Error.NotPermitted", message: message)
+    }
+
+    /// A second subscription while one is being set up or held.
+    public static let inProgress = DBusError(name: "org.bluez.Error.InProgress", message: "In Progress")
+
     /// Arguments of the wrong type.
     public static func invalidArguments(_ message: String) -> DBusError {
         DBusError(name: "org.bluez.Error.InvalidArguments", message: message)

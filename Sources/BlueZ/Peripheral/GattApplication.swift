@@ -7,8 +7,10 @@ import Synchronization
 ///
 /// Behaviour is delegated (``GattApplicationDelegate``); the application itself enforces the flags,
 /// because BlueZoo forwards every call regardless of them, and it keeps `Notifying` so that
-/// ``notify(_:value:)`` sends only to subscribed characteristics. UUIDs are assumed unique within the
-/// application; they are how the delegate and ``notify(_:value:)`` name characteristics.
+/// ``notify(_:value:)`` sends only to subscribed characteristics. A stack may subscribe with
+/// AcquireNotify instead of StartNotify, as to any real peripheral application that serves it; the
+/// notifications then go through that socket. UUIDs are assumed unique within the application; they
+/// are how the delegate and ``notify(_:value:)`` name characteristics.
 public final class GattApplication: Sendable {
     /// `org.bluez.GattService1`.
     public static let serviceInterface = "org.bluez.GattService1"
@@ -26,7 +28,10 @@ public final class GattApplication: Sendable {
 
     private let state: Mutex<State>
     private let pacer: GattNotificationPacer
+    private let notifySockets: GattNotifySockets
     private let observer: GattTrafficObserver?
+    /// Whether notifications may go through AcquireNotify sockets: the bus can pass them.
+    private let servesAcquireNotify: Bool
     /// Characteristic object paths by UUID; fixed at init.
     private let characteristicPaths: [String: String]
 
@@ -58,6 +63,7 @@ public final class GattApplication: Sendable {
         self.services = services
         self.state = Mutex(State())
         self.observer = observer
+        servesAcquireNotify = connection.canPassFileDescriptors
         var paths: [String: String] = [:]
         for (serviceIndex, service) in services.enumerated() {
             for (index, characteristic) in service.characteristics.enumerated() where paths[characteristic.uuid] == nil {
@@ -65,12 +71,19 @@ public final class GattApplication: Sendable {
             }
         }
         characteristicPaths = paths
+        let uuids = Dictionary(uniqueKeysWithValues: paths.map { ($0.value, $0.key) })
         var sent: (@Sendable (String, [UInt8]) -> Void)?
         if let observer {
-            let uuids = Dictionary(uniqueKeysWithValues: paths.map { ($0.value, $0.key) })
             sent = { path, bytes in observer.notificationSent(uuids[path] ?? path, bytes) }
         }
-        self.pacer = GattNotificationPacer(connection: connection, minimumInterval: minimumNotificationInterval, sent: sent)
+        let sockets = GattNotifySockets(connection: connection)
+        notifySockets = sockets
+        pacer = GattNotificationPacer(
+            minimumInterval: minimumNotificationInterval,
+            emit: { path, bytes in
+                if let uuid = uuids[path], sockets.send(bytes, for: uuid) { return }
+                try? connection.emitPropertiesChanged(path: path, interface: Self.characteristicInterface, changed: ["Value": .bytes(bytes)])
+            }, sent: sent)
     }
 
     /// Sets the object that answers reads and writes; held weakly.
@@ -165,10 +178,12 @@ public final class GattApplication: Sendable {
             defer { state.notifying = [] }
             return (state.notifying, state.delegate.value)
         }
+        let released = Set(notifySockets.releaseAll())
         for uuid in dropped.sorted() {
             if let path = characteristicPaths[uuid] {
-                try? connection.emitPropertiesChanged(
-                    path: path, interface: Self.characteristicInterface, changed: ["Notifying": .boolean(false)])
+                var changed: [String: DBusValue] = ["Notifying": .boolean(false)]
+                if released.contains(uuid) { changed["NotifyAcquired"] = .boolean(false) }
+                try? connection.emitPropertiesChanged(path: path, interface: Self.characteristicInterface, changed: changed)
             }
             await delegate?.notificationsStopped(for: uuid)
         }
@@ -239,6 +254,12 @@ public final class GattApplication: Sendable {
                 await self.stopNotify(uuid)
                 return []
             },
+            "AcquireNotify": { [weak self] call in
+                guard let self else { throw Self.gone }
+                let options = GattRequestOptions(call.arguments.first)
+                let socket = try await self.acquireNotify(characteristic, options: options)
+                return [.unixFD(socket), .uint16(options.mtu ?? Self.defaultMTU)]
+            },
             // bluetoothd calls Confirm only for indications; stock BlueZoo after every notification.
             "Confirm": { _ in [] },
         ]
@@ -252,7 +273,12 @@ public final class GattApplication: Sendable {
                         "UUID": .string(uuid), "Service": .objectPath(servicePath), "Flags": .strings(characteristic.flags),
                         "Handle": self.handle(characteristic.handle, at: path), "Value": .bytes(value),
                     ]
-                    if characteristic.canNotify { properties["Notifying"] = .boolean(notifying) }
+                    if characteristic.canNotify {
+                        properties["Notifying"] = .boolean(notifying)
+                        // Its presence tells the stack that AcquireNotify is served: only where the bus can
+                        // carry the socket (not over TCP, where the stack would wait for a reply that never comes).
+                        if self.servesAcquireNotify { properties["NotifyAcquired"] = .boolean(self.notifySockets.isAcquired(uuid)) }
+                    }
                     return properties
                 },
                 setProperty: handleSetter(at: path))
@@ -353,6 +379,7 @@ public final class GattApplication: Sendable {
     private func startNotify(_ characteristic: GattCharacteristicDescription, options: GattRequestOptions) async throws {
         guard characteristic.canNotify else { throw BlueZPeripheralError.notSupported("notifications") }
         let uuid = characteristic.uuid
+        guard !notifySockets.isAcquired(uuid) else { throw BlueZPeripheralError.notPermitted("Notify acquired") }
         try await delegate?.authorizeNotifications(for: uuid, options: options)
         let started = state.withLock { $0.notifying.insert(uuid).inserted }
         // A second StartNotify succeeds without a second session, as in bluetoothd.
@@ -361,10 +388,37 @@ public final class GattApplication: Sendable {
         await delegate?.notificationsStarted(for: uuid)
     }
 
-    private func stopNotify(_ uuid: String) async {
+    /// The MTU told with an acquired socket when the stack gave none: the largest an LE link negotiates.
+    static let defaultMTU: UInt16 = 517
+
+    /// Notifications through a socket of their own (see ``GattNotifySockets``): the same subscription
+    /// as StartNotify, ended when the stack closes its end.
+    private func acquireNotify(_ characteristic: GattCharacteristicDescription, options: GattRequestOptions) async throws -> Int32 {
+        guard characteristic.canNotify, servesAcquireNotify else { throw BlueZPeripheralError.notSupported("acquired notifications") }
+        let uuid = characteristic.uuid
+        guard !notifySockets.isAcquired(uuid) else { throw BlueZPeripheralError.notPermitted("Notify acquired") }
+        guard !isNotifying(uuid) else { throw BlueZPeripheralError.inProgress }
+        try await delegate?.authorizeNotifications(for: uuid, options: options)
+        let socket = try notifySockets.acquire(uuid) { [weak self] in
+            Task { await self?.stopNotify(uuid, acquired: true) }
+        }
+        state.withLock { _ = $0.notifying.insert(uuid) }
+        if let path = characteristicPaths[uuid] {
+            try? connection.emitPropertiesChanged(
+                path: path, interface: Self.characteristicInterface, changed: ["Notifying": .boolean(true), "NotifyAcquired": .boolean(true)])
+        }
+        await delegate?.notificationsStarted(for: uuid)
+        return socket
+    }
+
+    /// `acquired`: the subscription was a socket, which the stack has closed already.
+    private func stopNotify(_ uuid: String, acquired: Bool = false) async {
+        let released = notifySockets.release(uuid) || acquired
         let stopped = state.withLock { $0.notifying.remove(uuid) != nil }
         guard stopped, let path = characteristicPaths[uuid] else { return }
-        try? connection.emitPropertiesChanged(path: path, interface: Self.characteristicInterface, changed: ["Notifying": .boolean(false)])
+        var changed: [String: DBusValue] = ["Notifying": .boolean(false)]
+        if released { changed["NotifyAcquired"] = .boolean(false) }
+        try? connection.emitPropertiesChanged(path: path, interface: Self.characteristicInterface, changed: changed)
         await delegate?.notificationsStopped(for: uuid)
     }
 }

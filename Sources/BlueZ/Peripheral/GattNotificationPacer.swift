@@ -1,6 +1,7 @@
 import DBus
 
-/// Sends notifications (PropertiesChanged on `Value`) one at a time, in order, with a minimum gap.
+/// Sends notifications one at a time, in order, with a minimum gap: `emit` puts each on its way (a
+/// PropertiesChanged on `Value`, or a packet on an acquired socket).
 ///
 /// Why pace: a burst of signals arrives at the stack all at once, and BlueZoo (Python) and many D-Bus
 /// clients handle a flood badly (bluezoo.md §2: dbus-fast drops its connection on EAGAIN). A real link
@@ -14,7 +15,10 @@ final class GattNotificationPacer: Sendable {
     private let continuation: AsyncStream<Item>.Continuation
 
     /// `sent` is told of each value once it is on the bus.
-    init(connection: DBusConnection, minimumInterval: Duration, sent: (@Sendable (String, [UInt8]) -> Void)? = nil) {
+    init(
+        minimumInterval: Duration, emit: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) -> Void,
+        sent: (@Sendable (String, [UInt8]) -> Void)? = nil
+    ) {
         let (stream, continuation) = AsyncStream<Item>.makeStream()
         self.continuation = continuation
         // The task owns the stream and ends when `deinit` finishes it.
@@ -22,8 +26,7 @@ final class GattNotificationPacer: Sendable {
             for await item in stream {
                 switch item {
                 case .value(let path, let bytes):
-                    try? connection.emitPropertiesChanged(
-                        path: path, interface: GattApplication.characteristicInterface, changed: ["Value": .bytes(bytes)])
+                    emit(path, bytes)
                     sent?(path, bytes)
                     try? await Task.sleep(for: minimumInterval)
                 case .barrier(let waiter):
