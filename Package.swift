@@ -35,12 +35,14 @@ let package = Package(
     targets: [
         // C libraries from the system, found through pkg-config.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // epoll, which Swift's Glibc module does not export: the D-Bus thread's set of notification sockets.
+        .systemLibrary(name: "CEpoll"),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Swift layers; no C type crosses them.
         // Wakes an I/O thread from poll() (the D-Bus and MQTT loops).
         .target(name: "WakePipe"),
-        .target(name: "DBus", dependencies: ["CDBus", "WakePipe", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "DBus", dependencies: ["CDBus", "CEpoll", "WakePipe", .product(name: "Logging", package: "swift-log")]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "WakePipe", .product(name: "Logging", package: "swift-log")]),
         .target(name: "BlueZ", dependencies: ["DBus", .product(name: "Logging", package: "swift-log")]),
         // Pure protocol code: no I/O, nothing but Foundation.

@@ -1,4 +1,5 @@
 import CDBus
+import CEpoll
 import Dispatch
 import Glibc
 import Synchronization
@@ -12,8 +13,9 @@ import WakePipe
 /// libdbus's watches and timeouts are added, toggled and removed from calls made on `queue`; they are
 /// kept in `table`, which the I/O thread reads before each poll. A change made elsewhere than on the
 /// I/O thread wakes it through a pipe. Timeouts (call timeouts) are checked at least every
-/// ``timeoutGranularityMs``. Descriptors of the connection's user (AcquireNotify sockets) are polled in
-/// the same call, so that a notification read from one is handled on this thread too.
+/// ``timeoutGranularityMs``. Descriptors of the connection's user (AcquireNotify sockets) sit in an epoll
+/// set whose descriptor is polled in the same call, so that a notification read from one is handled on
+/// this thread too, and a wake-up costs the kernel the descriptors that are ready, not all of them.
 final class DBusMainLoop: @unchecked Sendable {
     private struct Watch {
         var descriptor: Int32
@@ -31,7 +33,7 @@ final class DBusMainLoop: @unchecked Sendable {
     private struct Table {
         var watches: [Int: Watch] = [:]
         var timeouts: [Int: Timeout] = [:]
-        /// Descriptors of the connection's user (an AcquireNotify socket): polled for reading beside the bus.
+        /// Descriptors of the connection's user (an AcquireNotify socket), in `userDescriptors` too.
         var descriptors: [Int32: DescriptorHandler] = [:]
         var running = true
     }
@@ -43,6 +45,8 @@ final class DBusMainLoop: @unchecked Sendable {
     private let queue: DispatchQueue
     private let table = Mutex(Table())
     private let wake: WakePipe
+    /// The epoll set of the user's descriptors, level-triggered; changed from any thread (epoll_ctl needs no wake-up).
+    private let userDescriptors: Int32
     /// Queue-confined: false once uninstalled, so that a turn already waiting for the queue does nothing.
     private var installed = false
     /// Queue-confined: true while the I/O thread dispatches inline, which makes a queued dispatch pass redundant.
@@ -60,7 +64,13 @@ final class DBusMainLoop: @unchecked Sendable {
             throw DBusError(name: DBusError.failedName, message: "cannot create the main loop's wake-up pipe: errno \(errno)")
         }
         self.wake = wake
+        userDescriptors = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard userDescriptors >= 0 else {
+            throw DBusError(name: DBusError.failedName, message: "cannot create the main loop's epoll set: errno \(errno)")
+        }
     }
+
+    deinit { close(userDescriptors) }
 
     /// Installs the glue and starts the I/O thread; called on `queue`. The loop stays alive until the
     /// thread has ended, after ``uninstall()``.
@@ -142,7 +152,7 @@ final class DBusMainLoop: @unchecked Sendable {
         var polled: [Int] = []
         var ready: [(Int, UInt32)] = []
         var readable: [(Int32, Bool)] = []
-        var watchCount = 0
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
             let (running, waitMs) = table.withLock { table -> (Bool, Int32) in
                 descriptors.removeAll(keepingCapacity: true)
@@ -154,11 +164,6 @@ final class DBusMainLoop: @unchecked Sendable {
                     descriptors.append(pollfd(fd: entry.descriptor, events: events, revents: 0))
                     polled.append(watch)
                 }
-                watchCount = polled.count
-                for descriptor in table.descriptors.keys {
-                    descriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0))
-                    polled.append(Int(descriptor))
-                }
                 let now = ContinuousClock.now
                 var wait = Self.timeoutGranularityMs
                 for timeout in table.timeouts.values where timeout.enabled {
@@ -168,17 +173,20 @@ final class DBusMainLoop: @unchecked Sendable {
                 return (table.running, wait)
             }
             guard running else { return }
+            descriptors.append(pollfd(fd: userDescriptors, events: Int16(POLLIN), revents: 0))
             descriptors.append(pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0))
             let count = poll(&descriptors, nfds_t(descriptors.count), waitMs)
             if count < 0 && errno != EINTR { return }
             if descriptors[descriptors.count - 1].revents != 0 { wake.drain() }
             ready.removeAll(keepingCapacity: true)
-            readable.removeAll(keepingCapacity: true)
             for (index, watch) in polled.enumerated() where descriptors[index].revents != 0 {
-                if index < watchCount {
-                    ready.append((watch, Self.watchFlags(descriptors[index].revents)))
-                } else {
-                    readable.append((Int32(watch), descriptors[index].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0))
+                ready.append((watch, Self.watchFlags(descriptors[index].revents)))
+            }
+            readable.removeAll(keepingCapacity: true)
+            if descriptors[descriptors.count - 2].revents != 0 {
+                let found = epoll_wait(userDescriptors, &events, Int32(events.count), 0)
+                for event in events.prefix(max(0, Int(found))) {
+                    readable.append((event.data.fd, event.events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0))
                 }
             }
             queue.sync { turn(ready, readable) }
@@ -232,13 +240,14 @@ final class DBusMainLoop: @unchecked Sendable {
     /// Polls `descriptor` for reading from the next turn on; `handler` runs on the I/O thread.
     func watchDescriptor(_ descriptor: Int32, _ handler: @escaping DescriptorHandler) {
         table.withLock { $0.descriptors[descriptor] = handler }
-        changed()
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: descriptor))
+        _ = epoll_ctl(userDescriptors, EPOLL_CTL_ADD, descriptor, &event)
     }
 
     /// Stops polling `descriptor`; its handler is not called again once this returns.
     func unwatchDescriptor(_ descriptor: Int32) {
         _ = table.withLock { $0.descriptors.removeValue(forKey: descriptor) }
-        changed()
+        _ = epoll_ctl(userDescriptors, EPOLL_CTL_DEL, descriptor, nil)
     }
 
     // MARK: Watches (on `queue`)
