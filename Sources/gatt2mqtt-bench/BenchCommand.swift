@@ -63,6 +63,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     private var isReal: Bool { world == "real" }
 
+    /// The share of its values the D-Bus floor may lose before a row counts as past the world's saturation.
+    static let saturationLoss = 0.01
+
     private var acquireNotify: Bool { notify == "acquire" }
 
     func validate() throws {
@@ -158,10 +161,15 @@ struct BenchCommand: AsyncParsableCommand {
             say("\(label): D-Bus floor")
             do { row.dbusFloor = try await phase.run(floorRelay) } catch { row.failures.append("D-Bus floor: \(error)") }
         }
-        // Where the least a central can do fails, the BlueZ world itself is saturated: no relay can do better,
-        // and its backlog would only slow the rows after this one.
+        // Where the least a central can do fails or loses values, the BlueZ world itself is saturated: no relay
+        // can do better, and its backlog would only slow the rows after this one.
         if chosen.contains("dbus-floor"), row.dbusFloor == nil {
             row.failures.append("beyond the BlueZ world's saturation: the D-Bus floor failed, so the relays were not run")
+            return finish(row, label: label)
+        }
+        if let floor = row.dbusFloor, floor.sent > 0, Double(floor.lost) > Self.saturationLoss * Double(floor.sent) {
+            row.failures.append(
+                "beyond the BlueZ world's saturation: the D-Bus floor lost \(floor.lost) of \(floor.sent) values, so the relays were not run")
             return finish(row, label: label)
         }
         if chosen.contains("gatt2mqtt") {
