@@ -15,15 +15,7 @@ struct FileDescriptorPassingTests {
             let server = try DBusConnection(address: bus.address)
             let client = try DBusConnection(address: bus.address)
             #expect(client.canPassFileDescriptors, "a Unix-socket bus passes descriptors")
-            let kept = Mutex<Int32>(-1)
-            try server.export(DBusObject(path: "/socket", interfaces: [DBusInterface(name: "test.Sockets", methods: [
-                "Acquire": { _ in
-                    var pair: [Int32] = [-1, -1]
-                    guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0 else { throw DBusError.invalidArgs("socketpair") }
-                    kept.withLock { $0 = pair[0] }
-                    return [.unixFD(pair[1]), .uint16(23)]
-                }
-            ])]))
+            let kept = try exportSocketPair(on: server)
             let reply = try await client.call(destination: server.uniqueName, path: "/socket", interface: "test.Sockets", member: "Acquire")
             let socket = try #require(reply.first?.fileDescriptor)
             #expect(reply.dropFirst().first?.uint16 == 23)
@@ -40,7 +32,7 @@ struct FileDescriptorPassingTests {
                     continuation.finish()
                 }
             }
-            let serverEnd = kept.withLock { $0 }
+            let serverEnd = kept.descriptor.withLock { $0 }
             for packet in ["one", "two", "three"] {
                 _ = packet.withCString { send(serverEnd, $0, strlen($0), 0) }
             }
@@ -60,18 +52,10 @@ struct FileDescriptorPassingTests {
         try await PrivateBus.with { bus in
             let server = try DBusConnection(address: bus.address)
             let client = try DBusConnection(address: bus.address)
-            let kept = Mutex<Int32>(-1)
-            try server.export(DBusObject(path: "/socket", interfaces: [DBusInterface(name: "test.Sockets", methods: [
-                "Acquire": { _ in
-                    var pair: [Int32] = [-1, -1]
-                    guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0 else { throw DBusError.invalidArgs("socketpair") }
-                    kept.withLock { $0 = pair[0] }
-                    return [.unixFD(pair[1])]
-                }
-            ])]))
+            let kept = try exportSocketPair(on: server)
             let reply = try await client.call(destination: server.uniqueName, path: "/socket", interface: "test.Sockets", member: "Acquire")
             close(try #require(reply.first?.fileDescriptor))
-            let serverEnd = kept.withLock { $0 }
+            let serverEnd = kept.descriptor.withLock { $0 }
             var poller = pollfd(fd: serverEnd, events: Int16(POLLIN), revents: 0)
             #expect(poll(&poller, 1, 5000) == 1)
             #expect(poller.revents & Int16(POLLHUP) != 0, "the server's end hangs up once the client's copy is closed")
@@ -80,4 +64,24 @@ struct FileDescriptorPassingTests {
             server.close()
         }
     }
+
+    /// Serves `test.Sockets.Acquire` at `/socket`: a new socket pair each call, one end returned (with an
+    /// MTU of 23, as AcquireNotify answers), the other kept in the result for the test to write to.
+    private func exportSocketPair(on server: DBusConnection) throws -> KeptEnd {
+        let kept = KeptEnd()
+        try server.export(DBusObject(path: "/socket", interfaces: [DBusInterface(name: "test.Sockets", methods: [
+            "Acquire": { _ in
+                var pair: [Int32] = [-1, -1]
+                guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0 else { throw DBusError.invalidArgs("socketpair") }
+                kept.descriptor.withLock { $0 = pair[0] }
+                return [.unixFD(pair[1]), .uint16(23)]
+            }
+        ])]))
+        return kept
+    }
+}
+
+/// The server's end of the last socket pair it made.
+private final class KeptEnd: Sendable {
+    let descriptor = Mutex<Int32>(-1)
 }
