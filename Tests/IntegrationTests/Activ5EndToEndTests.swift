@@ -194,3 +194,38 @@ struct Activ5NotificationPathTests {
         bridge.outputText.components(separatedBy: acquired).count - 1
     }
 }
+
+/// gatt2mqtt on the stack's own Unix-socket bus, as a user runs it next to bluetoothd: in the real world
+/// inside the guest (the host reaches the guest's bus over TCP, which cannot pass the socket), so that
+/// the real bluetoothd's AcquireNotify is what carries the force stream; in BlueZoo's world on the host.
+@Suite(.serialized)
+struct LocalBusBridgeTests {
+    static let script = ProjectPaths.root + "/scripts/crosscheck/bridge_on_local_bus.sh"
+
+    @Test(arguments: BlueZWorld.enabled)
+    func onTheStacksOwnBusTheForceStreamComesThroughAnAcquiredSocket(_ kind: BlueZWorld) async throws {
+        try await TestWorld.with(kind) { world in
+            let device = try await world.startSimulator(["a5"])
+            let id = try device.simulatedID
+            let binary = ProjectPaths.binary("gatt2mqtt")
+            let output: [String]
+            if world.isReal {
+                // The guest's own loopback, which nothing else of the test uses.
+                let result = try await world.runInGuest(["bash", Self.script, binary, id, world.bridgeAdapters[0], "18832"], timeout: .seconds(120))
+                output = result.output
+                #expect(result.status == 0, "\(output.joined(separator: "\n"))")
+            } else {
+                let run = try world.launch("bash", [Self.script, binary, id, world.bridgeAdapters[0], "\(try FreePort.allocate())"], name: "local-bus")
+                #expect(try await run.waitForExit(timeout: .seconds(120)) == .exited(0), "\(run.outputText)")
+                output = run.lines.map(\.text)
+            }
+            let printed = output.filter { $0.hasPrefix("LOCAL ") }
+            let forces = printed.filter { $0.hasPrefix("LOCAL FORCE ") }.compactMap { Double($0.dropFirst("LOCAL FORCE ".count)) }
+            #expect(forces.count == 3, "\(output.joined(separator: "\n"))")
+            #expect(printed.contains("LOCAL STATE stopped"), "\(printed)")
+            let acquired = printed.first { $0.hasPrefix("LOCAL ACQUIRED ") }.flatMap { Int($0.dropFirst("LOCAL ACQUIRED ".count)) } ?? 0
+            #expect(acquired >= 1, "the bridge acquired no socket: \(printed)")
+            #expect(printed.last == "LOCAL OK", "\(printed)")
+        }
+    }
+}
