@@ -15,6 +15,8 @@ public final class Bridge: Sendable {
     let logger: Logger
     let mqtt: MQTTClient
     let publisher: BrokerPublisher
+    /// Commands from the broker to the devices' queues, and their replies.
+    let commandRouter: CommandRouter
     let drivers: [any FamilyDriver]
     let gateway: Mutex<GatewayState>
     let metrics = DeviceMetrics()
@@ -33,7 +35,7 @@ public final class Bridge: Sendable {
         var address: String
         var adapter: String
         var task: Task<Void, Never>
-        var commands: AsyncStream<QueuedCommand>.Continuation
+        var commands: AsyncStream<CommandRouter.Queued>.Continuation
     }
 
     /// What the gateway knows beyond BlueZ: its sessions and the users' choices.
@@ -62,12 +64,6 @@ public final class Bridge: Sendable {
         var settling: Set<String> = []
         /// Addresses that wait for a free slot on an adapter that sees them.
         var waitingForSlot: Set<String> = []
-        /// Commands waiting (by their own choice, with a message expiry) for a device to connect.
-        var connectionWaiters: [String: [FirstAnswer<Bool>]] = [:]
-        /// Commands per device and second.
-        var rateLimiter: CommandRateLimiter
-        /// Recent command identities, to run a QoS 1 redelivery once.
-        var recentCommands = CommandDeduplicator()
         /// Devices announced to Home Assistant, by object path.
         var discovered: [String: HomeAssistantDiscovery.Device] = [:]
 
@@ -81,8 +77,7 @@ public final class Bridge: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
-        gateway = Mutex(GatewayState(rateLimiter: CommandRateLimiter(
-            perSecond: configuration.commandRate.perSecond, burst: configuration.commandRate.burst)))
+        gateway = Mutex(GatewayState())
         drivers = [
             BeltDriver(), Activ5Driver(options: configuration.activ5), CPRBandDriver(options: configuration.cprBand),
             GripDriver(profile: configuration.gripProfile),
@@ -100,6 +95,9 @@ public final class Bridge: Sendable {
         mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
         mqtt = try MQTTClient(configuration: mqttConfiguration, logger: Logger(label: "gatt2mqtt.mqtt"))
         publisher = BrokerPublisher(client: mqtt, topics: topics, logger: logger)
+        commandRouter = CommandRouter(
+            drivers: drivers, publisher: publisher, logger: logger, payloadSizeLimit: configuration.payloadSizeLimit,
+            commandRate: configuration.commandRate)
     }
 
     /// Runs until the task is cancelled; then disconnects the devices and says `offline`. Under systemd
@@ -302,20 +300,16 @@ public final class Bridge: Sendable {
             id: id(of: device.address), liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
             stateChanged: { [weak self] newState in
                 guard let self else { return }
-                let waiting = self.gateway.withLock { state -> [FirstAnswer<Bool>] in
-                    state.states[path] = newState
-                    guard newState == .connected else { return [] }
-                    return state.connectionWaiters.removeValue(forKey: path) ?? []
-                }
-                waiting.forEach { $0.answer(true) }
+                self.gateway.withLock { $0.states[path] = newState }
+                self.commandRouter.connectionChanged(path, to: newState)
                 self.background.spawn { await self.publishInventory(bluez) }
             })
         let session = driver.makeSession(for: device, context: context)
-        let (commands, continuation) = AsyncStream<QueuedCommand>.makeStream()
+        let (commands, continuation) = commandRouter.makeQueue()
         let task = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await session.run() }
-                group.addTask { await self.execute(commands, on: session, path: path) }
+                group.addTask { await self.commandRouter.execute(commands, on: session, path: path) }
             }
         }
         state.sessions[path] = RunningSession(
@@ -387,16 +381,9 @@ public final class Bridge: Sendable {
             residentBytes: HealthReport.residentBytes(), uptimeSeconds: (ContinuousClock.now - started) / .seconds(1))
     }
 
-    // MARK: Commands
+    // MARK: The receive path
 
-    /// One command waiting for its device.
-    struct QueuedCommand: Sendable {
-        var command: ParsedCommand
-        var transaction: JSONValue?
-        var request: MQTTMessage
-        var received = ContinuousClock.now
-    }
-
+    /// Every message from the broker, to the part of the gateway it is for.
     private func receiveCommands(bluez: BlueZClient, leftoversRead: OneShotSignal) async {
         for await message in mqtt.messages {
             if receiveFleetMessage(message) { continue }
@@ -409,7 +396,10 @@ public final class Bridge: Sendable {
             } else if let name = topics.parseRequest(message.topic) {
                 handleRequest(message, name: name, bluez: bluez)
             } else if let (family, id, name) = topics.parseCommand(message.topic) {
-                handleCommand(message, family: family, id: id, name: name)
+                commandRouter.route(
+                    message, family: family, id: id, name: name,
+                    queue: { gateway.withLock { $0.sessions.values.first { $0.session.family == family && $0.session.id == id }?.commands } },
+                    answersWithoutSession: { answersWithoutSession(family: family, id: id) })
             } else if message.retain, let (family, id) = topics.parseInfo(message.topic) {
                 correctLeftovers(family: family, id: id, info: message)
             } else if let (family, id, leaf) = topics.parseLeaf(message.topic), let driver = drivers.first(where: { $0.family == family }),
@@ -417,89 +407,6 @@ public final class Bridge: Sendable {
             {
                 logger.warning("malformed \(leaf) ignored", metadata: ["topic": "\(message.topic)"])
             }
-        }
-    }
-
-    /// Checks on the receive path; only a valid command for a known device is queued.
-    private func handleCommand(_ message: MQTTMessage, family: DeviceFamily, id: String, name: String) {
-        let received = ContinuousClock.now
-        var transaction: JSONValue?
-        do throws(CommandError) {
-            let payload = try CommandPayload(bytes: message.payload, sizeLimit: configuration.payloadSizeLimit)
-            transaction = payload.transaction
-            guard let driver = drivers.first(where: { $0.family == family }) else {
-                throw CommandError(.unknownCommand, "this gateway serves no \(family.rawValue) devices")
-            }
-            let command = try driver.parse(command: name, payload: payload)
-            if let key = CommandDeduplicator.key(topic: message.topic, transaction: payload.transaction, correlationData: message.correlationData),
-                gateway.withLock({ $0.recentCommands.isRepeat(key, at: .now) })
-            {
-                logger.info("repeated command ignored (same transaction)", metadata: ["topic": "\(message.topic)"])
-                return
-            }
-            guard let queue = gateway.withLock({ $0.sessions.values.first { $0.session.family == family && $0.session.id == id }?.commands }) else {
-                guard answersWithoutSession(family: family, id: id) else {
-                    logger.debug("command left to the fleet gateway that answers for the device", metadata: ["topic": "\(message.topic)"])
-                    return
-                }
-                var reply = CommandReply(command: name, transaction: transaction)
-                reply.data = try driver.executeWithoutSession(id: id, command: command, publisher: publisher)
-                publisher.reply(reply, to: message, family: family, id: id, received: received)
-                return
-            }
-            guard gateway.withLock({ $0.rateLimiter.admit("\(family.rawValue)/\(id)", at: .now) }) else {
-                throw CommandError(.rateLimited, "more than \(configuration.commandRate.perSecond) commands per second for \(family.rawValue) \(id)")
-            }
-            queue.yield(QueuedCommand(command: command, transaction: transaction, request: message, received: received))
-        } catch {
-            publisher.reply(
-                CommandReply(command: name, error: error, transaction: transaction), to: message, family: family, id: id, received: received)
-        }
-    }
-
-    private func execute(_ commands: AsyncStream<QueuedCommand>, on session: any DeviceSession, path: String) async {
-        for await queued in commands {
-            var reply = CommandReply(command: queued.command.name, transaction: queued.transaction)
-            do {
-                reply.data = try await session.execute(queued.command)
-            } catch where error.code == .notConnected && queued.request.messageExpiry != nil {
-                // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
-                let deadline = queued.received + .seconds(Int(queued.request.messageExpiry ?? 0))
-                if await waitForConnection(path, until: deadline) {
-                    do {
-                        reply.data = try await session.execute(queued.command)
-                    } catch {
-                        reply.error = error
-                    }
-                } else {
-                    reply.error = CommandError(.expired, "the device did not connect before the command expired")
-                }
-            } catch {
-                reply.error = error
-            }
-            publisher.reply(reply, to: queued.request, family: session.family, id: session.id, received: queued.received)
-        }
-    }
-
-    /// Waits until the device at `path` is connected, or `deadline` passes (also one already past), or the
-    /// task is cancelled; returns whether it connected.
-    private func waitForConnection(_ path: String, until deadline: ContinuousClock.Instant) async -> Bool {
-        let connected = FirstAnswer<Bool>()
-        let alreadyConnected = gateway.withLock { state -> Bool in
-            if state.states[path] == .connected { return true }
-            state.connectionWaiters[path, default: []].append(connected)
-            return false
-        }
-        if alreadyConnected { return true }
-        let timer = connected.answer(false, at: deadline)
-        defer {
-            timer.cancel()
-            gateway.withLock { $0.connectionWaiters[path]?.removeAll { $0 === connected } }
-        }
-        return await withTaskCancellationHandler {
-            await connected.value
-        } onCancel: {
-            connected.answer(false)
         }
     }
 }

@@ -111,6 +111,7 @@ extension Bridge {
                 state.states.removeValue(forKey: device.path)
                 return state.discovered.removeValue(forKey: device.path)
             }
+            commandRouter.connectionChanged(device.path, to: .disconnected)
             await stopSession(at: device.path, bluez: bluez, settled: true)
             // A forgotten device leaves Home Assistant too.
             if let announced { for publication in discovery.removals(for: announced) { publisher.publish(publication) } }

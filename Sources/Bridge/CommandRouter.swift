@@ -1,0 +1,148 @@
+import Logging
+import MQTT
+import Synchronization
+
+/// Commands from the broker to their devices: checked on the receive path (size, family, parse,
+/// repeat, rate) so that only a valid command for a known device is queued, then run one at a time on
+/// the device's own queue and answered once. A command that opted into waiting (an MQTT 5 message
+/// expiry) waits for its device to connect.
+final class CommandRouter: Sendable {
+    /// One command waiting for its device.
+    struct Queued: Sendable {
+        var command: ParsedCommand
+        var transaction: JSONValue?
+        var request: MQTTMessage
+        var received = ContinuousClock.now
+    }
+
+    private struct State {
+        var rateLimiter: CommandRateLimiter
+        /// Recent command identities, to run a QoS 1 redelivery once.
+        var recentCommands = CommandDeduplicator()
+        /// Devices (object paths) whose session is connected.
+        var connected: Set<String> = []
+        /// Commands waiting (by their own choice, with a message expiry) for a device to connect.
+        var connectionWaiters: [String: [FirstAnswer<Bool>]] = [:]
+    }
+
+    private let state: Mutex<State>
+    private let drivers: [any FamilyDriver]
+    private let publisher: BrokerPublisher
+    private let logger: Logger
+    private let payloadSizeLimit: Int
+    private let commandsPerSecond: Double
+
+    init(drivers: [any FamilyDriver], publisher: BrokerPublisher, logger: Logger, payloadSizeLimit: Int, commandRate: (perSecond: Double, burst: Double)) {
+        self.drivers = drivers
+        self.publisher = publisher
+        self.logger = logger
+        self.payloadSizeLimit = payloadSizeLimit
+        commandsPerSecond = commandRate.perSecond
+        state = Mutex(State(rateLimiter: CommandRateLimiter(perSecond: commandRate.perSecond, burst: commandRate.burst)))
+    }
+
+    /// A new device's command queue: ``execute(_:on:path:)`` reads it for as long as the session runs.
+    func makeQueue() -> (AsyncStream<Queued>, AsyncStream<Queued>.Continuation) { AsyncStream<Queued>.makeStream() }
+
+    /// Checks a command on the receive path and queues it for its device (`queue`, nil without a session);
+    /// a device without a session is answered here when `answersWithoutSession` says this gateway answers
+    /// for it (a fleet leaves it to the owner). Every refusal is answered on the reply topic.
+    func route(
+        _ message: MQTTMessage, family: DeviceFamily, id: String, name: String,
+        queue: () -> AsyncStream<Queued>.Continuation?, answersWithoutSession: () -> Bool
+    ) {
+        let received = ContinuousClock.now
+        var transaction: JSONValue?
+        do throws(CommandError) {
+            let payload = try CommandPayload(bytes: message.payload, sizeLimit: payloadSizeLimit)
+            transaction = payload.transaction
+            guard let driver = drivers.first(where: { $0.family == family }) else {
+                throw CommandError(.unknownCommand, "this gateway serves no \(family.rawValue) devices")
+            }
+            let command = try driver.parse(command: name, payload: payload)
+            if let key = CommandDeduplicator.key(topic: message.topic, transaction: payload.transaction, correlationData: message.correlationData),
+                state.withLock({ $0.recentCommands.isRepeat(key, at: .now) })
+            {
+                logger.info("repeated command ignored (same transaction)", metadata: ["topic": "\(message.topic)"])
+                return
+            }
+            guard let queue = queue() else {
+                guard answersWithoutSession() else {
+                    logger.debug("command left to the fleet gateway that answers for the device", metadata: ["topic": "\(message.topic)"])
+                    return
+                }
+                var reply = CommandReply(command: name, transaction: transaction)
+                reply.data = try driver.executeWithoutSession(id: id, command: command, publisher: publisher)
+                publisher.reply(reply, to: message, family: family, id: id, received: received)
+                return
+            }
+            guard state.withLock({ $0.rateLimiter.admit("\(family.rawValue)/\(id)", at: .now) }) else {
+                throw CommandError(.rateLimited, "more than \(commandsPerSecond) commands per second for \(family.rawValue) \(id)")
+            }
+            queue.yield(Queued(command: command, transaction: transaction, request: message, received: received))
+        } catch {
+            publisher.reply(
+                CommandReply(command: name, error: error, transaction: transaction), to: message, family: family, id: id, received: received)
+        }
+    }
+
+    /// Runs a device's commands one at a time and answers each.
+    func execute(_ commands: AsyncStream<Queued>, on session: any DeviceSession, path: String) async {
+        for await queued in commands {
+            var reply = CommandReply(command: queued.command.name, transaction: queued.transaction)
+            do {
+                reply.data = try await session.execute(queued.command)
+            } catch where error.code == .notConnected && queued.request.messageExpiry != nil {
+                // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
+                let deadline = queued.received + .seconds(Int(queued.request.messageExpiry ?? 0))
+                if await waitForConnection(path, until: deadline) {
+                    do {
+                        reply.data = try await session.execute(queued.command)
+                    } catch {
+                        reply.error = error
+                    }
+                } else {
+                    reply.error = CommandError(.expired, "the device did not connect before the command expired")
+                }
+            } catch {
+                reply.error = error
+            }
+            publisher.reply(reply, to: queued.request, family: session.family, id: session.id, received: queued.received)
+        }
+    }
+
+    /// A session's connection state changed: commands waiting for it to connect go on.
+    func connectionChanged(_ path: String, to newState: ConnectionState) {
+        let waiting = state.withLock { state -> [FirstAnswer<Bool>] in
+            guard newState == .connected else {
+                state.connected.remove(path)
+                return []
+            }
+            state.connected.insert(path)
+            return state.connectionWaiters.removeValue(forKey: path) ?? []
+        }
+        waiting.forEach { $0.answer(true) }
+    }
+
+    /// Waits until the device at `path` is connected, or `deadline` passes (also one already past), or the
+    /// task is cancelled; returns whether it connected.
+    private func waitForConnection(_ path: String, until deadline: ContinuousClock.Instant) async -> Bool {
+        let connected = FirstAnswer<Bool>()
+        let alreadyConnected = state.withLock { state -> Bool in
+            if state.connected.contains(path) { return true }
+            state.connectionWaiters[path, default: []].append(connected)
+            return false
+        }
+        if alreadyConnected { return true }
+        let timer = connected.answer(false, at: deadline)
+        defer {
+            timer.cancel()
+            state.withLock { $0.connectionWaiters[path]?.removeAll { $0 === connected } }
+        }
+        return await withTaskCancellationHandler {
+            await connected.value
+        } onCancel: {
+            connected.answer(false)
+        }
+    }
+}
