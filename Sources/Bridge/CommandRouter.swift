@@ -19,7 +19,8 @@ final class CommandRouter: Sendable {
         var rateLimiter: CommandRateLimiter
         /// Recent command identities, to run a QoS 1 redelivery once.
         var recentCommands = CommandDeduplicator()
-        /// Devices (object paths) whose session is connected.
+        /// Devices (object paths) whose session is connected. Kept here, beside the waiters, and not read
+        /// from the gateway's states: a waiter's check and registration must be atomic with the change.
         var connected: Set<String> = []
         /// Commands waiting (by their own choice, with a message expiry) for a device to connect.
         var connectionWaiters: [String: [FirstAnswer<Bool>]] = [:]

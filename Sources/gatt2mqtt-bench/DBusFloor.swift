@@ -121,11 +121,11 @@ final class DBusFloor: Sendable {
             let table = self.table
             let key = device.address.uppercased().replacingOccurrences(of: ":", with: "_")
             connection.watch(socket) { _ in
-                // Packets until none waits; a closed socket is noticed by stopStreaming's close.
-                var buffer = [UInt8](repeating: 0, count: 1024)
-                while case let count = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT)), count >= 2 {
+                // A closed socket is noticed by stopStreaming's close.
+                _ = SeqPacket.drain(socket) { bytes in
+                    guard bytes.count >= 2 else { return }
                     let now = MonotonicClock.nanoseconds()
-                    let sequence = Int16(bitPattern: UInt16(buffer[0]) | UInt16(buffer[1]) << 8)
+                    let sequence = Int16(bitPattern: UInt16(bytes[0]) | UInt16(bytes[1]) << 8)
                     table.append(Reception(sequence: sequence, nanoseconds: now), to: key)
                 }
             }

@@ -16,8 +16,6 @@ final class AcquiredNotifySockets: Sendable {
     private let connection: DBusConnection
     private let router: NotificationRouter
     private let held = Mutex<[String: Held]>([:])
-    /// Larger than any ATT MTU (517): a packet is never cut short.
-    private static let packetCapacity = 1024
 
     init(connection: DBusConnection, router: NotificationRouter) {
         self.connection = connection
@@ -26,7 +24,7 @@ final class AcquiredNotifySockets: Sendable {
 
     /// Reads `socket` into the router's stream of `path` (the one of `generation`) until either side closes.
     func start(_ socket: Int32, path: String, generation: UInt64) {
-        _ = fcntl(socket, F_SETFD, FD_CLOEXEC)
+        // libdbus hands over a close-on-exec duplicate; only blocking is left to change.
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         let previous = held.withLock { held in
             defer { held[path] = Held(socket: socket, generation: generation) }
@@ -35,7 +33,7 @@ final class AcquiredNotifySockets: Sendable {
         if let previous { stop(previous, path: path) }
         let router = self.router
         connection.watch(socket) { [weak self] hungUp in
-            let open = Self.drain(socket) { router.deliver($0, to: path) }
+            let open = Self.drain(socket, to: router, path: path)
             if hungUp || !open { self?.ended(path, socket: socket) }
         }
     }
@@ -77,21 +75,13 @@ final class AcquiredNotifySockets: Sendable {
     /// Once unwatched, no other thread reads the socket: drain it here, close it, end the stream.
     private func stop(_ entry: Held, path: String) {
         connection.unwatch(entry.socket)
-        let router = self.router
-        _ = Self.drain(entry.socket) { router.deliver($0, to: path) }
+        _ = Self.drain(entry.socket, to: router, path: path)
         close(entry.socket)
         router.close(path, generation: entry.generation)
     }
 
-    /// Reads every packet waiting; false once the socket has reached its end or failed.
-    private static func drain(_ socket: Int32, _ deliver: ([UInt8]) -> Void) -> Bool {
-        var buffer = [UInt8](repeating: 0, count: packetCapacity)
-        while true {
-            switch SeqPacket.receive(socket, into: &buffer) {
-            case .packet(let count): deliver(Array(buffer[0..<count]))
-            case .empty: return true
-            case .ended: return false
-            }
-        }
+    /// Hands every packet waiting to the router; false once the socket has reached its end or failed.
+    private static func drain(_ socket: Int32, to router: NotificationRouter, path: String) -> Bool {
+        SeqPacket.drain(socket) { router.deliver(Array($0), to: path) }
     }
 }

@@ -40,8 +40,7 @@ extension BlueZClient {
 
     /// Disconnects; a device that is not connected is fine (as BlueZ 5.66 answers).
     public func disconnect(devicePath: String) async throws {
-        notifySockets.release(under: devicePath)
-        router.close(under: devicePath)
+        endStreams(under: devicePath)
         _ = try await connection.call(
             destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
             member: "Disconnect", timeout: operationTimeout)

@@ -25,7 +25,7 @@ extension BlueZClient {
 
     /// Removes the device and its bond (Adapter1.RemoveDevice); it must be discovered again afterwards.
     public func removeDevice(devicePath: String, adapterPath: String) async throws {
-        router.close(under: devicePath)
+        endStreams(under: devicePath)
         _ = try await connection.call(
             destination: BlueZInterface.service, path: adapterPath, interface: BlueZInterface.adapter,
             member: "RemoveDevice", arguments: [.objectPath(devicePath)], timeout: .seconds(10))

@@ -57,8 +57,7 @@ public final class BlueZClient: Sendable {
                 let newOwner = signal.arguments.count > 2 ? signal.arguments[2].string ?? "" : ""
                 if newOwner.isEmpty {
                     logger.warning("org.bluez vanished")
-                    notifySockets.releaseAll()
-                    router.closeAll()
+                    endAllStreams()
                     await cache.serviceVanished()
                 } else {
                     logger.info("org.bluez appeared", metadata: ["owner": "\(newOwner)"])
@@ -76,8 +75,7 @@ public final class BlueZClient: Sendable {
             tasks.forEach { $0.cancel() }
             tasks = []
         }
-        notifySockets.releaseAll()
-        router.closeAll()
+        endAllStreams()
     }
 
     /// Changes to BlueZ's objects, from now on.
@@ -141,13 +139,23 @@ public final class BlueZClient: Sendable {
             guard signal.arguments.count == 2, let path = signal.arguments[0].string else { return }
             let names = signal.arguments[1].strings ?? []
             if names.contains(BlueZInterface.gattCharacteristic) || names.contains(BlueZInterface.device) {
-                notifySockets.release(under: path)
-                router.close(under: path)
+                endStreams(under: path)
             }
             await cache.interfacesRemoved(path, names)
         default:
             break
         }
+    }
+
+    /// Ends the notification streams at `prefix` or below it, releasing the sockets of those acquired.
+    func endStreams(under prefix: String) {
+        notifySockets.release(under: prefix)
+        router.close(under: prefix)
+    }
+
+    func endAllStreams() {
+        notifySockets.releaseAll()
+        router.closeAll()
     }
 
     func operationQueue(for devicePath: String) -> GattOperationQueue {

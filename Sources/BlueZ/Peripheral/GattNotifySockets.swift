@@ -30,16 +30,8 @@ final class GattNotifySockets: Sendable {
         sockets.withLock { $0[uuid] = ours }
         connection.watch(ours) { [weak self] hungUp in
             // The stack writes nothing but indication confirmations; read them away, end on EOF.
-            var scratch = [UInt8](repeating: 0, count: 64)
-            var ended = hungUp
-            reading: while !ended {
-                switch SeqPacket.receive(ours, into: &scratch) {
-                case .packet: continue
-                case .empty: break reading
-                case .ended: ended = true
-                }
-            }
-            if ended, self?.release(uuid, socket: ours) == true { released() }
+            let open = SeqPacket.drain(ours) { _ in }
+            if hungUp || !open, self?.release(uuid, socket: ours) == true { released() }
         }
         return pair[1]
     }
