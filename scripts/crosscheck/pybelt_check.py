@@ -33,6 +33,8 @@ import sys
 import threading
 
 from bleak import BleakScanner
+from bleak.backends.bluezdbus import defs
+from bleak.backends.bluezdbus.manager import BlueZManager
 from pybelt.belt_controller import BeltConnectionState, BeltController, BeltControllerDelegate, BeltMode
 
 MODE_NAMES = {
@@ -49,6 +51,25 @@ MODE_VALUES = {name: value for value, name in MODE_NAMES.items()}
 
 class CheckFailed(Exception):
     pass
+
+
+def trust_a_successful_connect():
+    """bluetoothd 5.66 never signals `Connected` when a link's ATT channel connects before the kernel's
+    Device Connected event reaches it (the guest's bluetoothd under load: its log says "Device … is already
+    connected"), though it answers Connect and resolves the services. bleak (pinned in requirements.txt)
+    then reads its cached `Connected: false` as a lost link while it waits for the services, and
+    disconnects. bleak waits for them only once Connect has succeeded, which bluetoothd answers only with
+    a link up: record that link, and a real loss still arrives as `Connected: false`. (gatt2mqtt's own
+    cache counts resolved services as connected for the same reason: BlueZDevice.isConnected.)"""
+    original = BlueZManager._wait_for_services_discovery
+
+    async def wait_for_services_discovery(self, device_path):
+        device = self._properties.get(device_path, {}).get(defs.DEVICE_INTERFACE)
+        if device is not None and not device.get("Connected", False):
+            device["Connected"] = True
+        await original(self, device_path)
+
+    BlueZManager._wait_for_services_discovery = wait_for_services_discovery
 
 
 def say(*words):
@@ -191,6 +212,7 @@ def main():
     logging.basicConfig(stream=sys.stderr, level=logging.DEBUG if arguments.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     arm_watchdog(arguments.timeout)
+    trust_a_successful_connect()
     try:
         run(arguments)
     except CheckFailed as error:

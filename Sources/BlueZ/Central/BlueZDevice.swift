@@ -11,6 +11,7 @@ public struct BlueZDevice: Sendable, Equatable {
     public var rssi: Int16?
     /// The advertised TX power in dBm (the TX Power Level of the advertising data), when the device sends one.
     public var txPower: Int16?
+    /// Whether the device has a link (`isConnected`).
     public var connected: Bool
     public var servicesResolved: Bool
     public var paired: Bool
@@ -25,14 +26,22 @@ public struct BlueZDevice: Sendable, Equatable {
         serviceUUIDs = (properties["UUIDs"]?.strings ?? []).map { $0.lowercased() }
         rssi = Self.measuredRSSI(properties["RSSI"])
         txPower = properties["TxPower"]?.int16
-        connected = properties["Connected"]?.bool ?? false
         servicesResolved = properties["ServicesResolved"]?.bool ?? false
+        connected = Self.isConnected(properties)
         paired = properties["Paired"]?.bool ?? false
+    }
+
+    /// Whether the device has a link. BlueZ resolves services only over one, so `ServicesResolved` counts
+    /// too: bluetoothd 5.66 never signals `Connected` when the ATT channel connects before the kernel's
+    /// Device Connected event reaches it (seen under load on the real stack), and a `disconnect` request
+    /// would then leave the link up.
+    static func isConnected(_ properties: [String: DBusValue]) -> Bool {
+        properties["Connected"]?.bool == true || properties["ServicesResolved"]?.bool == true
     }
 
     /// A device as BlueZ would report it on adapter hci0 (for code that runs a session without BlueZ).
     public init(address: String, name: String?, serviceUUIDs: [String] = [], rssi: Int16? = nil, paired: Bool = false) {
-        path = "/org/bluez/hci0/dev_" + address.replacingOccurrences(of: ":", with: "_")
+        path = "/org/bluez/hci0/dev_" + String(address.map { $0 == ":" ? "_" : $0 })
         adapterPath = "/org/bluez/hci0"
         self.address = address
         self.name = name

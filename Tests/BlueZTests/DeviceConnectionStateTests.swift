@@ -1,0 +1,29 @@
+import DBus
+import Testing
+
+@testable import BlueZ
+
+/// A device's link as the bridge sees it: bluetoothd's `Connected`, or resolved services, which BlueZ
+/// has only over a link (bluetoothd 5.66 does not always signal `Connected`).
+struct DeviceConnectionStateTests {
+    private func device(connected: Bool?, servicesResolved: Bool?) -> BlueZDevice? {
+        var properties: [String: DBusValue] = ["Address": .string("00:AA:01:01:00:01")]
+        if let connected { properties["Connected"] = .variant(.boolean(connected)) }
+        if let servicesResolved { properties["ServicesResolved"] = .variant(.boolean(servicesResolved)) }
+        return BlueZDevice(path: "/org/bluez/hci0/dev_00_AA_01_01_00_01", properties: properties)
+    }
+
+    @Test(arguments: [
+        (true, false, true), (false, false, false), (false, true, true), (true, true, true),
+    ])
+    func aLinkIsConnectedOrResolvedServices(connected: Bool, servicesResolved: Bool, expected: Bool) throws {
+        let seen = try #require(device(connected: connected, servicesResolved: servicesResolved))
+        #expect(seen.connected == expected)
+        #expect(seen.servicesResolved == servicesResolved)
+    }
+
+    @Test func aDeviceWithoutEitherPropertyIsNotConnected() throws {
+        let seen = try #require(device(connected: nil, servicesResolved: nil))
+        #expect(!seen.connected)
+    }
+}
