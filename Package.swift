@@ -4,7 +4,6 @@ import PackageDescription
 // Dependencies, each chosen for one job:
 // - swift-argument-parser: the command lines of `gatt2mqtt` and `gatt2mqtt-sim`.
 // - swift-log: the logging API every layer writes through (levels, metadata per device).
-// - Yams: parsing the YAML configuration file (`gatt2mqtt --config FILE`).
 // - Hummingbird with its WebSocket module: the optional live page (`--http`), an async HTTP server on
 //   SwiftNIO that upgrades one route to a WebSocket. Its default traits are off: they would pull in
 //   swift-configuration and full Foundation. (swift-configuration, in the graph even so, names a target
@@ -24,7 +23,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -77,10 +75,13 @@ let package = Package(
             resources: [.embedInCode("Resources/live.html")]
         ),
         // The daemon's settings: YAML file < environment < command line, checked into one BridgeConfiguration.
+        // Its YAML reader (YAML/) takes the part of YAML a configuration file needs and names what it rejects;
+        // Yams, used before, brought full Foundation and ICU into the daemon, which otherwise runs on
+        // FoundationEssentials alone.
         .target(
             name: "DaemonConfiguration",
             dependencies: [
-                "Bridge", "MQTT", "Peripherals", "WebUI", .product(name: "Yams", package: "Yams"),
+                "Bridge", "MQTT", "Peripherals", "WebUI",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

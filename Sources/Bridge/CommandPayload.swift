@@ -1,3 +1,5 @@
+import Peripherals
+
 /// A command's payload, checked before anything else looks at it: size, UTF-8, nesting and JSON.
 /// A plain scalar (`app`, `42`) is accepted for commands with one argument.
 public struct CommandPayload: Sendable, Equatable {
@@ -18,7 +20,7 @@ public struct CommandPayload: Sendable, Equatable {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CommandError(.invalidPayload, "payload is not valid UTF-8")
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimming()
         if trimmed.isEmpty {
             fields = [:]
             return
@@ -104,7 +106,6 @@ public struct CommandPayload: Sendable, Equatable {
     }
 }
 
-import Foundation
 
 extension CommandPayload {
     /// An optional boolean field.

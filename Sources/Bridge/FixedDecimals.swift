@@ -1,27 +1,30 @@
-/// A number as text with two decimals, exactly as `%.2f` writes it ("23.41", "-0.50", "-0.00"), without
-/// printf and Foundation's formatting machinery: it runs for every force sample on the hot path (and
-/// writes the CPR band's distance).
+/// A number as text with a fixed number of decimals, exactly as `%.2f` (or `%.1f`) writes it ("23.41",
+/// "-0.50", "-0.00"), without printf and Foundation's formatting machinery: it runs for every force
+/// sample on the hot path (and writes the CPR band's depth and distance).
 /// Values beyond ±10¹³, and NaN and infinities, which no sensor reports, fall back to `description`.
-enum TwoDecimals {
-    static func text(_ value: Double) -> String {
+enum FixedDecimals {
+    /// `places` from 1 to 4.
+    static func text(_ value: Double, places: Int = 2) -> String {
+        precondition((1...4).contains(places), "FixedDecimals takes 1 to 4 places")
         guard value.isFinite, value.magnitude < 1e13 else { return value.description }
-        let hundredths = roundedHundredths(value.magnitude)
-        let units = hundredths / 100
-        let cents = hundredths % 100
+        let scale = [1, 10, 100, 1_000, 10_000][places]
+        let scaled = rounded(value.magnitude, times: Double(scale))
+        let units = String(scaled / UInt64(scale))
+        let fraction = String(scaled % UInt64(scale))
         let sign = value.sign == .minus ? "-" : ""
-        return sign + String(units) + (cents < 10 ? ".0" : ".") + String(cents)
+        return sign + units + "." + String(repeating: "0", count: places - fraction.count) + fraction
     }
 
-    /// `magnitude × 100` rounded as printf rounds the exact binary value: to nearest, an exact tie to
+    /// `magnitude × scale` rounded as printf rounds the exact binary value: to nearest, an exact tie to
     /// even. The product itself is inexact, so each comparison is made exactly with a fused multiply-add.
-    private static func roundedHundredths(_ magnitude: Double) -> UInt64 {
-        var floor = (magnitude * 100).rounded(.down)
-        if (-floor).addingProduct(magnitude, 100) < 0 {
+    private static func rounded(_ magnitude: Double, times scale: Double) -> UInt64 {
+        var floor = (magnitude * scale).rounded(.down)
+        if (-floor).addingProduct(magnitude, scale) < 0 {
             floor -= 1
-        } else if (-(floor + 1)).addingProduct(magnitude, 100) >= 0 {
+        } else if (-(floor + 1)).addingProduct(magnitude, scale) >= 0 {
             floor += 1
         }
-        let aboveHalf = (-(floor + 0.5)).addingProduct(magnitude, 100)
+        let aboveHalf = (-(floor + 0.5)).addingProduct(magnitude, scale)
         let even = floor.truncatingRemainder(dividingBy: 2) == 0
         let rounded = aboveHalf > 0 || (aboveHalf == 0 && !even) ? floor + 1 : floor
         return UInt64(rounded)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A JSON value, for command payloads in and replies and telemetry out.
 public enum JSONValue: Sendable, Equatable {
@@ -34,7 +38,7 @@ public enum JSONValue: Sendable, Equatable {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20: result += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
             default: result.unicodeScalars.append(scalar)
             }
         }
@@ -42,8 +46,22 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// Parses JSON text; nil when it is not JSON. (JSONDecoder is strict: no NaN, no comments.)
-    static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    public static func parse(_ bytes: [UInt8]) -> JSONValue? {
         try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
+}
+
+extension JSONValue {
+    /// The text of a string; nil for anything else.
+    public var string: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// A number without a fractional part that fits an Int; nil for anything else.
+    public var wholeNumber: Int? {
+        if case .number(let value) = self { return Int(exactly: value) }
+        return nil
     }
 }
 

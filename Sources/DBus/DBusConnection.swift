@@ -1,6 +1,10 @@
 import CDBus
 import Dispatch
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import Logging
 
 /// A private connection to a message bus, driven by its own serial queue.

@@ -126,21 +126,9 @@ final class DBusMainLoop: @unchecked Sendable {
     // MARK: The I/O thread
 
     private func startThread() {
-        let retained = Unmanaged.passRetained(self)  // released when the thread ends
-        var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                let loop = Unmanaged<DBusMainLoop>.fromOpaque(context!).takeRetainedValue()
-                loop.run()
-                return nil
-            }, retained.toOpaque())
-        if created == 0 {
-            pthread_detach(thread)
-            ioThread.withLock { $0 = thread }
-        } else {
-            retained.release()
-        }
+        // The thread holds the loop until `run` returns.
+        let thread = IOThread.start(name: "dbus-io") { [self] in run() }
+        ioThread.withLock { $0 = thread }
     }
 
     private var onIOThread: Bool {

@@ -1,23 +1,22 @@
-import Yams
-
 /// Reads the YAML configuration file into settings, checking every key and the type of every value.
 ///
 /// The file is walked as a YAML node tree rather than decoded, so that an unknown key anywhere is an
 /// error naming its path, and scalars are taken as written (`protocol: 3.1.1`, an address such as
-/// `10:20:30:40:50:59` that YAML 1.1 would read as a number) rather than guessed at.
+/// `10:20:30:40:50:59` that YAML 1.1 would read as a number) rather than guessed at. `YAMLParser`
+/// reads the part of YAML a configuration needs and rejects the rest by name.
 enum ConfigurationFileReader {
     /// The settings of `yaml`; relative file names in it are taken relative to `directory`.
     /// - Parameter fileName: names the file in errors about the document as a whole.
     static func read(yaml: String, fileName: String, directory: String) throws(ConfigurationError) -> Settings {
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: yaml)
+            root = try YAMLParser.parse(yaml)
         } catch {
             throw ConfigurationError(key: fileName, message: "not valid YAML: \(error)")
         }
         var settings = Settings()
         guard let root, !isNull(root) else { return settings }
-        guard case .mapping(let mapping) = root else {
+        guard case .mapping(let mapping) = root.content else {
             throw ConfigurationError(key: fileName, message: "must be a mapping of keys (broker:, adapter:, …)")
         }
         try read(mapping, section: "", directory: directory, into: &settings)
@@ -25,15 +24,16 @@ enum ConfigurationFileReader {
     }
 
     private static func read(
-        _ mapping: Node.Mapping, section: String, directory: String, into settings: inout Settings
+        _ mapping: [YAMLPair], section: String, directory: String, into settings: inout Settings
     ) throws(ConfigurationError) {
         var seen: Set<String> = []
-        for (keyNode, valueNode) in mapping {
-            guard case .scalar(let scalar) = keyNode else {
+        for pair in mapping {
+            let (keyNode, valueNode) = (pair.key, pair.value)
+            guard case .scalar(let name, _) = keyNode.content else {
                 throw error(section.isEmpty ? "(top level)" : section, "keys must be plain names", at: keyNode)
             }
-            let path = section.isEmpty ? scalar.string : section + "." + scalar.string
-            guard seen.insert(scalar.string).inserted else { throw error(path, "given twice", at: keyNode) }
+            let path = section.isEmpty ? name : section + "." + name
+            guard seen.insert(name).inserted else { throw error(path, "given twice", at: keyNode) }
             if let key = ConfigurationKey(rawValue: path) {
                 guard key.isInFile else {
                     throw error(
@@ -45,7 +45,7 @@ enum ConfigurationFileReader {
                 settings[key] = Setting(value: value, name: path, source: .file)
             } else if ConfigurationKey.sections.contains(path) {
                 if isNull(valueNode) { continue }
-                guard case .mapping(let inner) = valueNode else {
+                guard case .mapping(let inner) = valueNode.content else {
                     throw error(path, "must be a mapping (\(takes(path)))", at: valueNode)
                 }
                 try read(inner, section: path, directory: directory, into: &settings)
@@ -63,7 +63,7 @@ enum ConfigurationFileReader {
     }
 
     private static func read(
-        _ node: Node, as kind: ConfigurationKey.Kind, path: String, directory: String
+        _ node: YAMLNode, as kind: ConfigurationKey.Kind, path: String, directory: String
     ) throws(ConfigurationError) -> SettingValue {
         switch kind {
         case .text:
@@ -77,19 +77,20 @@ enum ConfigurationFileReader {
         case .integer:
             return .integer(try integer(node, path: path))
         case .list:
-            guard case .sequence(let sequence) = node else { throw error(path, "must be a list", at: node) }
+            guard case .sequence(let sequence) = node.content else { throw error(path, "must be a list", at: node) }
             var items: [String] = []
             for (index, item) in sequence.enumerated() { items.append(try text(item, path: "\(path)[\(index)]")) }
             return .list(items)
         case .integers:
-            guard case .sequence(let sequence) = node else { throw error(path, "must be a list", at: node) }
+            guard case .sequence(let sequence) = node.content else { throw error(path, "must be a list", at: node) }
             var items: [Int] = []
             for (index, item) in sequence.enumerated() { items.append(try integer(item, path: "\(path)[\(index)]")) }
             return .integers(items)
         case .map:
-            guard case .mapping(let mapping) = node else { throw error(path, "must be a mapping", at: node) }
+            guard case .mapping(let mapping) = node.content else { throw error(path, "must be a mapping", at: node) }
             var entries: [String: String] = [:]
-            for (keyNode, valueNode) in mapping {
+            for pair in mapping {
+                let (keyNode, valueNode) = (pair.key, pair.value)
                 let key = try text(keyNode, path: path)
                 guard entries[key] == nil else { throw error("\(path).\(key)", "given twice", at: keyNode) }
                 entries[key] = try text(valueNode, path: "\(path).\(key)")
@@ -100,15 +101,15 @@ enum ConfigurationFileReader {
         }
     }
 
-    private static func text(_ node: Node, path: String) throws(ConfigurationError) -> String {
-        switch node {
-        case .scalar(let scalar): return scalar.string
+    private static func text(_ node: YAMLNode, path: String) throws(ConfigurationError) -> String {
+        switch node.content {
+        case .scalar(let text, _): return text
         case .mapping: throw error(path, "must be a single value, not a mapping", at: node)
         case .sequence: throw error(path, "must be a single value, not a list", at: node)
         }
     }
 
-    private static func number(_ node: Node, path: String) throws(ConfigurationError) -> Double {
+    private static func number(_ node: YAMLNode, path: String) throws(ConfigurationError) -> Double {
         let text = try plainScalar(node, path: path, what: "a number")
         guard let value = Double(text), value.isFinite, text.allSatisfy({ "0123456789+-.eE".contains($0) }) else {
             throw error(path, "must be a number, not '\(text)'", at: node)
@@ -116,29 +117,28 @@ enum ConfigurationFileReader {
         return value
     }
 
-    private static func integer(_ node: Node, path: String) throws(ConfigurationError) -> Int {
+    private static func integer(_ node: YAMLNode, path: String) throws(ConfigurationError) -> Int {
         let text = try plainScalar(node, path: path, what: "a whole number")
         guard let value = Int(text) else { throw error(path, "must be a whole number, not '\(text)'", at: node) }
         return value
     }
 
     /// The text of an unquoted scalar: `"20"` is a string, not a number.
-    private static func plainScalar(_ node: Node, path: String, what: String) throws(ConfigurationError) -> String {
+    private static func plainScalar(_ node: YAMLNode, path: String, what: String) throws(ConfigurationError) -> String {
         let text = try self.text(node, path: path)
-        guard case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any else {
+        guard case .scalar(_, .plain) = node.content else {
             throw error(path, "must be \(what), not the quoted string \"\(text)\"", at: node)
         }
         return text
     }
 
     /// `key:` with nothing, `~` or `null`: the same as leaving the key out.
-    private static func isNull(_ node: Node) -> Bool {
-        guard case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any else { return false }
-        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    private static func isNull(_ node: YAMLNode) -> Bool {
+        guard case .scalar(let text, .plain) = node.content else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(text)
     }
 
-    private static func error(_ path: String, _ message: String, at node: Node) -> ConfigurationError {
-        let line = node.mark.map { " (line \($0.line))" } ?? ""
-        return ConfigurationError(key: path, message: message + line)
+    private static func error(_ path: String, _ message: String, at node: YAMLNode) -> ConfigurationError {
+        ConfigurationError(key: path, message: message + " (line \(node.line))")
     }
 }

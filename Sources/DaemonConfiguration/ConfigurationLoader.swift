@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Builds the daemon's configuration from, in rising precedence: the defaults, the YAML file
 /// (`--config FILE`, else `GATT2MQTT_CONFIG`), the environment variables, and the command line.

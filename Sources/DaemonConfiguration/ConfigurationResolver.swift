@@ -1,5 +1,9 @@
 import Bridge
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import Logging
 import MQTT
 import WebUI
@@ -108,7 +112,7 @@ struct ConfigurationResolver {
         } else if let text = text(.adapter) {
             key = .adapter
             names = settings[.adapter]?.source == .environment
-                ? text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+                ? text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimming() }
                 : [text]
         } else {
             return [Self.defaultAdapter]
@@ -430,11 +434,11 @@ struct ConfigurationResolver {
     }
 
     static func read(_ path: String, name: String) throws(ConfigurationError) -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: path) else {
             throw ConfigurationError(key: name, message: "cannot read \(path): no such file")
         }
-        guard !isDirectory.boolValue else {
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        guard type != .typeDirectory else {
             throw ConfigurationError(key: name, message: "cannot read \(path): it is a directory")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -464,7 +468,7 @@ struct ConfigurationResolver {
         let host = hostName.split(separator: ".").first.map(String.init) ?? "gateway"
         let cleaned = String(
             host.unicodeScalars.map {
-                CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" ? Character($0) : "_"
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) || $0 == "-" || $0 == "_" ? Character($0) : "_"
             })
         return cleaned.isEmpty ? "gateway" : cleaned
     }

@@ -1,6 +1,5 @@
 import CMosquitto
 import Dispatch
-import Foundation
 import Logging
 import Synchronization
 import WakePipe
@@ -82,11 +81,10 @@ public final class MQTTClient: Sendable {
         }
         guard shouldStart else { return }
         logger.info("connecting to \(configuration.host):\(configuration.port)")
-        let thread = Thread { [weak self] in
+        let started = IOThread.start(name: "mqtt-io") { [weak self] in
             IOLoop.run { self }
         }
-        thread.name = "mqtt-io"
-        thread.start()
+        if started == nil { logger.critical("cannot start the MQTT I/O thread") }
     }
 
     /// Disconnects cleanly (a DISCONNECT, so the broker does not publish the will), waits for

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Spelling rules for Bluetooth UUIDs as BlueZ reports them: full 128-bit, lower-case.
 public enum BluetoothUUID: Sendable {
@@ -43,7 +42,7 @@ public enum BluetoothUUID: Sendable {
     }
 
     private static func normalizedOnce(_ uuid: String) -> String {
-        var text = uuid.trimmingCharacters(in: .whitespaces).lowercased()
+        var text = uuid.trimming().lowercased()
         if text.hasPrefix("0x") { text.removeFirst(2) }
         let isHex = !text.isEmpty && text.allSatisfy(\.isHexDigit)
         if isHex && text.count == 4 { return "0000" + text + baseSuffix }

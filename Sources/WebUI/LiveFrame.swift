@@ -1,39 +1,39 @@
 import Bridge
-import Foundation
 
 /// The JSON text frames the server sends a page (docs/live-page.md): `hello`, then one `message` per
 /// topic it knows, then live `message`s; `reply` and `error` answer the page's own frames.
 enum LiveFrame {
     static func hello(baseTopic: String, catalogue: [DeviceFamily: [CommandExample]]) -> String {
         let families = Dictionary(uniqueKeysWithValues: catalogue.map { family, examples in
-            (family.rawValue, examples.map { ["command": $0.command, "example": $0.payload] })
+            (family.rawValue, JSONValue.array(examples.map { .object(["command": .string($0.command), "example": .string($0.payload)]) }))
         })
-        let requests: [[String: Any]] = PageRequest.requestNames.map { name in
-            var entry: [String: Any] = ["request": name, "needs_address": !["scan", "devices"].contains(name)]
-            if name == "scan" { entry["example"] = #"{"duration_s":10}"# }
-            if name == "devices" { entry["example"] = "{}" }
-            return entry
+        let requests: [JSONValue] = PageRequest.requestNames.map { name in
+            var entry: [String: JSONValue] = ["request": .string(name), "needs_address": .bool(!["scan", "devices"].contains(name))]
+            if name == "scan" { entry["example"] = .string(#"{"duration_s":10}"#) }
+            if name == "devices" { entry["example"] = .string("{}") }
+            return .object(entry)
         }
-        return encode(["type": "hello", "base_topic": baseTopic, "catalogue": families, "requests": requests])
+        return frame([
+            "type": .string("hello"), "base_topic": .string(baseTopic), "catalogue": .object(families), "requests": .array(requests),
+        ])
     }
 
     static func message(_ entry: TopicMirror.Entry) -> String {
-        encode(["type": "message", "topic": entry.topic, "payload": entry.payload, "retained": entry.retained])
+        frame(["type": .string("message"), "topic": .string(entry.topic), "payload": .string(entry.payload), "retained": .bool(entry.retained)])
     }
 
     static func reply(id: Int, topic: String, payload: String) -> String {
-        encode(["type": "reply", "id": id, "topic": topic, "payload": payload])
+        frame(["type": .string("reply"), "id": .number(Double(id)), "topic": .string(topic), "payload": .string(payload)])
     }
 
     static func error(id: Int?, message: String) -> String {
-        var object: [String: Any] = ["type": "error", "message": message]
-        if let id { object["id"] = id }
-        return encode(object)
+        var members: [String: JSONValue] = ["type": .string("error"), "message": .string(message)]
+        if let id { members["id"] = .number(Double(id)) }
+        return frame(members)
     }
 
-    private static func encode(_ object: [String: Any]) -> String {
-        // Only strings, numbers, booleans, arrays and objects go in: serialising cannot fail.
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+    /// Compact, keys sorted, slashes as they are (JSONValue's text).
+    private static func frame(_ members: [String: JSONValue]) -> String {
+        JSONValue.object(members).text
     }
 }

@@ -1,5 +1,4 @@
 import Bridge
-import Foundation
 
 /// A command or gateway request a page sends over its WebSocket, checked before anything is published:
 /// a known family and command, a well-formed id, a payload of at most 16 KiB. The payload itself is
@@ -21,36 +20,36 @@ struct PageRequest: Sendable, Equatable {
 
     /// Decodes one text frame against the families' commands.
     init(frame: String, catalogue: [DeviceFamily: [CommandExample]]) throws(PageRequestError) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(frame.utf8))) as? [String: Any] else {
+        guard case .object(let object)? = JSONValue.parse(Array(frame.utf8)) else {
             throw PageRequestError(id: nil, "a frame must be a JSON object")
         }
-        guard let id = object["id"] as? Int else { throw PageRequestError(id: nil, "'id' must be a whole number") }
-        guard let payload = object["payload"] as? String else { throw PageRequestError(id: id, "'payload' must be a string") }
+        guard let id = object["id"]?.wholeNumber else { throw PageRequestError(id: nil, "'id' must be a whole number") }
+        guard let payload = object["payload"]?.string else { throw PageRequestError(id: id, "'payload' must be a string") }
         guard payload.utf8.count <= Self.payloadLimit else {
             throw PageRequestError(id: id, "'payload' is larger than \(Self.payloadLimit / 1024) KiB")
         }
         self.id = id
         self.payload = payload
-        switch object["type"] as? String {
+        switch object["type"]?.string {
         case "command":
-            guard let device = object["device"] as? String, let slash = device.firstIndex(of: "/"),
+            guard let device = object["device"]?.string, let slash = device.firstIndex(of: "/"),
                 let family = DeviceFamily(rawValue: String(device[..<slash]))
             else { throw PageRequestError(id: id, "'device' must be <family>/<id> with a family of \(Self.familyNames)") }
             let deviceID = String(device[device.index(after: slash)...])
             guard TopicMap.isValidDeviceID(deviceID) else {
                 throw PageRequestError(id: id, "'\(deviceID)' is not a device id (lower-case letters, digits, '-', '_')")
             }
-            let name = object["command"] as? String ?? ""
+            let name = object["command"]?.string ?? ""
             guard let commands = catalogue[family], commands.contains(where: { $0.command == name }) else {
                 let known = catalogue[family]?.map(\.command).joined(separator: ", ") ?? ""
                 throw PageRequestError(id: id, "no \(family.rawValue) command '\(name)'; known: \(known.isEmpty ? "none" : known)")
             }
             kind = .command(family: family, id: deviceID, name: name)
         case "request":
-            guard let gateway = object["gateway"] as? String, TopicMap.isValidGatewayName(gateway) else {
+            guard let gateway = object["gateway"]?.string, TopicMap.isValidGatewayName(gateway) else {
                 throw PageRequestError(id: id, "'gateway' must be a gateway name (letters, digits, '-', '_')")
             }
-            let name = object["request"] as? String ?? ""
+            let name = object["request"]?.string ?? ""
             guard Self.requestNames.contains(name) else {
                 throw PageRequestError(id: id, "no request '\(name)'; known: \(Self.requestNames.joined(separator: ", "))")
             }

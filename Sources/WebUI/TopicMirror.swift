@@ -1,5 +1,9 @@
 import Bridge
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import Logging
 import MQTT
 import Synchronization

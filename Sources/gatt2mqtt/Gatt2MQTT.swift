@@ -1,7 +1,9 @@
 import ArgumentParser
 import Bridge
 import DaemonConfiguration
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Logging
 import ServiceLifecycle
 import WebUI
@@ -147,7 +149,8 @@ struct Gatt2MQTT: AsyncParsableCommand {
             loaded = try ConfigurationLoader.load(commandLine: commandLine)
         } catch {
             // A usage summary would bury the one line that matters; 78 is sysexits' EX_CONFIG.
-            FileHandle.standardError.write(Data("gatt2mqtt: configuration error: \(error)\n".utf8))
+            let line = Array("gatt2mqtt: configuration error: \(error)\n".utf8)
+            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
             throw ExitCode(78)
         }
         if printConfig {

@@ -4,7 +4,6 @@ import MQTT
 import Peripherals
 import TestSupport
 import Testing
-import Yams
 
 @testable import DaemonConfiguration
 

@@ -1,5 +1,4 @@
 import BlueZ
-import Foundation
 import Logging
 import Peripherals
 

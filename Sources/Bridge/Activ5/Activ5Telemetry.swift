@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Peripherals
 
 /// Turns Activ5 readings into publications. Pure apart from the clock values it is given.
@@ -18,7 +20,7 @@ struct Activ5Telemetry: Sendable {
 
     /// A force sample (already tared): the value, and the squeeze state machine of activ5.md §7.
     mutating func force(newtons: Double, at seconds: Double) -> [Publication] {
-        var publications = [Publication(topic: topic("force"), payload: TwoDecimals.text(newtons))]
+        var publications = [Publication(topic: topic("force"), payload: FixedDecimals.text(newtons))]
         for event in detector.feed(newtons: newtons, at: seconds) {
             switch event {
             case .squeezed: publications += changed("squeeze", "squeezed")

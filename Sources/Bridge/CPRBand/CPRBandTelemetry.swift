@@ -1,4 +1,3 @@
-import Foundation
 import Peripherals
 
 /// Turns band readings into publications: peaks, averaged angle, statistics and session summaries.
@@ -28,7 +27,7 @@ struct CPRBandTelemetry: Sendable {
         if let rate = statistics.ratePerMinute(at: seconds) { stats["rate_per_minute"] = .number((rate * 10).rounded() / 10) }
         if let share = statistics.inRangeShare { stats["in_range_share"] = .number((share * 1000).rounded() / 1000) }
         return [
-            Publication(topic: topic("peak"), payload: String(format: "%.1f", depth.centimetres), qos: 1),
+            Publication(topic: topic("peak"), payload: FixedDecimals.text(depth.centimetres, places: 1), qos: 1),
             Publication(topic: topic("stats"), payload: JSONValue.object(stats).text),
         ]
     }
@@ -47,7 +46,7 @@ struct CPRBandTelemetry: Sendable {
     func signal(rssi: Int16, advertisedTxPower: Int16?) -> [Publication] {
         var publications = [Publication(topic: topic("rssi"), payload: String(rssi))]
         if let metres = options.distance.distanceMetres(rssi: Double(rssi), advertisedTxPowerDBm: advertisedTxPower.map(Double.init)) {
-            publications.append(Publication(topic: topic("distance"), payload: TwoDecimals.text(metres)))
+            publications.append(Publication(topic: topic("distance"), payload: FixedDecimals.text(metres)))
         }
         return publications
     }

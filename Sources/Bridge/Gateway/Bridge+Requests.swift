@@ -1,5 +1,4 @@
 import BlueZ
-import Foundation
 import MQTT
 
 /// The gateway's request API (Zigbee2MQTT style): `gatt2mqtt/<gateway>/request/<name>` answered on

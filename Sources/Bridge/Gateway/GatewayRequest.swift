@@ -49,7 +49,7 @@ public enum GatewayRequest: Sendable, Equatable {
         if only { try payload.rejectUnknownFields(allowed: ["address", "value"]) }
         let text = try payload.string("address", orValue: true)
         let hex = DeviceID.from(address: text)
-        let plain = text.replacingOccurrences(of: ":", with: "").lowercased()
+        let plain = text.filter { $0 != ":" }.lowercased()
         guard hex.count == 12, plain == hex else {
             throw CommandError(.invalidValue, "'address' must be a Bluetooth address such as AA:BB:CC:DD:EE:FF")
         }

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `gatt2mqtt/<gateway>/health`: one JSON report every interval. Pure: built from two readings of the
 /// gateway's totals (the same `GatewayCounters` that `/metrics` shows).

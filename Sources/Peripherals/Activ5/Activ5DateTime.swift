@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A calendar date and wall-clock time for OLIVER's older handshake, which wrote `D<ddMMyyyy>/D` and
 /// `T<HHmmss>/T` after `TVGTIME` (activ5.md §4.5 D). Current clients do not send them.

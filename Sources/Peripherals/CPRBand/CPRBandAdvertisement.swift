@@ -1,4 +1,3 @@
-import Foundation
 
 /// Recognises a CPR-Band from what a scan reports (cpr-band-and-grip.md §A.1).
 ///
@@ -21,6 +20,6 @@ public enum CPRBandAdvertisement: Sendable {
     /// Whether a scanned device is a CPR-Band, judged by its advertised name.
     public static func matches(name: String?) -> Bool {
         guard let name else { return false }
-        return name.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix(namePrefix)
+        return name.trimming().lowercased().hasPrefix(namePrefix)
     }
 }

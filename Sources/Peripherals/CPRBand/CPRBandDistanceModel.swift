@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc  // pow
+#endif
 
 /// RSSI to distance, a log-distance path-loss model (cpr-band-and-grip.md §A.9):
 /// `distance_m = 10 ^ ((reference_dBm − rssi_dBm) / (10 × exponent))`.

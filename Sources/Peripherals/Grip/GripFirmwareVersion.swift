@@ -1,4 +1,3 @@
-import Foundation
 
 /// A grip firmware version, `X.Y.Z` (the SDK's `FirmwareVersion` follows semantic versioning and is
 /// `Comparable`). Ordered by major, then minor, then patch, numerically (`1.10.0` > `1.9.9`).
@@ -24,7 +23,7 @@ public struct GripFirmwareVersion: Sendable, Hashable, Comparable, Codable, Cust
 
     /// Parses `X.Y.Z`; nil for anything else.
     public init?(string: String) {
-        var text = Substring(string.trimmingCharacters(in: CharacterSet.whitespaces.union(["\0"])))
+        var text = Substring(string.trimming { $0.isWhitespace || $0 == "\0" })
         if text.first == "v" || text.first == "V" { text = text.dropFirst() }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }

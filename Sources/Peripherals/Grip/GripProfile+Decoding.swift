@@ -1,4 +1,3 @@
-import Foundation
 
 /// Bridge-side decoders driven by the profile (cpr-band-and-grip.md §B.3–§B.5).
 extension GripProfile {
@@ -40,7 +39,7 @@ extension GripProfile {
         guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw GripDecodeError(characteristic: BluetoothUUID.normalized(characteristic), reason: .notUTF8)
         }
-        return text.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(["\0"]))
+        return text.trimming { $0.isWhitespace || $0 == "\0" }
     }
 
     /// The firmware version from the firmware revision characteristic.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Every Fjorden-grip constant the bridge and the simulator use, in one replaceable value
 /// (cpr-band-and-grip.md §B.5). The grip's wire format is **not public** (§B.0): UUIDs, event bytes and
