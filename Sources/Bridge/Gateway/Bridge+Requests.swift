@@ -104,16 +104,15 @@ extension Bridge {
             return .object(["address": .string(address), "paired": .bool(true)])
         case .forget(let address):
             let device = try await knownDevice(address, bluez)
-            let announced = gateway.withLock { state in
+            gateway.withLock { state in
                 state.requested.removeValue(forKey: address)
                 state.recognised.removeValue(forKey: address)
                 state.states.removeValue(forKey: device.path)
-                return state.discovered.removeValue(forKey: device.path)
             }
             commandRouter.connectionChanged(device.path, to: .disconnected)
             await stopSession(at: device.path, bluez: bluez, settled: true)
             // A forgotten device leaves Home Assistant too.
-            if let announced { for publication in discovery.removals(for: announced) { publisher.publish(publication) } }
+            homeAssistant.withdraw(at: device.path)
             // Every adapter keeps its own object (and bond) of the device.
             for object in await objects(of: address, bluez: bluez) {
                 do {

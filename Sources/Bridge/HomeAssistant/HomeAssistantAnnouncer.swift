@@ -1,0 +1,39 @@
+import Synchronization
+
+/// What this gateway has told Home Assistant: the gateway's config and each served device's, kept so
+/// that they can be sent again when Home Assistant restarts and withdrawn when a device is forgotten.
+final class HomeAssistantAnnouncer: Sendable {
+    private let discovery: HomeAssistantDiscovery
+    private let publisher: BrokerPublisher
+    /// Devices announced, by object path.
+    private let announced = Mutex<[String: HomeAssistantDiscovery.Device]>([:])
+
+    init(discovery: HomeAssistantDiscovery, publisher: BrokerPublisher) {
+        self.discovery = discovery
+        self.publisher = publisher
+    }
+
+    func announceGateway() {
+        publisher.publish(discovery.gatewayConfig())
+    }
+
+    /// A session started for the device at `path`.
+    func announce(_ device: HomeAssistantDiscovery.Device, at path: String) {
+        announced.withLock { $0[path] = device }
+        for publication in discovery.configs(for: device) { publisher.publish(publication) }
+    }
+
+    /// The device at `path` was forgotten: it leaves Home Assistant too.
+    func withdraw(at path: String) {
+        guard let device = announced.withLock({ $0.removeValue(forKey: path) }) else { return }
+        for publication in discovery.removals(for: device) { publisher.publish(publication) }
+    }
+
+    /// Home Assistant (re)started: every config again, as it may have lost them.
+    func announceAgain() {
+        announceGateway()
+        for device in announced.withLock({ Array($0.values) }) {
+            for publication in discovery.configs(for: device) { publisher.publish(publication) }
+        }
+    }
+}
