@@ -48,7 +48,8 @@ let package = Package(
         // Which gateway of a fleet owns a device: pure, deterministic rules over the claims gateways
         // publish (docs/fleet-ownership.md); the standard library only.
         .target(name: "Fleet"),
-        // Starts real processes (brokers, buses, simulators) for tests; Foundation only.
+        // Starts real processes (brokers, buses, simulators) for tests, and a seeded generator for property
+        // tests; Foundation only.
         .target(name: "TestSupport", dependencies: []),
         .target(
             name: "Bridge",
@@ -117,7 +118,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),
         .testTarget(name: "WebUITests", dependencies: ["WebUI", "Bridge"]),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration", "TestSupport", "WebUI"]),
         .testTarget(name: "IntegrationTests", dependencies: ["MQTT", "TestSupport"]),

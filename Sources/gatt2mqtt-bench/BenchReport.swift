@@ -100,7 +100,7 @@ struct BenchReport: Codable, Sendable {
 
             ### CPU, memory, throughput, start
 
-            | Devices × rate | gatt2mqtt CPU ms / 1 000 msgs | Python relay CPU ms / 1 000 msgs | gatt2mqtt ÷ Python | gatt2mqtt RSS (private) | Python relay RSS (private) | Delivered/s gatt2mqtt / Python / D-Bus floor | gatt2mqtt first publish / all devices ready |
+            | Devices × rate | gatt2mqtt CPU ms / 1 000 msgs | Python relay CPU ms / 1 000 msgs | gatt2mqtt ÷ Python | gatt2mqtt RSS (anonymous) | Python relay RSS (anonymous) | Delivered/s gatt2mqtt / Python / D-Bus floor | gatt2mqtt first publish / all devices ready |
             |---|---:|---:|---:|---:|---:|---|---|
 
             """
@@ -108,7 +108,7 @@ struct BenchReport: Codable, Sendable {
             func cpu(_ figures: PhaseFigures?) -> String { figures?.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–" }
             func rss(_ figures: PhaseFigures?) -> String {
                 guard let figures, let resident = figures.residentKilobytes else { return "–" }
-                let own = figures.privateKilobytes.map { String(format: " (%.1f)", Double($0) / 1024) } ?? ""
+                let own = figures.anonymousKilobytes.map { String(format: " (%.1f)", Double($0) / 1024) } ?? ""
                 return String(format: "%.1f MiB", Double(resident) / 1024) + own
             }
             func rate(_ figures: PhaseFigures?) -> String { figures.map { String(format: "%.0f", $0.receivedPerSecond) } ?? "–" }

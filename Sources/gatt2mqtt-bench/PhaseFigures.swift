@@ -21,7 +21,7 @@ struct PhaseFigures: Codable, Sendable {
     /// Resident memory of the relay's process at the end of the window.
     var residentKilobytes: Int?
     /// Of that, the pages no other process shares.
-    var privateKilobytes: Int? = nil
+    var anonymousKilobytes: Int? = nil
     /// Device send → the same signal at a passive listener on the bus, during this relay's phase.
     var busLatency: LatencySummary? = nil
 }

@@ -7,8 +7,11 @@ struct ProcessUsage: Sendable {
     var cpuNanoseconds: UInt64
     /// Resident set size in KiB (VmRSS): shared library pages included.
     var residentKilobytes: Int
-    /// Resident pages no other process shares, in KiB (Private_Clean + Private_Dirty of smaps_rollup).
-    var privateKilobytes: Int
+    /// Resident anonymous memory in KiB (RssAnon): what the process allocated itself (heap, stacks,
+    /// relocated data), which grows with devices and cannot be dropped. A static binary's clean code
+    /// pages, which the kernel maps in 64 KiB runs around each first use and may drop and read again,
+    /// are file-backed and left out, as are a shared library's.
+    var anonymousKilobytes: Int
 
     static func read(pid: Int32) -> ProcessUsage? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
@@ -24,9 +27,8 @@ struct ProcessUsage: Sendable {
         }
         let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
-        let rollup = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
-        let privateKilobytes = rollup.split(separator: "\n").filter { $0.hasPrefix("Private_") }
-            .compactMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }.reduce(0, +)
-        return ProcessUsage(cpuNanoseconds: cpu, residentKilobytes: rss ?? 0, privateKilobytes: privateKilobytes)
+        let anonymous = status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") }
+            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+        return ProcessUsage(cpuNanoseconds: cpu, residentKilobytes: rss ?? 0, anonymousKilobytes: anonymous ?? 0)
     }
 }

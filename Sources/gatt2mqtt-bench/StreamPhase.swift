@@ -104,7 +104,7 @@ struct StreamPhase {
             receivedPerSecond: Double(inWindow) / windowSeconds,
             commandLatency: LatencySummary(nanoseconds: commandLatencies),
             cpuMillisecondsPer1000: cpu, relayCorePercent: corePercent, machineBusyPercent: machineBusy,
-            residentKilobytes: usageAfter?.residentKilobytes, privateKilobytes: usageAfter?.privateKilobytes,
+            residentKilobytes: usageAfter?.residentKilobytes, anonymousKilobytes: usageAfter?.anonymousKilobytes,
             busLatency: busTap == nil ? nil : LatencySummary(nanoseconds: busLatencies))
     }
 

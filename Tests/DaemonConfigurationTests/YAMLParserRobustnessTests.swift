@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import DaemonConfiguration
@@ -30,19 +31,5 @@ struct YAMLParserRobustnessTests {
         // Both paths ran: the generator is no use if it only ever makes one kind of text.
         #expect(parsed > 100)
         #expect(rejected > 100)
-    }
-}
-
-/// A small deterministic generator (Steele, Lea and Flood's SplitMix64).
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

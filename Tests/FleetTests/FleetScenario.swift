@@ -1,4 +1,5 @@
 import Fleet
+import TestSupport
 
 /// One simulated fleet, drawn entirely from a seed: gateways, devices, radio means and noise,
 /// slot capacities and how hostile the network is before it goes quiet.

@@ -1,4 +1,5 @@
 import Fleet
+import TestSupport
 
 /// What a simulation run found. Properties are checked from `settledAt` on: by then the network
 /// has been quiet (no kills, no loss, no partitions, no failed connects) for the settle window.

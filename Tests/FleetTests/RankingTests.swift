@@ -1,4 +1,5 @@
 import Fleet
+import TestSupport
 import Testing
 
 @Suite("Candidate ranking and owner precedence")

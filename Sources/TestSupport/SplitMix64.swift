@@ -1,13 +1,13 @@
 /// A tiny seeded generator (Steele, Lea and Flood's SplitMix64), so every property test run is
 /// reproducible from the seed printed with its failure.
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -16,35 +16,35 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// Uniform in 0..<1, from the top 53 bits.
-    mutating func unit() -> Double {
+    public mutating func unit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// Uniform in `range`; the tiny modulo bias is irrelevant for simulations.
-    mutating func integer(in range: ClosedRange<Int>) -> Int {
+    public mutating func integer(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
     }
 
     /// Uniform in `range`, for nanosecond times.
-    mutating func integer(in range: ClosedRange<Int64>) -> Int64 {
+    public mutating func integer(in range: ClosedRange<Int64>) -> Int64 {
         range.lowerBound + Int64(next() % UInt64(range.upperBound - range.lowerBound + 1))
     }
 
     /// True with probability `probability`.
-    mutating func chance(_ probability: Double) -> Bool {
+    public mutating func chance(_ probability: Double) -> Bool {
         unit() < probability
     }
 
     /// Approximately standard normal (Irwin-Hall: the sum of twelve uniforms minus six has mean 0
     /// and variance 1, and needs no logarithms).
-    mutating func gaussian() -> Double {
+    public mutating func gaussian() -> Double {
         var sum = 0.0
         for _ in 0..<12 { sum += unit() }
         return sum - 6
     }
 
     /// One element of a non-empty array.
-    mutating func element<T>(of values: [T]) -> T {
+    public mutating func element<T>(of values: [T]) -> T {
         values[integer(in: 0...(values.count - 1))]
     }
 }
