@@ -38,12 +38,12 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Swift layers; no C type crosses them.
-        // Wakes an I/O thread from poll() (the D-Bus and MQTT loops).
+        // The D-Bus and MQTT I/O threads: starting one (a named pthread), and waking it from poll().
         .target(name: "WakePipe"),
         .target(name: "DBus", dependencies: ["CDBus", "CEpoll", "WakePipe", .product(name: "Logging", package: "swift-log")]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "WakePipe", .product(name: "Logging", package: "swift-log")]),
         .target(name: "BlueZ", dependencies: ["DBus", .product(name: "Logging", package: "swift-log")]),
-        // Pure protocol code: no I/O, nothing but Foundation.
+        // Pure protocol code: no I/O, nothing but FoundationEssentials (the daemon maps no Foundation or ICU).
         .target(name: "Peripherals"),
         // Which gateway of a fleet owns a device: pure, deterministic rules over the claims gateways
         // publish (docs/fleet-ownership.md); the standard library only.
