@@ -60,7 +60,7 @@ def trust_a_successful_connect():
     then reads its cached `Connected: false` as a lost link while it waits for the services, and
     disconnects. bleak waits for them only once Connect has succeeded, which bluetoothd answers only with
     a link up: record that link, and a real loss still arrives as `Connected: false`. (gatt2mqtt's own
-    cache counts resolved services as connected for the same reason: BlueZDevice.isConnected.)"""
+    cache counts resolved services as connected for the same reason: BlueZDevice.hasLink.)"""
     original = BlueZManager._wait_for_services_discovery
 
     async def wait_for_services_discovery(self, device_path):

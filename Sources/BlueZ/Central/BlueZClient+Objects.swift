@@ -18,7 +18,7 @@ extension BlueZClient {
 
     /// Waits up to `timeout` until the device at `devicePath` is not connected (or gone); returns whether it is.
     public func waitUntilDisconnected(devicePath: String, timeout: Duration) async -> Bool {
-        await cache.wait(for: devicePath, timeout: timeout) { !BlueZDevice.isConnected($0?[BlueZInterface.device] ?? [:]) }
+        await cache.wait(for: devicePath, timeout: timeout) { !BlueZDevice.hasLink($0?[BlueZInterface.device] ?? [:]) }
     }
 
     /// Every device BlueZ knows on the adapter at `adapterPath`.

@@ -11,7 +11,7 @@ public struct BlueZDevice: Sendable, Equatable {
     public var rssi: Int16?
     /// The advertised TX power in dBm (the TX Power Level of the advertising data), when the device sends one.
     public var txPower: Int16?
-    /// Whether the device has a link (`isConnected`).
+    /// bluetoothd's `Connected` property (see `hasLink`).
     public var connected: Bool
     public var servicesResolved: Bool
     public var paired: Bool
@@ -26,16 +26,19 @@ public struct BlueZDevice: Sendable, Equatable {
         serviceUUIDs = (properties["UUIDs"]?.strings ?? []).map { $0.lowercased() }
         rssi = Self.measuredRSSI(properties["RSSI"])
         txPower = properties["TxPower"]?.int16
+        connected = properties["Connected"]?.bool ?? false
         servicesResolved = properties["ServicesResolved"]?.bool ?? false
-        connected = Self.isConnected(properties)
         paired = properties["Paired"]?.bool ?? false
     }
 
     /// Whether the device has a link. BlueZ resolves services only over one, so `ServicesResolved` counts
     /// too: bluetoothd 5.66 never signals `Connected` when the ATT channel connects before the kernel's
     /// Device Connected event reaches it (seen under load on the real stack), and a `disconnect` request
-    /// would then leave the link up.
-    static func isConnected(_ properties: [String: DBusValue]) -> Bool {
+    /// would then leave the link up. (A drop is still told by `Connected: false`, which bluetoothd sends
+    /// whenever it had a link, before or after it clears `ServicesResolved`.)
+    public var hasLink: Bool { connected || servicesResolved }
+
+    static func hasLink(_ properties: [String: DBusValue]) -> Bool {
         properties["Connected"]?.bool == true || properties["ServicesResolved"]?.bool == true
     }
 

@@ -79,7 +79,7 @@ extension Bridge {
             }
             await stopSession(at: device.path, bluez: bluez, settled: true)
             let objects = await objects(of: address, bluez: bluez)
-            for object in objects where object.connected {
+            for object in objects where object.hasLink {
                 try? await bluez.disconnect(devicePath: object.path)
             }
             // The reply says the link is down, so a `connect` right after it starts from a clean state.
