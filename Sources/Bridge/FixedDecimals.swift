@@ -7,10 +7,11 @@ enum FixedDecimals {
     static func text(_ value: Double, places: Int = 2) -> String {
         precondition((1...4).contains(places), "FixedDecimals takes 1 to 4 places")
         guard value.isFinite, value.magnitude < 1e13 else { return value.description }
-        let scale = [1, 10, 100, 1_000, 10_000][places]
+        var scale: UInt64 = 1
+        for _ in 0..<places { scale *= 10 }
         let scaled = rounded(value.magnitude, times: Double(scale))
-        let units = String(scaled / UInt64(scale))
-        let fraction = String(scaled % UInt64(scale))
+        let units = String(scaled / scale)
+        let fraction = String(scaled % scale)
         let sign = value.sign == .minus ? "-" : ""
         return sign + units + "." + String(repeating: "0", count: places - fraction.count) + fraction
     }

@@ -17,7 +17,7 @@ public struct TopicMap: Sendable {
 
     /// A fleet's name in identifiers: its base topic written as an identifier, or `fleet` without one.
     public var fleetIdentity: String {
-        baseTopic.isEmpty ? "fleet" : String(baseTopic.unicodeScalars.map { Self.isGatewayNameScalar($0) ? Character($0) : "_" })
+        baseTopic.isEmpty ? "fleet" : String(baseTopic.unicodeScalars.map { Self.isGatewayNameCharacter($0) ? Character($0) : "_" })
     }
 
     /// `<base>/` or nothing.
@@ -153,10 +153,11 @@ public struct TopicMap: Sendable {
 
     /// Gateway names become topic levels: keep them to a safe alphabet.
     public static func isValidGatewayName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy { Self.isGatewayNameScalar($0) }
+        !name.isEmpty && name.unicodeScalars.allSatisfy { Self.isGatewayNameCharacter($0) }
     }
 
-    private static func isGatewayNameScalar(_ scalar: Unicode.Scalar) -> Bool {
+    /// The gateway name's alphabet: ASCII letters and digits, `-` and `_`.
+    public static func isGatewayNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
     }
 }

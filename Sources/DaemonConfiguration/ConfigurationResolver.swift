@@ -468,7 +468,7 @@ struct ConfigurationResolver {
         let host = hostName.split(separator: ".").first.map(String.init) ?? "gateway"
         let cleaned = String(
             host.unicodeScalars.map {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) || $0 == "-" || $0 == "_" ? Character($0) : "_"
+                TopicMap.isGatewayNameCharacter($0) ? Character($0) : "_"
             })
         return cleaned.isEmpty ? "gateway" : cleaned
     }

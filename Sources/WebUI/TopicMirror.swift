@@ -1,9 +1,4 @@
 import Bridge
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import Logging
 import MQTT
 import Synchronization
@@ -110,10 +105,8 @@ final class TopicMirror: Sendable {
 
     /// The `command` or `request` a bridge reply names.
     private static func answeredName(_ payload: String) -> String? {
-        guard payload.hasPrefix("{"), case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(payload.utf8))
-        else { return nil }
-        if case .string(let name)? = object["command"] ?? object["request"] { return name }
-        return nil
+        guard payload.hasPrefix("{"), case .object(let object)? = JSONValue.parse(Array(payload.utf8)) else { return nil }
+        return (object["command"] ?? object["request"])?.string
     }
 
     /// A page's view: what is known now (sorted by topic), then every message as it comes.

@@ -25,10 +25,11 @@ struct ProcessUsage: Sendable {
                 cpu += nanoseconds
             }
         }
-        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
-        let anonymous = status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") }
-            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
-        return ProcessUsage(cpuNanoseconds: cpu, residentKilobytes: rss ?? 0, anonymousKilobytes: anonymous ?? 0)
+        /// A `Name:   123 kB` line of the status file, in KiB.
+        func kilobytes(_ name: String) -> Int {
+            status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+                .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+        }
+        return ProcessUsage(cpuNanoseconds: cpu, residentKilobytes: kilobytes("VmRSS"), anonymousKilobytes: kilobytes("RssAnon"))
     }
 }

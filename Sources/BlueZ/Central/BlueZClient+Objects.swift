@@ -18,7 +18,9 @@ extension BlueZClient {
 
     /// Waits up to `timeout` until the device at `devicePath` is not connected (or gone); returns whether it is.
     public func waitUntilDisconnected(devicePath: String, timeout: Duration) async -> Bool {
-        await cache.wait(for: devicePath, timeout: timeout) { !BlueZDevice.hasLink($0?[BlueZInterface.device] ?? [:]) }
+        await cache.wait(for: devicePath, timeout: timeout) { interfaces in
+            interfaces?[BlueZInterface.device].flatMap { BlueZDevice(path: devicePath, properties: $0) }?.hasLink != true
+        }
     }
 
     /// Every device BlueZ knows on the adapter at `adapterPath`.

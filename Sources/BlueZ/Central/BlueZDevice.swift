@@ -38,10 +38,6 @@ public struct BlueZDevice: Sendable, Equatable {
     /// whenever it had a link, before or after it clears `ServicesResolved`.)
     public var hasLink: Bool { connected || servicesResolved }
 
-    static func hasLink(_ properties: [String: DBusValue]) -> Bool {
-        properties["Connected"]?.bool == true || properties["ServicesResolved"]?.bool == true
-    }
-
     /// A device as BlueZ would report it on adapter hci0 (for code that runs a session without BlueZ).
     public init(address: String, name: String?, serviceUUIDs: [String] = [], rssi: Int16? = nil, paired: Bool = false) {
         path = "/org/bluez/hci0/dev_" + String(address.map { $0 == ":" ? "_" : $0 })

@@ -78,7 +78,7 @@ actor GripSession: LinkedSession {
         }
         retain("info", JSONValue.object(info).text)
 
-        let firmwareText = info["firmware"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? ""
+        let firmwareText = info["firmware"]?.string ?? ""
         guard try profile.supportsFirmware(firmwareText) else {
             retain("state", "unsupported_firmware")
             setState(.connected)
