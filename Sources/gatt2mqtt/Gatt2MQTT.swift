@@ -181,12 +181,10 @@ struct Gatt2MQTT: AsyncParsableCommand {
             logger.warning("the live page listens beyond loopback without credentials: anyone who reaches \(options.listen) can send commands")
         }
         // One graceful shutdown for all, on SIGTERM or SIGINT, in reverse order: the page, the health report,
-        // then the bridge (devices disconnected, `offline`, broker session closed). Any service that ends or
-        // fails ends the daemon: a page that cannot listen stops it.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: BridgeService(bridge), successTerminationBehavior: .gracefullyShutdownGroup),
-            .init(service: bridge.healthReporter, successTerminationBehavior: .gracefullyShutdownGroup),
-        ]
+        // then the bridge's own services (devices disconnected, `offline`, broker session closed). Any service
+        // that ends or fails ends the daemon: a page that cannot listen stops it.
+        var services = bridge.services
+        services.append(.init(service: bridge.healthReporter, successTerminationBehavior: .gracefullyShutdownGroup))
         if let page { services.append(.init(service: page, successTerminationBehavior: .gracefullyShutdownGroup)) }
         services.append(.init(service: ShutdownNotice(logger: logger), successTerminationBehavior: .ignore))
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

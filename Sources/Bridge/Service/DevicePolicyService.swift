@@ -1,0 +1,48 @@
+import ServiceLifecycle
+
+/// The device policy (`Bridge+Devices`): follows BlueZ, starts a session for each device the users'
+/// choices let connect, and keeps discovering. At shutdown it disconnects every device, all at once.
+struct DevicePolicyService: Service {
+    let bridge: Bridge
+
+    func run() async {
+        // Before BlueZ starts, so that nothing it reports is missed; `follow` begins with what is cached.
+        let events = await bridge.bluez.events()
+        await cancelWhenGracefulShutdown {
+            guard await bridge.bluezUp.passed() else { return }
+            bridge.announceRunning()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await bridge.follow(events, bluez: bridge.bluez) }
+                group.addTask { await bridge.keepDiscovering(bridge.bluez) }
+            }
+        }
+        await bridge.stopAllSessions()
+    }
+}
+
+extension Bridge {
+    func announceRunning() {
+        homeAssistant.announceGateway()
+        let adapters = configuration.adapters.joined(separator: ",")
+        logger.info("bridge running", metadata: ["adapters": "\(adapters)", "gateway": "\(configuration.gateway)"])
+        notifier.ready(status: "running on \(adapters) as gateway \(configuration.gateway)")
+    }
+
+    func stopAllSessions() async {
+        notifier.stopping(status: "disconnecting devices")
+        let all = gateway.withLock { state in
+            defer { state.sessions = [:] }
+            return Array(state.sessions.values)
+        }
+        background.cancelAll()
+        logger.debug("stopping sessions", metadata: ["sessions": "\(all.count)"])
+        // All at once: bluetoothd answers a Disconnect only when the link is down, up to 2 s later.
+        await withTaskGroup(of: Void.self) { group in
+            for entry in all {
+                entry.commands.finish()
+                entry.task.cancel()
+                group.addTask { await entry.session.shutDown() }
+            }
+        }
+    }
+}
