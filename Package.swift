@@ -115,7 +115,7 @@ let package = Package(
 
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ"]),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "DBus", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),

@@ -19,6 +19,9 @@ public final class DBusConnection: @unchecked Sendable {
     // All the state below is confined to `queue`.
     private(set) var raw: OpaquePointer?
     private(set) var mainLoop: DBusMainLoop?
+    /// The same loop, for what any thread may do without the queue (`pollForWriting`): after ``close()`` it
+    /// holds no descriptors, so that does nothing.
+    let loopForAnyThread: DBusMainLoop
     private var subscriptions: [UInt64: Subscription] = [:]
     private var nextSubscriptionID: UInt64 = 0
     private var lostContinuations: [CheckedContinuation<Void, Never>] = []
@@ -57,17 +60,17 @@ public final class DBusConnection: @unchecked Sendable {
         }
         dbus_connection_set_exit_on_disconnect(connection, 0)
         uniqueName = String(cString: dbus_bus_get_unique_name(connection))
-        raw = connection
-        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         let loop: DBusMainLoop
         do {
             loop = try DBusMainLoop(connection: connection, queue: queue)
         } catch {
-            raw = nil
             dbus_connection_close(connection)
             dbus_connection_unref(connection)
             throw error
         }
+        loopForAnyThread = loop
+        raw = connection
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         queue.sync {
             dbus_connection_add_filter(connection, incomingMessageFilter, Unmanaged.passUnretained(self).toOpaque(), nil)
             loop.install()

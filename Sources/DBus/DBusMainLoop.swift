@@ -33,13 +33,15 @@ final class DBusMainLoop: @unchecked Sendable {
     private struct Table {
         var watches: [Int: Watch] = [:]
         var timeouts: [Int: Timeout] = [:]
-        /// Descriptors of the connection's user (an AcquireNotify socket), in `userDescriptors` too.
-        var descriptors: [Int32: DescriptorHandler] = [:]
+        /// Descriptors of the connection's users (an AcquireNotify socket, the broker's), in
+        /// `userDescriptors` too.
+        var descriptors: [Int32: (registration: UInt64, handler: DescriptorHandler)] = [:]
+        var nextRegistration: UInt64 = 0
         var running = true
     }
 
-    /// Told on the I/O thread, on `queue`, that its descriptor is readable or hung up.
-    typealias DescriptorHandler = @Sendable (_ hungUp: Bool) -> Void
+    /// Told on the I/O thread, on `queue`, what its descriptor is ready for, and ticked about once a second.
+    typealias DescriptorHandler = @Sendable (DescriptorReadiness) -> Void
 
     private let connection: OpaquePointer
     private let queue: DispatchQueue
@@ -52,6 +54,8 @@ final class DBusMainLoop: @unchecked Sendable {
     /// Queue-confined: true while the I/O thread dispatches inline, which makes a queued dispatch pass redundant.
     private var dispatchingInline = false
     private let ioThread = Mutex<pthread_t?>(nil)
+    /// I/O-thread-confined: when the user descriptors' handlers were last ticked.
+    private var lastTick = ContinuousClock.now
 
     /// How late a call timeout may be noticed at most; a shorter one wakes the thread when it is added.
     /// An idle connection's thread wakes once a second.
@@ -139,7 +143,7 @@ final class DBusMainLoop: @unchecked Sendable {
         var descriptors: [pollfd] = []
         var polled: [Int] = []
         var ready: [(Int, UInt32)] = []
-        var readable: [(Int32, Bool)] = []
+        var readable: [(Int32, DescriptorReadiness)] = []
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
             let (running, waitMs) = table.withLock { table -> (Bool, Int32) in
@@ -174,7 +178,7 @@ final class DBusMainLoop: @unchecked Sendable {
             if descriptors[descriptors.count - 2].revents != 0 {
                 let found = epoll_wait(userDescriptors, &events, Int32(events.count), 0)
                 for event in events.prefix(max(0, Int(found))) {
-                    readable.append((event.data.fd, event.events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0))
+                    readable.append((event.data.fd, Self.readiness(event.events)))
                 }
             }
             queue.sync { turn(ready, readable) }
@@ -182,12 +186,13 @@ final class DBusMainLoop: @unchecked Sendable {
     }
 
     /// On `queue`, on the I/O thread: handles what the poll found, fires due timeouts, dispatches.
-    private func turn(_ ready: [(Int, UInt32)], _ readable: [(Int32, Bool)]) {
+    private func turn(_ ready: [(Int, UInt32)], _ readable: [(Int32, DescriptorReadiness)]) {
         guard installed else { return }
-        for (descriptor, hungUp) in readable {
+        for (descriptor, readiness) in readable {
             // Looked up again: an earlier handler of this turn may have removed it.
-            table.withLock { $0.descriptors[descriptor] }?(hungUp)
+            table.withLock { $0.descriptors[descriptor]?.handler }?(readiness)
         }
+        tickIfDue()
         for (watch, flags) in ready where table.withLock({ $0.watches[watch]?.enabled == true }) {
             dbus_watch_handle(OpaquePointer(bitPattern: watch), flags)
         }
@@ -209,6 +214,22 @@ final class DBusMainLoop: @unchecked Sendable {
         dispatchingInline = false
     }
 
+    /// About once a second, every user descriptor's handler hears `.tick` (the broker's keep-alive).
+    private func tickIfDue() {
+        let now = ContinuousClock.now
+        guard now - lastTick >= .seconds(1) else { return }
+        lastTick = now
+        for handler in table.withLock({ $0.descriptors.values.map(\.handler) }) { handler(.tick) }
+    }
+
+    private static func readiness(_ events: UInt32) -> DescriptorReadiness {
+        var readiness: DescriptorReadiness = []
+        if events & EPOLLIN.rawValue != 0 { readiness.insert(.readable) }
+        if events & EPOLLOUT.rawValue != 0 { readiness.insert(.writable) }
+        if events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 { readiness.insert(.hungUp) }
+        return readiness
+    }
+
     private static func watchFlags(_ revents: Int16) -> UInt32 {
         var flags: UInt32 = 0
         if revents & Int16(POLLIN) != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
@@ -226,16 +247,42 @@ final class DBusMainLoop: @unchecked Sendable {
     // MARK: The user's descriptors (on `queue`)
 
     /// Polls `descriptor` for reading from the next turn on; `handler` runs on the I/O thread.
-    func watchDescriptor(_ descriptor: Int32, _ handler: @escaping DescriptorHandler) {
-        table.withLock { $0.descriptors[descriptor] = handler }
+    func watchDescriptor(_ descriptor: Int32, _ handler: @escaping DescriptorHandler) -> HostedDescriptor {
+        let registration = table.withLock { table in
+            defer { table.nextRegistration += 1 }
+            table.descriptors[descriptor] = (table.nextRegistration, handler)
+            return table.nextRegistration
+        }
         var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: descriptor))
         _ = epoll_ctl(userDescriptors, EPOLL_CTL_ADD, descriptor, &event)
+        return HostedDescriptor(descriptor: descriptor, registration: registration)
     }
 
     /// Stops polling `descriptor`; its handler is not called again once this returns.
     func unwatchDescriptor(_ descriptor: Int32) {
         _ = table.withLock { $0.descriptors.removeValue(forKey: descriptor) }
         _ = epoll_ctl(userDescriptors, EPOLL_CTL_DEL, descriptor, nil)
+    }
+
+    /// Ends `hosted`'s registration if it is still the descriptor's.
+    func unwatch(_ hosted: HostedDescriptor) {
+        guard isCurrent(hosted) else { return }
+        unwatchDescriptor(hosted.descriptor)
+    }
+
+    /// Polls `hosted` for writing too, or no longer; from any thread (epoll_ctl needs no wake-up). Under
+    /// the table's lock, so that it never touches a registration that has ended.
+    func pollForWriting(_ hosted: HostedDescriptor, _ wanted: Bool) {
+        table.withLock { table in
+            guard table.descriptors[hosted.descriptor]?.registration == hosted.registration else { return }
+            let events = EPOLLIN.rawValue | (wanted ? EPOLLOUT.rawValue : 0)
+            var event = epoll_event(events: events, data: epoll_data_t(fd: hosted.descriptor))
+            _ = epoll_ctl(userDescriptors, EPOLL_CTL_MOD, hosted.descriptor, &event)
+        }
+    }
+
+    private func isCurrent(_ hosted: HostedDescriptor) -> Bool {
+        table.withLock { $0.descriptors[hosted.descriptor]?.registration == hosted.registration }
     }
 
     // MARK: Watches (on `queue`)

@@ -1,3 +1,5 @@
+import WakePipe
+
 /// The client's mutable state, always accessed under the client's state lock. Nothing in here
 /// calls libmosquitto, so the lock can be taken inside libmosquitto callbacks without risking a
 /// lock-order inversion with libmosquitto's own mutexes.
@@ -24,6 +26,13 @@ struct ClientState {
     /// a clean stop waits for them, so the last state before a shutdown is not lost behind the
     /// broker's in-flight window.
     var unfinishedPublishes = 0
+    /// The broker's socket's registration with the host thread while it rides on one (`ride(on:)`), and
+    /// the code it failed with there.
+    var riding: HostedDescriptor?
+    var ridingFailure: Int32?
+    /// When the host thread last served the socket: a host that stops ticking (its bus connection closed)
+    /// gives the socket back.
+    var lastServed = ContinuousClock.now
     var connectionWaiters = Waiters<Void>()
     var stopWaiters: [CheckedContinuation<Void, Never>] = []
 }

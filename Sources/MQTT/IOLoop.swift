@@ -53,7 +53,14 @@ extension MQTTClient {
             }
             progress.socketOpen = true
         }
-        let code = handle.writesOnIOThread ? mosquitto_loop(handle.pointer, IOLoop.pollMilliseconds, 1) : pollAndServe()
+        let code: Int32
+        if handle.writesOnIOThread {
+            code = mosquitto_loop(handle.pointer, IOLoop.pollMilliseconds, 1)
+        } else if let host = host.withLock({ $0 }), state.withLock({ $0.isConnected && !$0.sessionNeedsRestore }) {
+            code = ride(on: host)
+        } else {
+            code = pollAndServe()
+        }
         if code != MosquittoHandle.success {
             progress.socketOpen = false
             if state.withLock({ $0.lifecycle == .stopping }) { return false }

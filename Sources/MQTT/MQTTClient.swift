@@ -71,14 +71,23 @@ public final class MQTTClient: Sendable {
         eventContinuation.finish()
     }
 
+    /// The thread that polls the broker's socket while the session is up, when not the client's own.
+    let host = Mutex<(any DescriptorHost)?>(nil)
+
     /// Starts connecting in the background and returns at once. Calling it again, or after
     /// `stop()`, does nothing.
-    public func start() {
+    ///
+    /// With a `host` (the D-Bus connection, whose thread already carries the values that are published),
+    /// that thread polls the broker's socket once the session is up: it reads, writes and keeps the
+    /// connection alive, and the client's own thread sleeps until the socket fails, to reconnect. Over TLS
+    /// the client's own thread keeps the socket: an OpenSSL connection is written and read by one thread.
+    public func start(host: (any DescriptorHost)? = nil) {
         let shouldStart = state.withLock { state in
             guard state.lifecycle == .idle else { return false }
             state.lifecycle = .running
             return true
         }
+        if !handle.writesOnIOThread { self.host.withLock { $0 = host } }
         guard shouldStart else { return }
         logger.info("connecting to \(configuration.host):\(configuration.port)")
         let started = IOThread.start(name: "mqtt-io") { [weak self] in
@@ -175,8 +184,8 @@ public final class MQTTClient: Sendable {
                 throw MQTTError.notConnected
             }
             try MosquittoHandle.check(code, "publish to '\(message.topic)'")
-            // Written here unless the socket was full: then the I/O thread must poll for writing.
-            if !handle.writesOnIOThread, mosquitto_want_write(handle.pointer) { loopWake.signal() }
+            // Written here unless the socket was full: then the thread that polls it must poll for writing.
+            if !handle.writesOnIOThread, mosquitto_want_write(handle.pointer) { pollForWriting() }
             state.withLock { state in
                 state.statistics.messagesPublished += 1
                 state.unfinishedPublishes += 1
