@@ -85,10 +85,7 @@ public final class Bridge: Sendable {
         self.configuration = configuration
         self.logger = logger
         gateway = Mutex(GatewayState())
-        drivers = [
-            BeltDriver(), Activ5Driver(options: configuration.activ5), CPRBandDriver(options: configuration.cprBand),
-            GripDriver(profile: configuration.gripProfile),
-        ]
+        drivers = FamilyRegistry.drivers.map { $0.init(configuration: configuration) }
         topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
         fleet = try configuration.fleet.map { options in
             FleetCoordinator(gateway: configuration.gateway, incarnation: try Incarnation.next(file: options.incarnationFile), options: options)
@@ -122,6 +119,11 @@ public final class Bridge: Sendable {
     /// Each family's commands with working payloads, for the live page's forms.
     public var commandCatalogue: [DeviceFamily: [CommandExample]] {
         Dictionary(uniqueKeysWithValues: drivers.map { ($0.family, $0.commandExamples) })
+    }
+
+    /// How the live page shows each family's devices.
+    public var livePageCards: [DeviceFamily: LivePageCard] {
+        Dictionary(uniqueKeysWithValues: drivers.map { ($0.family, $0.livePage) })
     }
 
     /// Totals since the start, for `/metrics` and the health report.

@@ -36,7 +36,10 @@ struct SessionContext: Sendable {
 /// A device family the bridge serves: which devices are its own, how its commands are checked, and
 /// how a session for one device is made.
 protocol FamilyDriver: Sendable {
-    var family: DeviceFamily { get }
+    /// The family's name in topics, declared by the family itself.
+    static var family: DeviceFamily { get }
+    /// The driver the gateway runs, with its family's settings.
+    init(configuration: BridgeConfiguration)
     func matches(_ device: BlueZDevice) -> Bool
     /// Parses a command, once, without a device, so that bad input is refused even for an absent device.
     func parse(command: String, payload: CommandPayload) throws(CommandError) -> ParsedCommand
@@ -48,6 +51,8 @@ protocol FamilyDriver: Sendable {
     var liveStateLeaves: Set<String> { get }
     /// What the family shows Home Assistant (`<Family>HomeAssistant.swift` in its folder).
     var homeAssistant: HomeAssistantModel { get }
+    /// How the live page shows its devices (`<Family>LivePage.swift` in its folder).
+    var livePage: LivePageCard { get }
     /// Every command the family takes, with a working payload (none for a family without commands).
     var commandExamples: [CommandExample] { get }
     /// Leaves of its devices' retained topics (`<family>/+/<leaf>`) the family follows, from any gateway:
@@ -55,13 +60,18 @@ protocol FamilyDriver: Sendable {
     var followedLeaves: [String] { get }
     /// One such message; false when its payload is malformed (the bridge logs it).
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool
+    /// Whether a bonded device of this family connects at start whatever the auto-connect policy says, as
+    /// its SDK restores it (the grip); false by default.
+    var restoresBondedDevices: Bool { get }
     /// Executes a command for device `id` of this family that has no session here; returns what its reply
     /// adds. By default there is nothing to do without the device: `notConnected`.
     func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError) -> [String: JSONValue]
 }
 
 extension FamilyDriver {
+    var family: DeviceFamily { Self.family }
     var followedLeaves: [String] { [] }
+    var restoresBondedDevices: Bool { false }
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { true }
 
     func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError) -> [String: JSONValue] {

@@ -161,11 +161,3 @@ public struct TopicMap: Sendable {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
     }
 }
-
-/// The device families the bridge speaks to; the raw value is the topic prefix.
-public enum DeviceFamily: String, Sendable, CaseIterable {
-    case belt
-    case a5
-    case cpr
-    case grip
-}

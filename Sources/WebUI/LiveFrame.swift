@@ -3,7 +3,7 @@ import Bridge
 /// The JSON text frames the server sends a page (docs/live-page.md): `hello`, then one `message` per
 /// topic it knows, then live `message`s; `reply` and `error` answer the page's own frames.
 enum LiveFrame {
-    static func hello(baseTopic: String, catalogue: [DeviceFamily: [CommandExample]]) -> String {
+    static func hello(baseTopic: String, catalogue: [DeviceFamily: [CommandExample]], cards: [DeviceFamily: LivePageCard]) -> String {
         let families = Dictionary(uniqueKeysWithValues: catalogue.map { family, examples in
             (family.rawValue, JSONValue.array(examples.map { .object(["command": .string($0.command), "example": .string($0.payload)]) }))
         })
@@ -15,6 +15,7 @@ enum LiveFrame {
         }
         return frame([
             "type": .string("hello"), "base_topic": .string(baseTopic), "catalogue": .object(families), "requests": .array(requests),
+            "families": .object(Dictionary(uniqueKeysWithValues: cards.map { ($0.key.rawValue, $0.value.json) })),
         ])
     }
 

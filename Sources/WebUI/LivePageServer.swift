@@ -13,16 +13,18 @@ public struct LivePageServer: Service {
     let options: HTTPOptions
     let mirror: TopicMirror
     let catalogue: [DeviceFamily: [CommandExample]]
+    let cards: [DeviceFamily: LivePageCard]
     let metrics: MetricsEndpoint?
     let logger: Logger
 
     public init(
         options: HTTPOptions, mqtt: MQTTConfiguration, gateway: String, baseTopic: String,
-        catalogue: [DeviceFamily: [CommandExample]], metrics: MetricsEndpoint?, logger: Logger
+        catalogue: [DeviceFamily: [CommandExample]], cards: [DeviceFamily: LivePageCard], metrics: MetricsEndpoint?, logger: Logger
     ) throws {
         self.options = options
         mirror = try TopicMirror(mqtt: mqtt, gateway: gateway, baseTopic: baseTopic, logger: logger)
         self.catalogue = catalogue
+        self.cards = cards
         self.metrics = metrics
         self.logger = logger
     }
@@ -97,7 +99,7 @@ public struct LivePageServer: Service {
     private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let (id, snapshot, live) = mirror.attach()
         defer { mirror.detach(id) }
-        try await outbound.write(.text(LiveFrame.hello(baseTopic: mirror.baseTopic, catalogue: catalogue)))
+        try await outbound.write(.text(LiveFrame.hello(baseTopic: mirror.baseTopic, catalogue: catalogue, cards: cards)))
         for entry in snapshot { try await outbound.write(.text(LiveFrame.message(entry))) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -174,7 +174,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         let page = try loaded.http.map { options in
             try LivePageServer(
                 options: options, mqtt: loaded.bridge.mqtt, gateway: loaded.bridge.gateway, baseTopic: loaded.bridge.baseTopic,
-                catalogue: bridge.commandCatalogue, metrics: MetricsEndpoint.bootstrap { bridge.counters },
+                catalogue: bridge.commandCatalogue, cards: bridge.livePageCards, metrics: MetricsEndpoint.bootstrap { bridge.counters },
                 logger: Logger(label: "gatt2mqtt.http"))
         }
         if let options = loaded.http, !options.isLoopback, options.username == nil, options.token == nil {

@@ -9,9 +9,21 @@ struct LiveFrameTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test func helloCarriesEachFamilysCommandsAndTheRequests() throws {
+    @Test func helloCarriesEachFamilysCommandsCardsAndTheRequests() throws {
+        let cards: [DeviceFamily: LivePageCard] = [
+            .belt: LivePageCard(label: "Belt", fields: [.init("heading", "Heading", unit: "°"), .init("mode", "Mode")], stream: ("heading", 0...360, true)),
+            .grip: LivePageCard(label: "Grip", fields: [.init("event", "Last event")], wide: true),
+        ]
         let hello = try object(LiveFrame.hello(
-            baseTopic: "site-a", catalogue: [.belt: [CommandExample(command: "mode", payload: "app")], .grip: []]))
+            baseTopic: "site-a", catalogue: [.belt: [CommandExample(command: "mode", payload: "app")], .grip: []], cards: cards))
+        let families = try #require(hello["families"] as? [String: [String: Any]])
+        #expect(families["belt"]?["label"] as? String == "Belt")
+        #expect(families["belt"]?["fields"] as? [[String]] == [["heading", "Heading", "°"], ["mode", "Mode"]])
+        #expect(families["belt"]?["stream"] as? String == "heading")
+        #expect(families["belt"]?["range"] as? [Double] == [0, 360])
+        #expect(families["belt"]?["wrap"] as? Bool == true)
+        #expect(families["grip"]?["wide"] as? Bool == true)
+        #expect(families["grip"]?["stream"] == nil)
         #expect(hello["type"] as? String == "hello")
         #expect(hello["base_topic"] as? String == "site-a")
         let catalogue = try #require(hello["catalogue"] as? [String: [[String: String]]])

@@ -4,7 +4,10 @@ import Peripherals
 /// The Activ5 family (ActivBody isometric force sensor).
 struct Activ5Driver: FamilyDriver {
     var options: Activ5Options
-    var family: DeviceFamily { .a5 }
+
+    init(options: Activ5Options) { self.options = options }
+    init(configuration: BridgeConfiguration) { options = configuration.activ5 }
+    static let family = DeviceFamily.a5
     var commandExamples: [CommandExample] { Activ5CommandParser.examples }
     let desired = DesiredStateStore()
     var liveStateLeaves: Set<String> { ["squeeze", "state", "battery"] }
@@ -23,4 +26,8 @@ struct Activ5Driver: FamilyDriver {
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
         Activ5Session(device: device, context: context, options: options, desired: desired)
     }
+}
+
+extension DeviceFamily {
+    public static let a5 = DeviceFamily(declaring: "a5")
 }

@@ -3,7 +3,7 @@ import Peripherals
 
 /// The feelSpace naviBelt family.
 struct BeltDriver: FamilyDriver {
-    var family: DeviceFamily { .belt }
+    static let family = DeviceFamily.belt
     var commandExamples: [CommandExample] { BeltCommandParser.examples }
     let navigations = BeltNavigationStore()
     var liveStateLeaves: Set<String> { ["mode", "battery", "intensity", "heading_offset", "compass_accuracy_signal"] }
@@ -47,4 +47,12 @@ struct BeltDriver: FamilyDriver {
         }
         return true
     }
+}
+
+extension BeltDriver {
+    init(configuration: BridgeConfiguration) { self.init() }
+}
+
+extension DeviceFamily {
+    public static let belt = DeviceFamily(declaring: "belt")
 }

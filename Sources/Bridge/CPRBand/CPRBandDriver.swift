@@ -4,7 +4,10 @@ import Peripherals
 /// The Credo CPR-Band family.
 struct CPRBandDriver: FamilyDriver {
     var options: CPRBandOptions
-    var family: DeviceFamily { .cpr }
+
+    init(options: CPRBandOptions) { self.options = options }
+    init(configuration: BridgeConfiguration) { options = configuration.cprBand }
+    static let family = DeviceFamily.cpr
     var commandExamples: [CommandExample] { CPRBandCommandParser.examples }
     let desired = DesiredStateStore()
     var liveStateLeaves: Set<String> { ["mode", "battery"] }
@@ -21,4 +24,8 @@ struct CPRBandDriver: FamilyDriver {
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
         CPRBandSession(device: device, context: context, options: options, desired: desired)
     }
+}
+
+extension DeviceFamily {
+    public static let cpr = DeviceFamily(declaring: "cpr")
 }

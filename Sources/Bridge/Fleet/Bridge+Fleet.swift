@@ -31,7 +31,7 @@ extension Bridge {
         let key = FleetCoordinator.key(driver.family, id)
         let (session, linkUp, load, wanted) = gateway.withLock { state in
             let running = state.sessions.first { $0.value.address == device.address }
-            return (running?.key, running.map { state.states[$0.key] == .connected } ?? false, state.load, wants(device, family: driver.family, state: state))
+            return (running?.key, running.map { state.states[$0.key] == .connected } ?? false, state.load, wants(device, driver: driver, state: state))
         }
         // Free slots on the adapters that hear the device; its own slot counts as free while it holds it.
         // A device the users' choices keep from connecting (auto-connect policy, a `disconnect`

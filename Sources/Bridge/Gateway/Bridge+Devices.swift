@@ -79,7 +79,7 @@ extension Bridge {
         if let fleet, !fleet.isOwner(FleetCoordinator.key(driver.family, id(of: address))) { return }
         let wanted = gateway.withLock { state -> Bool in
             guard !state.sessions.values.contains(where: { $0.address == address }) else { return false }
-            return force || wants(seen, family: driver.family, state: state)
+            return force || wants(seen, driver: driver, state: state)
         }
         guard wanted, let candidates = await candidates(for: seen, bluez: bluez) else { return }
         let nowWaiting = gateway.withLock { state -> Bool in
@@ -94,9 +94,9 @@ extension Bridge {
 
     /// Whether the users' choices let the device connect: a `connect` request for it, or the auto-connect
     /// policy unless a `disconnect` request took it down.
-    func wants(_ device: BlueZDevice, family: DeviceFamily, state: GatewayState) -> Bool {
-        // A bonded grip is restored on start as its SDK does, whatever the policy says.
-        let restored = family == .grip && device.paired
+    func wants(_ device: BlueZDevice, driver: any FamilyDriver, state: GatewayState) -> Bool {
+        // A bonded device of a family that restores its bonds (the grip) connects whatever the policy says.
+        let restored = driver.restoresBondedDevices && device.paired
         let allowed = configuration.autoConnect.allows(device.address) || restored
         return state.requested[device.address] != nil || (allowed && !state.released.contains(device.address))
     }

@@ -4,7 +4,12 @@ import Peripherals
 /// The camera grip family, as the configured `GripProfile` describes it.
 struct GripDriver: FamilyDriver {
     var profile: GripProfile
-    var family: DeviceFamily { .grip }
+    static let family = DeviceFamily.grip
+    /// A bonded grip connects at start, as its SDK restores it.
+    var restoresBondedDevices: Bool { true }
+
+    init(profile: GripProfile) { self.profile = profile }
+    init(configuration: BridgeConfiguration) { profile = configuration.gripProfile }
     var commandExamples: [CommandExample] { [] }
     var liveStateLeaves: Set<String> { ["battery"] }
 
@@ -24,4 +29,8 @@ struct GripDriver: FamilyDriver {
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
         GripSession(device: device, context: context, profile: profile)
     }
+}
+
+extension DeviceFamily {
+    public static let grip = DeviceFamily(declaring: "grip")
 }
