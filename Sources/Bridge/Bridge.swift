@@ -5,7 +5,7 @@ import MQTT
 import Synchronization
 
 /// What the gateway's services share: the broker client, the BlueZ client, the sessions and the users'
-/// choices. The services themselves (`services(notifier:)`) do the work, each with one job.
+/// choices. The services themselves (`services`) do the work, each with one job.
 ///
 /// Commands are parsed on the receive path and handed to the device's own queue, so a slow device never
 /// holds up the broker connection or another device.

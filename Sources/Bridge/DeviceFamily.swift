@@ -14,7 +14,7 @@ public struct DeviceFamily: RawRepresentable, Hashable, Sendable, CustomStringCo
     init(declaring name: String) { rawValue = name }
 
     /// The registered families, in the registry's order.
-    public static var allCases: [DeviceFamily] { FamilyRegistry.drivers.map { $0.family } }
+    public static let allCases: [DeviceFamily] = FamilyRegistry.drivers.map { $0.family }
 
     public var description: String { rawValue }
 }

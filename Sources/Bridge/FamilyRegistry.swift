@@ -1,5 +1,6 @@
 /// The device families the gateway serves: adding one is a line here, the rest lives in its folders
-/// (`Peripherals/<Family>`, `Bridge/<Family>`, and its simulator in `gatt2mqtt-sim`).
+/// (`Peripherals/<Family>`, `Bridge/<Family>`, `gatt2mqtt-sim/<Family>`) and in a line of the simulator's
+/// subcommand list.
 enum FamilyRegistry {
     static let drivers: [any FamilyDriver.Type] = [BeltDriver.self, Activ5Driver.self, CPRBandDriver.self, GripDriver.self]
 }

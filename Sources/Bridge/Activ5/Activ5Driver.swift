@@ -3,11 +3,8 @@ import Peripherals
 
 /// The Activ5 family (ActivBody isometric force sensor).
 struct Activ5Driver: FamilyDriver {
-    var options: Activ5Options
-
-    init(options: Activ5Options) { self.options = options }
-    init(configuration: BridgeConfiguration) { options = configuration.activ5 }
     static let family = DeviceFamily.a5
+    var options: Activ5Options
     var commandExamples: [CommandExample] { Activ5CommandParser.examples }
     let desired = DesiredStateStore()
     var liveStateLeaves: Set<String> { ["squeeze", "state", "battery"] }
@@ -26,6 +23,10 @@ struct Activ5Driver: FamilyDriver {
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
         Activ5Session(device: device, context: context, options: options, desired: desired)
     }
+}
+
+extension Activ5Driver {
+    init(configuration: BridgeConfiguration) { options = configuration.activ5 }
 }
 
 extension DeviceFamily {

@@ -3,11 +3,8 @@ import Peripherals
 
 /// The Credo CPR-Band family.
 struct CPRBandDriver: FamilyDriver {
-    var options: CPRBandOptions
-
-    init(options: CPRBandOptions) { self.options = options }
-    init(configuration: BridgeConfiguration) { options = configuration.cprBand }
     static let family = DeviceFamily.cpr
+    var options: CPRBandOptions
     var commandExamples: [CommandExample] { CPRBandCommandParser.examples }
     let desired = DesiredStateStore()
     var liveStateLeaves: Set<String> { ["mode", "battery"] }
@@ -24,6 +21,10 @@ struct CPRBandDriver: FamilyDriver {
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
         CPRBandSession(device: device, context: context, options: options, desired: desired)
     }
+}
+
+extension CPRBandDriver {
+    init(configuration: BridgeConfiguration) { options = configuration.cprBand }
 }
 
 extension DeviceFamily {

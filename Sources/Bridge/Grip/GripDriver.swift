@@ -7,9 +7,6 @@ struct GripDriver: FamilyDriver {
     static let family = DeviceFamily.grip
     /// A bonded grip connects at start, as its SDK restores it.
     var restoresBondedDevices: Bool { true }
-
-    init(profile: GripProfile) { self.profile = profile }
-    init(configuration: BridgeConfiguration) { profile = configuration.gripProfile }
     var commandExamples: [CommandExample] { [] }
     var liveStateLeaves: Set<String> { ["battery"] }
 
@@ -29,6 +26,10 @@ struct GripDriver: FamilyDriver {
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
         GripSession(device: device, context: context, profile: profile)
     }
+}
+
+extension GripDriver {
+    init(configuration: BridgeConfiguration) { self.init(profile: configuration.gripProfile) }
 }
 
 extension DeviceFamily {
