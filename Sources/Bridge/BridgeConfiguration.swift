@@ -18,12 +18,8 @@ public struct BridgeConfiguration: Sendable {
     public var gateway: String
     /// Put before every topic, so that two fleets can share a broker; empty for none.
     public var baseTopic = ""
-    /// Activ5 settings.
-    public var activ5 = Activ5Options()
-    /// CPR-Band settings.
-    public var cprBand = CPRBandOptions()
-    /// Every constant of the camera grip (its wire format is not public): replaceable with a JSON file.
-    public var gripProfile = GripProfile.placeholder
+    /// Each family's own section (`a5`, `cpr`, `grip`), declared in the family's folder.
+    public var families = FamilySettingsStore()
     /// Set for a gateway in a fleet: it connects only the devices the fleet's rules give it.
     public var fleet: FleetOptions?
     /// Which devices connect without a `connect` request.

@@ -38,6 +38,8 @@ struct SessionContext: Sendable {
 protocol FamilyDriver: Sendable {
     /// The family's name in topics, declared by the family itself.
     static var family: DeviceFamily { get }
+    /// The family's section of the configuration (`<Family>Settings.swift` in its folder); nil for none.
+    static var settings: (any FamilySettings.Type)? { get }
     /// The driver the gateway runs, with its family's settings.
     init(configuration: BridgeConfiguration)
     func matches(_ device: BlueZDevice) -> Bool
@@ -72,6 +74,7 @@ extension FamilyDriver {
     var family: DeviceFamily { Self.family }
     var followedLeaves: [String] { [] }
     var restoresBondedDevices: Bool { false }
+    static var settings: (any FamilySettings.Type)? { nil }
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { true }
 
     func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError) -> [String: JSONValue] {

@@ -21,24 +21,6 @@ public struct CommandLineSettings: Sendable, Equatable {
     public var autoConnect: String?
     /// `--allow ADDRESS`, repeated.
     public var allow: [String] = []
-    /// `--grip-profile FILE`.
-    public var gripProfile: String?
-    /// `--a5-squeeze-newtons`.
-    public var a5SqueezeNewtons: Double?
-    /// `--a5-release-newtons`.
-    public var a5ReleaseNewtons: Double?
-    /// `--a5-double-squeeze-seconds`.
-    public var a5DoubleSqueezeSeconds: Double?
-    /// `--a5-keepalive-seconds`.
-    public var a5KeepaliveSeconds: Double?
-    /// `--a5-battery-seconds`.
-    public var a5BatterySeconds: Double?
-    /// `--cpr-battery-seconds`.
-    public var cprBatterySeconds: Double?
-    /// `--cpr-signal-seconds`.
-    public var cprSignalSeconds: Double?
-    /// `--a5-reconnect auto|manual`.
-    public var a5Reconnect: String?
     /// `--health-seconds`.
     public var healthSeconds: Double?
     /// `--start-notify`: never AcquireNotify.
@@ -51,12 +33,16 @@ public struct CommandLineSettings: Sendable, Equatable {
     public var fleetIncarnationFile: String?
     /// `--http`.
     public var http: String?
+    /// The families' flags (`--a5-squeeze-newtons 25`, `--cpr-range-mm=40,65`), each followed by its
+    /// value, as given: the families declare them (`FamilySettings`), so the executable passes them on
+    /// unparsed.
+    public var familyFlags: [String] = []
 
     /// Nothing given.
     public init() {}
 
-    var settings: Settings {
-        var settings = Settings()
+    func settings() throws(ConfigurationError) -> Settings {
+        var settings = try FamilyFlags.settings(familyFlags)
         func set(_ key: ConfigurationKey, _ flag: String, _ value: SettingValue?) {
             if let value { settings[key] = Setting(value: value, name: flag, source: .commandLine) }
         }
@@ -69,15 +55,6 @@ public struct CommandLineSettings: Sendable, Equatable {
         set(.logLevel, "--log-level", logLevel.map(SettingValue.text))
         set(.autoConnect, "--auto-connect", autoConnect.map(SettingValue.text))
         set(.allow, "--allow", allow.isEmpty ? nil : .list(allow))
-        set(.gripProfile, "--grip-profile", gripProfile.map(SettingValue.text))
-        set(.a5SqueezeNewtons, "--a5-squeeze-newtons", a5SqueezeNewtons.map(SettingValue.number))
-        set(.a5ReleaseNewtons, "--a5-release-newtons", a5ReleaseNewtons.map(SettingValue.number))
-        set(.a5DoubleSqueezeSeconds, "--a5-double-squeeze-seconds", a5DoubleSqueezeSeconds.map(SettingValue.number))
-        set(.a5KeepAliveSeconds, "--a5-keepalive-seconds", a5KeepaliveSeconds.map(SettingValue.number))
-        set(.a5Reconnect, "--a5-reconnect", a5Reconnect.map(SettingValue.text))
-        set(.a5BatterySeconds, "--a5-battery-seconds", a5BatterySeconds.map(SettingValue.number))
-        set(.cprBatterySeconds, "--cpr-battery-seconds", cprBatterySeconds.map(SettingValue.number))
-        set(.cprSignalSeconds, "--cpr-signal-seconds", cprSignalSeconds.map(SettingValue.number))
         set(.healthInterval, "--health-seconds", healthSeconds.map(SettingValue.number))
         set(.acquireNotify, "--start-notify", startNotify ? .text("false") : nil)
         set(.fleetEnabled, "--fleet", fleet ? .text("true") : nil)

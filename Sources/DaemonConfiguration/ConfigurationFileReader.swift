@@ -1,3 +1,5 @@
+import Bridge
+
 /// Reads the YAML configuration file into settings, checking every key and the type of every value.
 ///
 /// The file is walked as a YAML node tree rather than decoded, so that an unknown key anywhere is an
@@ -63,7 +65,7 @@ enum ConfigurationFileReader {
     }
 
     private static func read(
-        _ node: YAMLNode, as kind: ConfigurationKey.Kind, path: String, directory: String
+        _ node: YAMLNode, as kind: SettingKind, path: String, directory: String
     ) throws(ConfigurationError) -> SettingValue {
         switch kind {
         case .text:

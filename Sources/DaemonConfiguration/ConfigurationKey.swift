@@ -1,110 +1,102 @@
-/// Every setting, named by its key path in the configuration file.
+import Bridge
+
+/// A setting, named by its key path in the configuration file.
 ///
 /// One table for the three spellings: the file's key path (the raw value), the environment variable
-/// and the command-line flag, so error messages and documentation cannot drift apart.
-enum ConfigurationKey: String, CaseIterable, Sendable {
-    case brokerURL = "broker.url"
-    case clientID = "broker.client_id"
-    case protocolVersion = "broker.protocol"
-    case keepAlive = "broker.keepalive_s"
-    case username = "broker.username"
-    case passwordFile = "broker.password_file"
-    /// Only from the environment: a password never sits in the file or on the command line.
-    case password = "broker.password"
-    case tlsCAFile = "broker.tls.ca_file"
-    case tlsCertificateFile = "broker.tls.cert_file"
-    case tlsKeyFile = "broker.tls.key_file"
-    case gateway = "gateway.name"
-    case baseTopic = "base_topic"
-    /// One adapter (`adapter: hci0`); `adapters` names several.
-    case adapter = "adapter"
-    case adapters = "adapters"
-    case adapterSlots = "adapter_slots"
-    case acquireNotify = "bluez.acquire_notify"
-    case autoConnect = "devices.auto_connect"
-    case allow = "devices.allow"
-    case aliases = "devices.aliases"
-    case a5SqueezeNewtons = "a5.squeeze_newtons"
-    case a5ReleaseNewtons = "a5.release_newtons"
-    case a5DoubleSqueezeSeconds = "a5.double_squeeze_s"
-    case a5KeepAliveSeconds = "a5.keepalive_s"
-    case a5Reconnect = "a5.reconnect"
-    case a5BatterySeconds = "a5.battery_s"
-    case cprBatterySeconds = "cpr.battery_s"
-    case cprSignalSeconds = "cpr.signal_s"
-    case cprAngleSamples = "cpr.angle_samples"
-    case cprRange = "cpr.range_mm"
-    case cprRateWindow = "cpr.rate_window_s"
-    case cprReferencePower = "cpr.distance.reference_dbm"
-    case cprExponent = "cpr.distance.exponent"
-    case gripProfile = "grip.profile"
-    case logLevel = "log_level"
-    case payloadSizeLimit = "payload_size_limit"
-    case sessionExpiry = "broker.session_expiry_s"
-    case healthInterval = "health_s"
-    case commandRate = "limits.command_rate"
-    case commandBurst = "limits.command_burst"
-    case fleetEnabled = "fleet.enabled"
-    case fleetRefreshSeconds = "fleet.refresh_s"
-    case fleetIncarnationFile = "fleet.incarnation_file"
-    case httpListen = "http.listen"
-    case httpUsername = "http.username"
-    case httpPasswordFile = "http.password_file"
-    case httpTokenFile = "http.token_file"
-
+/// and the command-line flag, so error messages and documentation cannot drift apart. The gateway's own
+/// keys are listed here; each device family declares its section's keys in its own folder
+/// (`FamilySettings`), and they join these.
+struct ConfigurationKey: Hashable, Sendable {
+    let rawValue: String
     /// What a value of the key is in the file.
-    enum Kind: Sendable {
-        /// Any scalar, taken as written (`protocol: 3.1.1`, `username: 0123`).
-        case text
-        /// A file name; relative names are relative to the configuration file.
-        case path
-        /// A plain (unquoted) decimal number.
-        case number
-        /// A plain (unquoted) whole number.
-        case integer
-        /// A list of scalars.
-        case list
-        /// A mapping of scalars to scalars.
-        case map
-        /// A list of whole numbers.
-        case integers
-        /// Never in the file.
-        case secret
-    }
-
-    var kind: Kind {
-        switch self {
-        case .brokerURL, .clientID, .protocolVersion, .username, .gateway, .adapter, .autoConnect, .a5Reconnect,
-            .logLevel, .baseTopic, .fleetEnabled, .httpListen, .httpUsername, .acquireNotify:
-            .text
-        case .passwordFile, .tlsCAFile, .tlsCertificateFile, .tlsKeyFile, .gripProfile, .fleetIncarnationFile,
-            .httpPasswordFile, .httpTokenFile:
-            .path
-        case .a5SqueezeNewtons, .a5ReleaseNewtons, .a5DoubleSqueezeSeconds, .a5KeepAliveSeconds, .cprRateWindow,
-            .cprReferencePower, .cprExponent, .healthInterval, .commandRate, .a5BatterySeconds, .cprBatterySeconds,
-            .cprSignalSeconds, .fleetRefreshSeconds:
-            .number
-        case .keepAlive, .cprAngleSamples, .payloadSizeLimit, .sessionExpiry, .commandBurst, .adapterSlots: .integer
-        case .allow, .adapters: .list
-        case .aliases: .map
-        case .cprRange: .integers
-        case .password: .secret
-        }
-    }
-
+    let kind: SettingKind
     /// The environment variable that sets the key, if any.
-    var environmentVariable: String? {
-        switch self {
-        case .brokerURL: "GATT2MQTT_BROKER"
-        case .adapter: "GATT2MQTT_ADAPTER"
-        case .gateway: "GATT2MQTT_GATEWAY"
-        case .baseTopic: "GATT2MQTT_BASE_TOPIC"
-        case .httpListen: "GATT2MQTT_HTTP"
-        case .logLevel: "GATT2MQTT_LOG_LEVEL"
-        case .username: "GATT2MQTT_MQTT_USERNAME"
-        case .password: "GATT2MQTT_MQTT_PASSWORD"
-        default: nil
+    let environmentVariable: String?
+    /// The family whose section holds the key, and its declaration; nil for the gateway's own keys.
+    let familyKey: (family: DeviceFamily, key: FamilySettingKey)?
+
+    private init(_ rawValue: String, _ kind: SettingKind, environment: String? = nil) {
+        self.rawValue = rawValue
+        self.kind = kind
+        environmentVariable = environment
+        familyKey = nil
+    }
+
+    private init(family: DeviceFamily, key: FamilySettingKey) {
+        rawValue = "\(family.rawValue).\(key.path)"
+        kind = key.kind
+        environmentVariable = nil
+        familyKey = (family, key)
+    }
+
+    /// A key of the file; nil for any other path.
+    init?(rawValue: String) {
+        guard let key = Self.byPath[rawValue] else { return nil }
+        self = key
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+    func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    static let brokerURL = Self("broker.url", .text, environment: "GATT2MQTT_BROKER")
+    static let clientID = Self("broker.client_id", .text)
+    static let protocolVersion = Self("broker.protocol", .text)
+    static let keepAlive = Self("broker.keepalive_s", .integer)
+    static let username = Self("broker.username", .text, environment: "GATT2MQTT_MQTT_USERNAME")
+    static let passwordFile = Self("broker.password_file", .path)
+    /// Only from the environment: a password never sits in the file or on the command line.
+    static let password = Self("broker.password", .secret, environment: "GATT2MQTT_MQTT_PASSWORD")
+    static let tlsCAFile = Self("broker.tls.ca_file", .path)
+    static let tlsCertificateFile = Self("broker.tls.cert_file", .path)
+    static let tlsKeyFile = Self("broker.tls.key_file", .path)
+    static let sessionExpiry = Self("broker.session_expiry_s", .integer)
+    static let gateway = Self("gateway.name", .text, environment: "GATT2MQTT_GATEWAY")
+    static let baseTopic = Self("base_topic", .text, environment: "GATT2MQTT_BASE_TOPIC")
+    /// One adapter (`adapter: hci0`); `adapters` names several.
+    static let adapter = Self("adapter", .text, environment: "GATT2MQTT_ADAPTER")
+    static let adapters = Self("adapters", .list)
+    static let adapterSlots = Self("adapter_slots", .integer)
+    static let acquireNotify = Self("bluez.acquire_notify", .text)
+    static let autoConnect = Self("devices.auto_connect", .text)
+    static let allow = Self("devices.allow", .list)
+    static let aliases = Self("devices.aliases", .map)
+    static let logLevel = Self("log_level", .text, environment: "GATT2MQTT_LOG_LEVEL")
+    static let payloadSizeLimit = Self("payload_size_limit", .integer)
+    static let healthInterval = Self("health_s", .number)
+    static let commandRate = Self("limits.command_rate", .number)
+    static let commandBurst = Self("limits.command_burst", .integer)
+    static let fleetEnabled = Self("fleet.enabled", .text)
+    static let fleetRefreshSeconds = Self("fleet.refresh_s", .number)
+    static let fleetIncarnationFile = Self("fleet.incarnation_file", .path)
+    static let httpListen = Self("http.listen", .text, environment: "GATT2MQTT_HTTP")
+    static let httpUsername = Self("http.username", .text)
+    static let httpPasswordFile = Self("http.password_file", .path)
+    static let httpTokenFile = Self("http.token_file", .path)
+
+    /// The gateway's own keys.
+    private static let gatewayKeys: [Self] = [
+        brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
+        tlsCertificateFile, tlsKeyFile, sessionExpiry, gateway, baseTopic, adapter, adapters, adapterSlots,
+        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, commandRate,
+        commandBurst, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
+        httpPasswordFile, httpTokenFile,
+    ]
+
+    /// The keys of the registered families' sections, in the registry's order.
+    static let familyKeys: [Self] = FamilySettingsStore.sections.flatMap { section in
+        (section.settings?.keys ?? []).map { Self(family: section.family, key: $0) }
+    }
+
+    static let allCases: [Self] = gatewayKeys + familyKeys
+
+    private static let byPath: [String: Self] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
+    /// The key a family's key path names.
+    static func family(_ family: DeviceFamily, _ path: String) -> Self {
+        guard let key = byPath["\(family.rawValue).\(path)"] else {
+            preconditionFailure("\(family) declares no setting '\(path)'")
         }
+        return key
     }
 
     /// The key this one is another spelling of (one value where the other takes a list): a file holds one of them.
@@ -113,10 +105,10 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     /// Whether the file may hold the key.
     var isInFile: Bool { kind != .secret }
 
-    /// Mappings of the file that hold keys rather than values (`broker`, `broker.tls`, …), and `belt`,
-    /// which has no settings yet but is accepted empty.
+    /// Mappings of the file that hold keys rather than values (`broker`, `broker.tls`, …), and every
+    /// registered family's, which a family without settings (the belt) has empty.
     static let sections: Set<String> = {
-        var sections: Set<String> = ["belt"]
+        var sections = Set(FamilySettingsStore.sections.map(\.family.rawValue))
         for key in allCases where key.isInFile {
             let parts = key.rawValue.split(separator: ".")
             for end in parts.indices.dropLast() { sections.insert(parts[...end].joined(separator: ".")) }
@@ -133,5 +125,17 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
             return name.dropFirst(prefix.count).split(separator: ".").first.map(String.init)
         }
         return Set(children).sorted()
+    }
+}
+
+extension ConfigurationKey {
+    /// A family key's command-line flag: `--` and the key path with dots and underscores as dashes, and a
+    /// final `_s` as `-seconds` (`a5.keepalive_s` is `--a5-keepalive-seconds`). The gateway's own flags are
+    /// declared by the executable.
+    var familyFlag: String? {
+        guard familyKey != nil else { return nil }
+        var words = rawValue.split(whereSeparator: { $0 == "." || $0 == "_" }).map(String.init)
+        if words.last == "s" { words[words.count - 1] = "seconds" }
+        return "--" + words.joined(separator: "-")
     }
 }

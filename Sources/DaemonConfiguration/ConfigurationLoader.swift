@@ -52,7 +52,7 @@ public enum ConfigurationLoader {
         file: Settings, path: String?, commandLine: CommandLineSettings, environment: [String: String],
         hostName: String
     ) throws(ConfigurationError) -> LoadedConfiguration {
-        let settings = file.overridden(by: .environment(environment)).overridden(by: commandLine.settings)
+        let settings = file.overridden(by: .environment(environment)).overridden(by: try commandLine.settings())
         return try ConfigurationResolver(settings: settings, hostName: hostName).resolve(file: path)
     }
 

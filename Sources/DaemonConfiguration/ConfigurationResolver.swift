@@ -21,8 +21,6 @@ struct ConfigurationResolver {
     static let keepAliveRange = 5...65535
     static let adapterSlotRange = 1...64
     static let payloadSizeRange = 64...268_435_455
-    static let angleSampleRange = 1...1000
-    static let referencePowerRange = -127.0...20.0
 
     func resolve(file: String?) throws(ConfigurationError) -> LoadedConfiguration {
         let logLevel = try resolveLogLevel()
@@ -52,16 +50,7 @@ struct ConfigurationResolver {
         }
         bridge.autoConnect = try resolveAutoConnect()
         bridge.aliases = try resolveAliases()
-        bridge.activ5 = try resolveActiv5()
-        bridge.cprBand = try resolveCPRBand()
-        if let path = text(.gripProfile) {
-            let data = try read(.gripProfile, path)
-            do {
-                bridge.gripProfile = try GripProfile.load(json: data)
-            } catch {
-                throw fail(.gripProfile, "cannot load \(path): \(error)")
-            }
-        }
+        bridge.families = try resolveFamilies()
         if let limit = integer(.payloadSizeLimit) {
             guard Self.payloadSizeRange.contains(limit) else {
                 throw fail(
@@ -91,7 +80,7 @@ struct ConfigurationResolver {
         }
         return LoadedConfiguration(
             bridge: bridge, logLevel: logLevel, file: file, http: http, passwordSource: passwordSource,
-            gripProfileFile: text(.gripProfile), httpPasswordFile: text(.httpPasswordFile), httpTokenFile: text(.httpTokenFile))
+            httpPasswordFile: text(.httpPasswordFile), httpTokenFile: text(.httpTokenFile))
     }
 
     // MARK: - Sections
@@ -312,93 +301,7 @@ struct ConfigurationResolver {
         return aliases
     }
 
-    private func resolveActiv5() throws(ConfigurationError) -> Activ5Options {
-        var options = Activ5Options()
-        let squeeze = try finite(.a5SqueezeNewtons) ?? options.squeeze.pressedNewtons
-        let release = try finite(.a5ReleaseNewtons) ?? options.squeeze.releasedNewtons
-        guard release >= 0 else {
-            throw fail(.a5ReleaseNewtons, "must be a number of newtons, 0 or more, not \(number(release))")
-        }
-        if squeeze <= release {
-            if settings[.a5SqueezeNewtons] != nil {
-                throw fail(
-                    .a5SqueezeNewtons, "must be a number greater than \(name(.a5ReleaseNewtons)) (\(number(release)))")
-            }
-            throw fail(.a5ReleaseNewtons, "must be a number less than \(name(.a5SqueezeNewtons)) (\(number(squeeze)))")
-        }
-        let window = try finite(.a5DoubleSqueezeSeconds) ?? options.squeeze.windowSeconds
-        guard window > 0, window <= 60 else {
-            throw fail(
-                .a5DoubleSqueezeSeconds, "must be a number of seconds above 0, at most 60, not \(number(window))")
-        }
-        options.squeeze = .init(pressedNewtons: squeeze, releasedNewtons: release, windowSeconds: window)
-        if let keepAlive = try finite(.a5KeepAliveSeconds) {
-            guard keepAlive >= 1, keepAlive <= 86400 else {
-                throw fail(.a5KeepAliveSeconds, "must be a number of seconds from 1 to 86400, not \(number(keepAlive))")
-            }
-            options.keepAliveInterval = .milliseconds(Int((keepAlive * 1000).rounded()))
-        }
-        if let battery = try interval(.a5BatterySeconds) { options.batteryInterval = battery }
-        switch text(.a5Reconnect) {
-        case nil: break
-        case "auto": options.reconnect = true
-        case "manual": options.reconnect = false
-        case let other?: throw fail(.a5Reconnect, "must be auto or manual, not '\(other)'")
-        }
-        return options
-    }
-
-    private func resolveCPRBand() throws(ConfigurationError) -> CPRBandOptions {
-        var options = CPRBandOptions()
-        if let samples = integer(.cprAngleSamples) {
-            guard Self.angleSampleRange.contains(samples) else {
-                throw fail(.cprAngleSamples, "must be a whole number from 1 to 1000, not \(samples)")
-            }
-            options.angleSamples = samples
-        }
-        if case .integers(let bounds)? = settings[.cprRange]?.value {
-            let limits = "[min, max] in millimetres, min 35…55 and max from min to 69"
-            guard bounds.count == 2 else { throw fail(.cprRange, "must be \(limits), not \(bounds)") }
-            do {
-                options.targetRange = try CPRBandDepthRange(minMillimetres: bounds[0], maxMillimetres: bounds[1])
-            } catch {
-                throw fail(.cprRange, "must be \(limits), not \(bounds)")
-            }
-        }
-        if let window = try finite(.cprRateWindow) {
-            guard window > 0, window <= 3600 else {
-                throw fail(.cprRateWindow, "must be a number of seconds above 0, at most 3600, not \(number(window))")
-            }
-            options.rateWindowSeconds = window
-        }
-        if let battery = try interval(.cprBatterySeconds) { options.batteryInterval = battery }
-        if let signal = try interval(.cprSignalSeconds) { options.signalInterval = signal }
-        if let reference = try finite(.cprReferencePower) {
-            guard Self.referencePowerRange.contains(reference) else {
-                throw fail(.cprReferencePower, "must be a number of dBm from -127 to 20, not \(number(reference))")
-            }
-            options.distance.referencePowerDBm = reference
-        }
-        if let exponent = try finite(.cprExponent) {
-            guard exponent > 0, exponent <= 10 else {
-                throw fail(
-                    .cprExponent, "must be a number above 0, at most 10 (2 is free space), not \(number(exponent))")
-            }
-            options.distance.exponent = exponent
-        }
-        return options
-    }
-
     // MARK: - Values
-
-    /// A period in seconds, 1 to 86400.
-    private func interval(_ key: ConfigurationKey) throws(ConfigurationError) -> Duration? {
-        guard let seconds = try finite(key) else { return nil }
-        guard seconds >= 1, seconds <= 86400 else {
-            throw fail(key, "must be a number of seconds from 1 to 86400, not \(number(seconds))")
-        }
-        return .milliseconds(Int((seconds * 1000).rounded()))
-    }
 
     private func name(_ key: ConfigurationKey) -> String { settings[key]?.name ?? key.rawValue }
 

@@ -25,7 +25,6 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     /// The live page and `/metrics`; nil when off (the default).
     public var http: HTTPOptions?
     var passwordSource: PasswordSource?
-    var gripProfileFile: String?
     var httpPasswordFile: String?
     var httpTokenFile: String?
 
@@ -80,33 +79,8 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
                 add(2, "\(quoted(address)): \(quoted(alias))")
             }
         }
-        add(0, "belt: {}")
-
-        let a5 = bridge.activ5
-        add(0, "a5:")
-        add(1, "squeeze_newtons: \(number(a5.squeeze.pressedNewtons))")
-        add(1, "release_newtons: \(number(a5.squeeze.releasedNewtons))")
-        add(1, "double_squeeze_s: \(number(a5.squeeze.windowSeconds))")
-        add(1, "keepalive_s: \(number(seconds(a5.keepAliveInterval)))")
-        add(1, "reconnect: \(a5.reconnect ? "auto" : "manual")")
-        add(1, "battery_s: \(number(seconds(a5.batteryInterval)))")
-
-        let cpr = bridge.cprBand
-        add(0, "cpr:")
-        add(1, "angle_samples: \(cpr.angleSamples)")
-        add(1, "range_mm: [\(cpr.targetRange.minMillimetres), \(cpr.targetRange.maxMillimetres)]")
-        add(1, "rate_window_s: \(number(cpr.rateWindowSeconds))")
-        add(1, "battery_s: \(number(seconds(cpr.batteryInterval)))")
-        add(1, "signal_s: \(number(seconds(cpr.signalInterval)))")
-        add(1, "distance:")
-        if let reference = cpr.distance.referencePowerDBm { add(2, "reference_dbm: \(number(reference))") }
-        add(2, "exponent: \(number(cpr.distance.exponent))")
-
-        add(0, "grip:")
-        if let gripProfileFile {
-            add(1, "profile: \(quoted(gripProfileFile))")
-        } else {
-            add(1, "# profile: (built in)")
+        for section in FamilySettingsStore.sections {
+            addSection(of: section.family, add)
         }
         add(0, "log_level: \(logLevel.rawValue)")
         add(0, "payload_size_limit: \(bridge.payloadSizeLimit)")
@@ -130,6 +104,34 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
             add(0, "# http: (off)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A family's section, `belt: {}` for one without settings; a key path with dots is nested mappings.
+    private func addSection(of family: DeviceFamily, _ add: (Int, String) -> Void) {
+        guard let settings = bridge.families.settings(of: family) else {
+            add(0, "\(family.rawValue): {}")
+            return
+        }
+        add(0, "\(family.rawValue):")
+        var open: [Substring] = []
+        for setting in settings.effective {
+            var parts = setting.path.split(separator: ".")
+            let leaf = parts.removeLast()
+            let shared = zip(open, parts).prefix { $0 == $1 }.count
+            open = Array(open.prefix(shared))
+            for part in parts.dropFirst(shared) {
+                add(1 + open.count, "\(part):")
+                open.append(part)
+            }
+            let indent = 1 + open.count
+            switch setting.value {
+            case .number(let value): add(indent, "\(leaf): \(number(value))")
+            case .word(let word): add(indent, "\(leaf): \(word)")
+            case .text(let text): add(indent, "\(leaf): \(quoted(text))")
+            case .integers(let values): add(indent, "\(leaf): [" + values.map(String.init).joined(separator: ", ") + "]")
+            case .unset(let why): add(indent, "# \(leaf): \(why)")
+            }
+        }
     }
 
     private var brokerURL: String {
@@ -158,11 +160,4 @@ private func quoted(_ text: String) -> String {
 }
 
 /// `20` rather than `20.0`; other values as Swift prints them.
-func number(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-}
-
-private func seconds(_ duration: Duration) -> Double {
-    let (whole, attoseconds) = duration.components
-    return Double(whole) + Double(attoseconds) / 1e18
-}
+func number(_ value: Double) -> String { EffectiveSetting.number(value) }

@@ -25,7 +25,8 @@ struct Gatt2MQTT: AsyncParsableCommand {
             broker.password_file or GATT2MQTT_MQTT_PASSWORD, never from a flag.
 
             BlueZ is reached on the system bus, or on DBUS_SYSTEM_BUS_ADDRESS when it is set.
-            """)
+
+            """ + FamilyFlags.help)
 
     @Option(help: "A YAML configuration file (default: GATT2MQTT_CONFIG, else none).")
     var config: String?
@@ -62,9 +63,6 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "An address that may connect by itself (repeat for more); implies --auto-connect allowed.")
     var allow: [String] = []
 
-    @Option(help: "A camera-grip profile (JSON) replacing the built-in placeholder; see docs/grip-profile.md.")
-    var gripProfile: String?
-
     @Option(help: "Seconds between health reports on gatt2mqtt/<gateway>/health.")
     var healthSeconds: Double?
 
@@ -89,29 +87,9 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Flag(help: "Print the configuration in effect as YAML (the password left out) and exit.")
     var printConfig = false
 
-    @Option(help: "Activ5: force above which a squeeze starts, in newtons (default 20).")
-    var a5SqueezeNewtons: Double?
-
-    @Option(help: "Activ5: force below which a squeeze ends, in newtons (default 5).")
-    var a5ReleaseNewtons: Double?
-
-    @Option(help: "Activ5: longest pause within a double squeeze, in seconds (default 5).")
-    var a5DoubleSqueezeSeconds: Double?
-
-    @Option(help: "Activ5: keep-alive interval while evergreen is on, in seconds (default 60).")
-    var a5KeepaliveSeconds: Double?
-
-    @Option(help: "Activ5: battery read interval while connected, in seconds (default 60).")
-    var a5BatterySeconds: Double?
-
-    @Option(help: "CPR-Band: battery read interval while connected, in seconds (default 60).")
-    var cprBatterySeconds: Double?
-
-    @Option(help: "CPR-Band: RSSI and distance interval while connected, in seconds (default 5).")
-    var cprSignalSeconds: Double?
-
-    @Option(help: "Activ5: reconnect after a loss: auto or manual (default auto).")
-    var a5Reconnect: String?
+    /// The families' own flags (`--a5-squeeze-newtons 25`), which the families declare with their settings.
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var familyFlags: [String] = []
 
     var commandLine: CommandLineSettings {
         var settings = CommandLineSettings()
@@ -126,20 +104,12 @@ struct Gatt2MQTT: AsyncParsableCommand {
         settings.logLevel = logLevel
         settings.autoConnect = autoConnect
         settings.allow = allow
-        settings.gripProfile = gripProfile
-        settings.a5SqueezeNewtons = a5SqueezeNewtons
-        settings.a5ReleaseNewtons = a5ReleaseNewtons
-        settings.a5DoubleSqueezeSeconds = a5DoubleSqueezeSeconds
-        settings.a5KeepaliveSeconds = a5KeepaliveSeconds
         settings.healthSeconds = healthSeconds
         settings.fleet = fleet
         settings.fleetRefreshSeconds = fleetRefreshSeconds
         settings.fleetIncarnationFile = fleetIncarnationFile
         settings.http = http
-        settings.a5Reconnect = a5Reconnect
-        settings.a5BatterySeconds = a5BatterySeconds
-        settings.cprBatterySeconds = cprBatterySeconds
-        settings.cprSignalSeconds = cprSignalSeconds
+        settings.familyFlags = familyFlags
         return settings
     }
 

@@ -49,10 +49,10 @@ struct ConfigurationPrecedenceTests {
                 $0.gateway = "flag-gw"
                 $0.logLevel = "error"
                 $0.mqttVersion = "3.1.1"
-                $0.a5SqueezeNewtons = 40
-                $0.a5DoubleSqueezeSeconds = 3
-                $0.a5KeepaliveSeconds = 120
-                $0.a5Reconnect = "manual"
+                $0.familyFlags = [
+                    "--a5-squeeze-newtons", "40", "--a5-double-squeeze-seconds=3", "--a5-keepalive-seconds", "120",
+                    "--a5-reconnect", "manual",
+                ]
             })
         #expect(loaded.bridge.mqtt.host == "flag-broker")
         #expect(loaded.bridge.gateway == "flag-gw")
@@ -75,9 +75,9 @@ struct ConfigurationPrecedenceTests {
     @Test func errorsNameTheSourceThatWon() throws {
         let fromEnvironment = try #require(loadError(file, environment: ["GATT2MQTT_LOG_LEVEL": "loud"]))
         #expect(fromEnvironment.key == "GATT2MQTT_LOG_LEVEL")
-        let fromFlag = try #require(loadError(file, flags: flags { $0.a5SqueezeNewtons = 8 }))
+        let fromFlag = try #require(loadError(file, flags: flags { $0.familyFlags = ["--a5-squeeze-newtons", "8"] }))
         #expect(fromFlag.description == "--a5-squeeze-newtons: must be a number greater than a5.release_newtons (10)")
-        let againstFlag = try #require(loadError("a5: {squeeze_newtons: 8}", flags: flags { $0.a5ReleaseNewtons = 9 }))
+        let againstFlag = try #require(loadError("a5: {squeeze_newtons: 8}", flags: flags { $0.familyFlags = ["--a5-release-newtons=9"] }))
         #expect(againstFlag.description == "a5.squeeze_newtons: must be a number greater than --a5-release-newtons (9)")
         let broker = try #require(loadError("", environment: ["GATT2MQTT_BROKER": "tcp://x"]))
         #expect(broker.key == "GATT2MQTT_BROKER")

@@ -34,4 +34,25 @@ struct ConfigurationEndToEndTests {
         #expect(daemon.outputText.contains(
             "gatt2mqtt: configuration error: a5.squeeze_newtons: must be a number greater than a5.release_newtons (5)"))
     }
+
+    /// The families' flags reach the daemon through the argument parser untouched (it cannot declare them):
+    /// `--help` lists them, they set what they name, and an unknown one is a configuration error.
+    @Test func familyFlagsPassThroughTheArgumentParser() async throws {
+        let binary = ProjectPaths.binary("gatt2mqtt")
+        let printed = try ManagedProcess.launch(
+            binary,
+            arguments: ["--print-config", "--a5-squeeze-newtons", "25", "--gateway", "g", "--cpr-distance-reference-dbm=-61"],
+            name: "gatt2mqtt")
+        #expect(try await printed.waitForExit() == .exited(0))
+        // One line of output each: ManagedProcess marks every line with its stream.
+        #expect(printed.outputText.contains("  squeeze_newtons: 25\n"))
+        #expect(printed.outputText.contains("    reference_dbm: -61\n"))
+        #expect(printed.outputText.contains("  name: \"g\"\n"))
+        let help = try ManagedProcess.launch(binary, arguments: ["--help"], name: "gatt2mqtt")
+        #expect(try await help.waitForExit() == .exited(0))
+        #expect(help.outputText.contains("--cpr-range-mm <n,n>"))
+        let unknown = try ManagedProcess.launch(binary, arguments: ["--print-config", "--a5-sqeeze", "25"], name: "gatt2mqtt")
+        #expect(try await unknown.waitForExit() == .exited(78))
+        #expect(unknown.outputText.contains("gatt2mqtt: configuration error: --a5-sqeeze: is not an option of gatt2mqtt (see --help)"))
+    }
 }

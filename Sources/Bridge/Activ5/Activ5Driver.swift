@@ -4,6 +4,7 @@ import Peripherals
 /// The Activ5 family (ActivBody isometric force sensor).
 struct Activ5Driver: FamilyDriver {
     static let family = DeviceFamily.a5
+    static let settings: (any FamilySettings.Type)? = Activ5Options.self
     var options: Activ5Options
     var commandExamples: [CommandExample] { Activ5CommandParser.examples }
     let desired = DesiredStateStore()

@@ -4,6 +4,7 @@ import Peripherals
 /// The Credo CPR-Band family.
 struct CPRBandDriver: FamilyDriver {
     static let family = DeviceFamily.cpr
+    static let settings: (any FamilySettings.Type)? = CPRBandOptions.self
     var options: CPRBandOptions
     var commandExamples: [CommandExample] { CPRBandCommandParser.examples }
     let desired = DesiredStateStore()

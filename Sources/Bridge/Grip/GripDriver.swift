@@ -5,6 +5,7 @@ import Peripherals
 struct GripDriver: FamilyDriver {
     var profile: GripProfile
     static let family = DeviceFamily.grip
+    static let settings: (any FamilySettings.Type)? = GripSettings.self
     /// A bonded grip connects at start, as its SDK restores it.
     var restoresBondedDevices: Bool { true }
     var commandExamples: [CommandExample] { [] }
