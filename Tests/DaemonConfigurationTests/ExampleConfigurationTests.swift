@@ -73,6 +73,13 @@ struct ExampleConfigurationTests {
         #expect(missing.isEmpty, "missing from the example: \(missing)")
     }
 
+    @Test func theExampleNamesEveryFamilyFlag() throws {
+        let text = try String(contentsOfFile: Self.example, encoding: .utf8)
+        for flag in ConfigurationKey.familyKeys.compactMap(\.familyFlag) {
+            #expect(text.contains("flag \(flag)"), "\(flag) is not in the example")
+        }
+    }
+
     @Test func theExampleCommentsEveryKey() throws {
         let lines = try String(contentsOfFile: Self.example, encoding: .utf8).split(separator: "\n")
         let keyLines = lines.filter { line in
