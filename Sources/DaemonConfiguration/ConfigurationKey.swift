@@ -131,9 +131,9 @@ struct ConfigurationKey: Hashable, Sendable {
 extension ConfigurationKey {
     /// A family key's command-line flag: `--` and the key path with dots and underscores as dashes, and a
     /// final `_s` as `-seconds` (`a5.keepalive_s` is `--a5-keepalive-seconds`). The gateway's own flags are
-    /// declared by the executable.
+    /// declared by the executable. A secret is never a flag, and a mapping has no one-word form.
     var familyFlag: String? {
-        guard familyKey != nil else { return nil }
+        guard familyKey != nil, kind != .secret, kind != .map else { return nil }
         var words = rawValue.split(whereSeparator: { $0 == "." || $0 == "_" }).map(String.init)
         if words.last == "s" { words[words.count - 1] = "seconds" }
         return "--" + words.joined(separator: "-")

@@ -62,8 +62,10 @@ public enum FamilyFlags {
             return .integers(integers)
         case .list:
             return .list(text.split(separator: ",").map { String($0.trimming()) })
-        case .text, .path, .map, .secret:
+        case .text, .path:
             return .text(text)
+        case .map, .secret:
+            preconditionFailure("\(key.rawValue) has no flag")
         }
     }
 
