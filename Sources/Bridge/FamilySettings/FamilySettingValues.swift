@@ -32,16 +32,3 @@ extension FamilySettingValues {
         return .milliseconds(Int((seconds * 1000).rounded()))
     }
 }
-
-extension EffectiveSetting {
-    /// `20` rather than `20.0`; other values as Swift prints them.
-    public static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
-    /// Seconds of a period, for `.number`.
-    public static func seconds(_ duration: Duration) -> Double {
-        let (whole, attoseconds) = duration.components
-        return Double(whole) + Double(attoseconds) / 1e18
-    }
-}
