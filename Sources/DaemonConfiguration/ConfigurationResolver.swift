@@ -303,33 +303,25 @@ struct ConfigurationResolver {
 
     // MARK: - Values
 
-    private func name(_ key: ConfigurationKey) -> String { settings[key]?.name ?? key.rawValue }
+    private func name(_ key: ConfigurationKey) -> String { settings.name(key) }
 
     private func fail(_ key: ConfigurationKey, _ message: String) -> ConfigurationError {
         ConfigurationError(key: name(key), message: message)
     }
 
-    private func text(_ key: ConfigurationKey) -> String? {
-        if case .text(let text)? = settings[key]?.value { text } else { nil }
-    }
+    private func text(_ key: ConfigurationKey) -> String? { settings.text(key) }
 
-    private func integer(_ key: ConfigurationKey) -> Int? {
-        if case .integer(let value)? = settings[key]?.value { value } else { nil }
-    }
+    private func integer(_ key: ConfigurationKey) -> Int? { settings.integer(key) }
 
     private func finite(_ key: ConfigurationKey) throws(ConfigurationError) -> Double? {
-        guard case .number(let value)? = settings[key]?.value else { return nil }
+        guard let value = settings.number(key) else { return nil }
         guard value.isFinite else { throw fail(key, "must be a finite number") }
         return value
     }
 
-    private func list(_ key: ConfigurationKey) -> [String] {
-        if case .list(let items)? = settings[key]?.value { items } else { [] }
-    }
+    private func list(_ key: ConfigurationKey) -> [String] { settings.list(key) ?? [] }
 
-    private func map(_ key: ConfigurationKey) -> [String: String] {
-        if case .map(let entries)? = settings[key]?.value { entries } else { [:] }
-    }
+    private func map(_ key: ConfigurationKey) -> [String: String] { settings.map(key) ?? [:] }
 
     /// The contents of a file the configuration names; errors say which file and why.
     private func read(_ key: ConfigurationKey, _ path: String) throws(ConfigurationError) -> Data {

@@ -10,32 +10,23 @@ struct FamilySectionValues: FamilySettingValues {
     let settings: Settings
     let family: DeviceFamily
 
-    private func setting(_ path: String) -> Setting? { settings[.family(family, path)] }
+    private func key(_ path: String) -> ConfigurationKey { .family(family, path) }
 
-    func text(_ path: String) -> String? {
-        if case .text(let text)? = setting(path)?.value { text } else { nil }
-    }
+    func text(_ path: String) -> String? { settings.text(key(path)) }
 
     func number(_ path: String) throws(FamilySettingError) -> Double? {
-        guard case .number(let value)? = setting(path)?.value else { return nil }
+        guard let value = settings.number(key(path)) else { return nil }
         guard value.isFinite else { throw FamilySettingError(path, "must be a finite number") }
         return value
     }
 
-    func integer(_ path: String) -> Int? {
-        if case .integer(let value)? = setting(path)?.value { value } else { nil }
-    }
+    func integer(_ path: String) -> Int? { settings.integer(key(path)) }
 
-    func integers(_ path: String) -> [Int]? {
-        if case .integers(let values)? = setting(path)?.value { values } else { nil }
-    }
+    func integers(_ path: String) -> [Int]? { settings.integers(key(path)) }
 
-    func isSet(_ path: String) -> Bool { setting(path) != nil }
+    func isSet(_ path: String) -> Bool { settings[key(path)] != nil }
 
-    func name(_ path: String) -> String {
-        let key = ConfigurationKey.family(family, path)
-        return settings[key]?.name ?? key.rawValue
-    }
+    func name(_ path: String) -> String { settings.name(key(path)) }
 
     func contents(of path: String) throws(FamilySettingError) -> Data {
         guard let file = text(path) else { throw FamilySettingError(path, "names no file") }

@@ -62,3 +62,34 @@ struct Settings: Sendable, Equatable {
         return settings
     }
 }
+
+extension Settings {
+    /// The key's value if it is of that type (the file reader and the flags give each key its kind's).
+    func text(_ key: ConfigurationKey) -> String? {
+        if case .text(let text)? = self[key]?.value { text } else { nil }
+    }
+
+    func integer(_ key: ConfigurationKey) -> Int? {
+        if case .integer(let value)? = self[key]?.value { value } else { nil }
+    }
+
+    /// Any number, infinities and NaN included: the caller says why those are refused.
+    func number(_ key: ConfigurationKey) -> Double? {
+        if case .number(let value)? = self[key]?.value { value } else { nil }
+    }
+
+    func integers(_ key: ConfigurationKey) -> [Int]? {
+        if case .integers(let values)? = self[key]?.value { values } else { nil }
+    }
+
+    func list(_ key: ConfigurationKey) -> [String]? {
+        if case .list(let items)? = self[key]?.value { items } else { nil }
+    }
+
+    func map(_ key: ConfigurationKey) -> [String: String]? {
+        if case .map(let entries)? = self[key]?.value { entries } else { nil }
+    }
+
+    /// The key's name as the user gave it (`a5.squeeze_newtons`, `GATT2MQTT_BROKER` or `--broker`), for messages.
+    func name(_ key: ConfigurationKey) -> String { self[key]?.name ?? key.rawValue }
+}

@@ -18,27 +18,22 @@ extension Activ5Options: FamilySettings {
         let squeeze = try values.number("squeeze_newtons") ?? self.squeeze.pressedNewtons
         let release = try values.number("release_newtons") ?? self.squeeze.releasedNewtons
         guard release >= 0 else {
-            throw FamilySettingError("release_newtons", "must be a number of newtons, 0 or more, not \(Self.text(release))")
+            throw FamilySettingError("release_newtons", "must be a number of newtons, 0 or more, not \(EffectiveSetting.number(release))")
         }
         if squeeze <= release {
             if values.isSet("squeeze_newtons") {
                 throw FamilySettingError(
-                    "squeeze_newtons", "must be a number greater than \(values.name("release_newtons")) (\(Self.text(release)))")
+                    "squeeze_newtons", "must be a number greater than \(values.name("release_newtons")) (\(EffectiveSetting.number(release)))")
             }
             throw FamilySettingError(
-                "release_newtons", "must be a number less than \(values.name("squeeze_newtons")) (\(Self.text(squeeze)))")
+                "release_newtons", "must be a number less than \(values.name("squeeze_newtons")) (\(EffectiveSetting.number(squeeze)))")
         }
         let window = try values.number("double_squeeze_s") ?? self.squeeze.windowSeconds
         guard window > 0, window <= 60 else {
-            throw FamilySettingError("double_squeeze_s", "must be a number of seconds above 0, at most 60, not \(Self.text(window))")
+            throw FamilySettingError("double_squeeze_s", "must be a number of seconds above 0, at most 60, not \(EffectiveSetting.number(window))")
         }
         self.squeeze = .init(pressedNewtons: squeeze, releasedNewtons: release, windowSeconds: window)
-        if let keepAlive = try values.number("keepalive_s") {
-            guard keepAlive >= 1, keepAlive <= 86400 else {
-                throw FamilySettingError("keepalive_s", "must be a number of seconds from 1 to 86400, not \(Self.text(keepAlive))")
-            }
-            keepAliveInterval = .milliseconds(Int((keepAlive * 1000).rounded()))
-        }
+        if let keepAlive = try values.interval("keepalive_s") { keepAliveInterval = keepAlive }
         if let battery = try values.interval("battery_s") { batteryInterval = battery }
         switch values.text("reconnect") {
         case nil: break
@@ -58,8 +53,6 @@ extension Activ5Options: FamilySettings {
             .init("battery_s", .number(EffectiveSetting.seconds(batteryInterval))),
         ]
     }
-
-    private static func text(_ value: Double) -> String { EffectiveSetting.number(value) }
 }
 
 extension BridgeConfiguration {

@@ -36,7 +36,7 @@ extension CPRBandOptions: FamilySettings {
         }
         if let window = try values.number("rate_window_s") {
             guard window > 0, window <= 3600 else {
-                throw FamilySettingError("rate_window_s", "must be a number of seconds above 0, at most 3600, not \(Self.text(window))")
+                throw FamilySettingError("rate_window_s", "must be a number of seconds above 0, at most 3600, not \(EffectiveSetting.number(window))")
             }
             rateWindowSeconds = window
         }
@@ -44,14 +44,14 @@ extension CPRBandOptions: FamilySettings {
         if let signal = try values.interval("signal_s") { signalInterval = signal }
         if let reference = try values.number("distance.reference_dbm") {
             guard Self.referencePowerRange.contains(reference) else {
-                throw FamilySettingError("distance.reference_dbm", "must be a number of dBm from -127 to 20, not \(Self.text(reference))")
+                throw FamilySettingError("distance.reference_dbm", "must be a number of dBm from -127 to 20, not \(EffectiveSetting.number(reference))")
             }
             distance.referencePowerDBm = reference
         }
         if let exponent = try values.number("distance.exponent") {
             guard exponent > 0, exponent <= 10 else {
                 throw FamilySettingError(
-                    "distance.exponent", "must be a number above 0, at most 10 (2 is free space), not \(Self.text(exponent))")
+                    "distance.exponent", "must be a number above 0, at most 10 (2 is free space), not \(EffectiveSetting.number(exponent))")
             }
             distance.exponent = exponent
         }
@@ -69,8 +69,6 @@ extension CPRBandOptions: FamilySettings {
         settings.append(.init("distance.exponent", .number(distance.exponent)))
         return settings
     }
-
-    private static func text(_ value: Double) -> String { EffectiveSetting.number(value) }
 }
 
 extension BridgeConfiguration {
