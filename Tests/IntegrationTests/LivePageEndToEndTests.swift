@@ -40,6 +40,9 @@ struct LivePageEndToEndTests {
         try await withPage(kind) { world, _, belt, recorder, id, base in
             // Repeated patterns play only in app mode: the belt is put there first, as any user would.
             #expect(try await send(recorder, "belt/\(id)/cmd/mode", "app", tag: "mode") == #"{"command":"mode","ok":true}"#)
+            // The belt prints its writes on a pipe of its own: the mode's write can still be on its way when the
+            // reply arrives over MQTT, and must not be counted below.
+            _ = try await belt.waitForLine(containing: "WRITE 0000fe05-0000-1000-8000-00805f9b34fb 01810300")
             let before = belt.lineCount
             let screenshot = FileManager.default.temporaryDirectory.appendingPathComponent("live-page-\(UUID().uuidString).png").path
             defer { try? FileManager.default.removeItem(atPath: screenshot) }
