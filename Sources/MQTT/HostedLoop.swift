@@ -50,7 +50,7 @@ extension MQTTClient {
         }) else { return }
         var code = MosquittoHandle.success
         if !readiness.isDisjoint(with: [.readable, .hungUp]) {
-            code = mosquitto_loop_read(handle.pointer, Self.packetsPerRead)
+            code = handle.readPackets(Self.packetsPerRead)
         }
         if code == MosquittoHandle.success, mosquitto_want_write(handle.pointer) {
             code = mosquitto_loop_write(handle.pointer, 1)

@@ -91,7 +91,7 @@ extension MQTTClient {
         if descriptors[1].revents != 0 { loopWake.drain() }
         let ready = descriptors[0].revents
         if ready & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-            let code = mosquitto_loop_read(handle.pointer, 1)
+            let code = handle.readPackets(1)
             guard code == MosquittoHandle.success else { return code }
         }
         if mosquitto_want_write(handle.pointer) {
