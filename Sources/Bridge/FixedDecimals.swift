@@ -9,11 +9,27 @@ enum FixedDecimals {
         guard value.isFinite, value.magnitude < 1e13 else { return value.description }
         var scale: UInt64 = 1
         for _ in 0..<places { scale *= 10 }
-        let scaled = rounded(value.magnitude, times: Double(scale))
-        let units = String(scaled / scale)
-        let fraction = String(scaled % scale)
-        let sign = value.sign == .minus ? "-" : ""
-        return sign + units + "." + String(repeating: "0", count: places - fraction.count) + fraction
+        var digits = rounded(value.magnitude, times: Double(scale))
+        // Written from the last digit into one buffer on the stack: the fraction, the point, the units (at
+        // least one), the sign; at most 1 + 14 + 1 + 4 characters below 10¹³.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var start = buffer.count
+            func put(_ byte: UInt8) {
+                start -= 1
+                buffer[start] = byte
+            }
+            for _ in 0..<places {
+                put(UInt8(ascii: "0") + UInt8(digits % 10))
+                digits /= 10
+            }
+            put(UInt8(ascii: "."))
+            repeat {
+                put(UInt8(ascii: "0") + UInt8(digits % 10))
+                digits /= 10
+            } while digits > 0
+            if value.sign == .minus { put(UInt8(ascii: "-")) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+        }
     }
 
     /// `magnitude × scale` rounded as printf rounds the exact binary value: to nearest, an exact tie to

@@ -2,8 +2,9 @@ import BlueZ
 import Logging
 
 /// What every device session has: its device link, where it publishes, its logger with the device in
-/// the metadata, the gateway's callbacks and counters, and its link-loss event.
-struct SessionCore: Sendable {
+/// the metadata, the gateway's callbacks and counters, and its link-loss event. A class: a notification
+/// lane reaches it for every value, and a copy of its dozen references would cost as many retains.
+final class SessionCore: Sendable {
     let id: String
     let family: DeviceFamily
     let link: any GATTLink
@@ -17,7 +18,8 @@ struct SessionCore: Sendable {
     /// The family's retained leaves that are cleared when the link ends.
     let liveStateLeaves: Set<String>
     private let stateChanged: @Sendable (ConnectionState) -> Void
-    private let metrics: DeviceMetrics
+    /// This device's counters in the health report, found once rather than by key for every value.
+    private let counters: DeviceMetrics.Counter
 
     init(device: BlueZDevice, context: SessionContext, family: DeviceFamily) {
         id = context.id
@@ -27,7 +29,7 @@ struct SessionCore: Sendable {
         publisher = context.publisher
         gateway = context.gateway
         stateChanged = context.stateChanged
-        metrics = context.metrics
+        counters = context.metrics.counter(for: "\(family.rawValue)/\(context.id)")
         var logger = context.logger
         logger[metadataKey: "device"] = "\(device.address)"
         logger[metadataKey: "family"] = "\(family.rawValue)"
@@ -56,15 +58,14 @@ struct SessionCore: Sendable {
     func announce(_ state: ConnectionState) {
         publisher.publish(.state(topic("connection"), state.rawValue))
         stateChanged(state)
-        if state == .connected { metrics.connected(metricsKey) }
+        if state == .connected { counters.connects.add(1, ordering: .relaxed) }
     }
 
     /// Publishes a failure on `<family>/<id>/error` (an event: QoS 1, not retained) and logs it.
     func report(_ failure: DeviceFailure) { publisher.report(failure, family: family, id: id, logger: logger) }
 
-    var metricsKey: String { "\(family.rawValue)/\(id)" }
-    func countNotification() { metrics.notification(metricsKey) }
-    func countDecodeError() { metrics.decodeError(metricsKey) }
+    func countNotification() { counters.notifications.add(1, ordering: .relaxed) }
+    func countDecodeError() { counters.decodeErrors.add(1, ordering: .relaxed) }
 
     /// Counts a notification and decodes it. A malformed one is counted and logged with its bytes, and
     /// gives nil: nothing is published for it.

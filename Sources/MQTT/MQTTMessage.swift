@@ -45,6 +45,9 @@ public struct MQTTMessage: Sendable, Hashable {
     public var userProperties: [MQTTUserProperty]
 
     /// Creates a message with a binary payload.
+    /// Whether it carries any MQTT 5 property.
+    var hasProperties: Bool { responseTopic != nil || correlationData != nil || messageExpiry != nil || !userProperties.isEmpty }
+
     public init(
         topic: String,
         payload: [UInt8],

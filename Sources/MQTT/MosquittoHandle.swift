@@ -45,9 +45,10 @@ final class MosquittoHandle: @unchecked Sendable {
     }
 
     /// Throws `MQTTError.library` unless `code` is `MOSQ_ERR_SUCCESS`.
-    static func check(_ code: Int32, _ operation: String) throws {
+    /// The operation's name is built only on failure: a publish names its topic, on every message.
+    static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws {
         guard code != MosquittoHandle.success else { return }
-        throw MQTTError.library(operation: operation, code: code, message: describe(code))
+        throw MQTTError.library(operation: operation(), code: code, message: describe(code))
     }
 
     /// libmosquitto's own sentence for an error code.

@@ -22,6 +22,31 @@ final class NotificationRouter: Sendable {
         var heldBack: [[UInt8]] = []
         var expectedEcho: [UInt8]?
         var echoDeadline = ContinuousClock.now
+
+        /// What becomes of a value that arrives now: held back behind a read, dropped as a read's echo,
+        /// or handed on. Mutated in place in the table: no copy of the route per value.
+        mutating func take(_ bytes: [UInt8]) -> Delivery {
+            if readsInFlight > 0 {
+                heldBack.append(bytes)
+                return .kept
+            }
+            // An echo may still come after other values, until its window closes.
+            if let echo = expectedEcho {
+                if ContinuousClock.now >= echoDeadline {
+                    expectedEcho = nil
+                } else if echo == bytes {
+                    expectedEcho = nil
+                    return .kept
+                }
+            }
+            return .handOn(lane, continuation)
+        }
+    }
+
+    private enum Delivery {
+        case nobodyListens
+        case kept
+        case handOn(NotificationLane?, AsyncStream<[UInt8]>.Continuation)
     }
 
     /// How long after a read its echo may still arrive; a later equal value is a real notification.
@@ -83,26 +108,23 @@ final class NotificationRouter: Sendable {
     /// value after another, so a lane sees them in order; it runs outside the router's lock.
     @discardableResult
     func deliver(_ bytes: [UInt8], to path: String) -> Bool {
-        let (listening, lane) = routes.withLock { routes -> (Bool, Route?) in
-            guard var route = routes[path] else { return (false, nil) }
-            defer { routes[path] = route }
-            if route.readsInFlight > 0 {
-                route.heldBack.append(bytes)
-            } else if route.expectedEcho == bytes, ContinuousClock.now < route.echoDeadline {
-                route.expectedEcho = nil
-            } else {
-                return (true, route)
-            }
-            return (true, nil)
+        let delivery = routes.withLock { routes -> Delivery in
+            guard let index = routes.index(forKey: path) else { return .nobodyListens }
+            return routes.values[index].take(bytes)
         }
-        if let route = lane { hand(bytes, to: route) }
-        return listening
+        switch delivery {
+        case .nobodyListens: return false
+        case .kept: return true
+        case .handOn(let lane, let continuation):
+            hand(bytes, lane: lane, continuation: continuation)
+            return true
+        }
     }
 
     /// To the lane if it takes the value, else to the stream.
-    private func hand(_ bytes: [UInt8], to route: Route) {
-        if let lane = route.lane, lane(bytes) { return }
-        if case .dropped = route.continuation.yield(bytes) {
+    private func hand(_ bytes: [UInt8], lane: NotificationLane?, continuation: AsyncStream<[UInt8]>.Continuation) {
+        if let lane, lane(bytes) { return }
+        if case .dropped = continuation.yield(bytes) {
             droppedValues.add(1, ordering: .relaxed)
         }
     }
@@ -119,7 +141,7 @@ final class NotificationRouter: Sendable {
             route.readsInFlight -= 1
             var echo = bytes
             for held in route.heldBack {
-                if held == echo { echo = nil } else { hand(held, to: route) }
+                if held == echo { echo = nil } else { hand(held, lane: route.lane, continuation: route.continuation) }
             }
             route.heldBack = []
             route.expectedEcho = echo  // the echo may still be on its way

@@ -32,10 +32,9 @@ final class Activ5ForceLane: Sendable {
     /// The lane of a characteristic: on the D-Bus thread, takes force and IMU values while connected;
     /// everything else (answers, bytes that do not decode) goes on to the session.
     func lane(for uuid: String) -> NotificationLane {
-        { [self] bytes in
-            guard state.withLock({ $0.live }), let notification = try? Activ5Notification.decode(characteristic: uuid, bytes: bytes),
-                publish(notification)
-            else { return false }
+        let decode = Activ5Notification.decoder(characteristic: uuid)
+        return { [self] bytes in
+            guard state.withLock({ $0.live }), let notification = try? decode(bytes), publish(notification) else { return false }
             core.countNotification()
             return true
         }
@@ -52,11 +51,15 @@ final class Activ5ForceLane: Sendable {
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         core.publish(
             state.withLock { state in
-                state.recentForces = Array((state.recentForces + [newtons]).suffix(5))
+                if state.recentForces.count == Self.samplesForTare { state.recentForces.removeFirst() }
+                state.recentForces.append(newtons)
                 return state.telemetry.force(newtons: state.tare.corrected(newtons), at: seconds)
             })
         return true
     }
+
+    /// The samples a software tare averages.
+    private static let samplesForTare = 5
 
     func goLive() { state.withLock { $0.live = true } }
 

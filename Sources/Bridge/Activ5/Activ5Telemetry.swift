@@ -9,18 +9,21 @@ struct Activ5Telemetry: Sendable {
     let topics: TopicMap
     private var detector: DoubleSqueezeDetector
     private var lastState: [String: String] = [:]
+    /// `a5/<id>/force`, written once: it is the topic of every force sample.
+    private let forceTopic: String
 
     init(id: String, topics: TopicMap, thresholds: DoubleSqueezeDetector.Thresholds) {
         self.id = id
         self.topics = topics
         detector = DoubleSqueezeDetector(thresholds: thresholds)
+        forceTopic = topics.device(.a5, id, "force")
     }
 
     private func topic(_ leaf: String) -> String { topics.device(.a5, id, leaf) }
 
     /// A force sample (already tared): the value, and the squeeze state machine of activ5.md §7.
     mutating func force(newtons: Double, at seconds: Double) -> [Publication] {
-        var publications = [Publication(topic: topic("force"), payload: FixedDecimals.text(newtons))]
+        var publications = [Publication(topic: forceTopic, payload: FixedDecimals.text(newtons))]
         for event in detector.feed(newtons: newtons, at: seconds) {
             switch event {
             case .squeezed: publications += changed("squeeze", "squeezed")

@@ -24,28 +24,41 @@ public enum Activ5Notification: Sendable, Equatable {
     /// - Throws: `Activ5DecodeError` for empty or short packets, broken legacy frames, invalid UTF-8 or a
     ///   characteristic that carries nothing for the bridge.
     public static func decode(characteristic: String, bytes: [UInt8]) throws(Activ5DecodeError) -> Activ5Notification {
+        try decoder(characteristic: characteristic)(bytes)
+    }
+
+    /// The decoder of one characteristic's values, with its UUID read once: a stream that delivers
+    /// hundreds of values a second decodes each without normalising and comparing UUID strings.
+    public static func decoder(characteristic: String) -> Decoder {
         let uuid = BluetoothUUID.normalized(characteristic)
         switch uuid {
         case Activ5GATT.Characteristic.legacyMessages:
-            return .legacy(try Activ5LegacyMessage.decode(notification: bytes))
+            return { bytes throws(Activ5DecodeError) in .legacy(try Activ5LegacyMessage.decode(notification: bytes)) }
         case Activ5GATT.Characteristic.force:
-            try Activ5DecodeError.requireLength(bytes, 2, characteristic: uuid)
-            return .force(raw: bytes.int16(at: 0) ?? 0)
+            return { bytes throws(Activ5DecodeError) in
+                try Activ5DecodeError.requireLength(bytes, 2, characteristic: uuid)
+                return .force(raw: bytes.int16(at: 0) ?? 0)
+            }
         case Activ5GATT.Characteristic.imu:
-            return .imu(try Activ5IMUSample(bytes: bytes))
+            return { bytes throws(Activ5DecodeError) in .imu(try Activ5IMUSample(bytes: bytes)) }
         case Activ5GATT.Characteristic.deviceIDPart1:
-            return .deviceIDPart(.first, try Activ5DecodeError.text(bytes, characteristic: uuid))
+            return { bytes throws(Activ5DecodeError) in .deviceIDPart(.first, try Activ5DecodeError.text(bytes, characteristic: uuid)) }
         case Activ5GATT.Characteristic.deviceIDPart2:
-            return .deviceIDPart(.second, try Activ5DecodeError.text(bytes, characteristic: uuid))
+            return { bytes throws(Activ5DecodeError) in .deviceIDPart(.second, try Activ5DecodeError.text(bytes, characteristic: uuid)) }
         case Activ5GATT.Characteristic.serialNumber:
-            return .serialNumber(try Activ5DecodeError.text(bytes, characteristic: uuid))
+            return { bytes throws(Activ5DecodeError) in .serialNumber(try Activ5DecodeError.text(bytes, characteristic: uuid)) }
         case Activ5GATT.Characteristic.batteryLevel:
-            try Activ5DecodeError.requireLength(bytes, 1, characteristic: uuid)
-            return .batteryLevel(bytes[0])
+            return { bytes throws(Activ5DecodeError) in
+                try Activ5DecodeError.requireLength(bytes, 1, characteristic: uuid)
+                return .batteryLevel(bytes[0])
+            }
         default:
-            throw Activ5DecodeError(characteristic: uuid, reason: .unsupportedCharacteristic)
+            return { _ throws(Activ5DecodeError) in throw Activ5DecodeError(characteristic: uuid, reason: .unsupportedCharacteristic) }
         }
     }
+
+    /// Decodes the values of one characteristic (see `decoder(characteristic:)`).
+    public typealias Decoder = @Sendable ([UInt8]) throws(Activ5DecodeError) -> Activ5Notification
 
     /// Force in newtons, from an F0FE value (×0.27156315909) or a legacy `IS` frame (×1.08625263633);
     /// nil for everything else. This is what the double-squeeze detector is fed.
