@@ -48,6 +48,11 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: "The same for the D-Bus floor, gatt2mqtt (--start-notify) and the Python relay (bleak's use_start_notify), so that each row compares like with like."))
     var notify = "acquire"
 
+    @Option(help: ArgumentHelp(
+        "Count instructions per message under callgrind in this row (DEVICESxRATE), or none.",
+        discussion: "The row runs again, without commands, with gatt2mqtt and the Python relay each under valgrind's callgrind (about 50 times slower): user-space instructions over the window divided by the messages delivered, a figure that repeats for the same binary whatever else the machine does. The dumps stay in .build/bench-callgrind for callgrind_annotate."))
+    var instructions = "1x50"
+
     @Flag(help: "Run the fleet benchmark instead (three gateways, three belts; docs/fleet-benchmark.md, FLEET-BENCHMARK.json).")
     var fleet = false
 
@@ -87,8 +92,10 @@ struct BenchCommand: AsyncParsableCommand {
         let deviceCounts = try Self.numbers(devices, "--devices")
         let rateList = try Self.numbers(rates, "--rates")
         guard rateList.allSatisfy({ (1...1000).contains($0) }) else { throw ValidationError("--rates: 1 to 1000 per second") }
-        let most = deviceCounts.max() ?? 1
         guard ["bluezoo", "real"].contains(world) else { throw ValidationError("--world: bluezoo or real") }
+        let instructionRow = InstructionCount.row(instructions)
+        guard instructions == "none" || instructionRow != nil else { throw ValidationError("--instructions: DEVICESxRATE (1x50) or none") }
+        let most = max(deviceCounts.max() ?? 1, instructionRow?.devices ?? 1)
         if isReal, chosen.contains("peer") { throw ValidationError("--relays: the real world cannot run the Python relay (see --help)") }
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("gatt2mqtt-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
@@ -133,6 +140,11 @@ struct BenchCommand: AsyncParsableCommand {
                     report.rows.append(row)
                     try write(report)
                 }
+            }
+            if let instructionRow {
+                report.instructions = await countInstructions(
+                    Array(fleet.prefix(instructionRow.devices)), rate: instructionRow.rate, world: world, watcher: watcher)
+                try write(report)
             }
             await watcher.stop()
         } catch {
@@ -188,6 +200,35 @@ struct BenchCommand: AsyncParsableCommand {
             do { row.peer = try await phase.run(peer) } catch { row.failures.append("Python relay: \(error)") }
         }
         return finish(row, label: label)
+    }
+
+    /// Runs the row again with gatt2mqtt and the Python relay under callgrind (BenchReport's instruction table).
+    private func countInstructions(_ devices: [BenchDevice], rate: Int, world: TestWorld, watcher: BrokerWatcher) async -> InstructionCount {
+        var count = InstructionCount(devices: devices.count, rate: rate)
+        let label = "\(devices.count) × \(rate)/s under callgrind"
+        let folder = ProjectPaths.root + "/.build/bench-callgrind"
+        do {
+            try? FileManager.default.removeItem(atPath: folder)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            count.failures.append("cannot create \(folder): \(error)")
+            return count
+        }
+        let callgrind = Callgrind(folder: folder)
+        let phase = StreamPhase(devices: devices, rate: rate, seconds: seconds, commandsPerSecond: 0)
+        for program in [ProcessRelay.Program.gatt2mqtt, .pythonPeer] where chosen.contains(program == .gatt2mqtt ? "gatt2mqtt" : "peer") {
+            let relay = ProcessRelay(program, world: world, watcher: watcher, acquireNotify: acquireNotify, callgrind: callgrind)
+            say("\(label): \(relay.name)")
+            do {
+                let figures = try await phase.run(relay)
+                say("\(label): \(relay.name): \(figures.instructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–") instructions per message, \(String(format: "%.0f", figures.receivedPerSecond))/s delivered")
+                if program == .gatt2mqtt { count.gatt2mqtt = figures } else { count.peer = figures }
+            } catch {
+                say("\(label): FAILED \(relay.name): \(error)")
+                count.failures.append("\(relay.name): \(error)")
+            }
+        }
+        return count
     }
 
     /// Prints a row's figures and failures.

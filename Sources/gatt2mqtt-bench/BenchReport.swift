@@ -32,6 +32,8 @@ struct BenchReport: Codable, Sendable {
     var versions: [String: String]
     var settings: [String: String]
     var rows: [Row]
+    /// Instructions per message in one row, under callgrind.
+    var instructions: InstructionCount? = nil
 
     // MARK: Ratios (the goals of BENCHMARKS.md)
 
@@ -137,6 +139,7 @@ struct BenchReport: Codable, Sendable {
             text += "\(percent(row.gatt2mqtt?.machineBusyPercent)) / \(percent(row.peer?.machineBusyPercent)) | "
             text += "\(percent(row.gatt2mqtt?.relayCorePercent)) / \(percent(row.peer?.relayCorePercent)) |\n"
         }
+        if let instructions { text += instructions.markdown() }
         let failures = rows.flatMap { row in row.failures.map { "- \(row.devices) × \(row.rate)/s: \($0)" } }
         if !failures.isEmpty { text += "\nFailures:\n" + failures.joined(separator: "\n") + "\n" }
         return text

@@ -24,4 +24,6 @@ struct PhaseFigures: Codable, Sendable {
     var anonymousKilobytes: Int? = nil
     /// Device send → the same signal at a passive listener on the bus, during this relay's phase.
     var busLatency: LatencySummary? = nil
+    /// User-space instructions (callgrind) per force message delivered in the window, where counted.
+    var instructionsPerMessage: Double? = nil
 }

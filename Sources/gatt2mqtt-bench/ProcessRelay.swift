@@ -26,11 +26,16 @@ final class ProcessRelay: StreamRelay {
     /// Whether notifications are acquired (AcquireNotify) where BlueZ offers it, or StartNotify only.
     private let acquireNotify: Bool
 
-    init(_ program: Program, world: TestWorld, watcher: BrokerWatcher, acquireNotify: Bool) {
+    /// Runs the process under callgrind, counting its instructions in the window (CPU time and latency
+    /// then mean nothing: it runs many times slower).
+    private let callgrind: Callgrind?
+
+    init(_ program: Program, world: TestWorld, watcher: BrokerWatcher, acquireNotify: Bool, callgrind: Callgrind? = nil) {
         self.program = program
         self.world = world
         self.watcher = watcher
         self.acquireNotify = acquireNotify
+        self.callgrind = callgrind
     }
 
     var name: String {
@@ -48,6 +53,26 @@ final class ProcessRelay: StreamRelay {
     }
 
     var processID: Int32? { process.withLock { $0?.processIdentifier } }
+
+    /// The name of the process's callgrind dumps.
+    private var dumpName: String { prefix }
+
+    /// The process to start: `executable arguments` as they are, or under callgrind.
+    private func launch(_ executable: String, _ arguments: [String], name: String) throws -> ManagedProcess {
+        guard let callgrind else { return try world.launch(executable, arguments, name: name) }
+        let wrapped = callgrind.wrap(executable, arguments, name: dumpName)
+        return try world.launch(wrapped.executable, wrapped.arguments, name: name)
+    }
+
+    func windowOpened() throws {
+        guard let callgrind, let processID else { return }
+        try callgrind.startCounting(processID)
+    }
+
+    func windowClosed() throws -> UInt64? {
+        guard let callgrind, let processID else { return nil }
+        return try callgrind.stopCounting(processID, name: dumpName)
+    }
     var startup: Startup? { startupFigures.withLock { $0 } }
 
     func start(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
@@ -66,7 +91,8 @@ final class ProcessRelay: StreamRelay {
         arguments += ["--adapter-slots", world.isReal ? "1" : "\(max(devices.count, 5))"]
         arguments += devices.flatMap { ["--allow", $0.address] }
         if !acquireNotify { arguments.append("--start-notify") }
-        let bridge = try world.launch(ProjectPaths.binary("gatt2mqtt"), arguments, name: "gatt2mqtt")
+        let binary = ProjectPaths.binary("gatt2mqtt")
+        let bridge = try launch(try callgrind?.withoutDebugInformation(binary) ?? binary, arguments, name: "gatt2mqtt")
         process.withLock { $0 = bridge }
         let watcher = self.watcher
         let online = await poll(timeout: .seconds(20)) {
@@ -92,7 +118,7 @@ final class ProcessRelay: StreamRelay {
     }
 
     private func startPeer(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
-        let peer = try world.launch(
+        let peer = try launch(
             ProjectPaths.python,
             ["-u", ProjectPaths.root + "/scripts/bench_peer.py", "--port", "\(world.broker.port)",
              "--period-ms", "\(periodMilliseconds)"] + (acquireNotify ? ["--acquire-notify"] : []) + devices.map(\.address),

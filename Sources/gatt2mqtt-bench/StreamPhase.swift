@@ -35,6 +35,7 @@ struct StreamPhase {
             watchedDevices.allSatisfy { !relay.receptions(of: $0).isEmpty }
         }
         guard flowing else { throw BenchFailure("\(relay.name): not every device streams") }
+        try relay.windowOpened()
         let windowStart = MonotonicClock.nanoseconds()
         let usageBefore = relay.processID.flatMap(ProcessUsage.read)
         let machineBefore = MachineLoad.read()
@@ -47,6 +48,7 @@ struct StreamPhase {
         }
         let now = MonotonicClock.nanoseconds()
         if now < windowEnd { try await Task.sleep(for: .nanoseconds(Int64(windowEnd - now))) }
+        let instructions = try relay.windowClosed()
         let usageAfter = relay.processID.flatMap(ProcessUsage.read)
         let machineAfter = MachineLoad.read()
         let windowClosed = MonotonicClock.nanoseconds()
@@ -105,7 +107,8 @@ struct StreamPhase {
             commandLatency: LatencySummary(nanoseconds: commandLatencies),
             cpuMillisecondsPer1000: cpu, relayCorePercent: corePercent, machineBusyPercent: machineBusy,
             residentKilobytes: usageAfter?.residentKilobytes, anonymousKilobytes: usageAfter?.anonymousKilobytes,
-            busLatency: busTap == nil ? nil : LatencySummary(nanoseconds: busLatencies))
+            busLatency: busTap == nil ? nil : LatencySummary(nanoseconds: busLatencies),
+            instructionsPerMessage: instructions.flatMap { inWindow > 0 ? Double($0) / Double(inWindow) : nil })
     }
 
     /// Sample-period commands (the period in force, so the stream does not change), one at a time,

@@ -16,4 +16,13 @@ protocol StreamRelay: Sendable {
     func stopStreams(_ devices: [BenchDevice]) async throws
     /// Lets the devices go (and ends the relay's process).
     func shutdown(_ devices: [BenchDevice]) async throws
+    /// The measuring window opens: a relay whose instructions are counted starts counting.
+    func windowOpened() throws
+    /// The window closes: the instructions the relay ran in it, if they are counted.
+    func windowClosed() throws -> UInt64?
+}
+
+extension StreamRelay {
+    func windowOpened() throws {}
+    func windowClosed() throws -> UInt64? { nil }
 }

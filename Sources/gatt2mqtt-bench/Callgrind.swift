@@ -1,0 +1,63 @@
+import Foundation
+
+/// Counts a relay's instructions over a measuring window with valgrind's callgrind: the process runs
+/// under callgrind with instrumentation off (start-up at a few times its speed, not fifty), which
+/// `callgrind_control` switches on and zeroes when the window opens and dumps when it closes. The count
+/// is user space only (the kernel's share of each message is not in it) and repeats for the same
+/// binary and input whatever else the machine does, unlike CPU time.
+struct Callgrind: Sendable {
+    /// Where the dumps go, one file per process and dump.
+    let folder: String
+
+    /// `executable arguments` under callgrind, writing its dumps as `<folder>/<name>.<pid>[.<n>]`.
+    func wrap(_ executable: String, _ arguments: [String], name: String) -> (executable: String, arguments: [String]) {
+        ("/usr/bin/valgrind", ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=\(folder)/\(name).%p", executable] + arguments)
+    }
+
+    /// A copy of `binary` without its debug information, which valgrind 3.19 (Debian 12's) cannot read
+    /// in the DWARF 5 that Swift 6.3 writes ("unhandled dwarf2 abbrev form code 0x25", then it gives up).
+    /// The symbol table stays, so the profile still names functions.
+    func withoutDebugInformation(_ binary: String) throws -> String {
+        let copy = "\(folder)/\(URL(fileURLWithPath: binary).lastPathComponent)-nodebug"
+        try Self.run("/usr/bin/objcopy", ["--strip-debug", binary, copy])
+        return copy
+    }
+
+    /// The window opens: count from zero.
+    func startCounting(_ pid: Int32) throws {
+        try Self.run("/usr/bin/callgrind_control", ["--instr=on", "\(pid)"])
+        try Self.run("/usr/bin/callgrind_control", ["--zero", "\(pid)"])
+    }
+
+    /// The window closes: the instructions since `startCounting`, from the dump it writes now.
+    func stopCounting(_ pid: Int32, name: String) throws -> UInt64 {
+        let before = Set(dumps(of: pid, name: name))
+        try Self.run("/usr/bin/callgrind_control", ["--dump=window", "\(pid)"])
+        guard let dump = dumps(of: pid, name: name).first(where: { !before.contains($0) }),
+            let text = try? String(contentsOfFile: dump, encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") }),
+            let count = UInt64(line.dropFirst("summary:".count).trimmingCharacters(in: .whitespaces))
+        else { throw BenchFailure("callgrind wrote no count for process \(pid) in \(folder)") }
+        return count
+    }
+
+    private func dumps(of pid: Int32, name: String) -> [String] {
+        let prefix = "\(name).\(pid)."
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(prefix) }.map { "\(folder)/\($0)" }
+    }
+
+    private static func run(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, !text.contains("Error") else {
+            throw BenchFailure("\(executable) \(arguments.joined(separator: " ")): \(text)")
+        }
+    }
+}
