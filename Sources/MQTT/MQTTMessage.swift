@@ -44,10 +44,10 @@ public struct MQTTMessage: Sendable, Hashable {
     /// MQTT 5 user properties, in wire order.
     public var userProperties: [MQTTUserProperty]
 
-    /// Creates a message with a binary payload.
     /// Whether it carries any MQTT 5 property.
     var hasProperties: Bool { responseTopic != nil || correlationData != nil || messageExpiry != nil || !userProperties.isEmpty }
 
+    /// Creates a message with a binary payload.
     public init(
         topic: String,
         payload: [UInt8],

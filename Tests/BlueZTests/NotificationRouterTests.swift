@@ -42,6 +42,17 @@ struct NotificationRouterTests {
         #expect(await collect(stream, count: 2) == [[0x07], [0x60]])
     }
 
+    @Test func aNotificationThatOvertakesTheEchoLeavesItToBeDropped() async {
+        let router = NotificationRouter()
+        let stream = router.open(path)
+        router.readStarted(path)
+        router.readFinished(path, bytes: [0x60])
+        router.deliver([0x07], to: path)  // a real notification, before the read's echo
+        router.deliver([0x60], to: path)  // the echo: still dropped
+        router.deliver([0x60], to: path)  // the same bytes again: a real notification
+        #expect(await collect(stream, count: 2) == [[0x07], [0x60]])
+    }
+
     @Test func aFailedReadReleasesWhatWasHeldBack() async {
         let router = NotificationRouter()
         let stream = router.open(path)

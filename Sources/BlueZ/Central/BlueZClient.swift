@@ -42,9 +42,12 @@ public final class BlueZClient: Sendable {
         // Subscribe before reading the snapshot so that nothing falls between the two.
         // Notifications go straight from the bus queue to their streams; the rest through `handle`.
         let router = self.router
-        // A notification goes from the bus thread to its stream or lane, unless nobody listens on its path.
+        // A notification goes from the bus thread to its stream or lane. One nobody listens on ends here too:
+        // a Value change is never cached, so decoding it for `handle` (another client's StartNotify on a
+        // device this bridge does not serve, at that device's rate) would only drop it later.
         connection.tapByteProperty(interface: BlueZInterface.gattCharacteristic, property: "Value") { path, bytes in
             router.deliver(bytes, to: path)
+            return true
         }
         let bluezSignals = connection.signals(matching: DBusMatchRule(sender: BlueZInterface.service))
         let ownerChanges = connection.signals(matching: DBusMatchRule(
