@@ -221,7 +221,7 @@ struct BenchCommand: AsyncParsableCommand {
             say("\(label): \(relay.name)")
             do {
                 let figures = try await phase.run(relay)
-                say("\(label): \(relay.name): \(figures.instructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–") instructions per message, \(String(format: "%.0f", figures.receivedPerSecond))/s delivered")
+                say("\(label): \(relay.name): \(figures.instructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–") instructions per message (the notification path \(figures.notificationPathInstructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–")), \(String(format: "%.0f", figures.receivedPerSecond))/s delivered")
                 if program == .gatt2mqtt { count.gatt2mqtt = figures } else { count.peer = figures }
             } catch {
                 say("\(label): FAILED \(relay.name): \(error)")

@@ -29,16 +29,32 @@ struct Callgrind: Sendable {
         try Self.run("/usr/bin/callgrind_control", ["--zero", "\(pid)"])
     }
 
-    /// The window closes: the instructions since `startCounting`, from the dump it writes now.
-    func stopCounting(_ pid: Int32, name: String) throws -> UInt64 {
+    /// What one window counted: every instruction, and those under one function (its inclusive cost).
+    struct Count: Sendable {
+        var total: UInt64
+        var within: UInt64?
+    }
+
+    /// The window closes: the instructions since `startCounting`, from the dump it writes now, and those
+    /// spent in the function whose symbol contains `function` (the notification path), if it ran.
+    func stopCounting(_ pid: Int32, name: String, function: String?) throws -> Count {
         let before = Set(dumps(of: pid, name: name))
         try Self.run("/usr/bin/callgrind_control", ["--dump=window", "\(pid)"])
         guard let dump = dumps(of: pid, name: name).first(where: { !before.contains($0) }),
             let text = try? String(contentsOfFile: dump, encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") }),
-            let count = UInt64(line.dropFirst("summary:".count).trimmingCharacters(in: .whitespaces))
+            let total = UInt64(line.dropFirst("summary:".count).trimmingCharacters(in: .whitespaces))
         else { throw BenchFailure("callgrind wrote no count for process \(pid) in \(folder)") }
-        return count
+        return Count(total: total, within: try function.flatMap { try Self.inclusiveCost(of: $0, in: dump) })
+    }
+
+    /// The largest inclusive count of a function whose (mangled) symbol contains `fragment`: callgrind
+    /// lists a specialised copy and the cycles through it apart, and the outermost holds the others.
+    private static func inclusiveCost(of fragment: String, in dump: String) throws -> UInt64? {
+        let report = try output("/usr/bin/callgrind_annotate", ["--inclusive=yes", "--threshold=100", dump])
+        return report.split(separator: "\n").filter { $0.contains(fragment) }.compactMap { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).first.flatMap { UInt64($0.replacingOccurrences(of: ",", with: "")) }
+        }.max()
     }
 
     private func dumps(of pid: Int32, name: String) -> [String] {
@@ -47,6 +63,11 @@ struct Callgrind: Sendable {
     }
 
     private static func run(_ executable: String, _ arguments: [String]) throws {
+        let text = try output(executable, arguments)
+        guard !text.contains("Error") else { throw BenchFailure("\(executable) \(arguments.joined(separator: " ")): \(text)") }
+    }
+
+    private static func output(_ executable: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -56,8 +77,9 @@ struct Callgrind: Sendable {
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0, !text.contains("Error") else {
+        guard process.terminationStatus == 0 else {
             throw BenchFailure("\(executable) \(arguments.joined(separator: " ")): \(text)")
         }
+        return text
     }
 }

@@ -27,14 +27,16 @@ struct InstructionCount: Codable, Sendable {
 
             The row run again with each relay under valgrind's callgrind, counting from the window's start
             to its end: every instruction the process ran in user space (the kernel's work is not counted),
-            divided by the force messages it delivered in the window. No commands in this row.
+            divided by the force messages it delivered in the window. No commands in this row. For gatt2mqtt
+            also the part spent on the notification path itself (an acquired socket read, decoded, published).
 
-            | Devices × rate | gatt2mqtt | Python relay | gatt2mqtt ÷ Python | delivered/s gatt2mqtt / Python |
-            |---|---:|---:|---:|---|
+            | Devices × rate | gatt2mqtt | of which the notification path | Python relay | gatt2mqtt ÷ Python | delivered/s gatt2mqtt / Python |
+            |---|---:|---:|---:|---:|---|
 
             """
         let ratio = BenchReport.ratio(gatt2mqtt?.instructionsPerMessage, peer?.instructionsPerMessage)
-        text += "| \(devices) × \(rate)/s | \(count(gatt2mqtt)) | \(count(peer)) | "
+        let path = gatt2mqtt?.notificationPathInstructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–"
+        text += "| \(devices) × \(rate)/s | \(count(gatt2mqtt)) | \(path) | \(count(peer)) | "
         text += "\(ratio.map { String(format: "%.3f×", $0) } ?? "–") | \(delivered(gatt2mqtt)) / \(delivered(peer)) |\n"
         for failure in failures { text += "\nFailed: \(failure)\n" }
         return text

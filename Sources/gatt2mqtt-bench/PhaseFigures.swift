@@ -26,4 +26,6 @@ struct PhaseFigures: Codable, Sendable {
     var busLatency: LatencySummary? = nil
     /// User-space instructions (callgrind) per force message delivered in the window, where counted.
     var instructionsPerMessage: Double? = nil
+    /// Of those, the notification path's (socket read → decode → publish), where it can be told apart.
+    var notificationPathInstructionsPerMessage: Double? = nil
 }

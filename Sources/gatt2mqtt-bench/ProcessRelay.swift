@@ -69,9 +69,11 @@ final class ProcessRelay: StreamRelay {
         try callgrind.startCounting(processID)
     }
 
-    func windowClosed() throws -> UInt64? {
+    func windowClosed() throws -> Callgrind.Count? {
         guard let callgrind, let processID else { return nil }
-        return try callgrind.stopCounting(processID, name: dumpName)
+        // gatt2mqtt's notification path: an acquired socket's packets read, decoded and published.
+        let path = program == .gatt2mqtt ? "AcquiredNotifySocketsC5drain" : nil
+        return try callgrind.stopCounting(processID, name: dumpName, function: path)
     }
     var startup: Startup? { startupFigures.withLock { $0 } }
 

@@ -108,7 +108,8 @@ struct StreamPhase {
             cpuMillisecondsPer1000: cpu, relayCorePercent: corePercent, machineBusyPercent: machineBusy,
             residentKilobytes: usageAfter?.residentKilobytes, anonymousKilobytes: usageAfter?.anonymousKilobytes,
             busLatency: busTap == nil ? nil : LatencySummary(nanoseconds: busLatencies),
-            instructionsPerMessage: instructions.flatMap { inWindow > 0 ? Double($0) / Double(inWindow) : nil })
+            instructionsPerMessage: instructions.flatMap { inWindow > 0 ? Double($0.total) / Double(inWindow) : nil },
+            notificationPathInstructionsPerMessage: instructions?.within.flatMap { inWindow > 0 ? Double($0) / Double(inWindow) : nil })
     }
 
     /// Sample-period commands (the period in force, so the stream does not change), one at a time,

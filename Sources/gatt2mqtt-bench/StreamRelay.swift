@@ -19,10 +19,10 @@ protocol StreamRelay: Sendable {
     /// The measuring window opens: a relay whose instructions are counted starts counting.
     func windowOpened() throws
     /// The window closes: the instructions the relay ran in it, if they are counted.
-    func windowClosed() throws -> UInt64?
+    func windowClosed() throws -> Callgrind.Count?
 }
 
 extension StreamRelay {
     func windowOpened() throws {}
-    func windowClosed() throws -> UInt64? { nil }
+    func windowClosed() throws -> Callgrind.Count? { nil }
 }
