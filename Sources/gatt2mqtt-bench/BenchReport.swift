@@ -126,18 +126,21 @@ struct BenchReport: Codable, Sendable {
 
             ### Load during each window
 
-            The machine's CPU in use (all cores, the simulated world and the benchmark included) and the relay
-            process's own share of one core. Near 100 % busy the world itself is the bottleneck.
+            The machine's CPU in use (all cores, the simulated world and the benchmark included), the relay
+            process's own share of one core, and how long its threads were ready to run but waited for a core
+            (schedstat), per 1 000 messages. Near 100 % busy the world itself is the bottleneck.
 
-            | Devices × rate | machine busy: D-Bus floor / gatt2mqtt / Python relay phase | relay's share of one core: gatt2mqtt / Python |
-            |---|---|---|
+            | Devices × rate | machine busy: D-Bus floor / gatt2mqtt / Python relay phase | relay's share of one core: gatt2mqtt / Python | waited for a core, ms / 1 000 msgs: gatt2mqtt / Python |
+            |---|---|---|---|
 
             """
         for row in rows {
             func percent(_ value: Double?) -> String { value.map { String(format: "%.0f %%", $0) } ?? "–" }
+            func milliseconds(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "–" }
             text += "| \(row.devices) × \(row.rate)/s | \(percent(row.dbusFloor?.machineBusyPercent)) / "
             text += "\(percent(row.gatt2mqtt?.machineBusyPercent)) / \(percent(row.peer?.machineBusyPercent)) | "
-            text += "\(percent(row.gatt2mqtt?.relayCorePercent)) / \(percent(row.peer?.relayCorePercent)) |\n"
+            text += "\(percent(row.gatt2mqtt?.relayCorePercent)) / \(percent(row.peer?.relayCorePercent)) | "
+            text += "\(milliseconds(row.gatt2mqtt?.waitMillisecondsPer1000)) / \(milliseconds(row.peer?.waitMillisecondsPer1000)) |\n"
         }
         if let instructions { text += instructions.markdown() }
         let failures = rows.flatMap { row in row.failures.map { "- \(row.devices) × \(row.rate)/s: \($0)" } }

@@ -14,6 +14,8 @@ struct PhaseFigures: Codable, Sendable {
     var commandLatency: LatencySummary
     /// CPU time of the relay's process per 1 000 force messages delivered in the window, in ms.
     var cpuMillisecondsPer1000: Double?
+    /// Time the relay's threads waited for a core (ready, not running) per 1 000 messages, in ms.
+    var waitMillisecondsPer1000: Double? = nil
     /// The relay process's CPU time over the window as a share of one core, in percent.
     var relayCorePercent: Double? = nil
     /// All cores' use over the window (the world, the benchmark and the relay), in percent.

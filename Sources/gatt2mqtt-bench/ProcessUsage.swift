@@ -5,6 +5,9 @@ struct ProcessUsage: Sendable {
     /// Nanoseconds on a CPU, summed over the threads alive now (schedstat: nanosecond resolution,
     /// unlike the 10 ms ticks of /proc/PID/stat). Threads that ended earlier are not counted.
     var cpuNanoseconds: UInt64
+    /// Nanoseconds its threads were ready to run but waited for a core (schedstat's second field),
+    /// summed the same way: what a loaded machine adds to the process's latencies.
+    var waitNanoseconds: UInt64 = 0
     /// Resident set size in KiB (VmRSS): shared library pages included.
     var residentKilobytes: Int
     /// Resident anonymous memory in KiB (RssAnon): what the process allocated itself (heap, stacks,
@@ -18,11 +21,12 @@ struct ProcessUsage: Sendable {
             let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
         else { return nil }
         var cpu: UInt64 = 0
+        var wait: UInt64 = 0
         for thread in threads {
-            if let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/schedstat", encoding: .utf8),
-                let first = text.split(separator: " ").first, let nanoseconds = UInt64(first)
-            {
-                cpu += nanoseconds
+            if let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/schedstat", encoding: .utf8) {
+                let fields = text.split(separator: " ")
+                if let first = fields.first, let nanoseconds = UInt64(first) { cpu += nanoseconds }
+                if fields.count > 1, let nanoseconds = UInt64(fields[1]) { wait += nanoseconds }
             }
         }
         /// A `Name:   123 kB` line of the status file, in KiB.
@@ -30,6 +34,7 @@ struct ProcessUsage: Sendable {
             status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
                 .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
         }
-        return ProcessUsage(cpuNanoseconds: cpu, residentKilobytes: kilobytes("VmRSS"), anonymousKilobytes: kilobytes("RssAnon"))
+        return ProcessUsage(
+            cpuNanoseconds: cpu, waitNanoseconds: wait, residentKilobytes: kilobytes("VmRSS"), anonymousKilobytes: kilobytes("RssAnon"))
     }
 }

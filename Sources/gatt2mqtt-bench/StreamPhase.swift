@@ -92,11 +92,15 @@ struct StreamPhase {
         }
         let windowSeconds = Double(windowClosed - windowStart) / 1e9
         var cpu: Double?
+        var wait: Double?
         var corePercent: Double?
         if let usageBefore, let usageAfter {
             let used = Double(usageAfter.cpuNanoseconds - usageBefore.cpuNanoseconds)
             corePercent = used / Double(windowClosed - windowStart) * 100
-            if inWindow > 0 { cpu = used / 1e6 / Double(inWindow) * 1000 }
+            if inWindow > 0 {
+                cpu = used / 1e6 / Double(inWindow) * 1000
+                wait = Double(usageAfter.waitNanoseconds &- usageBefore.waitNanoseconds) / 1e6 / Double(inWindow) * 1000
+            }
         }
         var machineBusy: Double?
         if let machineBefore, let machineAfter { machineBusy = machineAfter.busyPercent(since: machineBefore) }
@@ -105,7 +109,7 @@ struct StreamPhase {
             notificationLatency: LatencySummary(nanoseconds: notificationLatencies),
             receivedPerSecond: Double(inWindow) / windowSeconds,
             commandLatency: LatencySummary(nanoseconds: commandLatencies),
-            cpuMillisecondsPer1000: cpu, relayCorePercent: corePercent, machineBusyPercent: machineBusy,
+            cpuMillisecondsPer1000: cpu, waitMillisecondsPer1000: wait, relayCorePercent: corePercent, machineBusyPercent: machineBusy,
             residentKilobytes: usageAfter?.residentKilobytes, anonymousKilobytes: usageAfter?.anonymousKilobytes,
             busLatency: busTap == nil ? nil : LatencySummary(nanoseconds: busLatencies),
             instructionsPerMessage: instructions.flatMap { inWindow > 0 ? Double($0.total) / Double(inWindow) : nil },
