@@ -75,6 +75,7 @@ final class ProcessRelay: StreamRelay {
         let path = program == .gatt2mqtt ? "AcquiredNotifySocketsC5drain" : nil
         return try callgrind.stopCounting(processID, name: dumpName, function: path)
     }
+
     var startup: Startup? { startupFigures.withLock { $0 } }
 
     func start(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
