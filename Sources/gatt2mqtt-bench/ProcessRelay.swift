@@ -45,6 +45,7 @@ final class ProcessRelay: StreamRelay {
         }
     }
 
+    /// Its topics' first level, and the name of its callgrind dumps.
     private var prefix: String {
         switch program {
         case .gatt2mqtt: "a5"
@@ -54,13 +55,10 @@ final class ProcessRelay: StreamRelay {
 
     var processID: Int32? { process.withLock { $0?.processIdentifier } }
 
-    /// The name of the process's callgrind dumps.
-    private var dumpName: String { prefix }
-
     /// The process to start: `executable arguments` as they are, or under callgrind.
     private func launch(_ executable: String, _ arguments: [String], name: String) throws -> ManagedProcess {
         guard let callgrind else { return try world.launch(executable, arguments, name: name) }
-        let wrapped = callgrind.wrap(executable, arguments, name: dumpName)
+        let wrapped = callgrind.wrap(executable, arguments, name: prefix)
         return try world.launch(wrapped.executable, wrapped.arguments, name: name)
     }
 
@@ -73,7 +71,7 @@ final class ProcessRelay: StreamRelay {
         guard let callgrind, let processID else { return nil }
         // gatt2mqtt's notification path: an acquired socket's packets read, decoded and published.
         let path = program == .gatt2mqtt ? "AcquiredNotifySocketsC5drain" : nil
-        return try callgrind.stopCounting(processID, name: dumpName, function: path)
+        return try callgrind.stopCounting(processID, name: prefix, function: path)
     }
 
     var startup: Startup? { startupFigures.withLock { $0 } }

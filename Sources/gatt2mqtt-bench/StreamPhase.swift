@@ -94,12 +94,14 @@ struct StreamPhase {
         var cpu: Double?
         var wait: Double?
         var corePercent: Double?
-        if let usageBefore, let usageAfter {
-            let used = Double(usageAfter.cpuNanoseconds - usageBefore.cpuNanoseconds)
+        // Sums over the threads alive at each reading: a thread that ended in the window can make a sum
+        // fall, and then the window has no figure rather than a wrong one.
+        func increase(_ before: UInt64, _ after: UInt64) -> Double? { after >= before ? Double(after - before) : nil }
+        if let usageBefore, let usageAfter, let used = increase(usageBefore.cpuNanoseconds, usageAfter.cpuNanoseconds) {
             corePercent = used / Double(windowClosed - windowStart) * 100
             if inWindow > 0 {
                 cpu = used / 1e6 / Double(inWindow) * 1000
-                wait = Double(usageAfter.waitNanoseconds &- usageBefore.waitNanoseconds) / 1e6 / Double(inWindow) * 1000
+                wait = increase(usageBefore.waitNanoseconds, usageAfter.waitNanoseconds).map { $0 / 1e6 / Double(inWindow) * 1000 }
             }
         }
         var machineBusy: Double?
