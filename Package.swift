@@ -10,6 +10,7 @@ import PackageDescription
 //   Configuration: ours is DaemonConfiguration.)
 // - swift-metrics and swift-prometheus: the bridge records through swift-metrics' API (a no-op unless a
 //   backend is bootstrapped); with `--http`, swift-prometheus is that backend and renders `/metrics`.
+// - The VersionStamp plugin (Plugins/): `Gatt2MQTTVersion.current` from the VERSION file, for Bridge and all above it.
 // - swift-service-lifecycle: the daemon runs as a group of services (bridge, health report, live page)
 //   with one graceful shutdown on SIGTERM/SIGINT, stopped in reverse order. (Hummingbird already
 //   builds on it.)
@@ -57,7 +58,8 @@ let package = Package(
                 "BlueZ", "Fleet", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            plugins: ["VersionStamp"]
         ),
         // The live page and `/metrics` (`--http`): an HTTP server with its own MQTT client, so that the page
         // shows the whole fleet on the broker and its commands take the same path as anyone's.
@@ -87,11 +89,16 @@ let package = Package(
             ]
         ),
 
+        // The daemon's log lines: with their priority when standard error is the journal, and one level for all
+        // loggers that SIGHUP can change.
+        .target(name: "DaemonLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
+
         .executableTarget(
             name: "gatt2mqtt",
             dependencies: [
-                "Bridge", "DaemonConfiguration", "WebUI", .product(name: "Logging", package: "swift-log"),
+                "Bridge", "DaemonConfiguration", "DaemonLogging", "WebUI", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // With --static-swift-stdlib, swiftc exports every symbol of the executable (-export-dynamic), so
@@ -118,6 +125,8 @@ let package = Package(
             ]
         ),
 
+        .plugin(name: "VersionStamp", capability: .buildTool()),
+
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "DBus", "TestSupport"]),
@@ -126,6 +135,7 @@ let package = Package(
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),
         .testTarget(name: "WebUITests", dependencies: ["WebUI", "Bridge"]),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration", "TestSupport", "WebUI"]),
+        .testTarget(name: "DaemonLoggingTests", dependencies: ["DaemonLogging"]),
         .testTarget(name: "IntegrationTests", dependencies: ["MQTT", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -20,6 +20,11 @@ public enum ProjectPaths {
 
     public static func binary(_ name: String) -> String { binaries + "/" + name }
 
+    /// The version in the repository's VERSION file, which everything that names a version takes.
+    public static func version() throws -> String {
+        try String(contentsOfFile: root + "/VERSION", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The virtual environment made by scripts/setup.
     public static let python = root + "/.venv/bin/python"
 }

@@ -14,7 +14,7 @@ enum LiveFrame {
             return .object(entry)
         }
         return frame([
-            "type": .string("hello"), "base_topic": .string(baseTopic), "catalogue": .object(families), "requests": .array(requests),
+            "type": .string("hello"), "version": .string(Gatt2MQTTVersion.current), "base_topic": .string(baseTopic), "catalogue": .object(families), "requests": .array(requests),
             "families": .object(Dictionary(uniqueKeysWithValues: cards.map { ($0.key.rawValue, $0.value.json) })),
         ])
     }

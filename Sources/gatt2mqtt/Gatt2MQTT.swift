@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bridge
 import DaemonConfiguration
+import DaemonLogging
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -26,7 +27,10 @@ struct Gatt2MQTT: AsyncParsableCommand {
 
             BlueZ is reached on the system bus, or on DBUS_SYSTEM_BUS_ADDRESS when it is set.
 
-            """ + FamilyFlags.help)
+            SIGHUP reloads the log level from the configuration.
+
+            """ + FamilyFlags.help,
+        version: Gatt2MQTTVersion.current)
 
     @Option(help: "A YAML configuration file (default: GATT2MQTT_CONFIG, else none).")
     var config: String?
@@ -131,14 +135,9 @@ struct Gatt2MQTT: AsyncParsableCommand {
             print(String(decoding: try loaded.bridge.gripProfile.json(), as: UTF8.self))
             return
         }
-        let level = loaded.logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let threshold = DaemonLogging.bootstrap(level: loaded.logLevel)
         let logger = Logger(label: "gatt2mqtt")
-        logger.info("configuration loaded", metadata: ["file": "\(loaded.file ?? "none")"])
+        logger.info("gatt2mqtt \(Gatt2MQTTVersion.current) starting", metadata: ["configuration": "\(loaded.file ?? "none")"])
         logger.debug("configuration in effect:\n\(loaded)")
         let bridge = try Bridge(configuration: loaded.bridge, logger: logger)
         let page = try loaded.http.map { options in
@@ -156,6 +155,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         var services = bridge.services
         services.append(.init(service: bridge.healthReporter, successTerminationBehavior: .gracefullyShutdownGroup))
         if let page { services.append(.init(service: page, successTerminationBehavior: .gracefullyShutdownGroup)) }
+        services.append(.init(service: LogLevelReloader(commandLine: commandLine, threshold: threshold, logger: logger), successTerminationBehavior: .ignore))
         services.append(.init(service: ShutdownNotice(logger: logger), successTerminationBehavior: .ignore))
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()

@@ -73,6 +73,8 @@ struct HomeAssistantDiscoveryTests {
         let payload = try parse(config.payload)
         #expect(payload["state_topic"] as? String == "gatt2mqtt/hall/status")
         #expect(payload["device_class"] as? String == "connectivity")
+        let device = try #require(payload["device"] as? [String: Any])
+        #expect(device["sw_version"] as? String == Gatt2MQTTVersion.current)
     }
 
     /// In a fleet a device is one Home Assistant device whichever gateway announces it: the same ids from

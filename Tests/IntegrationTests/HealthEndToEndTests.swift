@@ -26,6 +26,8 @@ struct HealthEndToEndTests {
                 #expect(text.contains("\"\(key)\""), "health has \(key)")
             }
             #expect(!report.retain)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(json["version"] as? String == (try ProjectPaths.version()), "the version of the VERSION file")
             await recorder.stop()
         }
     }

@@ -25,6 +25,7 @@ struct LiveFrameTests {
         #expect(families["grip"]?["wide"] as? Bool == true)
         #expect(families["grip"]?["stream"] == nil)
         #expect(hello["type"] as? String == "hello")
+        #expect(hello["version"] as? String == Gatt2MQTTVersion.current)
         #expect(hello["base_topic"] as? String == "site-a")
         let catalogue = try #require(hello["catalogue"] as? [String: [[String: String]]])
         #expect(catalogue["belt"] == [["command": "mode", "example": "app"]])

@@ -26,6 +26,7 @@ struct HealthReport: Sendable {
             ])
         }
         var members: [String: JSONValue] = [
+            "version": .string(Gatt2MQTTVersion.current),
             "uptime_s": .number(now.uptimeSeconds.rounded()),
             "messages_in_per_s": rate(now.messagesIn, before.messagesIn),
             "messages_out_per_s": rate(now.messagesOut, before.messagesOut),

@@ -37,6 +37,7 @@ struct HomeAssistantDiscovery: Sendable {
             "device": .object([
                 "identifiers": .array([.string("gatt2mqtt_\(topics.identity)")]), "name": .string("gatt2mqtt \(topics.gateway)"),
                 "manufacturer": .string("gatt2mqtt"), "model": .string("BLE to MQTT gateway"),
+                "sw_version": .string(Gatt2MQTTVersion.current),
             ]),
         ]).text)
     }

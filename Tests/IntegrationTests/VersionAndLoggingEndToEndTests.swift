@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The daemon's version and its log as an operator meets them: `--version`, lines with journal priorities when
+/// standard error is the journal, and SIGHUP changing the log level without a restart.
+@Suite(.serialized)
+struct VersionAndLoggingEndToEndTests {
+    @Test func versionPrintsTheVersionFile() async throws {
+        let daemon = try ManagedProcess.launch(ProjectPaths.binary("gatt2mqtt"), arguments: ["--version"], name: "gatt2mqtt")
+        #expect(try await daemon.waitForExit() == .exited(0))
+        #expect(daemon.lines.map(\.text) == [try ProjectPaths.version()])
+    }
+
+    /// systemd sets JOURNAL_STREAM to standard error's `device:inode` when that is the journal; the shell
+    /// below does the same for a pipe, so the daemon must take the pipe for the journal.
+    @Test func linesForTheJournalCarryTheirPriorityAndNoTimestamp() async throws {
+        try await TestWorld.with { world in
+            let script = #"JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2) exec "$0" "$@""#
+            let daemon = try world.launch(
+                "/bin/sh", ["-c", script, ProjectPaths.binary("gatt2mqtt"), "--broker", world.broker.url, "--adapter", world.bridgeAdapters[0],
+                            "--gateway", "journal", "--log-level", "info"], name: "gatt2mqtt")
+            let version = try ProjectPaths.version()
+            try await daemon.waitForLine(containing: "<6>info gatt2mqtt: configuration=none gatt2mqtt \(version) starting")
+            try await daemon.waitForLine(containing: "bridge running")
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            try recorder.publish("gatt2mqtt/journal/request/connect", "not json")
+            try await recorder.waitFor("gatt2mqtt/journal/response/connect")
+            let warning = try await daemon.waitForLine(containing: "request refused")
+            #expect(warning.hasPrefix("<4>warning gatt2mqtt: "))
+            await recorder.stop()
+            #expect(await daemon.terminate() == .exited(0))
+            let lines = daemon.lines.map(\.text)
+            #expect(!lines.isEmpty)
+            for line in lines {
+                #expect(line.range(of: #"^<[2-7]>"#, options: .regularExpression) != nil, "every line has a priority: \(line)")
+                #expect(line.range(of: #"\d{4}-\d\d-\d\dT\d\d:"#, options: .regularExpression) == nil, "and no timestamp: \(line)")
+            }
+            #expect(!lines.contains { $0.hasPrefix("<7>") }, "nothing below the info level")
+        }
+    }
+
+    @Test func sighupReloadsTheLogLevelAndAnythingElseWaitsForARestart() async throws {
+        try await TestWorld.with { world in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-\(UUID().uuidString.prefix(8)).yaml").path
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            try "log_level: info\n".write(toFile: file, atomically: true, encoding: .utf8)
+            let daemon = try world.launch(
+                ProjectPaths.binary("gatt2mqtt"),
+                ["--config", file, "--broker", world.broker.url, "--adapter", world.bridgeAdapters[0], "--gateway", "reload"], name: "gatt2mqtt")
+            try await daemon.waitForLine(containing: "bridge running", timeout: .seconds(20))
+            try "log_level: debug\n".write(toFile: file, atomically: true, encoding: .utf8)
+            var mark = daemon.lineCount
+            daemon.send(SIGHUP)
+            try await daemon.waitForLine(containing: "SIGHUP: log level info → debug", after: mark)
+            try "log_level: loud\n".write(toFile: file, atomically: true, encoding: .utf8)
+            mark = daemon.lineCount
+            daemon.send(SIGHUP)
+            let refused = try await daemon.waitForLine(containing: "SIGHUP: configuration error", after: mark)
+            #expect(refused.contains("log level left at debug") && refused.contains("log_level"))
+            #expect(daemon.exit == nil, "SIGHUP never ends the daemon")
+            #expect(await daemon.terminate() == .exited(0))
+        }
+    }
+}
