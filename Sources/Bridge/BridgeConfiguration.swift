@@ -29,6 +29,9 @@ public struct BridgeConfiguration: Sendable {
     public var sessionExpirySeconds: UInt32 = 3600
     /// How often `gatt2mqtt/<gateway>/health` is published.
     public var healthInterval: Duration = .seconds(60)
+    /// A file whose modification time says the gateway is alive: touched every 15 s while the bus answers, as the
+    /// systemd watchdog is pinged (a container's HEALTHCHECK reads it). None by default.
+    public var healthFile: String?
     /// Commands accepted per device: a burst, then a steady rate per second.
     public var commandRate = (perSecond: 20.0, burst: 40.0)
     /// Aliases replacing the address as a device's `<id>` in topics: upper-case address with colons

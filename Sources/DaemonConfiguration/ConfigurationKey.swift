@@ -63,6 +63,7 @@ struct ConfigurationKey: Hashable, Sendable {
     static let logLevel = Self("log_level", .text, environment: "GATT2MQTT_LOG_LEVEL")
     static let payloadSizeLimit = Self("payload_size_limit", .integer)
     static let healthInterval = Self("health_s", .number)
+    static let healthFile = Self("health_file", .path, environment: "GATT2MQTT_HEALTH_FILE")
     static let commandRate = Self("limits.command_rate", .number)
     static let commandBurst = Self("limits.command_burst", .integer)
     static let fleetEnabled = Self("fleet.enabled", .text)
@@ -77,7 +78,7 @@ struct ConfigurationKey: Hashable, Sendable {
     private static let gatewayKeys: [Self] = [
         brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
         tlsCertificateFile, tlsKeyFile, sessionExpiry, gateway, baseTopic, adapter, adapters, adapterSlots,
-        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, commandRate,
+        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile, commandRate,
         commandBurst, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
         httpPasswordFile, httpTokenFile,
     ]

@@ -66,6 +66,7 @@ struct ConfigurationResolver {
             guard (0.1...86400).contains(seconds) else { throw fail(.healthInterval, "must be from 0.1 to 86400 seconds, not \(seconds)") }
             bridge.healthInterval = .milliseconds(Int(seconds * 1000))
         }
+        bridge.healthFile = text(.healthFile)
         if let seconds = integer(.sessionExpiry) {
             guard (0...Int(UInt32.max)).contains(seconds) else { throw fail(.sessionExpiry, "must be from 0 to \(UInt32.max) seconds, not \(seconds)") }
             bridge.sessionExpirySeconds = UInt32(seconds)

@@ -85,6 +85,7 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         add(0, "log_level: \(logLevel.rawValue)")
         add(0, "payload_size_limit: \(bridge.payloadSizeLimit)")
         add(0, "health_s: \(number(bridge.healthInterval / .seconds(1)))")
+        if let file = bridge.healthFile { add(0, "health_file: \(quoted(file))") }
         add(0, "limits:")
         add(1, "command_rate: \(number(bridge.commandRate.perSecond))")
         add(1, "command_burst: \(Int(bridge.commandRate.burst))")

@@ -22,7 +22,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
             Settings come from, in rising precedence: the defaults, the YAML file (--config, or \
             GATT2MQTT_CONFIG; see examples/gatt2mqtt.yaml), the environment (GATT2MQTT_BROKER, \
             GATT2MQTT_ADAPTER, GATT2MQTT_GATEWAY, GATT2MQTT_LOG_LEVEL, GATT2MQTT_MQTT_USERNAME, \
-            GATT2MQTT_MQTT_PASSWORD), and these flags. The broker password is read from the file's \
+            GATT2MQTT_MQTT_PASSWORD, GATT2MQTT_HEALTH_FILE), and these flags. The broker password is read from the file's \
             broker.password_file or GATT2MQTT_MQTT_PASSWORD, never from a flag.
 
             BlueZ is reached on the system bus, or on DBUS_SYSTEM_BUS_ADDRESS when it is set.

@@ -31,4 +31,16 @@ struct HealthEndToEndTests {
             await recorder.stop()
         }
     }
+
+    /// `GATT2MQTT_HEALTH_FILE` (a container's HEALTHCHECK): the file appears once the daemon runs and is fresh.
+    @Test func theHealthFileIsTouchedWhileTheBusAnswers() async throws {
+        try await TestWorld.with { world in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-alive-\(UUID().uuidString.prefix(8))").path
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let bridge = try await world.startBridge(extraEnvironment: ["GATT2MQTT_HEALTH_FILE": file])
+            try await bridge.waitForLine(containing: "health file \(file): touched every")
+            let modified = try #require(try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date)
+            #expect(abs(modified.timeIntervalSinceNow) < 15)
+        }
+    }
 }

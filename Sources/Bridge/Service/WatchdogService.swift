@@ -2,12 +2,18 @@ import ServiceLifecycle
 
 /// systemd's watchdog (`WatchdogSec=`): pings while D-Bus answers, so a wedged bus connection gets the
 /// daemon restarted. The broker is left out: its client reconnects by itself, and an outage is no reason
-/// to restart.
+/// to restart. The health file, where one is configured, follows the same check.
 struct WatchdogService: Service {
     let bridge: Bridge
 
     func run() async {
         let dbus = bridge.dbus
-        await cancelWhenGracefulShutdown { await bridge.notifier.runWatchdog { await dbus.isConnected } }
+        let healthFile = bridge.configuration.healthFile.map { HealthFile(path: $0, logger: bridge.logger) }
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await bridge.notifier.runWatchdog { await dbus.isConnected } }
+                if let healthFile { group.addTask { await healthFile.run { await dbus.isConnected } } }
+            }
+        }
     }
 }
