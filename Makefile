@@ -1,5 +1,5 @@
 # Shortcuts; each target is one script in scripts/.
-.PHONY: demo test bench bench-real bench-fleet fuzz
+.PHONY: demo test bench bench-real bench-fleet fuzz deb
 
 demo:
 	scripts/demo
@@ -20,3 +20,7 @@ bench-fleet:
 
 fuzz:
 	scripts/fuzz
+
+# The Debian package (dpkg-buildpackage on debian/, then lintian): .build/package/gatt2mqtt_<version>_<arch>.deb.
+deb:
+	scripts/package
