@@ -7,8 +7,8 @@ import Synchronization
 /// (`reset`, about 4 s). The guest's system bus is forwarded to a loopback port, so the bridge,
 /// the simulators and bluetoothctl run on the host as they would against any BlueZ.
 ///
-/// The guest is driven through its serial console (scripts/realbluez/guest-agent): one request a
-/// line, answered by `g2m-agent <id> …` lines, and killed with the test process at the latest.
+/// The guest is driven through its serial console (scripts/realbluez/guest-agent, `GuestConsole`): one
+/// request a line, answered by `g2m-agent <id> …` lines, and killed with the test process at the latest.
 public final class RealBlueZGuest: Sendable {
     /// The guest's system bus, for `DBUS_SYSTEM_BUS_ADDRESS`.
     public let busAddress: String
@@ -16,7 +16,8 @@ public final class RealBlueZGuest: Sendable {
     public let runFolder: String
     /// qemu, whose standard input and output are the guest's console.
     public let console: ManagedProcess
-    private let nextRequest = Mutex(1)
+    /// The console's request protocol.
+    private let agent: GuestConsole
 
     private static let current = Mutex<Task<RealBlueZGuest, Error>?>(nil)
 
@@ -44,25 +45,18 @@ public final class RealBlueZGuest: Sendable {
         let port = try FreePort.allocate()
         // bluetoothd's and btvirt's logs: kept with the other logs under GATT2MQTT_KEEP_LOGS, else removed at exit.
         let name = "g2m-realbluez-\(UUID().uuidString.prefix(8))"
-        let runFolder = TestWorld.keptLogs.map { "\($0)/\(name)" } ?? FileManager.default.temporaryDirectory.appendingPathComponent(name).path
-        try FileManager.default.createDirectory(atPath: runFolder, withIntermediateDirectories: true)
-        if TestWorld.keptLogs == nil { FoldersRemovedAtExit.add(runFolder) }
-        let console = try ManagedProcess.launch(
-            ProjectPaths.root + "/scripts/realbluez/boot", arguments: [runFolder, "\(port)"], name: "realbluez-guest",
-            standardInput: true)
-        do {
-            try await console.waitForLine(timeout: timeout) { $0.hasPrefix("g2m-agent 0 ready") }
-        } catch {
-            _ = await console.terminate(grace: .seconds(1))
-            throw error
-        }
-        return RealBlueZGuest(busAddress: "tcp:host=127.0.0.1,port=\(port)", runFolder: runFolder, console: console)
+        let runFolder = try GuestConsole.makeRunFolder(name: name, parent: FileManager.default.temporaryDirectory.path)
+        let (agent, _) = try await GuestConsole.boot(
+            script: ProjectPaths.root + "/scripts/realbluez/boot", arguments: [runFolder, "\(port)"], name: "realbluez-guest",
+            label: "real BlueZ guest", runFolder: runFolder, timeout: timeout)
+        return RealBlueZGuest(busAddress: "tcp:host=127.0.0.1,port=\(port)", runFolder: runFolder, agent: agent)
     }
 
-    private init(busAddress: String, runFolder: String, console: ManagedProcess) {
+    private init(busAddress: String, runFolder: String, agent: GuestConsole) {
         self.busAddress = busAddress
         self.runFolder = runFolder
-        self.console = console
+        self.agent = agent
+        self.console = agent.process
     }
 
     /// A fresh BlueZ: bluetoothd and btvirt restarted with `controllers` LE controllers and no bonds.
@@ -81,60 +75,17 @@ public final class RealBlueZGuest: Sendable {
     /// Runs a shell command inside the guest, for clients that need file-descriptor passing (which D-Bus
     /// over TCP cannot carry). Returns its exit status (nil when it timed out) and output lines.
     public func run(_ command: String, timeout: Duration = .seconds(60)) async throws -> (status: Int32?, output: [String]) {
-        let id = newRequestID()
-        let start = console.lineCount
-        try console.send(line: "\(id) run \(timeout.components.seconds) \(command)")
-        let prefix = "g2m-agent \(id) "
-        let end = try await console.waitForLine(after: start, timeout: timeout + .seconds(10)) { $0.hasPrefix(prefix + "exit ") }
-        let output = console.lines.dropFirst(start).map(\.text).filter { $0.hasPrefix(prefix + "out ") }
-            .map { String($0.dropFirst(prefix.count + 4)) }
-        return (Int32(end.dropFirst(prefix.count + 5)), output)
+        try await agent.run(command, timeout: timeout)
     }
 
     /// Sends one request and returns the text of its `ok` answer; a `fail` answer throws.
     private func request(_ text: String, timeout: Duration) async throws -> String {
-        let id = newRequestID()
-        let start = console.lineCount
-        try console.send(line: "\(id) \(text)")
-        let prefix = "g2m-agent \(id) "
-        let answer = try await console.waitForLine(after: start, timeout: timeout) { $0.hasPrefix(prefix) }
-        let rest = answer.dropFirst(prefix.count)
-        guard rest.hasPrefix("ok") else {
-            throw WorldFailure(description: "real BlueZ guest: '\(text)' failed: \(rest) (logs in \(runFolder))")
-        }
-        return String(rest.dropFirst(2)).trimmingCharacters(in: .whitespaces)
-    }
-
-    private func newRequestID() -> Int {
-        nextRequest.withLock { id in
-            defer { id += 1 }
-            return id
-        }
+        try await agent.request(text, timeout: timeout)
     }
 
     /// Powers the guest off and removes its run folder.
     public func stop() async {
-        try? console.send(line: "0 stop")
-        _ = try? await console.waitForExit(timeout: .seconds(10))
-        _ = await console.terminate(grace: .seconds(2))
+        await agent.stop(wait: .seconds(10))
         try? FileManager.default.removeItem(atPath: runFolder)
-    }
-}
-
-/// Folders to remove when the test process exits (the guest outlives every test that uses it).
-private enum FoldersRemovedAtExit {
-    private static let folders: Mutex<[String]> = {
-        atexit {
-            for folder in FoldersRemovedAtExit.drain() { try? FileManager.default.removeItem(atPath: folder) }
-        }
-        return Mutex([])
-    }()
-
-    static func add(_ folder: String) { folders.withLock { $0.append(folder) } }
-    static func drain() -> [String] {
-        folders.withLock { folders in
-            defer { folders = [] }
-            return folders
-        }
     }
 }

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The Debian package as a user meets it: installed by apt on a clean Debian 12 root (its Depends resolved
+/// by apt), booted with systemd as PID 1, the distribution's own dbus-daemon and D-Bus policy, the real
+/// bluetoothd started by bluetooth.service, btvirt's controllers and a virtual belt. The unit runs exactly
+/// as shipped. Runs when `GATT2MQTT_WORLDS` names `installed` (scripts/test: after scripts/package).
+@Suite(.serialized, .enabled(if: InstalledPackages.enabled, "needs GATT2MQTT_WORLDS=installed and scripts/package's output"))
+struct InstalledPackageTests {
+    /// Starts, runs a belt, logs at its priorities, stops cleanly, and is restarted by the watchdog.
+    @Test func theServiceUnderSystemd() async throws {
+        let packages = try InstalledPackages.current()
+        let guest = try await InstalledGuest.boot(packages: [packages.deb], simulator: packages.simulator)
+        do {
+            try await serviceRunsAndServesABelt(guest, packages: packages)
+        } catch {
+            await guest.stop()
+            throw error
+        }
+        await guest.stop()
+    }
+
+    /// An upgrade from the previous version keeps an edited conffile and the fleet's incarnation and restarts
+    /// the daemon; a purge leaves nothing behind.
+    @Test func upgradeThenPurge() async throws {
+        let packages = try InstalledPackages.current()
+        let guest = try await InstalledGuest.boot(packages: [packages.previousDeb], simulator: nil)
+        do {
+            try await upgradeKeepsWhatTheUserMade(guest, packages: packages)
+        } catch {
+            await guest.stop()
+            throw error
+        }
+        await guest.stop()
+    }
+
+    // MARK: The service
+
+    private func serviceRunsAndServesABelt(_ guest: InstalledGuest, packages: InstalledPackages) async throws {
+        let gateway = try await guest.output("hostname")
+        let recorder = try await TopicRecorder(url: "mqtt://127.0.0.1:\(guest.mqttPort)")
+        defer { Task { await recorder.stop() } }
+
+        // Active only once the daemon said READY=1: its status text is the one READY carries, and systemd's
+        // "Started" line follows the daemon's own "bridge running".
+        #expect(try await guest.output("systemctl is-active gatt2mqtt") == "active")
+        #expect(try await guest.output("systemctl show -P StatusText gatt2mqtt").hasPrefix("running on hci0 as gateway \(gateway)"))
+        let journal = try await guest.lines("journalctl -b -o cat -u gatt2mqtt")
+        let running = journal.firstIndex { $0.contains("bridge running") }
+        let started = journal.firstIndex { $0.hasPrefix("Started") }
+        #expect(running != nil && started != nil && running! < started!, "systemd counted it started after the daemon was ready: \(journal)")
+        // The sandbox refuses nothing the daemon does (the Swift runtime's thread priorities were, once).
+        #expect(!journal.contains { $0.contains("Failed to set thread priority") || $0.contains("Operation not permitted") }, "\(journal)")
+        #expect(try await guest.output("gatt2mqtt --version") == (try ProjectPaths.version()))
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", timeout: .seconds(60)) { $0.payloadString == "online" }
+
+        // A belt on the other controller: its headings reach the broker through the installed daemon.
+        let belt = try await guest.startSimulator(["belt"])
+        let address = try #require(belt.ready.split(separator: " ").dropFirst(2).first, "READY belt <address> …: \(belt.ready)")
+        let id = address.lowercased().replacingOccurrences(of: ":", with: "")
+        try await recorder.waitFor("belt/\(id)/connection", timeout: .seconds(120)) { $0.payloadString == "connected" }
+        try await recorder.waitFor("belt/\(id)/heading", timeout: .seconds(60))
+
+        // A warning provoked from the broker is in the journal at priority 4; info lines are not there.
+        try recorder.publish("gatt2mqtt/\(gateway)/request/connect", "not json")
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/response/connect", timeout: .seconds(30))
+        let warnings = try await guest.lines("journalctl -b -o cat -u gatt2mqtt -p warning")
+        #expect(warnings.contains { $0.contains("request refused") }, "the warning at its priority: \(warnings)")
+        #expect(!warnings.contains { $0.contains("bridge running") }, "an info line is not a warning")
+        let priority = try await guest.output(
+            #"journalctl -b -u gatt2mqtt -o json --output-fields=PRIORITY,MESSAGE | grep -m1 'request refused' | grep -o '"PRIORITY":"[0-9]"'"#)
+        #expect(priority == #""PRIORITY":"4""#)
+
+        // The sandbox as shipped.
+        let security = try await guest.lines("systemd-analyze security gatt2mqtt --no-pager")
+        let exposure = try #require(security.compactMap(Self.exposure).first, "systemd-analyze printed an exposure: \(security.suffix(3))")
+        print("installed tier: systemd-analyze security gatt2mqtt: exposure \(exposure)")
+        #expect(exposure <= 2.0, "\(security.suffix(40).joined(separator: "\n"))")
+
+        // A wedged daemon (SIGSTOP) is killed by the watchdog and started again; the belt comes back.
+        let pid = try await guest.output("systemctl show -P MainPID gatt2mqtt")
+        let mark = recorder.mark
+        #expect(try await guest.run("systemctl kill -s SIGSTOP gatt2mqtt").status == 0)
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: mark, timeout: .seconds(120)) { $0.payloadString == "online" }
+        try await recorder.waitFor("belt/\(id)/heading", after: mark, timeout: .seconds(120))
+        #expect(try await guest.output("systemctl show -P MainPID gatt2mqtt") != pid, "a new process")
+        let restarts = try await guest.lines("journalctl -b -o cat -u gatt2mqtt")
+        #expect(restarts.contains { $0.contains("Watchdog timeout") }, "systemd's watchdog ended it")
+        #expect(try await guest.output("systemctl show -P NRestarts gatt2mqtt") == "1")
+
+        // `systemctl stop`: `offline` on the broker, exit status 0.
+        let beforeStop = recorder.mark
+        #expect(try await guest.run("systemctl stop gatt2mqtt", timeout: .seconds(60)).status == 0)
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: beforeStop, timeout: .seconds(30)) { $0.payloadString == "offline" }
+        #expect(try await guest.output("systemctl show -P Result gatt2mqtt") == "success")
+        #expect(try await guest.output("systemctl show -P ExecMainStatus gatt2mqtt") == "0")
+    }
+
+    /// "Overall exposure level for gatt2mqtt.service: 1.9 OK 🙂" → 1.9.
+    static func exposure(_ line: String) -> Double? {
+        guard let range = line.range(of: "Overall exposure level for gatt2mqtt.service: ") else { return nil }
+        return Double(line[range.upperBound...].prefix { $0.isNumber || $0 == "." })
+    }
+
+    // MARK: Upgrade and purge
+
+    private func upgradeKeepsWhatTheUserMade(_ guest: InstalledGuest, packages: InstalledPackages) async throws {
+        let config = "/etc/gatt2mqtt/gatt2mqtt.yaml"
+        let incarnation = "/var/lib/gatt2mqtt/fleet-incarnation"
+        #expect(try await guest.output("dpkg-query -W -f '${Version}' gatt2mqtt") == packages.previousVersion)
+        #expect(try await guest.output("stat -c '%a %U %G' \(config)") == "640 root gatt2mqtt")
+        #expect(try await guest.output("id -nG gatt2mqtt").split(separator: " ").contains("bluetooth"))
+        // The user's edit: this gateway joins a fleet, so it keeps an incarnation.
+        #expect(try await guest.run("printf '\\nfleet:\\n  enabled: true\\n' >> \(config) && systemctl restart gatt2mqtt", timeout: .seconds(90)).status == 0)
+        let before = try #require(UInt64(try await guest.output("cat \(incarnation)")), "an incarnation after a fleet start")
+        let pid = try await guest.output("systemctl show -P MainPID gatt2mqtt")
+
+        let deb = try guest.share(file: packages.deb, as: "upgrade.deb")
+        let upgrade = try await guest.run("DEBIAN_FRONTEND=noninteractive apt-get install -y \(deb)", timeout: .seconds(180))
+        #expect(upgrade.status == 0, "\(upgrade.output.suffix(20).joined(separator: "\n"))")
+        #expect(try await guest.output("dpkg-query -W -f '${Version}' gatt2mqtt") == packages.version)
+        #expect(try await guest.output("grep -c '^  enabled: true' \(config)") == "1", "the edited conffile is kept")
+        #expect(try await guest.output("stat -c '%a %U %G' \(config)") == "640 root gatt2mqtt")
+        #expect(try await guest.output("systemctl is-active gatt2mqtt") == "active")
+        #expect(try await guest.output("systemctl show -P MainPID gatt2mqtt") != pid, "restarted by the upgrade")
+        let after = try #require(UInt64(try await guest.output("cat \(incarnation)")))
+        #expect(after == before + 1, "the incarnation goes on from the kept file")
+
+        let purge = try await guest.run("DEBIAN_FRONTEND=noninteractive apt-get purge -y gatt2mqtt", timeout: .seconds(120))
+        #expect(purge.status == 0, "\(purge.output.suffix(20).joined(separator: "\n"))")
+        let left = try await guest.lines(
+            "getent passwd gatt2mqtt; getent group gatt2mqtt; ls -d /etc/gatt2mqtt /var/lib/gatt2mqtt /usr/bin/gatt2mqtt 2>/dev/null;"
+                + " systemctl list-unit-files gatt2mqtt.service --no-legend; dpkg -l gatt2mqtt 2>/dev/null | grep '^.[^n]'; true")
+        #expect(left.isEmpty, "nothing left after a purge: \(left)")
+    }
+}
+
+/// What scripts/package made for the installed tier: the package, an older version of it for the upgrade,
+/// and the static simulator.
+struct InstalledPackages: Sendable {
+    let deb: String
+    let version: String
+    let previousDeb: String
+    let previousVersion: String
+    let simulator: String
+
+    static var enabled: Bool {
+        (ProcessInfo.processInfo.environment["GATT2MQTT_WORLDS"] ?? "").split(separator: ",").contains("installed")
+    }
+
+    /// From `GATT2MQTT_PACKAGES` (default .build/package): `gatt2mqtt_<version>_<arch>.deb` and the simulator, and
+    /// the previous version in its `previous/` folder.
+    static func current() throws -> InstalledPackages {
+        let folder = ProcessInfo.processInfo.environment["GATT2MQTT_PACKAGES"] ?? ProjectPaths.root + "/.build/package"
+        let version = try ProjectPaths.version()
+        func deb(in folder: String) throws -> (String, String) {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("gatt2mqtt_") && $0.hasSuffix(".deb") }
+            let name = try #require(names.sorted().last, "a package in \(folder) (scripts/package)")
+            return (folder + "/" + name, String(name.split(separator: "_")[1]))
+        }
+        let (current, builtVersion) = try deb(in: folder)
+        #expect(builtVersion == version, "the package has the VERSION file's version")
+        let (previous, previousVersion) = try deb(in: folder + "/previous")
+        return InstalledPackages(
+            deb: current, version: builtVersion, previousDeb: previous, previousVersion: previousVersion, simulator: folder + "/gatt2mqtt-sim")
+    }
+}
+
+extension InstalledGuest {
+    /// A command's whole output, trimmed; a failing command throws.
+    func output(_ command: String, timeout: Duration = .seconds(60)) async throws -> String {
+        let result = try await run(command, timeout: timeout)
+        guard result.status == 0 else {
+            throw WorldFailure(description: "installed guest: '\(command)' exited \(result.status.map(String.init) ?? "on a time-out"): \(result.output.suffix(10))")
+        }
+        return result.output.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func lines(_ command: String, timeout: Duration = .seconds(60)) async throws -> [String] {
+        let text = try await output(command, timeout: timeout)
+        return text.isEmpty ? [] : text.components(separatedBy: "\n")
+    }
+}
