@@ -11,23 +11,21 @@ struct InstalledPackageTests {
     /// Starts, runs a belt, logs at its priorities, stops cleanly, and is restarted by the watchdog.
     @Test func theServiceUnderSystemd() async throws {
         let packages = try InstalledPackages.current()
-        let guest = try await InstalledGuest.boot(packages: [packages.deb], simulator: packages.simulator)
-        do {
-            try await serviceRunsAndServesABelt(guest, packages: packages)
-        } catch {
-            await guest.stop()
-            throw error
-        }
-        await guest.stop()
+        try await withGuest(installing: packages.deb, simulator: packages.simulator) { try await serviceRunsAndServesABelt($0, packages: packages) }
     }
 
     /// An upgrade from the previous version keeps an edited conffile and the fleet's incarnation and restarts
     /// the daemon; a purge leaves nothing behind.
     @Test func upgradeThenPurge() async throws {
         let packages = try InstalledPackages.current()
-        let guest = try await InstalledGuest.boot(packages: [packages.previousDeb], simulator: nil)
+        try await withGuest(installing: packages.previousDeb) { try await upgradeKeepsWhatTheUserMade($0, packages: packages) }
+    }
+
+    /// Boots a guest with `deb` installed, runs `body` on it and powers it off, whatever `body` did.
+    private func withGuest(installing deb: String, simulator: String? = nil, _ body: (InstalledGuest) async throws -> Void) async throws {
+        let guest = try await InstalledGuest.boot(packages: [deb], simulator: simulator)
         do {
-            try await upgradeKeepsWhatTheUserMade(guest, packages: packages)
+            try await body(guest)
         } catch {
             await guest.stop()
             throw error
@@ -38,6 +36,7 @@ struct InstalledPackageTests {
     // MARK: The service
 
     private func serviceRunsAndServesABelt(_ guest: InstalledGuest, packages: InstalledPackages) async throws {
+        #expect(guest.systemState == "running", "no unit failed at boot, gatt2mqtt's among them")
         let gateway = try await guest.output("hostname")
         let recorder = try await TopicRecorder(url: "mqtt://127.0.0.1:\(guest.mqttPort)")
         defer { Task { await recorder.stop() } }
