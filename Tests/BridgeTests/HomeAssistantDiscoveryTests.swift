@@ -39,6 +39,11 @@ struct HomeAssistantDiscoveryTests {
             #expect((deviceBlock["identifiers"] as? [String]) == ["gatt2mqtt_hall_\(family.rawValue)_001122334451"])
             #expect(deviceBlock["via_device"] as? String == "gatt2mqtt_hall")
             guard component != "device_automation" else { continue }
+            #expect(payload["origin"] as? [String: String] == ["name": "gatt2mqtt", "sw_version": Gatt2MQTTVersion.current])
+            let objectID = "\(family.rawValue)_001122334451_\(parts[3])"
+            #expect(payload["object_id"] as? String == objectID, "for Home Assistant before 2025.10")
+            #expect(payload["default_entity_id"] as? String == "\(component).\(objectID)", "for 2025.10 and later")
+            #expect((payload["entity_category"] as? String == "diagnostic") == (parts[3] == "battery"), "\(parts[3]) is diagnostic only if a battery")
             let uniqueID = try #require(payload["unique_id"] as? String)
             #expect(uniqueID.hasPrefix("gatt2mqtt_hall_"))
             #expect(uniqueIDs.insert(uniqueID).inserted, "unique ids are unique")
@@ -75,6 +80,14 @@ struct HomeAssistantDiscoveryTests {
         #expect(payload["device_class"] as? String == "connectivity")
         let device = try #require(payload["device"] as? [String: Any])
         #expect(device["sw_version"] as? String == Gatt2MQTTVersion.current)
+        #expect(payload["default_entity_id"] as? String == "binary_sensor.gatt2mqtt_hall_status")
+        #expect(payload["entity_category"] as? String == "diagnostic")
+    }
+
+    /// An entity id has lower-case letters, digits and `_` only, whatever an alias or a gateway's name holds.
+    @Test func entityIDsAreSlugs() {
+        #expect(HomeAssistantDiscovery.entityID("sensor", "belt_hall-Belt_heading") == "sensor.belt_hall_belt_heading")
+        #expect(HomeAssistantDiscovery.entityID("binary_sensor", "gatt2mqtt_site_gw-2_status") == "binary_sensor.gatt2mqtt_site_gw_2_status")
     }
 
     /// In a fleet a device is one Home Assistant device whichever gateway announces it: the same ids from

@@ -34,6 +34,9 @@ struct HomeAssistantDiscovery: Sendable {
             "name": .string("Status"), "state_topic": .string(topics.status), "payload_on": .string("online"),
             "payload_off": .string("offline"), "device_class": .string("connectivity"),
             "unique_id": .string("gatt2mqtt_\(topics.identity)_status"),
+            "default_entity_id": .string(Self.entityID("binary_sensor", "gatt2mqtt_\(topics.identity)_status")),
+            "object_id": .string("gatt2mqtt_\(topics.identity)_status"),
+            "entity_category": .string("diagnostic"), "origin": Self.origin,
             "device": .object([
                 "identifiers": .array([.string("gatt2mqtt_\(topics.identity)")]), "name": .string("gatt2mqtt \(topics.gateway)"),
                 "manufacturer": .string("gatt2mqtt"), "model": .string("BLE to MQTT gateway"),
@@ -41,6 +44,18 @@ struct HomeAssistantDiscovery: Sendable {
             ]),
         ]).text)
     }
+
+    /// `<domain>.<object id>` in the only characters an entity id may have (an alias or a gateway name may hold
+    /// `-` or capitals): lower case, anything else `_`, as Home Assistant itself makes an `object_id` into one.
+    static func entityID(_ domain: String, _ objectID: String) -> String {
+        let slug = objectID.lowercased().unicodeScalars.map { scalar -> Character in
+            ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) ? Character(scalar) : "_"
+        }
+        return domain + "." + String(slug)
+    }
+
+    /// Who published a config, which Home Assistant logs when it adds or changes what the config describes.
+    static let origin = JSONValue.object(["name": .string("gatt2mqtt"), "sw_version": .string(Gatt2MQTTVersion.current)])
 
     /// Empty retained payloads that remove every config of `device` from Home Assistant.
     func removals(for device: Device) -> [Publication] {
@@ -65,9 +80,15 @@ struct HomeAssistantDiscovery: Sendable {
         var payload = entity.fields
         for (field, leaf) in entity.topics { payload[field] = .string(topic(device, leaf)) }
         payload["device"] = deviceBlock(device)
+        payload["origin"] = Self.origin
         guard !entity.isTrigger else { return payload }
         payload["unique_id"] = .string("gatt2mqtt_\(node(device))_\(entity.object)")
-        payload["object_id"] = .string("\(device.family.rawValue)_\(device.id)_\(entity.object)")
+        // The entity id Home Assistant gives it at first: `default_entity_id` since 2025.10, which deprecated
+        // `object_id` and drops it in 2026.4; `object_id` too for the releases before 2025.10, which know only
+        // that one (Zigbee2MQTT sends both the same way).
+        let objectID = "\(device.family.rawValue)_\(device.id)_\(entity.object)"
+        payload["default_entity_id"] = .string(Self.entityID(entity.component, objectID))
+        payload["object_id"] = .string(objectID)
         // Available only when the device is connected, and (outside a fleet, where one gateway serves
         // it for good) its gateway is online.
         let connected = JSONValue.object([

@@ -22,11 +22,12 @@ struct HomeAssistantModel: Sendable {
             Entity(component: "sensor", object: object, topics: ["state_topic": leaf], fields: ["name": .string(name)].merging(extra) { $1 })
         }
 
-        /// A battery percentage read from the JSON on `leaf` by `template`.
+        /// A battery percentage read from the JSON on `leaf` by `template`: diagnostic, so Home Assistant shows it
+        /// with the device's state of health rather than among what the device measures.
         static func battery(leaf: String = "battery", template: String) -> Entity {
             sensor("battery", "Battery", leaf: leaf, [
                 "device_class": .string("battery"), "unit_of_measurement": .string("%"), "state_class": .string("measurement"),
-                "value_template": .string(template),
+                "value_template": .string(template), "entity_category": .string("diagnostic"),
             ])
         }
 
