@@ -103,7 +103,8 @@ public final class Bridge: Sendable {
             drivers: drivers, publisher: publisher, logger: logger, payloadSizeLimit: configuration.payloadSizeLimit,
             commandRate: configuration.commandRate)
         homeAssistant = HomeAssistantAnnouncer(
-            discovery: HomeAssistantDiscovery(topics: topics, fleet: fleet != nil), publisher: publisher)
+            discovery: HomeAssistantDiscovery(topics: topics, fleet: fleet != nil, prefix: configuration.homeAssistant.discoveryPrefix),
+            publisher: publisher, enabled: configuration.homeAssistant.enabled)
         dbus = try DBusConnection.system(logger: Logger(label: "gatt2mqtt.dbus"))
         bluez = BlueZClient(connection: dbus, logger: Logger(label: "gatt2mqtt.bluez"), acquireNotify: configuration.acquireNotify)
         self.notifier = notifier

@@ -29,6 +29,8 @@ public struct BridgeConfiguration: Sendable {
     public var sessionExpirySeconds: UInt32 = 3600
     /// How often `gatt2mqtt/<gateway>/health` is published.
     public var healthInterval: Duration = .seconds(60)
+    /// Home Assistant discovery: on or off, and its topic prefix.
+    public var homeAssistant = HomeAssistantOptions()
     /// A file whose modification time says the gateway is alive: touched every 15 s while the bus answers, as the
     /// systemd watchdog is pinged (a container's HEALTHCHECK reads it). None by default.
     public var healthFile: String?

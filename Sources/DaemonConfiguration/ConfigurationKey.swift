@@ -66,6 +66,8 @@ struct ConfigurationKey: Hashable, Sendable {
     static let healthFile = Self("health_file", .path, environment: "GATT2MQTT_HEALTH_FILE")
     static let commandRate = Self("limits.command_rate", .number)
     static let commandBurst = Self("limits.command_burst", .integer)
+    static let homeAssistantEnabled = Self("homeassistant.enabled", .text)
+    static let homeAssistantPrefix = Self("homeassistant.discovery_prefix", .text)
     static let fleetEnabled = Self("fleet.enabled", .text)
     static let fleetRefreshSeconds = Self("fleet.refresh_s", .number)
     static let fleetIncarnationFile = Self("fleet.incarnation_file", .path)
@@ -78,7 +80,7 @@ struct ConfigurationKey: Hashable, Sendable {
     private static let gatewayKeys: [Self] = [
         brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
         tlsCertificateFile, tlsKeyFile, sessionExpiry, gateway, baseTopic, adapter, adapters, adapterSlots,
-        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile, commandRate,
+        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile, homeAssistantEnabled, homeAssistantPrefix, commandRate,
         commandBurst, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
         httpPasswordFile, httpTokenFile,
     ]

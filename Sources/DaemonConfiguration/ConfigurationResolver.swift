@@ -61,6 +61,7 @@ struct ConfigurationResolver {
             bridge.payloadSizeLimit = limit
         }
         bridge.fleet = try resolveFleet()
+        bridge.homeAssistant = try resolveHomeAssistant()
         let http = try resolveHTTP()
         if let seconds = try finite(.healthInterval) {
             guard (0.1...86400).contains(seconds) else { throw fail(.healthInterval, "must be from 0.1 to 86400 seconds, not \(seconds)") }
@@ -147,6 +148,23 @@ struct ConfigurationResolver {
         while let last = text.unicodeScalars.last, last == "\n" || last == "\r" { text.unicodeScalars.removeLast() }
         guard !text.isEmpty else { throw fail(key, "\(path) is empty") }
         return text
+    }
+
+    /// `homeassistant.enabled` and the discovery prefix Home Assistant's MQTT integration is set to.
+    private func resolveHomeAssistant() throws(ConfigurationError) -> HomeAssistantOptions {
+        var options = HomeAssistantOptions()
+        switch text(.homeAssistantEnabled) {
+        case nil, "true": options.enabled = true
+        case "false": options.enabled = false
+        case let other?: throw fail(.homeAssistantEnabled, "must be true or false, not '\(other)'")
+        }
+        if let prefix = text(.homeAssistantPrefix) {
+            guard !prefix.isEmpty, TopicMap.isValidBaseTopic(prefix) else {
+                throw fail(.homeAssistantPrefix, "must be topic levels without '+', '#', empty levels or a leading '$', not '\(prefix)'")
+            }
+            options.discoveryPrefix = prefix
+        }
+        return options
     }
 
     /// `fleet.enabled` turns the fleet on; its other keys count only then (an example file may hold them).

@@ -89,6 +89,9 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         add(0, "limits:")
         add(1, "command_rate: \(number(bridge.commandRate.perSecond))")
         add(1, "command_burst: \(Int(bridge.commandRate.burst))")
+        add(0, "homeassistant:")
+        add(1, "enabled: \(bridge.homeAssistant.enabled)")
+        add(1, "discovery_prefix: \(quoted(bridge.homeAssistant.discoveryPrefix))")
         add(0, "fleet:")
         add(1, "enabled: \(bridge.fleet != nil)")
         if let fleet = bridge.fleet {

@@ -49,6 +49,9 @@ struct ConfigurationValidationTests {
         ("adapter: hci0\nadapters: [hci1]", "adapters", "and adapter both name adapters: use one of them"),
         ("adapter_slots: 0", "adapter_slots", "from 1 to 64, not 0"),
         ("fleet: {enabled: maybe}", "fleet.enabled", "must be true or false, not 'maybe'"),
+        ("homeassistant: {enabled: yes}", "homeassistant.enabled", "must be true or false, not 'yes'"),
+        ("homeassistant: {discovery_prefix: 'ha/#'}", "homeassistant.discovery_prefix", "not 'ha/#'"),
+        ("homeassistant: {discovery_prefix: ''}", "homeassistant.discovery_prefix", "not ''"),
         ("fleet: {enabled: true, refresh_s: 0.1}", "fleet.refresh_s", "from 0.5 to 600 seconds, not 0.1"),
         ("base_topic: a/+/b", "base_topic", "without '+', '#', empty levels or a leading '$', not 'a/+/b'"),
         ("base_topic: site/", "base_topic", "not 'site/'"),
@@ -154,5 +157,19 @@ struct AliasTests {
             loadError("devices:\n  aliases:\n    'AA:BB:CC:DD:EE:01': a\n    'aa:bb:cc:dd:ee:01': b"))
         #expect(error.key == "devices.aliases.aa:bb:cc:dd:ee:01")
         #expect(error.message.contains("has an alias already"))
+    }
+}
+
+@Suite struct HomeAssistantSettingsTests {
+    @Test func discoveryIsOnUnderHomeassistantByDefault() throws {
+        let options = try load("").bridge.homeAssistant
+        #expect(options.enabled && options.discoveryPrefix == "homeassistant")
+    }
+
+    @Test func itCanBeTurnedOffOrMovedToAnotherPrefix() throws {
+        let options = try load("homeassistant:\n  enabled: false\n  discovery_prefix: site-a/ha\n").bridge.homeAssistant
+        #expect(!options.enabled && options.discoveryPrefix == "site-a/ha")
+        let printed = try load("homeassistant: {discovery_prefix: ha}").description
+        #expect(printed.contains("homeassistant:\n  enabled: true\n  discovery_prefix: \"ha\"\n"))
     }
 }

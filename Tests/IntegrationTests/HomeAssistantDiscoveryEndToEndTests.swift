@@ -38,4 +38,42 @@ struct HomeAssistantDiscoveryEndToEndTests {
             await recorder.stop()
         }
     }
+
+    /// `homeassistant.discovery_prefix` moves the configs and the birth message Home Assistant is followed on.
+    @Test func anotherDiscoveryPrefixMovesTheConfigsAndTheBirthMessage() async throws {
+        try await withBridge(configuration: "homeassistant:\n  discovery_prefix: site-ha\n") { recorder, id in
+            let heading = "site-ha/sensor/test_belt_\(id)/heading/config"
+            try await recorder.waitFor(heading)
+            let mark = recorder.mark
+            try recorder.client.publish(MQTTMessage(topic: "site-ha/status", string: "online", qos: .atLeastOnce))
+            try await recorder.waitFor(heading, after: mark)
+            #expect(!recorder.messages.contains { $0.topic.hasPrefix("homeassistant/") }, "nothing under the default prefix")
+        }
+    }
+
+    /// `homeassistant.enabled: false`: the device runs, and Home Assistant is told nothing.
+    @Test func disabledDiscoveryAnnouncesNothing() async throws {
+        try await withBridge(configuration: "homeassistant:\n  enabled: false\n") { recorder, id in
+            try await recorder.waitFor("belt/\(id)/heading")
+            // Configs go out when a session starts, before its connection is reported: none came.
+            #expect(!recorder.messages.contains { $0.topic.hasPrefix("homeassistant/") })
+        }
+    }
+
+    /// A belt served by a bridge with `configuration` as its file; `body` gets a recorder of everything once
+    /// the belt is connected, and the belt's `<id>`.
+    private func withBridge(configuration: String, _ body: (TopicRecorder, String) async throws -> Void) async throws {
+        try await TestWorld.with { world in
+            let belt = try await world.startSimulator(["belt"])
+            let id = try belt.simulatedID
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-\(UUID().uuidString.prefix(8)).yaml").path
+            try configuration.write(toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge(extraArguments: ["--config", file])
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            try await body(recorder, id)
+            await recorder.stop()
+        }
+    }
 }

@@ -2,23 +2,31 @@ import Synchronization
 
 /// What this gateway has told Home Assistant: the gateway's config and each served device's, kept so
 /// that they can be sent again when Home Assistant restarts and withdrawn when a device is forgotten.
+/// Disabled (`homeassistant.enabled: false`), it tells Home Assistant nothing.
 final class HomeAssistantAnnouncer: Sendable {
     private let discovery: HomeAssistantDiscovery
     private let publisher: BrokerPublisher
+    let enabled: Bool
     /// Devices announced, by object path.
     private let announced = Mutex<[String: HomeAssistantDiscovery.Device]>([:])
 
-    init(discovery: HomeAssistantDiscovery, publisher: BrokerPublisher) {
+    init(discovery: HomeAssistantDiscovery, publisher: BrokerPublisher, enabled: Bool = true) {
         self.discovery = discovery
         self.publisher = publisher
+        self.enabled = enabled
     }
 
+    /// Where Home Assistant says it has started.
+    var statusTopic: String { discovery.statusTopic }
+
     func announceGateway() {
+        guard enabled else { return }
         publisher.publish(discovery.gatewayConfig())
     }
 
     /// A session started for the device at `path`.
     func announce(_ device: HomeAssistantDiscovery.Device, at path: String) {
+        guard enabled else { return }
         announced.withLock { $0[path] = device }
         for publication in discovery.configs(for: device) { publisher.publish(publication) }
     }

@@ -4,12 +4,13 @@
 /// one Home Assistant device whichever gateway owns it: its ids leave the gateway out, and its
 /// availability is its own `connection` (the owner announces it, naming itself as `via_device`).
 struct HomeAssistantDiscovery: Sendable {
-    static let prefix = "homeassistant"
-    /// Home Assistant says `online` here when it (re)starts; the configs are sent again then.
-    static let statusTopic = "homeassistant/status"
-
     let topics: TopicMap
     var fleet = false
+    /// Home Assistant's discovery prefix (`homeassistant.discovery_prefix`).
+    var prefix = HomeAssistantOptions().discoveryPrefix
+
+    /// Home Assistant says `online` here when it (re)starts; the configs are sent again then.
+    var statusTopic: String { "\(prefix)/status" }
 
     /// One device as discovery sees it.
     struct Device: Sendable {
@@ -30,7 +31,7 @@ struct HomeAssistantDiscovery: Sendable {
 
     /// The gateway itself: a connectivity sensor on its status topic, and the device the others hang from.
     func gatewayConfig() -> Publication {
-        .state("\(Self.prefix)/binary_sensor/gatt2mqtt_\(topics.identity)/status/config", JSONValue.object([
+        .state("\(prefix)/binary_sensor/gatt2mqtt_\(topics.identity)/status/config", JSONValue.object([
             "name": .string("Status"), "state_topic": .string(topics.status), "payload_on": .string("online"),
             "payload_off": .string("offline"), "device_class": .string("connectivity"),
             "unique_id": .string("gatt2mqtt_\(topics.identity)_status"),
@@ -67,7 +68,7 @@ struct HomeAssistantDiscovery: Sendable {
     }
 
     func configTopic(_ component: String, _ device: Device, _ object: String) -> String {
-        "\(Self.prefix)/\(component)/\(node(device))/\(object)/config"
+        "\(prefix)/\(component)/\(node(device))/\(object)/config"
     }
 
     private func topic(_ device: Device, _ leaf: String) -> String { topics.device(device.family, device.id, leaf) }

@@ -1,0 +1,10 @@
+/// Whether and where the gateway announces its devices to Home Assistant (`homeassistant` in the file).
+public struct HomeAssistantOptions: Sendable, Equatable {
+    /// Off: no discovery config is published and Home Assistant's status is not followed.
+    public var enabled = true
+    /// The topic prefix Home Assistant's MQTT integration listens on for discovery (its own setting of
+    /// the same name); it says `online` on `<prefix>/status` when it starts.
+    public var discoveryPrefix = "homeassistant"
+
+    public init() {}
+}
