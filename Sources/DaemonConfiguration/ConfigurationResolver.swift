@@ -32,9 +32,7 @@ struct ConfigurationResolver {
         let (mqtt, passwordSource) = try resolveBroker(gateway: gateway)
         var bridge = BridgeConfiguration(mqtt: mqtt, adapters: adapters, gateway: gateway)
         if let base = text(.baseTopic) {
-            guard TopicMap.isValidBaseTopic(base) else {
-                throw fail(.baseTopic, "must be topic levels without '+', '#', empty levels or a leading '$', not '\(base)'")
-            }
+            try checkTopicLevels(.baseTopic, base)
             bridge.baseTopic = base
         }
         if let slots = integer(.adapterSlots) {
@@ -43,11 +41,7 @@ struct ConfigurationResolver {
             }
             bridge.adapterSlots = slots
         }
-        switch text(.acquireNotify) {
-        case nil, "true": bridge.acquireNotify = true
-        case "false": bridge.acquireNotify = false
-        case let other?: throw fail(.acquireNotify, "must be true or false, not '\(other)'")
-        }
+        bridge.acquireNotify = try boolean(.acquireNotify, default: true)
         bridge.autoConnect = try resolveAutoConnect()
         bridge.aliases = try resolveAliases()
         bridge.families = try resolveFamilies()
@@ -153,15 +147,10 @@ struct ConfigurationResolver {
     /// `homeassistant.enabled` and the discovery prefix Home Assistant's MQTT integration is set to.
     private func resolveHomeAssistant() throws(ConfigurationError) -> HomeAssistantOptions {
         var options = HomeAssistantOptions()
-        switch text(.homeAssistantEnabled) {
-        case nil, "true": options.enabled = true
-        case "false": options.enabled = false
-        case let other?: throw fail(.homeAssistantEnabled, "must be true or false, not '\(other)'")
-        }
+        options.enabled = try boolean(.homeAssistantEnabled, default: true)
         if let prefix = text(.homeAssistantPrefix) {
-            guard !prefix.isEmpty, TopicMap.isValidBaseTopic(prefix) else {
-                throw fail(.homeAssistantPrefix, "must be topic levels without '+', '#', empty levels or a leading '$', not '\(prefix)'")
-            }
+            // Unlike the base topic, the prefix cannot be empty: discovery topics start with it.
+            try checkTopicLevels(.homeAssistantPrefix, prefix, allowingNone: false)
             options.discoveryPrefix = prefix
         }
         return options
@@ -169,12 +158,7 @@ struct ConfigurationResolver {
 
     /// `fleet.enabled` turns the fleet on; its other keys count only then (an example file may hold them).
     private func resolveFleet() throws(ConfigurationError) -> FleetOptions? {
-        let enabled: Bool
-        switch text(.fleetEnabled) {
-        case nil, "false": enabled = false
-        case "true": enabled = true
-        case let other?: throw fail(.fleetEnabled, "must be true or false, not '\(other)'")
-        }
+        let enabled = try boolean(.fleetEnabled, default: false)
         var options = FleetOptions()
         if let seconds = try finite(.fleetRefreshSeconds) {
             guard (0.5...600).contains(seconds) else { throw fail(.fleetRefreshSeconds, "must be from 0.5 to 600 seconds, not \(seconds)") }
@@ -329,6 +313,23 @@ struct ConfigurationResolver {
     }
 
     private func text(_ key: ConfigurationKey) -> String? { settings.text(key) }
+
+    /// A switch (`true` or `false`, as written), `fallback` when unset.
+    private func boolean(_ key: ConfigurationKey, default fallback: Bool) throws(ConfigurationError) -> Bool {
+        switch text(key) {
+        case nil: fallback
+        case "true": true
+        case "false": false
+        case let other?: throw fail(key, "must be true or false, not '\(other)'")
+        }
+    }
+
+    /// A topic prefix: levels without wildcards, empty ones or a leading `$` (`allowingNone`: or no prefix at all).
+    private func checkTopicLevels(_ key: ConfigurationKey, _ value: String, allowingNone: Bool = true) throws(ConfigurationError) {
+        guard (allowingNone || !value.isEmpty) && TopicMap.isValidBaseTopic(value) else {
+            throw fail(key, "must be topic levels without '+', '#', empty levels or a leading '$', not '\(value)'")
+        }
+    }
 
     private func integer(_ key: ConfigurationKey) -> Int? { settings.integer(key) }
 

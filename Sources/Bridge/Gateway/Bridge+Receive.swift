@@ -10,7 +10,7 @@ extension Bridge {
                 // Only the retained copy our subscription brings ends the leftovers: a persistent session may
                 // first deliver what was queued for it, such as the crashed run's own will.
                 if message.retain { leftoversRead.fire() }
-            } else if homeAssistant.enabled && message.topic == homeAssistant.statusTopic {
+            } else if message.topic == homeAssistant.statusTopic {
                 if message.payloadString == "online" { homeAssistant.announceAgain() }
             } else if let name = topics.parseRequest(message.topic) {
                 handleRequest(message, name: name, bluez: bluez)

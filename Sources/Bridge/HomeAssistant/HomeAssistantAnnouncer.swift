@@ -6,7 +6,7 @@ import Synchronization
 final class HomeAssistantAnnouncer: Sendable {
     private let discovery: HomeAssistantDiscovery
     private let publisher: BrokerPublisher
-    let enabled: Bool
+    private let enabled: Bool
     /// Devices announced, by object path.
     private let announced = Mutex<[String: HomeAssistantDiscovery.Device]>([:])
 
@@ -16,8 +16,8 @@ final class HomeAssistantAnnouncer: Sendable {
         self.enabled = enabled
     }
 
-    /// Where Home Assistant says it has started.
-    var statusTopic: String { discovery.statusTopic }
+    /// Where Home Assistant says it has started; nil while disabled, when that is nobody's business here.
+    var statusTopic: String? { enabled ? discovery.statusTopic : nil }
 
     func announceGateway() {
         guard enabled else { return }

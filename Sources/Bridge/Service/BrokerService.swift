@@ -52,7 +52,7 @@ extension Bridge {
         // `info`: it ends the leftovers, which are corrected before any device is served.
         try mqtt.subscribe(topics.status, qos: .atLeastOnce)
         try mqtt.subscribe(topics.requestFilter, qos: .atLeastOnce)
-        if homeAssistant.enabled { try mqtt.subscribe(homeAssistant.statusTopic, qos: .atLeastOnce) }
+        if let topic = homeAssistant.statusTopic { try mqtt.subscribe(topic, qos: .atLeastOnce) }
         if fleet != nil {
             try mqtt.subscribe(topics.claimFilter, qos: .atMostOnce)
             try mqtt.subscribe(topics.fleetHeartbeatFilter, qos: .atMostOnce)
