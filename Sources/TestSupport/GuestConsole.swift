@@ -74,6 +74,11 @@ final class GuestConsole: Sendable {
         return String(rest.dropFirst(2)).trimmingCharacters(in: .whitespaces)
     }
 
+    /// `text` as one word for the guest's shell.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     private func newRequestID() -> Int {
         nextRequest.withLock { id in
             defer { id += 1 }

@@ -29,8 +29,7 @@ public final class InstalledGuest: Sendable {
     /// systemd's state when the guest became ready: `running`, or `degraded; failed units: …`, or (when
     /// start-up had not finished after 240 s) `starting …` with the jobs left.
     public let systemState: String
-    /// Where the simulator given to `boot` is in the guest (a wrapper that sets `LD_LIBRARY_PATH` when the
-    /// binary is dynamically linked against the Swift runtime, as a debug build is), nil without one.
+    /// Where the simulator given to `boot` is in the guest, nil without one.
     public let simulator: String?
     /// qemu, whose standard input and output are the guest's console.
     public let console: ManagedProcess
@@ -48,7 +47,8 @@ public final class InstalledGuest: Sendable {
 
     /// Makes (or reuses) the root with `packages` (.deb files) installed by apt, boots it and waits for the
     /// agent, which answers once systemd has finished starting up and bluetoothd lists both controllers.
-    /// `simulator` (a gatt2mqtt-sim binary on the host) is copied into the run folder for `startSimulator`.
+    /// `simulator` (a static gatt2mqtt-sim on the host, as scripts/package leaves beside the package: the guest
+    /// has no Swift runtime) is copied into the run folder for `startSimulator`.
     /// `timeout` covers making the root and booting.
     public static func boot(packages: [String], simulator: String? = nil, timeout: Duration = .seconds(600)) async throws -> InstalledGuest {
         let deadline = ContinuousClock.now + timeout
@@ -59,8 +59,7 @@ public final class InstalledGuest: Sendable {
         let name = "g2m-installed-\(UUID().uuidString.prefix(8))"
         let runFolder = try GuestConsole.makeRunFolder(name: name, parent: ProjectPaths.root + "/.build/installed")
         do {
-            var simulatorInGuest: String?
-            if let simulator { simulatorInGuest = try await shareSimulator(simulator, runFolder: runFolder) }
+            let simulatorInGuest = try simulator.map { try copy($0, to: runFolder + "/gatt2mqtt-sim") }
             let (agent, ready) = try await GuestConsole.boot(
                 script: ProjectPaths.root + "/scripts/installed/boot", arguments: [root, runFolder, "\(port)"],
                 name: "installed-guest", label: "installed guest", runFolder: runFolder, logFile: runFolder + "/console.log",
@@ -126,12 +125,12 @@ public final class InstalledGuest: Sendable {
         guard let simulator else { throw WorldFailure(description: "installed guest: booted without a simulator") }
         let unit = unit ?? "g2m-sim-\(adapter)"
         let input = "/run/\(unit).in"
-        let command = ([simulator, "--adapter", adapter] + arguments).map(Self.shellQuoted).joined(separator: " ")
+        let command = ([simulator, "--adapter", adapter] + arguments).map(GuestConsole.shellQuoted).joined(separator: " ")
         // The FIFO is opened read-write, so the simulator never sees its end; the READY line is looked for
         // in this invocation's journal only (an earlier run under the same name has its own).
         let script = [
             "rm -f \(input) && mkfifo \(input) && systemd-run --quiet --collect --unit=\(unit) /bin/sh -c "
-                + Self.shellQuoted("exec \(command) <> \(input)") + " || exit 1",
+                + GuestConsole.shellQuoted("exec \(command) <> \(input)") + " || exit 1",
             "id=$(systemctl show -p InvocationID --value \(unit))",
             "for i in $(seq \(max(1, timeout.components.seconds * 5))); do"
                 + " line=$(journalctl --no-pager -o cat _SYSTEMD_INVOCATION_ID=$id | grep -m1 '^READY ');"
@@ -154,51 +153,11 @@ public final class InstalledGuest: Sendable {
         if TestWorld.keptLogs == nil { try? FileManager.default.removeItem(atPath: runFolder) }
     }
 
-    /// Copies the simulator into the run folder and returns the path to start it by. A binary linked against
-    /// the Swift runtime's shared libraries gets them beside it and a wrapper that points the loader there
-    /// (the guest has no Swift); a static one (the release build the package is made with) is used as is.
-    private static func shareSimulator(_ path: String, runFolder: String) async throws -> String {
-        let libraries = try await swiftLibraries(of: path)
-        if libraries.isEmpty { return try copy(path, to: runFolder + "/gatt2mqtt-sim") }
-        let folder = runFolder + "/simulator"
-        try FileManager.default.createDirectory(atPath: folder + "/lib", withIntermediateDirectories: true)
-        for library in libraries {
-            let name = URL(fileURLWithPath: library).lastPathComponent
-            try copy(URL(fileURLWithPath: library).resolvingSymlinksInPath().path, to: folder + "/lib/" + name)
-        }
-        let binary = try copy(path, to: folder + "/gatt2mqtt-sim")
-        let wrapper = runFolder + "/gatt2mqtt-sim"
-        try "#!/bin/sh\nLD_LIBRARY_PATH=\(shellQuoted(folder + "/lib")) exec \(shellQuoted(binary)) \"$@\"\n"
-            .write(toFile: wrapper, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
-        return wrapper
-    }
-
-    /// The shared libraries `path` loads from outside the system's library folders (the Swift toolchain's),
-    /// as `ldd` resolves them on the host; none for a static binary.
-    private static func swiftLibraries(of path: String) async throws -> [String] {
-        let ldd = try ManagedProcess.launch("/usr/bin/ldd", arguments: [path], name: "ldd")
-        try await ldd.waitForExit(timeout: .seconds(30))
-        let text = ldd.lines.filter { $0.stream == .stdout }.map(\.text).joined(separator: "\n")
-        let system = ["/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"]
-        return text.split(separator: "\n").compactMap { line -> String? in
-            let words = line.split(separator: " ")
-            guard let arrow = words.firstIndex(of: "=>"), arrow + 1 < words.count else { return nil }
-            let resolved = String(words[arrow + 1])
-            return resolved.hasPrefix("/") && !system.contains(where: resolved.hasPrefix) ? resolved : nil
-        }
-    }
-
     /// Copies `source` to `destination` (replacing it), keeping its permissions; returns `destination`.
     @discardableResult
     private static func copy(_ source: String, to destination: String) throws -> String {
         if FileManager.default.fileExists(atPath: destination) { try FileManager.default.removeItem(atPath: destination) }
         try FileManager.default.copyItem(atPath: source, toPath: destination)
         return destination
-    }
-
-    /// `text` as one word for the guest's shell.
-    static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -158,8 +158,8 @@ public final class TestWorld: Sendable {
         guard case .real(let guest) = backend else {
             throw WorldFailure(description: "runInGuest needs the real world; BlueZoo's clients run on the host")
         }
-        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        return try await guest.run("cd '\(ProjectPaths.root)' && \(quoted) 2>&1", timeout: timeout)
+        let quoted = arguments.map(GuestConsole.shellQuoted).joined(separator: " ")
+        return try await guest.run("cd \(GuestConsole.shellQuoted(ProjectPaths.root)) && \(quoted) 2>&1", timeout: timeout)
     }
 
     // MARK: Faults

@@ -5,8 +5,7 @@ import TestSupport
 /// Whether the container image is tested: in the installed tier, where podman is.
 enum ContainerImage {
     static var enabled: Bool {
-        (ProcessInfo.processInfo.environment["GATT2MQTT_WORLDS"] ?? "").split(separator: ",").contains("installed")
-            && (try? ExecutableLocator.find("podman")) != nil
+        InstalledPackages.enabled && (try? ExecutableLocator.find("podman")) != nil
     }
 }
 
@@ -40,7 +39,7 @@ struct ContainerImageTests {
 
     @Test func theImageRunsTheBridgeAsItsUnprivilegedUser() async throws {
         let version = try ProjectPaths.version()
-        let deb = try await packageFile(version: version)
+        let deb = try InstalledPackages.current().deb
         let containerfile = try runtimeStage()
 
         // The base: Debian's minbase by mmdebstrap, its tar cached in .build/container.
@@ -146,15 +145,6 @@ struct ContainerImageTests {
     }
 
     // MARK: The build's inputs
-
-    /// This version's package for this machine's architecture.
-    private func packageFile(version: String) async throws -> String {
-        let folder = ProcessInfo.processInfo.environment["GATT2MQTT_PACKAGES"] ?? (ProjectPaths.root + "/.build/package")
-        let architecture = try await run(["dpkg", "--print-architecture"])
-        let deb = "\(folder)/gatt2mqtt_\(version)_\(architecture.lines.first ?? "amd64").deb"
-        try #require(FileManager.default.fileExists(atPath: deb), "no package at \(deb): run scripts/package first")
-        return deb
-    }
 
     /// The Dockerfile's runtime stage, from its second `FROM` to the end, with the package stage's COPY
     /// replaced by one from the build context; fails if that COPY is not in it word for word.
