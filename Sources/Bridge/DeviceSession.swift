@@ -31,6 +31,8 @@ struct SessionContext: Sendable {
     var metrics = DeviceMetrics()
     /// Told of every connection-state change (for the gateway's inventory).
     var stateChanged: @Sendable (ConnectionState) -> Void = { _ in }
+    /// Told what the device says of itself, each time its retained `info` changes (for Home Assistant's device page).
+    var described: @Sendable ([String: JSONValue]) -> Void = { _ in }
 }
 
 /// A device family the bridge serves: which devices are its own, how its commands are checked, and

@@ -18,6 +18,7 @@ final class SessionCore: Sendable {
     /// The family's retained leaves that are cleared when the link ends.
     let liveStateLeaves: Set<String>
     private let stateChanged: @Sendable (ConnectionState) -> Void
+    private let described: @Sendable ([String: JSONValue]) -> Void
     /// This device's counters in the health report, found once rather than by key for every value.
     private let counters: DeviceMetrics.Counter
 
@@ -29,6 +30,7 @@ final class SessionCore: Sendable {
         publisher = context.publisher
         gateway = context.gateway
         stateChanged = context.stateChanged
+        described = context.described
         counters = context.metrics.counter(for: "\(family.rawValue)/\(context.id)")
         var logger = context.logger
         logger[metadataKey: "device"] = "\(device.address)"
@@ -41,8 +43,9 @@ final class SessionCore: Sendable {
 
     func publish(_ publications: [Publication]) {
         for publication in publications {
-            if publication.retain, let leaf = publication.topic.split(separator: "/").last, liveStateLeaves.contains(String(leaf)) {
-                liveState.record(publication.topic)
+            if publication.retain, let leaf = publication.topic.split(separator: "/").last {
+                if liveStateLeaves.contains(String(leaf)) { liveState.record(publication.topic) }
+                if leaf == "info", case .object(let members)? = JSONValue.parse(Array(publication.payload.utf8)) { described(members) }
             }
             publisher.publish(publication)
         }

@@ -4,13 +4,18 @@ import Testing
 @testable import Bridge
 
 /// The discovery payloads against Home Assistant's MQTT integration: the keys each platform requires
-/// (state_topic for sensor, binary_sensor and event; command_topic and options for select; automation_type,
-/// topic, type, subtype and device for device triggers), a device block, and unique ids with the gateway.
+/// (state_topic for sensor, binary_sensor and event; command_topic and options for select; command_topic
+/// for button, switch and number; automation_type, topic, type, subtype and device for device triggers), a
+/// device block, and unique ids with the gateway.
 struct HomeAssistantDiscoveryTests {
     static let required: [String: [String]] = [
         "sensor": ["state_topic"], "binary_sensor": ["state_topic"], "select": ["command_topic", "options"],
         "event": ["state_topic", "event_types"], "device_automation": ["automation_type", "topic", "type", "subtype", "device"],
+        "button": ["command_topic", "payload_press"], "switch": ["command_topic", "payload_on", "payload_off"],
+        "number": ["command_topic", "min", "max"],
     ]
+    /// The entities shown with the device's state of health rather than among what it measures or does.
+    static let diagnostic: Set<String> = ["battery", "rssi", "distance", "bonded", "owner"]
 
     let discovery = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"))
 
@@ -22,7 +27,8 @@ struct HomeAssistantDiscoveryTests {
     func everyConfigHasWhatHomeAssistantRequires(family: DeviceFamily) throws {
         let device = HomeAssistantDiscovery.Device(
             family: family, id: "001122334451", address: "00:11:22:33:44:51", name: "Dev", model: FamilyDrivers.of(family).homeAssistant)
-        let configs = discovery.configs(for: device)
+        // Retired entities' configs are cleared (empty payloads): retiredEntitiesAreCleared.
+        let configs = discovery.configs(for: device).filter { !$0.payload.isEmpty }
         #expect(!configs.isEmpty)
         var uniqueIDs: Set<String> = []
         for config in configs {
@@ -43,7 +49,7 @@ struct HomeAssistantDiscoveryTests {
             let objectID = "\(family.rawValue)_001122334451_\(parts[3])"
             #expect(payload["object_id"] as? String == objectID, "for Home Assistant before 2025.10")
             #expect(payload["default_entity_id"] as? String == "\(component).\(objectID)", "for 2025.10 and later")
-            #expect((payload["entity_category"] as? String == "diagnostic") == (parts[3] == "battery"), "\(parts[3]) is diagnostic only if a battery")
+            #expect((payload["entity_category"] as? String == "diagnostic") == Self.diagnostic.contains(parts[3]), "\(parts[3])")
             let uniqueID = try #require(payload["unique_id"] as? String)
             #expect(uniqueID.hasPrefix("gatt2mqtt_hall_"))
             #expect(uniqueIDs.insert(uniqueID).inserted, "unique ids are unique")
@@ -73,9 +79,9 @@ struct HomeAssistantDiscoveryTests {
     }
 
     @Test func theGatewayIsAConnectivitySensor() throws {
-        let config = discovery.gatewayConfig()
-        #expect(config.topic == "homeassistant/binary_sensor/gatt2mqtt_hall/status/config")
+        let config = try #require(discovery.gatewayConfigs().first { $0.topic == "homeassistant/binary_sensor/gatt2mqtt_hall/status/config" })
         let payload = try parse(config.payload)
+        #expect(payload["availability"] == nil, "the status itself says when the gateway is offline")
         #expect(payload["state_topic"] as? String == "gatt2mqtt/hall/status")
         #expect(payload["device_class"] as? String == "connectivity")
         let device = try #require(payload["device"] as? [String: Any])
@@ -106,5 +112,123 @@ struct HomeAssistantDiscoveryTests {
         #expect(deviceBlock["via_device"] as? String == "gatt2mqtt_site_gw-b", "the announcing gateway")
         let unprefixed = HomeAssistantDiscovery(topics: TopicMap(gateway: "gw-a"), fleet: true).configs(for: device)
         #expect(unprefixed.contains { $0.topic == "homeassistant/sensor/fleet_belt_001122334451/heading/config" })
+    }
+}
+
+/// What Home Assistant sends is what the MQTT API takes, and what it reads is what the device topics carry.
+struct HomeAssistantControlsTests {
+    let discovery = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"))
+
+    private func configs(_ family: DeviceFamily) throws -> [(component: String, object: String, payload: [String: Any])] {
+        let device = HomeAssistantDiscovery.Device(
+            family: family, id: "a", address: "00:00:00:00:00:0A", name: nil, model: FamilyDrivers.of(family).homeAssistant)
+        return try discovery.configs(for: device).filter { !$0.payload.isEmpty }.map { config in
+            let parts = config.topic.split(separator: "/").map(String.init)
+            let payload = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
+            return (parts[1], parts[3], payload)
+        }
+    }
+
+    /// Every payload a button, switch, select or number can send is a command its family's parser takes (a
+    /// number's bounds included), so a press in Home Assistant never earns an `invalid_value`.
+    @Test(arguments: DeviceFamily.allCases)
+    func everyControlSendsACommandTheFamilyTakes(family: DeviceFamily) throws {
+        let driver = FamilyDrivers.of(family)
+        for (component, object, payload) in try configs(family) {
+            guard let topic = payload["command_topic"] as? String else { continue }
+            let command = try #require(topic.split(separator: "/").last.map(String.init))
+            #expect(topic == "\(family.rawValue)/a/cmd/\(command)", "\(object)")
+            let sent: [String] = switch component {
+            case "button": [payload["payload_press"] as? String ?? ""]
+            case "switch": [payload["payload_on"] as? String ?? "", payload["payload_off"] as? String ?? ""]
+            case "select": payload["options"] as? [String] ?? []
+            case "number": [(payload["min"] as? NSNumber)?.intValue, (payload["max"] as? NSNumber)?.intValue].compactMap { $0.map(String.init) }
+            default: []
+            }
+            #expect(!sent.isEmpty, "\(component) \(object) sends something")
+            for text in sent {
+                let parsed = Result { () throws(CommandError) in try driver.parse(command: command, payload: try CommandPayload(bytes: Array(text.utf8))) }
+                #expect((try? parsed.get()) != nil, "\(family.rawValue) \(object): \(command) \(text) → \(parsed)")
+            }
+        }
+    }
+
+    @Test func theEntitiesEachFamilyAnnounces() throws {
+        func names(_ family: DeviceFamily) throws -> [String] { try configs(family).map { "\($0.component) \($0.object)" }.sorted() }
+        #expect(try names(Activ5Driver.family) == [
+            "binary_sensor squeeze", "button stop", "button tare", "device_automation double_squeeze", "sensor battery", "sensor force",
+            "switch imu", "switch stream",
+        ])
+        #expect(try names(CPRBandDriver.family) == [
+            "button call", "button evaluate", "button power_off", "button practice", "button ready", "button reset",
+            "select mode", "sensor angle", "sensor battery", "sensor distance", "sensor peak", "sensor rate", "sensor rssi",
+        ])
+        #expect(try names(GripDriver.family) == ["binary_sensor bonded", "event button", "sensor battery"])
+        let belt = try names(BeltDriver.family)
+        #expect(belt.filter { !$0.hasPrefix("device_automation") } == [
+            "button battery_signal", "button pulse_front", "button stop_navigation", "button stop_vibration", "number heading_offset",
+            "number intensity", "select mode", "sensor battery", "sensor heading", "sensor navigation", "switch compass_accuracy_signal",
+            "switch navigating",
+        ])
+        #expect(belt.count == 20)
+    }
+
+    /// A control that replaced a read-only entity clears the old one's config, so an upgrade leaves none behind.
+    @Test func retiredEntitiesAreCleared() {
+        let device = HomeAssistantDiscovery.Device(
+            family: CPRBandDriver.family, id: "a", address: "00:00:00:00:00:0A", name: nil, model: CPRBandDriver(options: CPRBandOptions()).homeAssistant)
+        let cleared = discovery.configs(for: device).filter { $0.payload.isEmpty }
+        #expect(cleared.map(\.topic) == ["homeassistant/sensor/hall_cpr_a/mode/config"])
+        #expect(cleared.allSatisfy { $0.retain })
+    }
+
+    /// The firmware, hardware and serial a device reports reach its device block; nothing else changes.
+    @Test func infoFillsTheDeviceBlock() throws {
+        var device = HomeAssistantDiscovery.Device(
+            family: GripDriver.family, id: "a", address: "00:00:00:00:00:0A", name: nil, model: GripDriver(profile: .placeholder).homeAssistant)
+        let firstTime = device.describe(["firmware": JSONValue.string("2.0.0"), "hardware": JSONValue.string("1.0"), "name": JSONValue.string("x")])
+        #expect(firstTime)
+        let again = device.describe(["firmware": JSONValue.string("2.0.0"), "hardware": JSONValue.string("1.0")])
+        #expect(!again, "the same again changes nothing")
+        var belt = HomeAssistantDiscovery.Device(family: .belt, id: "b", address: "00:00:00:00:00:0B", name: nil, model: BeltDriver().homeAssistant)
+        let described = belt.describe(["firmware": JSONValue.number(52), "serial": JSONValue.string("S-1")])
+        #expect(described)
+        let block = try #require(try configs(of: belt).first?["device"] as? [String: Any])
+        #expect(block["sw_version"] as? String == "52")
+        #expect(block["serial_number"] as? String == "S-1")
+        #expect(block["hw_version"] == nil)
+        let grip = try #require(try configs(of: device).first?["device"] as? [String: Any])
+        #expect(grip["hw_version"] as? String == "1.0")
+    }
+
+    private func configs(of device: HomeAssistantDiscovery.Device) throws -> [[String: Any]] {
+        try discovery.configs(for: device).map { try #require(try JSONSerialization.jsonObject(with: Data($0.payload.utf8)) as? [String: Any]) }
+    }
+
+    /// The gateway's own device: status, version, adapters, connected devices, message rates and a scan button,
+    /// all unavailable while the gateway is offline but the status itself.
+    @Test func theGatewayIsADeviceOfItsOwn() throws {
+        let configs = discovery.gatewayConfigs()
+        #expect(configs.map { $0.topic.split(separator: "/")[3] }.sorted() == [
+            "adapters", "connected_devices", "messages_in", "messages_out", "scan", "status", "version",
+        ])
+        for config in configs {
+            let payload = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
+            #expect((payload["device"] as? [String: Any])?["identifiers"] as? [String] == ["gatt2mqtt_hall"])
+            let availability = (payload["availability"] as? [[String: Any]])?.compactMap { $0["topic"] as? String }
+            #expect(config.topic.contains("/status/") ? availability == nil : availability == ["gatt2mqtt/hall/status"], "\(config.topic)")
+        }
+        let scan = try #require(configs.first { $0.topic == "homeassistant/button/gatt2mqtt_hall/scan/config" })
+        #expect(scan.payload.contains(#""command_topic":"gatt2mqtt/hall/request/scan""#))
+        let request = try GatewayRequest.parse(name: "scan", payload: CommandPayload(bytes: Array(#"{"duration_s":10}"#.utf8)))
+        #expect(request == .scan(seconds: 10))
+    }
+
+    /// In a fleet each device names the gateway that owns it.
+    @Test func inAFleetADeviceShowsItsOwner() {
+        let device = HomeAssistantDiscovery.Device(family: .belt, id: "a", address: "00:00:00:00:00:0A", name: nil, model: BeltDriver().homeAssistant)
+        let fleet = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: true).configs(for: device)
+        #expect(fleet.contains { $0.topic == "homeassistant/sensor/fleet_belt_a/owner/config" && $0.payload.contains(#""state_topic":"belt/a/owner""#) })
+        #expect(!discovery.configs(for: device).contains { $0.topic.contains("/owner/") }, "outside a fleet the gateway is the device's")
     }
 }

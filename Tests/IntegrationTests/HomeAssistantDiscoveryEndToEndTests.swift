@@ -16,12 +16,17 @@ struct HomeAssistantDiscoveryEndToEndTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            // The belt's `info` follows its connection; the configs that carry what it tells go out before it.
+            let info = try await recorder.waitFor("belt/\(id)/info")
 
             // A late subscriber (as Home Assistant after a restart of its own) finds the configs retained.
             let late = try await TopicRecorder(url: world.broker.url, filter: "homeassistant/#")
             let config = try await late.waitFor(heading)
             #expect(config.retain)
             #expect(config.payloadString?.contains(#""state_topic":"belt/\#(id)/heading""#) == true)
+            // The firmware the belt reported in its handshake (`info`) is the device's software version.
+            let firmware = try #require(info.payloadString?.firstMatch(of: /"firmware":(\d+)/)?.1)
+            #expect(config.payloadString?.contains(#""sw_version":"\#(firmware)""#) == true, "\(config.payloadString ?? "")")
             try await late.waitFor("homeassistant/binary_sensor/gatt2mqtt_test/status/config")
             await late.stop()
 

@@ -18,7 +18,7 @@ enum Activ5CommandParser {
     static let examples: [CommandExample] = [
         CommandExample("start", "{}"), CommandExample("stop", "{}"), CommandExample("tare", "{}"),
         CommandExample("imu", #"{"enabled":true}"#), CommandExample("sample_period", #"{"period_ms":100}"#),
-        CommandExample("evergreen", #"{"enabled":true}"#),
+        CommandExample("evergreen", #"{"enabled":true}"#), CommandExample("stream", #"{"enabled":true}"#),
     ]
 
     static func parse(command name: String, payload: CommandPayload) throws(CommandError) -> Activ5BridgeCommand {
@@ -28,6 +28,9 @@ enum Activ5CommandParser {
             return name == "start" ? .start : name == "stop" ? .stop : .tare
         case "imu":
             return .imu(enabled: try flag(payload))
+        case "stream":
+            // `start` and `stop` as one command with a state, for a switch (Home Assistant's has one command topic).
+            return try flag(payload) ? .start : .stop
         case "evergreen":
             return .evergreen(enabled: try flag(payload))
         case "sample_period":

@@ -1,16 +1,35 @@
 extension BeltDriver {
-    /// The belt in Home Assistant: heading, battery, mode (a select that sends `cmd/mode`), navigation, and
-    /// a device trigger for each button press.
+    /// The belt in Home Assistant: heading and battery; its mode, default intensity, heading offset and compass
+    /// accuracy signal as controls; buttons that stop the vibration, pulse toward the front and play the battery
+    /// level; navigation (its state, a switch that pauses and resumes it, a button that stops it); and a device
+    /// trigger for each button press.
     var homeAssistant: HomeAssistantModel {
+        // Every mode but calibration, which only the belt itself starts (`cmd/mode` refuses it).
         let modes = ["standby", "wait", "compass", "app", "pause", "crossing"]
         var entities: [HomeAssistantModel.Entity] = [
             .sensor("heading", "Heading", leaf: "heading", [
                 "unit_of_measurement": .string("°"), "state_class": .string("measurement"), "icon": .string("mdi:compass"),
             ]),
-            .battery(template: "{{ value_json.level }}"),
-            .init(component: "select", object: "mode", topics: ["state_topic": "mode", "command_topic": "cmd/mode"],
-                  fields: ["name": .string("Mode"), "options": .array(modes.map(JSONValue.string))]),
+            .battery(),
+            .select("mode", "Mode", leaf: "mode", options: modes, command: "mode"),
+            .number("intensity", "Vibration intensity", leaf: "intensity", command: "intensity", range: 5...100, [
+                "unit_of_measurement": .string("%"), "entity_category": .configuration, "icon": .string("mdi:vibrate"),
+            ]),
+            .number("heading_offset", "Heading offset", leaf: "heading_offset", command: "heading_offset", range: 0...359, [
+                "unit_of_measurement": .string("°"), "entity_category": .configuration,
+            ]),
+            .toggle("compass_accuracy_signal", "Compass accuracy signal", leaf: "compass_accuracy_signal",
+                    isOn: "value_json.compass_mode and value_json.app_mode", command: "compass_accuracy_signal",
+                    on: #"{"enabled":true}"#, off: #"{"enabled":false}"#, ["entity_category": .configuration]),
+            .button("stop_vibration", "Stop vibration", command: "stop", ["icon": .string("mdi:vibrate-off")]),
+            // A one-shot signal: it plays in any mode (topics.md, App mode), so the button works without app mode.
+            .button("pulse_front", "Vibrate toward the front", command: "vibrate",
+                    payload: #"{"direction":0,"orientation":"angle","pattern":"direction_notification"}"#, ["icon": .string("mdi:vibrate")]),
+            .button("battery_signal", "Vibrate the battery level", command: "signal", payload: "battery_level", ["icon": .string("mdi:battery-heart-variant")]),
             .sensor("navigation", "Navigation", leaf: "navigation", ["icon": .string("mdi:navigation")]),
+            .toggle("navigating", "Navigating", leaf: "navigation", isOn: "value == 'navigating'", command: "navigation",
+                    on: #"{"action":"resume"}"#, off: #"{"action":"pause"}"#, ["icon": .string("mdi:navigation-variant")]),
+            .button("stop_navigation", "Stop navigation", command: "navigation", payload: #"{"action":"stop"}"#, ["icon": .string("mdi:stop")]),
         ]
         for button in ["power", "pause", "compass", "home"] {
             for press in ["short", "long"] {

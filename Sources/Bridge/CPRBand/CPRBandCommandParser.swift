@@ -9,7 +9,11 @@ enum CPRBandCommandParser {
         CommandExample("ready", "{}"), CommandExample("call", "{}"), CommandExample("practice", "{}"),
         CommandExample("evaluate", "{}"), CommandExample("range", #"{"min_mm":50,"max_mm":60}"#),
         CommandExample("name", #"{"name":"CPR-01"}"#), CommandExample("reset", "{}"), CommandExample("power_off", "{}"),
+        CommandExample("mode", #"{"mode":"practicing"}"#),
     ]
+
+    /// The modes `mode` sets, named as `cpr/<id>/mode` reports them.
+    static let modes = ["ready", "practicing", "evaluating"]
 
     static func parse(command name: String, payload: CommandPayload) throws(CommandError) -> CPRBandCommand {
         switch name {
@@ -22,6 +26,15 @@ enum CPRBandCommandParser {
             case "evaluate": return .evaluate
             case "reset": return .reset
             default: return .powerOff
+            }
+        case "mode":
+            // `ready`, `practice` and `evaluate` as one command with a state, for a select.
+            try payload.rejectUnknownFields(allowed: ["mode", "value"])
+            switch try payload.string("mode", orValue: true) {
+            case "ready": return .ready
+            case "practicing": return .practice
+            case "evaluating": return .evaluate
+            default: throw CommandError(.invalidValue, "'mode' must be one of \(modes.joined(separator: ", "))")
             }
         case "range":
             try payload.rejectUnknownFields(allowed: ["min_mm", "max_mm"])

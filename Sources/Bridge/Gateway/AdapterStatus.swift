@@ -1,6 +1,6 @@
 /// The retained `gatt2mqtt/<gateway>/adapter/<name>` and its summary `gatt2mqtt/<gateway>/adapter`:
 /// whether the gateway's adapters can be used, so that a dashboard can tell "no devices" from "no radio".
-enum AdapterStatus: String, Sendable {
+enum AdapterStatus: String, Sendable, CaseIterable {
     case powered, off, missing, unauthorized
 
     /// From what BlueZ shows: access to it refused by the bus policy, its absence (bluetoothd not running,

@@ -116,7 +116,8 @@ extension Bridge {
                 self.gateway.withLock { $0.states[path] = newState }
                 self.commandRouter.connectionChanged(path, to: newState)
                 self.background.spawn { await self.publishInventory(bluez) }
-            })
+            },
+            described: { [weak self] info in self?.homeAssistant.describe(at: path, info: info) })
         let session = driver.makeSession(for: device, context: context)
         let (commands, continuation) = commandRouter.makeQueue()
         let task = Task {

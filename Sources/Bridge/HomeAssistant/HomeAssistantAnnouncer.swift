@@ -21,7 +21,7 @@ final class HomeAssistantAnnouncer: Sendable {
 
     func announceGateway() {
         guard enabled else { return }
-        publisher.publish(discovery.gatewayConfig())
+        for publication in discovery.gatewayConfigs() { publisher.publish(publication) }
     }
 
     /// A session started for the device at `path`.
@@ -29,6 +29,19 @@ final class HomeAssistantAnnouncer: Sendable {
         guard enabled else { return }
         announced.withLock { $0[path] = device }
         for publication in discovery.configs(for: device) { publisher.publish(publication) }
+    }
+
+    /// The device at `path` told of itself (its `info`): its firmware, hardware and serial reach Home Assistant's
+    /// device page, through every config again (each carries the device block).
+    func describe(at path: String, info: [String: JSONValue]) {
+        guard enabled else { return }
+        let changed = announced.withLock { devices -> HomeAssistantDiscovery.Device? in
+            guard var device = devices[path], device.describe(info) else { return nil }
+            devices[path] = device
+            return device
+        }
+        guard let changed else { return }
+        for publication in discovery.configs(for: changed) { publisher.publish(publication) }
     }
 
     /// The device at `path` was forgotten: it leaves Home Assistant too.

@@ -1,8 +1,8 @@
 /// Home Assistant MQTT discovery: the retained configs under `homeassistant/<component>/…/config` that
 /// make each device's entities appear in Home Assistant, with a device block, unique ids that include
 /// the gateway, and availability that needs both the gateway and the device. In a fleet a device is
-/// one Home Assistant device whichever gateway owns it: its ids leave the gateway out, and its
-/// availability is its own `connection` (the owner announces it, naming itself as `via_device`).
+/// one Home Assistant device whichever gateway owns it: its ids leave the gateway out, its availability
+/// is its own `connection` (the owner announces it, naming itself as `via_device`), and it shows its owner.
 struct HomeAssistantDiscovery: Sendable {
     let topics: TopicMap
     var fleet = false
@@ -20,30 +20,60 @@ struct HomeAssistantDiscovery: Sendable {
         var name: String?
         /// What its family declares for Home Assistant.
         var model: HomeAssistantModel
-    }
+        /// What the device told of itself (its `info`): firmware, hardware revision, serial number.
+        var firmware: String?
+        var hardware: String?
+        var serial: String?
 
-    /// Every config for `device`, retained.
-    func configs(for device: Device) -> [Publication] {
-        entities(for: device).map { entity in
-            .state(configTopic(entity.component, device, entity.object), JSONValue.object(payload(entity, device)).text)
+        /// Takes the firmware, hardware and serial from the members of a device's `info`, whatever their JSON type
+        /// (the belt's firmware is a number, the grip's a string); whether that changed what Home Assistant is told.
+        mutating func describe(_ info: [String: JSONValue]) -> Bool {
+            func text(_ key: String) -> String? {
+                switch info[key] {
+                case .string(let value) where !value.isEmpty: value
+                case .number(let value): JSONValue.number(value).text
+                default: nil
+                }
+            }
+            let described = (text("firmware"), text("hardware"), text("serial"))
+            guard described != (firmware, hardware, serial) else { return false }
+            (firmware, hardware, serial) = described
+            return true
         }
     }
 
-    /// The gateway itself: a connectivity sensor on its status topic, and the device the others hang from.
-    func gatewayConfig() -> Publication {
-        .state("\(prefix)/binary_sensor/gatt2mqtt_\(topics.identity)/status/config", JSONValue.object([
-            "name": .string("Status"), "state_topic": .string(topics.status), "payload_on": .string("online"),
-            "payload_off": .string("offline"), "device_class": .string("connectivity"),
-            "unique_id": .string("gatt2mqtt_\(topics.identity)_status"),
-            "default_entity_id": .string(Self.entityID("binary_sensor", "gatt2mqtt_\(topics.identity)_status")),
-            "object_id": .string("gatt2mqtt_\(topics.identity)_status"),
-            "entity_category": .string("diagnostic"), "origin": Self.origin,
-            "device": .object([
-                "identifiers": .array([.string("gatt2mqtt_\(topics.identity)")]), "name": .string("gatt2mqtt \(topics.gateway)"),
-                "manufacturer": .string("gatt2mqtt"), "model": .string("BLE to MQTT gateway"),
+    /// Every config for `device`, retained, and an empty one for each entity its family no longer announces.
+    func configs(for device: Device) -> [Publication] {
+        let node = node(device)
+        let holder = Holder(
+            node: node, uniqueID: "gatt2mqtt_\(node)", objectID: "\(device.family.rawValue)_\(device.id)",
+            topic: { topics.device(device.family, device.id, $0) }, device: deviceBlock(device), availability: availability(device))
+        let retired = device.model.retired.map { Publication.state(configTopic($0.component, node, $0.object), "") }
+        return entities(for: device).map { config($0, of: holder) } + retired
+    }
+
+    /// The gateway itself: its own entities, and the device the others hang from.
+    func gatewayConfigs() -> [Publication] {
+        let identifier = "gatt2mqtt_\(topics.identity)"
+        let holder = Holder(
+            node: identifier, uniqueID: identifier, objectID: identifier, topic: topics.gatewayTopic,
+            device: .object([
+                "identifiers": .array([.string(identifier)]), "name": .string("gatt2mqtt \(topics.gateway)"),
+                "manufacturer": .string(GatewayHomeAssistant.model.manufacturer), "model": .string(GatewayHomeAssistant.model.model),
                 "sw_version": .string(Gatt2MQTTVersion.current),
             ]),
-        ]).text)
+            availability: [.object(["topic": .string(topics.status)])])
+        return GatewayHomeAssistant.model.entities.map { entity in
+            var holder = holder
+            // The status shows the gateway offline; every other entity is unavailable then.
+            if entity.object == "status" { holder.availability = [] }
+            return config(entity, of: holder)
+        }
+    }
+
+    /// Empty retained payloads that remove every config of `device` from Home Assistant.
+    func removals(for device: Device) -> [Publication] {
+        entities(for: device).map { .state(configTopic($0.component, node(device), $0.object), "") }
     }
 
     /// `<domain>.<object id>` in the only characters an entity id may have (an alias or a gateway name may hold
@@ -58,57 +88,79 @@ struct HomeAssistantDiscovery: Sendable {
     /// Who published a config, which Home Assistant logs when it adds or changes what the config describes.
     static let origin = JSONValue.object(["name": .string("gatt2mqtt"), "sw_version": .string(Gatt2MQTTVersion.current)])
 
-    /// Empty retained payloads that remove every config of `device` from Home Assistant.
-    func removals(for device: Device) -> [Publication] {
-        entities(for: device).map { .state(configTopic($0.component, device, $0.object), "") }
-    }
-
     private func node(_ device: Device) -> String {
         "\(fleet ? topics.fleetIdentity : topics.identity)_\(device.family.rawValue)_\(device.id)"
     }
 
-    func configTopic(_ component: String, _ device: Device, _ object: String) -> String {
-        "\(prefix)/\(component)/\(node(device))/\(object)/config"
+    private func configTopic(_ component: String, _ node: String, _ object: String) -> String {
+        "\(prefix)/\(component)/\(node)/\(object)/config"
     }
 
-    private func topic(_ device: Device, _ leaf: String) -> String { topics.device(device.family, device.id, leaf) }
-
-    private func entities(for device: Device) -> [HomeAssistantModel.Entity] { device.model.entities }
+    /// The family's entities, and in a fleet the owner.
+    private func entities(for device: Device) -> [HomeAssistantModel.Entity] {
+        device.model.entities + (fleet ? [GatewayHomeAssistant.owner] : [])
+    }
 
     // MARK: Payloads
 
-    private func payload(_ entity: HomeAssistantModel.Entity, _ device: Device) -> [String: JSONValue] {
+    /// What the entities of one Home Assistant device (a served device, or the gateway) share.
+    private struct Holder {
+        /// The config topics' node id.
+        var node: String
+        /// Each entity's unique id is this, `_`, its object.
+        var uniqueID: String
+        /// Each entity's object id (and so its entity id) is this, `_`, its object.
+        var objectID: String
+        /// A leaf's full topic.
+        var topic: (String) -> String
+        var device: JSONValue
+        /// Empty for an entity that is always available.
+        var availability: [JSONValue]
+    }
+
+    private func config(_ entity: HomeAssistantModel.Entity, of holder: Holder) -> Publication {
         var payload = entity.fields
-        for (field, leaf) in entity.topics { payload[field] = .string(topic(device, leaf)) }
-        payload["device"] = deviceBlock(device)
+        for (field, leaf) in entity.topics { payload[field] = .string(holder.topic(leaf)) }
+        payload["device"] = holder.device
         payload["origin"] = Self.origin
-        guard !entity.isTrigger else { return payload }
-        payload["unique_id"] = .string("gatt2mqtt_\(node(device))_\(entity.object)")
-        // The entity id Home Assistant gives it at first: `default_entity_id` since 2025.10, which deprecated
-        // `object_id` and drops it in 2026.4; `object_id` too for the releases before 2025.10, which know only
-        // that one (Zigbee2MQTT sends both the same way).
-        let objectID = "\(device.family.rawValue)_\(device.id)_\(entity.object)"
-        payload["default_entity_id"] = .string(Self.entityID(entity.component, objectID))
-        payload["object_id"] = .string(objectID)
-        // Available only when the device is connected, and (outside a fleet, where one gateway serves
-        // it for good) its gateway is online.
+        if !entity.isTrigger {
+            payload["unique_id"] = .string("\(holder.uniqueID)_\(entity.object)")
+            // The entity id Home Assistant gives it at first: `default_entity_id` since 2025.10, which deprecated
+            // `object_id` and drops it in 2026.4; `object_id` too for the releases before 2025.10, which know only
+            // that one (Zigbee2MQTT sends both the same way).
+            let objectID = "\(holder.objectID)_\(entity.object)"
+            payload["default_entity_id"] = .string(Self.entityID(entity.component, objectID))
+            payload["object_id"] = .string(objectID)
+            if !holder.availability.isEmpty {
+                payload["availability_mode"] = .string("all")
+                payload["availability"] = .array(holder.availability)
+            }
+        }
+        return .state(configTopic(entity.component, holder.node, entity.object), JSONValue.object(payload).text)
+    }
+
+    /// Available only when the device is connected, and (outside a fleet, where one gateway serves it for good)
+    /// its gateway is online.
+    private func availability(_ device: Device) -> [JSONValue] {
         let connected = JSONValue.object([
-            "topic": .string(topic(device, "connection")),
+            "topic": .string(topics.device(device.family, device.id, "connection")),
             "value_template": .string("{{ 'online' if value == 'connected' else 'offline' }}"),
         ])
-        payload["availability_mode"] = .string("all")
-        payload["availability"] = .array(fleet ? [connected] : [.object(["topic": .string(topics.status)]), connected])
-        return payload
+        return fleet ? [connected] : [.object(["topic": .string(topics.status)]), connected]
     }
 
     private func deviceBlock(_ device: Device) -> JSONValue {
         let (manufacturer, model) = (device.model.manufacturer, device.model.model)
-        return .object([
+        var block: [String: JSONValue] = [
             "identifiers": .array([.string("gatt2mqtt_\(node(device))")]),
             "connections": .array([.array([.string("mac"), .string(device.address.lowercased())])]),
             "name": .string(device.name ?? "\(model) \(device.id)"),
             "manufacturer": .string(manufacturer), "model": .string(model),
             "via_device": .string("gatt2mqtt_\(topics.identity)"),
-        ])
+        ]
+        if let firmware = device.firmware { block["sw_version"] = .string(firmware) }
+        if let hardware = device.hardware { block["hw_version"] = .string(hardware) }
+        if let serial = device.serial { block["serial_number"] = .string(serial) }
+        return .object(block)
     }
 }
