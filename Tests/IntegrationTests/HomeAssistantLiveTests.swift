@@ -1,0 +1,132 @@
+import Foundation
+import MQTT
+import Testing
+import TestSupport
+
+/// A real Home Assistant (the newest release that installs here, `scripts/homeassistant/install`) with its MQTT
+/// integration on the test broker and the demo's four devices served by the bridge, checked through Home
+/// Assistant's own APIs: every entity gatt2mqtt announces exists with the entity id it asked for, is available
+/// while its device is connected and unavailable after it leaves; a button, a select and a switch pressed in Home
+/// Assistant reach the virtual devices as the right bytes; a device trigger fires on a belt button press; and
+/// Home Assistant neither logs a warning about our configs nor raises a repair issue.
+@Suite(.serialized)
+struct HomeAssistantLiveTests {
+    /// Home Assistant's own warnings here, with or without gatt2mqtt: a compression library its wheels lack.
+    static let unrelatedWarnings = ["[aiohttp_fast_zlib] zlib_ng and isal are not available"]
+
+    @Test func homeAssistantShowsAndOperatesEveryDevice() async throws {
+        try await TestWorld.with(peripheralAdapters: 4) { world in
+            let belt = try await world.startSimulator(["belt"], adapter: world.peripheralAdapter(1))
+            let activ5 = try await world.startSimulator(["a5"], adapter: world.peripheralAdapter(2))
+            let band = try await world.startSimulator(["cpr", "--name", "CPR-01"], adapter: world.peripheralAdapter(3))
+            let grip = try await world.startSimulator(["grip"], adapter: world.peripheralAdapter(4))
+            let ids = (belt: try belt.simulatedID, a5: try activ5.simulatedID, cpr: try band.simulatedID, grip: try grip.simulatedID)
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge(extraArguments: ["--health-seconds", "2"])
+            for (family, id) in [("belt", ids.belt), ("a5", ids.a5), ("cpr", ids.cpr), ("grip", ids.grip)] {
+                try await recorder.waitFor("\(family)/\(id)/connection", timeout: .seconds(60)) { $0.payloadString == "connected" }
+            }
+            let started = ContinuousClock.now
+            let home = try await HomeAssistantInstance.start(brokerPort: world.broker.port)
+            let startUp = ContinuousClock.now - started
+            do {
+                try await check(home, recorder: recorder, belt: belt, band: band, ids: (ids.belt, ids.a5, ids.cpr))
+            } catch {
+                await home.stop()
+                throw error
+            }
+            print("Home Assistant \(home.version) started and onboarded in \(startUp)")
+            await home.stop()
+            await recorder.stop()
+        }
+    }
+
+    private func check(
+        _ home: HomeAssistantInstance, recorder: TopicRecorder, belt: ManagedProcess, band: ManagedProcess,
+        ids: (belt: String, a5: String, cpr: String)
+    ) async throws {
+        // What gatt2mqtt announced: the last config on each topic (an empty one removes it).
+        var announced: [String: String] = [:]
+        for message in recorder.messages where message.topic.hasPrefix("homeassistant/") && message.topic.hasSuffix("/config") {
+            announced[message.topic] = message.payloadString ?? ""
+        }
+        let entities = announced.compactMap { topic, payload -> (id: String, uniqueID: String)? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
+                  let entityID = object["default_entity_id"] as? String, let uniqueID = object["unique_id"] as? String else { return nil }
+            return (entityID, uniqueID)
+        }
+        // topics.md's tables: belt 12, Activ5 7, CPR band 13, grip 3, the gateway 7 (device triggers have no entity id).
+        #expect(entities.count == 42, "configs: \(announced.keys.sorted())")
+
+        // Every entity is there, with the id gatt2mqtt gave it, and available while its device is connected.
+        for entity in entities {
+            _ = try await home.control(["wait-state", "--entity", entity.id, "--state", "unavailable", "--not", "--timeout", "120"], timeout: .seconds(130))
+        }
+        let registry = try #require(try await home.control(["registry"]) as? [String: Any])
+        let registered = (registry["entities"] as? [[String: Any]] ?? []).compactMap { entry -> (String, String)? in
+            guard let id = entry["entity_id"] as? String, let unique = entry["unique_id"] as? String else { return nil }
+            return (unique, id)
+        }
+        let byUniqueID = Dictionary(registered, uniquingKeysWith: { first, _ in first })
+        for entity in entities {
+            #expect(byUniqueID[entity.uniqueID] == entity.id, "\(entity.uniqueID) is \(byUniqueID[entity.uniqueID] ?? "missing")")
+        }
+        let devices = registry["devices"] as? [[String: Any]] ?? []
+        let beltDevice = try #require(devices.first { ($0["identifiers"] as? [[String]])?.contains(["mqtt", "gatt2mqtt_test_belt_\(ids.belt)"]) == true })
+        #expect(beltDevice["sw_version"] as? String != nil, "the belt's firmware is on its device page")
+
+        // The gateway's device: its version from the health report, its four connected devices.
+        _ = try await home.control(["wait-state", "--entity", "sensor.gatt2mqtt_test_version", "--state", try ProjectPaths.version(), "--timeout", "30"], timeout: .seconds(40))
+        _ = try await home.control(["wait-state", "--entity", "sensor.gatt2mqtt_test_connected_devices", "--state", "4", "--timeout", "30"], timeout: .seconds(40))
+
+        // A button: Stop vibration writes FE03 30 FF to the belt.
+        let beltWrites = belt.lineCount
+        _ = try await home.control(["call", "button", "press", "--data", #"{"entity_id":"button.belt_\#(ids.belt)_stop_vibration"}"#])
+        try await belt.waitForLine(after: beltWrites, timeout: .seconds(20)) { $0.hasPrefix("WRITE ") && $0.hasSuffix(" 30ff") }
+
+        // A select: the band's mode to practicing writes F3, and the select follows the band.
+        let bandWrites = band.lineCount
+        _ = try await home.control(["call", "select", "select_option", "--data", #"{"entity_id":"select.cpr_\#(ids.cpr)_mode","option":"practicing"}"#])
+        try await band.waitForLine(after: bandWrites, timeout: .seconds(20)) { $0.hasPrefix("WRITE ") && $0.hasSuffix(" f3") }
+        _ = try await home.control(["wait-state", "--entity", "select.cpr_\(ids.cpr)_mode", "--state", "practicing", "--timeout", "30"], timeout: .seconds(40))
+
+        // A switch with state: the Activ5's force stream on, and Home Assistant sees it streaming.
+        _ = try await home.control(["call", "switch", "turn_on", "--data", #"{"entity_id":"switch.a5_\#(ids.a5)_stream"}"#])
+        _ = try await home.control(["wait-state", "--entity", "switch.a5_\(ids.a5)_stream", "--state", "on", "--timeout", "30"], timeout: .seconds(40))
+
+        // A device trigger: the belt's compass button, pressed on the belt, fires an automation.
+        let automation = try #require(try await home.control([
+            "add-trigger-automation", "--device-identifier", "gatt2mqtt_test_belt_\(ids.belt)", "--type", "button_short_press", "--subtype", "compass",
+        ]) as? [String: Any])
+        let automationID = try #require(automation["automation"] as? String)
+        // Home Assistant subscribes to a new trigger's topic a moment after the automation is on, and says not
+        // when: a press that came too early is pressed again, up to five times.
+        var triggered = false
+        for _ in 1...5 where !triggered {
+            let pressed = recorder.mark
+            try belt.send(line: "button compass short")
+            try await recorder.waitFor("belt/\(ids.belt)/button", after: pressed) { $0.payloadString?.contains(#""button":"compass""#) == true }
+            triggered = (try? await home.control(["wait-triggered", "--automation", automationID, "--timeout", "6"], timeout: .seconds(15))) != nil
+        }
+        #expect(triggered, "the compass button's device trigger fired")
+
+        // The belt leaves: its entities are unavailable in Home Assistant.
+        await belt.terminate()
+        _ = try await home.control(["wait-state", "--entity", "sensor.belt_\(ids.belt)_heading", "--state", "unavailable", "--timeout", "60"], timeout: .seconds(70))
+        _ = try await home.control(["wait-state", "--entity", "button.belt_\(ids.belt)_stop_vibration", "--state", "unavailable", "--timeout", "30"], timeout: .seconds(40))
+
+        // Nothing of ours in Home Assistant's repairs or among its warnings.
+        let repairs = try #require(try await home.control(["repairs"]) as? [[String: Any]])
+        let ours = repairs.filter { ($0["domain"] as? String) == "mqtt" || "\($0)".contains("gatt2mqtt") }
+        #expect(ours.isEmpty, "\(ours)")
+        // Any warning or error but those Home Assistant logs on this machine whatever it is fed.
+        let complaints = home.log.split(separator: "\n").filter { line in
+            (line.contains(" WARNING ") || line.contains(" ERROR ")) && !Self.unrelatedWarnings.contains { line.contains($0) }
+        }
+        #expect(complaints.isEmpty, "\(complaints.joined(separator: "\n"))")
+        #expect(!home.log.contains("Attempting install"), "the installation had every requirement: nothing is fetched at start")
+
+        let families = Dictionary(grouping: entities, by: { String($0.id.split(separator: ".")[1].split(separator: "_")[0]) }).mapValues(\.count)
+        print("Home Assistant \(home.version): entities by family \(families.sorted { $0.key < $1.key })")
+    }
+}
