@@ -136,7 +136,7 @@ public final class Bridge: Sendable {
         return GatewayCounters(
             messagesIn: statistics.messagesReceived, messagesOut: statistics.messagesPublished,
             brokerReconnects: statistics.reconnects, droppedMessages: statistics.droppedMessages,
-            droppedNotifications: bluez.droppedNotifications, sessions: sessions,
+            droppedNotifications: bluez.droppedNotifications, refusedClaims: fleet?.refusedClaims ?? 0, sessions: sessions,
             devices: metrics.snapshot.mapValues(GatewayCounters.Device.init),
             residentBytes: HealthReport.residentBytes(), uptimeSeconds: (ContinuousClock.now - started) / .seconds(1))
     }

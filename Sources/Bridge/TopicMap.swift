@@ -79,6 +79,13 @@ public struct TopicMap: Sendable {
     }
 
     /// The gateway of `gatt2mqtt/<gateway>/fleet`; nil for anything else.
+    /// The gateway of `gatt2mqtt/<gateway>/status`, or nil.
+    public func parseGatewayStatus(_ topic: String) -> String? {
+        guard let rest = withoutBase(topic), rest.hasPrefix("gatt2mqtt/"), rest.hasSuffix("/status") else { return nil }
+        let gateway = rest.dropFirst("gatt2mqtt/".count).dropLast("/status".count)
+        return !gateway.isEmpty && !gateway.contains("/") ? String(gateway) : nil
+    }
+
     public func parseFleetHeartbeat(_ topic: String) -> String? {
         guard let parts = deviceLevels(topic), parts.count == 3, parts[0] == "gatt2mqtt", parts[2] == "fleet", !parts[1].isEmpty else { return nil }
         return String(parts[1])

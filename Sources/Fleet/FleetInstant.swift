@@ -26,6 +26,12 @@ public struct FleetInstant: Comparable, Hashable, Sendable, CustomStringConverti
         FleetInstant(nanoseconds: lhs.nanoseconds.addingClamped(rhs.clampedNanoseconds))
     }
 
+    /// The instant `duration` earlier, clamped at the ends of the range instead of trapping.
+    public static func - (lhs: FleetInstant, rhs: Duration) -> FleetInstant {
+        let nanoseconds = rhs.clampedNanoseconds
+        return FleetInstant(nanoseconds: lhs.nanoseconds.addingClamped(nanoseconds == .min ? .max : -nanoseconds))
+    }
+
     /// The time from `rhs` to `lhs` (negative when `lhs` is earlier), clamped instead of trapping.
     public static func - (lhs: FleetInstant, rhs: FleetInstant) -> Duration {
         .nanoseconds(lhs.nanoseconds.addingClamped(rhs.nanoseconds == .min ? .max : -rhs.nanoseconds))

@@ -10,9 +10,16 @@
 ///    [30 s = 3 refresh intervals], on this gateway's own monotonic clock. A claim that is not
 ///    newer by (incarnation, sequence) than the last one from the same gateway is dropped. A
 ///    dead gateway (SIGKILL, or its broker died so its will never came) simply stops counting.
-/// 2. Terms. Every claim received, even a stale one or one from a previous life of this gateway,
-///    raises the highest term seen; a new owner takes term = highest term seen + 1, and a
-///    candidate publishes the highest term it has seen, so terms do not go backwards.
+///    A gateway whose will arrives (`peerLeft`) stops counting at once, and if it owned the
+///    device the settle period is already over: its claims are gone for certain, not late, and
+///    the survivors' own claims have been in view all along.
+/// 2. Terms. Every claim accepted (newer than the last from its gateway; also this gateway's own
+///    from a previous life) raises the highest term seen; a new owner takes term = highest term
+///    seen + 1, and a candidate publishes the highest term it has seen, so terms do not go
+///    backwards. A stale claim raises nothing. Terms stop at the largest the claim codec carries
+///    (`ClaimCodec.maximumCounter`): a forged claim at that term cannot push the next owner's past
+///    what every peer can read; owners at equal terms are ordered by name (rule 7), so there is
+///    still one owner.
 /// 3. Startup. For one lease after it starts, or after its broker session comes back, a gateway
 ///    counts every device as owned by someone it has not heard from yet: any live owner
 ///    refreshes within a lease. Its ownerless time (rule 5) starts only then, so a restarted
@@ -130,9 +137,22 @@ public struct OwnershipArbiter: Sendable {
     @discardableResult
     public mutating func receive(_ claim: Claim, at instant: FleetInstant) -> ClaimReceipt {
         guard claim.device == device else { return .otherDevice }
-        highestTermSeen = max(highestTermSeen, claim.term)
-        guard claim.gateway != gateway else { return .fromThisGateway }
-        return peers.record(claim, at: instant) ? .accepted : .stale
+        let term = min(claim.term, ClaimCodec.maximumCounter)
+        guard claim.gateway != gateway else {
+            highestTermSeen = max(highestTermSeen, term)
+            return .fromThisGateway
+        }
+        guard peers.record(claim, at: instant) else { return .stale }
+        highestTermSeen = max(highestTermSeen, term)
+        return .accepted
+    }
+
+    /// Another gateway's will arrived at `instant` (its `status` went `offline`): it is gone now, not a
+    /// lease from now. If it owned the device, the survivors may take it at once.
+    public mutating func peerLeft(_ other: String, at instant: FleetInstant) {
+        guard other != gateway, let claim = peers.expire(other) else { return }
+        guard claim.state == .owner, let listeningSince, instant >= listeningSince + policy.lease else { return }
+        ownerlessSince = instant - policy.settle
     }
 
     /// Applies the rules at `now` and returns what to publish and what to do with the link. Call
@@ -259,7 +279,7 @@ public struct OwnershipArbiter: Sendable {
 
     private mutating func take(at now: FleetInstant, live: [Claim]) {
         let known = max(highestTermSeen, ownTerm)
-        ownTerm = known == .max ? .max : known + 1
+        ownTerm = min(known, ClaimCodec.maximumCounter - 1) + 1
         highestTermSeen = ownTerm
         predecessor =
             live

@@ -25,6 +25,13 @@ struct PeerClaimTable: Sendable {
         return true
     }
 
+    /// Ends `gateway`'s lease now (its will arrived); its high-water mark stays. Its last claim, if any.
+    mutating func expire(_ gateway: String) -> Claim? {
+        guard let index = entries.firstIndex(where: { $0.claim.gateway == gateway }) else { return nil }
+        entries[index].receivedAt = FleetInstant(nanoseconds: .min)
+        return entries[index].claim
+    }
+
     /// The claims still within their lease at `now`, ordered by gateway name.
     func live(at now: FleetInstant, lease: Duration) -> [Claim] {
         var claims: [Claim] = []

@@ -5,7 +5,9 @@ import Foundation
 /// port of its own, onboarded, with its MQTT integration on a test broker. It is driven as its users' tools
 /// drive it, through its REST and WebSocket APIs, by `scripts/homeassistant/hactl.py`. Stop it with `stop()`.
 public final class HomeAssistantInstance: Sendable {
-    public static let home = ProjectPaths.root + "/.build/homeassistant"
+    /// Where it is installed: `.build/homeassistant`, or `GATT2MQTT_HA_HOME` (with `GATT2MQTT_HA_VERSION` for the
+    /// installer) to try gatt2mqtt's configs on another release with the same test.
+    public static let home = ProcessInfo.processInfo.environment["GATT2MQTT_HA_HOME"] ?? ProjectPaths.root + "/.build/homeassistant"
     static let python = home + "/venv/bin/python"
     static let hactl = ProjectPaths.root + "/scripts/homeassistant/hactl.py"
 
@@ -30,7 +32,7 @@ public final class HomeAssistantInstance: Sendable {
 
     /// Installs Home Assistant if need be, starts it, onboards it and adds the MQTT integration on `brokerPort`.
     public static func start(brokerPort: Int) async throws -> HomeAssistantInstance {
-        try await runToEnd(ProjectPaths.root + "/scripts/homeassistant/install", [], name: "install-homeassistant", timeout: .seconds(900))
+        try await runToEnd(ProjectPaths.root + "/scripts/homeassistant/install", [home], name: "install-homeassistant", timeout: .seconds(900))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-ha-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let port = try FreePort.allocate()

@@ -45,6 +45,7 @@ public final class MetricsEndpoint: Sendable {
             total("mqtt_messages_dropped", "Incoming MQTT messages dropped for want of buffer", now.droppedMessages)
             total("broker_reconnects", "Connections to the broker after the first", now.brokerReconnects)
             total("notifications_dropped", "Device values dropped because publishing fell behind", now.droppedNotifications)
+            total("fleet_claims_refused", "Fleet claims dropped: malformed, or naming another gateway than their topic", now.refusedClaims)
             for (device, counts) in now.devices.sorted(by: { $0.key < $1.key }) {
                 let labels = [("device", device)]
                 total("device_notifications", "GATT notifications per device", counts.notifications, labels: labels)

@@ -194,17 +194,64 @@ struct OwnershipArbiterTests {
         #expect(arbiter.decide(at: .seconds(7)).term == 8)
     }
 
-    @Test("a candidate publishes the highest term it has seen, even from a stale claim")
+    @Test("a candidate publishes the highest term of the claims it accepted; a stale claim raises nothing")
     func candidatePublishesHighestTerm() {
         var gateway = TestGateway("gw-a", rssi: -60)
         gateway.arbiter.receive(
             TestGateway.claim(from: "gw-b", state: .candidate, term: 3, sequence: 2), at: .seconds(0))
-        gateway.arbiter.receive(
-            TestGateway.claim(from: "gw-b", state: .released, term: 7, sequence: 1), at: .seconds(0))
+        // Older than gw-b's last (a replay, or a forgery under its name): its term would have counted before.
+        #expect(gateway.arbiter.receive(
+            TestGateway.claim(from: "gw-b", state: .released, term: 7, sequence: 1), at: .seconds(0)) == .stale)
         let (decision, published) = gateway.step(at: .seconds(1))
-        #expect(decision.term == 7)
-        #expect(published?.term == 7)
+        #expect(decision.term == 3)
+        #expect(published?.term == 3)
         #expect(published?.state == .candidate)
+    }
+
+    @Test("a forged claim at the codec's largest term leaves terms every peer can read, and one owner")
+    func forgedTermCannotExhaustTerms() throws {
+        var fleet = TestFleet([TestGateway("gw-a", rssi: -60), TestGateway("gw-b", rssi: -70)])
+        let forged = TestGateway.claim(from: "gw-x", state: .candidate, term: ClaimCodec.maximumCounter, sequence: 1)
+        for index in fleet.gateways.indices { fleet.gateways[index].arbiter.receive(forged, at: .seconds(0)) }
+        fleet.run(until: 600)
+        #expect(fleet.events == [Event(second: 45, gateway: "gw-a", change: .tookOwnership(term: ClaimCodec.maximumCounter))])
+        #expect(fleet.mostOwnersAtOnce == 1)
+        // What the owner publishes, every peer decodes: before, it published 2^53 and was dropped as malformed.
+        var owner = fleet.gateways[0]
+        let claim = owner.arbiter.nextClaim(sequence: 99)
+        let decoded = try ClaimCodec.decode(bytes: Array(ClaimCodec.encode(claim).utf8), device: TestGateway.device)
+        #expect(decoded.term == ClaimCodec.maximumCounter)
+    }
+
+    @Test("an owner's will ends its lease at once: the survivor takes the device at once, not a lease and settle later")
+    func willEndsTheOwnersLease() {
+        func survivor(will: Bool) -> [Event] {
+            var gateway = TestGateway("gw-a", rssi: -60)
+            var events: [Event] = []
+            for second in Int64(0)...200 {
+                if second <= 100, second % 10 == 0 {
+                    gateway.arbiter.receive(TestGateway.claim(from: "gw-b", state: .owner, term: 1, sequence: UInt64(second)), at: .seconds(second))
+                }
+                if will, second == 105 { gateway.arbiter.peerLeft("gw-b", at: .seconds(second)) }
+                if let change = gateway.step(at: .seconds(second)).decision.change {
+                    events.append(Event(second: second, gateway: "gw-a", change: change))
+                }
+            }
+            return events
+        }
+        #expect(survivor(will: true) == [Event(second: 105, gateway: "gw-a", change: .tookOwnership(term: 2))])
+        #expect(survivor(will: false) == [Event(second: 145, gateway: "gw-a", change: .tookOwnership(term: 2))], "the lease is the fallback")
+    }
+
+    @Test("a will of a gateway that owned nothing, or while this one still listens after its start, hastens nothing")
+    func willOfANonOwnerChangesNothing() {
+        var gateway = TestGateway("gw-a", rssi: -60)
+        gateway.arbiter.receive(TestGateway.claim(from: "gw-b", state: .owner, term: 1, sequence: 1), at: .seconds(0))
+        gateway.arbiter.peerLeft("gw-b", at: .seconds(5))  // within its first lease: it may not have heard every owner yet
+        gateway.arbiter.receive(TestGateway.claim(from: "gw-c", state: .candidate, sequence: 1), at: .seconds(6))
+        gateway.arbiter.peerLeft("gw-c", at: .seconds(7))
+        #expect(run(&gateway, 0...44).isEmpty)
+        #expect(gateway.step(at: .seconds(45)).decision.change == .tookOwnership(term: 2))
     }
 
     // MARK: Hand-over

@@ -73,9 +73,11 @@ struct FleetEndToEndTests {
             #expect(recorder.messages(on: "test/fleet/nobody").count == 1)
             #expect(!a.outputText.contains("device found"), "gw-a never connected the belt while gw-b owned it")
 
-            // The owner dies (no goodbye): once its claims have lapsed, gw-a takes the belt over.
+            // The owner dies (no goodbye): its will ends its claims at once, and gw-a takes the belt over.
             let death = recorder.mark
+            let beforeDeath = a.lineCount
             b.send(SIGKILL)
+            try await a.waitForLine(containing: "fleet: gw-b left (its will)", after: beforeDeath)
             try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) { $0.payloadString == "gw-a" }
             try await recorder.waitFor("belt/\(id)/connection", after: death) { $0.payloadString == "connected" }
             try await a.waitForLine(containing: "device found")

@@ -66,9 +66,27 @@ extension Bridge {
         if let (other, family, id) = topics.parseClaim(message.topic) {
             guard other != configuration.gateway else { return true }
             do {
-                fleet.receive(try ClaimCodec.decode(bytes: message.payload, device: FleetCoordinator.key(family, id)))
+                let claim = try ClaimCodec.decode(bytes: message.payload, device: FleetCoordinator.key(family, id))
+                // One writer per topic: a claim counts for the gateway whose topic it came on, and only if it says
+                // so itself, so a broker ACL that lets each gateway write its own topics decides who can claim.
+                guard claim.gateway == other else {
+                    fleet.refuseClaim()
+                    logger.warning("fleet: claim ignored: it names another gateway than its topic", metadata: ["topic": "\(message.topic)"])
+                    return true
+                }
+                fleet.receive(claim)
             } catch {
+                fleet.refuseClaim()
                 logger.warning("fleet: malformed claim ignored: \(error)", metadata: ["topic": "\(message.topic)"])
+            }
+            return true
+        }
+        // Another gateway's status: its will (`offline`) ends its claims at once. This gateway's own goes on to
+        // the leftovers.
+        if let other = topics.parseGatewayStatus(message.topic), other != configuration.gateway {
+            if message.payloadString == "offline" {
+                logger.info("fleet: \(other) left (its will): its claims end now", metadata: ["gateway": "\(other)"])
+                fleet.peerLeft(other)
             }
             return true
         }

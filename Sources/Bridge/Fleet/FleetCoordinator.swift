@@ -17,6 +17,7 @@ final class FleetCoordinator: Sendable {
         var lastPublished: [String: ContinuousClock.Instant] = [:]
         /// When each other gateway was last heard (a claim or a heartbeat), on this gateway's clock.
         var heard: [String: ContinuousClock.Instant] = [:]
+        var refusedClaims = 0
     }
 
     private let state = Mutex(State())
@@ -52,6 +53,22 @@ final class FleetCoordinator: Sendable {
             _ = arbiter.receive(claim, at: now)
             state.arbiters[claim.device] = arbiter
             state.heard[claim.gateway] = .now
+        }
+    }
+
+    /// Claims dropped (malformed, or naming another gateway than their topic), for the health report.
+    var refusedClaims: Int { state.withLock { $0.refusedClaims } }
+
+    func refuseClaim() { state.withLock { $0.refusedClaims += 1 } }
+
+    /// Another gateway's will arrived (its `status` is `offline`): its claims stop counting now, and the devices
+    /// it owned may be taken at once (`OwnershipArbiter.peerLeft`).
+    func peerLeft(_ other: String) {
+        guard other != gateway else { return }
+        let now = now
+        state.withLock { state in
+            state.heard[other] = nil
+            for key in state.arbiters.keys { state.arbiters[key]?.peerLeft(other, at: now) }
         }
     }
 

@@ -25,6 +25,8 @@ public struct GatewayCounters: Sendable, Equatable {
     public var brokerReconnects: Int
     public var droppedMessages: Int
     public var droppedNotifications: Int
+    /// Fleet claims dropped: malformed, or naming another gateway than the topic they came on.
+    public var refusedClaims = 0
     /// Sessions by connection state (`connected`, `connecting`, …).
     public var sessions: [String: Int]
     public var devices: [String: Device]

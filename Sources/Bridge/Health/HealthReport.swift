@@ -34,6 +34,7 @@ struct HealthReport: Sendable {
             "dropped_messages": .number(Double(now.droppedMessages)),
             "dropped_notifications": .number(Double(now.droppedNotifications)),
             "decode_errors": .number(Double(decodeErrors)),
+            "refused_claims": .number(Double(now.refusedClaims)),
             "devices": .object(devices),
         ]
         if let residentBytes = now.residentBytes { members["rss_bytes"] = .number(Double(residentBytes)) }

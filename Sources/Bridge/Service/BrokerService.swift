@@ -56,6 +56,8 @@ extension Bridge {
         if fleet != nil {
             try mqtt.subscribe(topics.claimFilter, qos: .atMostOnce)
             try mqtt.subscribe(topics.fleetHeartbeatFilter, qos: .atMostOnce)
+            // The other gateways' wills: a gateway that dies while its broker lives is gone at once.
+            try mqtt.subscribe(topics.everyGateway("status"), qos: .atLeastOnce)
         }
     }
 
