@@ -3,21 +3,84 @@
 #else
     import Foundation
 #endif
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Fleet
 import Peripherals
 
-/// The gateway's incarnation: read from its file, one more than the last start's, written back before
-/// the gateway claims anything.
+/// The gateway's incarnation: read from its file, one more than the last start's, made durable before the
+/// gateway claims anything. The other gateways order its claims by it, so it must never go backwards:
+/// - a file that is not there is the first start (0 before it); a file that is there but unreadable, empty or
+///   not a number is refused with what is wrong, rather than read as 0;
+/// - the new value is written to a temporary file, flushed to disk, renamed over the old one and the folder
+///   flushed, so a power cut leaves either the old number or the new one;
+/// - it stops below 2^53 − 1, the largest a claim carries (`ClaimCodec.maximumCounter`);
+/// - the file stays locked while the gateway runs: a second gateway given the same file (two on one host with
+///   the default) refuses to start instead of sharing a counter.
 enum Incarnation {
-    static func next(file: String) throws(CommandError) -> UInt64 {
-        let previous = (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { UInt64($0.trimming()) } ?? 0
-        let next = previous + 1
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Locks `file`, reads it, writes and returns the next incarnation. The lock is held until the process ends.
+    static func next(file: String) throws -> UInt64 {
+        let folder = file.lastIndex(of: "/").map { String(file[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
         do {
-            let folder = file.lastIndex(of: "/").map { String(file[..<$0]) } ?? ""
-            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            try "\(next)\n".write(toFile: file, atomically: true, encoding: .utf8)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw CommandError(.invalidValue, "cannot keep the fleet incarnation in \(file): \(error)")
+            throw Failure(description: "cannot create the folder of \(file): \(error)")
         }
+        let lock = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw Failure(description: "cannot open \(file).lock: \(errorText())") }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            close(lock)
+            throw Failure(description: "\(file) is in use by another gatt2mqtt: give each gateway its own fleet.incarnation_file")
+        }
+        // The descriptor is kept open on purpose: the lock lasts as long as the process.
+        let next = try read(file) + 1
+        try write(next, to: file, folder: folder)
         return next
     }
+
+    /// The last incarnation: 0 when the file does not exist.
+    static func read(_ file: String) throws -> UInt64 {
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return 0 }
+            throw Failure(description: "cannot read \(file): \(errorText())")
+        }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        guard count >= 0 else { throw Failure(description: "cannot read \(file): \(errorText())") }
+        let text = String(decoding: bytes[..<count], as: UTF8.self).trimming()
+        guard count < bytes.count, let value = UInt64(text) else {
+            throw Failure(description: "\(file) holds no incarnation number ('\(text.prefix(20))'): restore it, or remove it to start again at 1")
+        }
+        guard value < ClaimCodec.maximumCounter else {
+            throw Failure(description: "\(file) holds \(value), the largest incarnation a claim carries: remove it to start again at 1")
+        }
+        return value
+    }
+
+    private static func write(_ value: UInt64, to file: String, folder: String) throws {
+        let temporary = file + ".new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure(description: "cannot write \(temporary): \(errorText())") }
+        let bytes = Array("\(value)\n".utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == bytes.count, synced else { throw Failure(description: "cannot write \(temporary): \(errorText())") }
+        guard rename(temporary, file) == 0 else { throw Failure(description: "cannot replace \(file): \(errorText())") }
+        // The rename itself is durable once the folder is.
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
 }
