@@ -82,6 +82,13 @@ TRIGGERED_EVENT = "hactl_automation_triggered"
 
 HTTP_TIMEOUT = aiohttp.ClientTimeout(total=30)
 
+# Time to wait for the close handshake of a websocket. aiohttp >= 3.10 takes
+# a ClientWSTimeout (a plain float is deprecated there); older ones, such as
+# the 3.9 of Home Assistant 2024.3, only know the float.
+WS_CLOSE_TIMEOUT: Any = (
+    aiohttp.ClientWSTimeout(ws_close=10) if hasattr(aiohttp, "ClientWSTimeout") else 10.0
+)
+
 
 class HactlError(Exception):
     """A failure reported as `hactl: <message>` with exit status 1."""
@@ -164,7 +171,7 @@ class WebSocket:
     ) -> AsyncIterator[WebSocket]:
         ws_url = re.sub(r"^http", "ws", url.rstrip("/")) + "/api/websocket"
         async with session.ws_connect(
-            ws_url, max_msg_size=64 * 1024 * 1024, timeout=aiohttp.ClientWSTimeout(ws_close=10)
+            ws_url, max_msg_size=64 * 1024 * 1024, timeout=WS_CLOSE_TIMEOUT
         ) as ws:
             hello = await asyncio.wait_for(ws.receive_json(), 30)
             if hello.get("type") != "auth_required":
