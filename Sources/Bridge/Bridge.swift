@@ -98,6 +98,13 @@ public final class Bridge: Sendable {
         if mqttConfiguration.protocolVersion == .v5 { mqttConfiguration.sessionExpiry = configuration.sessionExpirySeconds }
         mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
         mqtt = try MQTTClient(configuration: mqttConfiguration, logger: Logger(label: "gatt2mqtt.mqtt"))
+        if fleet != nil {
+            // A device's retained state waits after a reconnect until the fleet says the device is still this
+            // gateway's (Bridge+Fleet.swift): cut off, it may have passed to another gateway, whose state it would
+            // otherwise overwrite.
+            let topics = topics
+            mqtt.withholdOnRestore { topics.parseLeaf($0) != nil }
+        }
         publisher = BrokerPublisher(client: mqtt, topics: topics, logger: logger)
         commandRouter = CommandRouter(
             drivers: drivers, publisher: publisher, logger: logger, payloadSizeLimit: configuration.payloadSizeLimit,

@@ -118,6 +118,13 @@ public struct OwnershipArbiter: Sendable {
         phase == .candidate ? highestTermSeen : ownTerm
     }
 
+    /// True while this gateway listens before it may take anything (rule 3): after its start, and after its broker
+    /// session came back, for a lease. Once it is over, the live owner claims have all been heard.
+    public func isListening(at now: FleetInstant) -> Bool {
+        guard let listeningSince else { return true }
+        return now < listeningSince + policy.lease
+    }
+
     /// True from taking the device until the release is decided: the caller should hold the link.
     public var isOwner: Bool {
         phase == .owner

@@ -165,7 +165,7 @@ extension MQTTClient {
                 }
             }
             var republished = 0
-            for message in session.retainedMessages {
+            for message in session.messagesToRestore() {
                 do {
                     let code = try handle.publish(message, version: version)
                     try MosquittoHandle.check(code, "re-publish retained '\(message.topic)'")

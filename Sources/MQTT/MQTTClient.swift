@@ -193,6 +193,25 @@ public final class MQTTClient: Sendable {
         }
     }
 
+    /// Keeps the retained topics `predicate` picks from the re-publishing after a reconnect: they wait, withheld,
+    /// until `releaseWithheld(under:republish:)` says whether they are still this client's to publish. A fleet
+    /// gateway cut off from its broker may have lost a device to another gateway meanwhile; its old state must
+    /// not overwrite the new owner's.
+    public func withholdOnRestore(_ predicate: @escaping @Sendable (String) -> Bool) {
+        session.withLock { $0.withholds = predicate }
+    }
+
+    /// Whether a restore withheld retained topics under `prefix`.
+    public func hasWithheld(under prefix: String) -> Bool {
+        session.withLock { session in session.withheld.contains { $0.hasPrefix(prefix) } }
+    }
+
+    /// Publishes the withheld retained topics under `prefix` again (`republish`), or forgets them.
+    public func releaseWithheld(under prefix: String, republish: Bool) {
+        let messages = session.withLock { $0.takeWithheld(under: prefix, keep: republish) }
+        for message in messages { try? publish(message) }
+    }
+
     /// Subscribes to `filter` now if connected, and again after every reconnect.
     public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce) throws {
         try session.withLock { session in

@@ -6,11 +6,17 @@ struct SessionRegistry {
     private(set) var subscriptions: [String: MQTTQoS] = [:]
     /// Topic → last retained message, re-published after every CONNACK.
     private(set) var retained: [String: MQTTMessage] = [:]
+    /// Which retained topics a restore keeps back rather than re-publishing (nil: none).
+    var withholds: (@Sendable (String) -> Bool)?
+    /// Retained topics a restore kept back, until the owner of the client says whether they are still its own.
+    var withheld: Set<String> = []
 
     /// Records a published message: a retained one replaces the topic's entry, and an empty
     /// retained payload (MQTT's way to delete a retained message) removes it.
     mutating func remember(_ message: MQTTMessage) {
         guard message.retain else { return }
+        // Published anew: current, so no longer held back.
+        withheld.remove(message.topic)
         if message.payload.isEmpty {
             retained[message.topic] = nil
         } else {
@@ -29,5 +35,27 @@ struct SessionRegistry {
     /// Retained messages in a stable order, so a replay is reproducible in logs and tests.
     var retainedMessages: [MQTTMessage] {
         retained.keys.sorted().compactMap { retained[$0] }
+    }
+
+    /// The retained messages a restore re-publishes; those it withholds are set aside in `withheld`.
+    mutating func messagesToRestore() -> [MQTTMessage] {
+        guard let withholds else { return retainedMessages }
+        var restored: [MQTTMessage] = []
+        for message in retainedMessages {
+            if withholds(message.topic) { withheld.insert(message.topic) } else { restored.append(message) }
+        }
+        return restored
+    }
+
+    /// Ends the withholding of the topics under `prefix`: their messages to publish again, or (not `keep`) none,
+    /// and they are forgotten.
+    mutating func takeWithheld(under prefix: String, keep: Bool) -> [MQTTMessage] {
+        let topics = withheld.filter { $0.hasPrefix(prefix) }
+        withheld.subtract(topics)
+        guard keep else {
+            for topic in topics { retained[topic] = nil }
+            return []
+        }
+        return topics.sorted().compactMap { retained[$0] }
     }
 }

@@ -180,8 +180,15 @@ struct FleetEndToEndTests {
                 try await recorder.waitFor("belt/\(id)/connection", after: death) { $0.payloadString == "connected" }
                 #expect(recorder.messages(on: "gatt2mqtt/gw-b/status").allSatisfy { $0.payloadString != "offline" }, "a killed broker publishes no will")
 
+                let returned = recorder.mark
                 try await far.restart()
                 try await b.waitForLine(containing: "lostConflict", timeout: .seconds(30))
+                // Back on its broker, gw-b withheld the belt's retained state, and dropped it once it had heard that
+                // gw-a owns the belt now: its old `owner` never overwrote gw-a's. (A session that is still running in the
+                // second before gw-b hears gw-a may publish fresh state; only the replay of old state is withheld.)
+                try await b.waitForLine(containing: "retained state after the reconnect dropped", timeout: .seconds(30))
+                let stale = recorder.messages.dropFirst(returned).filter { $0.topic == "belt/\(id)/owner" && $0.payloadString == "gw-b" }
+                #expect(stale.isEmpty, "\(stale.map { "\($0.topic) \($0.payloadString ?? "")" })")
                 await recorder.stop()
             } catch {
                 await far.stop()

@@ -75,4 +75,25 @@ import Testing
         registry.remember(MQTTMessage(topic: "a", payload: [], retain: true))
         #expect(registry.retainedMessages.map(\.topic) == ["b"])
     }
+
+    /// A fleet gateway's device state waits after a reconnect: withheld, then published again or forgotten.
+    @Test func aRestoreWithholdsWhatThePredicatePicksUntilItIsReleased() {
+        var registry = SessionRegistry()
+        registry.withholds = { $0.hasPrefix("belt/") }
+        for topic in ["belt/a/owner", "belt/a/info", "belt/b/owner", "gatt2mqtt/gw/status"] {
+            registry.remember(MQTTMessage(topic: topic, string: "x", retain: true))
+        }
+        #expect(registry.messagesToRestore().map(\.topic) == ["gatt2mqtt/gw/status"])
+        #expect(registry.withheld == ["belt/a/owner", "belt/a/info", "belt/b/owner"])
+        // Published anew while withheld: current again, not withheld.
+        registry.remember(MQTTMessage(topic: "belt/b/owner", string: "y", retain: true))
+        #expect(registry.withheld == ["belt/a/owner", "belt/a/info"])
+        // Still this gateway's: published again; another's: forgotten, never to be replayed.
+        #expect(registry.takeWithheld(under: "belt/a/", keep: true).map(\.topic) == ["belt/a/info", "belt/a/owner"])
+        registry.remember(MQTTMessage(topic: "belt/c/owner", string: "z", retain: true))
+        _ = registry.messagesToRestore()
+        #expect(registry.takeWithheld(under: "belt/c/", keep: false).isEmpty)
+        #expect(!registry.retainedMessages.contains { $0.topic == "belt/c/owner" })
+        #expect(registry.withheld == ["belt/a/owner", "belt/a/info", "belt/b/owner"], "withheld again by the second restore")
+    }
 }

@@ -22,7 +22,10 @@ Subcommands:
       Wait for the HTTP API, create the owner user (or log in as it when a
       previous run already did), finish the side-effect-free onboarding
       steps, wait until hass is RUNNING, and create a long-lived token.
-      -> {"token": "...", "user_created": bool, "onboarding": {...}, "wait_seconds": s}
+      Fails at once (instead of waiting) when hass answers HTTP 500 because
+      hass_nabucasa does not import in the venv hactl runs from.
+      -> {"token": "...", "user_created": bool, "onboarding": {...},
+          "api_seconds": s, "running_seconds": s}
 
   add-mqtt --url U --token T --broker HOST --port P [--timeout 60]
       Add the MQTT integration through the config flow (idempotent) and wait
@@ -37,6 +40,9 @@ Subcommands:
 
   call --url U --token T DOMAIN SERVICE [--data JSON] [--return-response]
       POST /api/services/DOMAIN/SERVICE. -> Home Assistant's response
+      (the changed states). With --return-response the call goes over the
+      websocket, which has responses on every release (2024.3's REST API
+      ignores ?return_response): -> {"changed_states": [...], "service_response": ...}
 
   registry --url U --token T
       -> {"entities": [...], "devices": [...]}: entity registry entries of
@@ -210,7 +216,7 @@ class WebSocket:
         msg_id = item.get("id")
         if item.get("type") == "event" and msg_id in self.events:
             self.events[msg_id].put_nowait(item["event"])
-        elif item.get("type") == "result" and msg_id in self.results:
+        elif item.get("type") in ("result", "pong") and msg_id in self.results:
             future = self.results.pop(msg_id)
             if not future.done():
                 future.set_result(item)
@@ -228,6 +234,8 @@ class WebSocket:
             reply = await asyncio.wait_for(future, timeout)
         except TimeoutError as err:
             raise HactlError(f"websocket {msg_type}: no answer within {timeout}s") from err
+        if reply.get("type") == "pong":
+            return None
         if not reply.get("success"):
             raise HactlError(f"websocket {msg_type}: {reply.get('error')}")
         return reply.get("result")
@@ -259,6 +267,12 @@ async def next_event(
     if event.get("type") == "closed":
         raise HactlError("websocket closed while waiting")
     return event
+
+
+async def ha_version(rest: Rest) -> tuple[int, ...]:
+    """Home Assistant's release as a tuple, e.g. (2024, 3, 3); () if unknown."""
+    version = str((await rest.get("/api/config")).get("version", ""))
+    return tuple(int(n) for n in re.findall(r"\d+", version)[:3])
 
 
 async def get_state(rest: Rest, entity_id: str) -> dict[str, Any] | None:
@@ -356,11 +370,58 @@ async def cmd_configure(args: argparse.Namespace) -> Any:
     }
 
 
+# Run by the venv's interpreter (which is hactl's own): does hass_nabucasa
+# import the way Home Assistant's http component imports it?
+NABUCASA_PROBE = """
+try:
+    from hass_nabucasa import remote
+except ImportError:
+    pass  # Home Assistant copes with a missing hass_nabucasa
+except Exception as err:
+    print(f"{type(err).__name__}: {err}")
+    raise SystemExit(1)
+"""
+
+
+async def diagnose_http_500() -> str | None:
+    """Explain an HTTP 500 on every request, if it is the known venv defect.
+
+    Home Assistant's http component (its forwarded middleware, up to at least
+    2024.3) imports hass_nabucasa at the first request and only tolerates an
+    ImportError. In a venv where that import fails otherwise (Home Assistant
+    2024.3's acme 2.8.0 with josepy >= 2: "module 'josepy' has no attribute
+    'ComparableX509'"), it retries on every request and every request,
+    /api/onboarding included, ends in HTTP 500. hactl runs with the venv's
+    interpreter, so it can reproduce the import itself.
+    """
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        NABUCASA_PROBE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await proc.communicate()
+    if proc.returncode == 0:
+        return None
+    lines = output.decode(errors="replace").strip().splitlines() or ["(no output)"]
+    return (
+        "Home Assistant answers every request with HTTP 500 because its http component "
+        f"cannot import hass_nabucasa in this venv ({sys.prefix}): {lines[-1]}"
+        + (
+            " (acme needs josepy < 2 there: reinstall the venv with josepy<2)"
+            if "ComparableX509" in lines[-1]
+            else ""
+        )
+    )
+
+
 async def wait_for_api(
     session: aiohttp.ClientSession, url: str, deadline: float
 ) -> list[dict[str, Any]]:
     """Poll the unauthenticated onboarding status until hass answers it."""
     last_error = "no attempt"
+    diagnosed = False
     while True:
         try:
             async with session.get(
@@ -369,7 +430,12 @@ async def wait_for_api(
                 if resp.status == 200:
                     steps: list[dict[str, Any]] = await resp.json()
                     return steps
-                last_error = f"HTTP {resp.status}"
+                body = (await resp.text()).strip().replace("\n", " ")
+                last_error = f"HTTP {resp.status}: {body[:200]}"
+                if resp.status == 500 and not diagnosed:
+                    diagnosed = True
+                    if reason := await diagnose_http_500():
+                        raise HactlError(reason)
         except (aiohttp.ClientError, TimeoutError) as err:
             last_error = str(err) or type(err).__name__
         if time.monotonic() >= deadline:
@@ -549,11 +615,34 @@ async def cmd_call(args: argparse.Namespace) -> Any:
         data = json.loads(args.data)
     except ValueError as err:
         raise HactlError(f"--data is not JSON: {err}") from err
-    path = f"/api/services/{args.domain}/{args.service}"
-    if args.return_response:
-        path += "?return_response"
     async with aiohttp.ClientSession() as session:
-        return await Rest(session, args.url, args.token).post(path, data)
+        if not args.return_response:
+            path = f"/api/services/{args.domain}/{args.service}"
+            return await Rest(session, args.url, args.token).post(path, data)
+        # The REST API learned ?return_response only in mid-2024 releases;
+        # 2024.3 ignores the parameter (and the response). The websocket command
+        # has it since 2023.7, so use that on every release and rebuild the
+        # REST answer {"changed_states", "service_response"} from it.
+        async with WebSocket.connect(session, args.url, args.token) as ws:
+            queue = await ws.subscribe("subscribe_events", event_type="state_changed")
+            result = await ws.command(
+                "call_service",
+                domain=args.domain,
+                service=args.service,
+                service_data=data,
+                return_response=True,
+            )
+            # Events of the call precede its result on the connection; a
+            # round trip also flushes any that hass forwarded a bit later.
+            await ws.command("ping")
+            context_id = (result.get("context") or {}).get("id")
+            changed_states: list[dict[str, Any]] = []
+            while not queue.empty():
+                event_data = queue.get_nowait().get("data") or {}
+                new_state = event_data.get("new_state")
+                if new_state and (new_state.get("context") or {}).get("id") == context_id:
+                    changed_states.append(new_state)
+        return {"changed_states": changed_states, "service_response": result.get("response")}
 
 
 ENTITY_FIELDS = (
@@ -682,12 +771,16 @@ async def cmd_add_trigger_automation(args: argparse.Namespace) -> Any:
                     )
                 await asyncio.sleep(0.25)
         trigger = dict(wanted[0])
+        # 2024.10 renamed the keys to the plural; older releases reject it
+        # ("extra keys not allowed @ data['triggers']"). Newer ones still
+        # accept the singular, but write what the release's own editor does.
+        plural = await ha_version(rest) >= (2024, 10)
         config = {
             "alias": f"hactl {args.type} {args.subtype}",
             "description": f"Created by hactl.py for device {args.device_identifier}",
-            "triggers": [trigger],
-            "conditions": [],
-            "actions": [
+            "triggers" if plural else "trigger": [trigger],
+            "conditions" if plural else "condition": [],
+            "actions" if plural else "action": [
                 {
                     "event": TRIGGERED_EVENT,
                     "event_data": {

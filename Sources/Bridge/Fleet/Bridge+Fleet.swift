@@ -44,6 +44,15 @@ extension Bridge {
         if let claim = step.claim {
             publisher.publish(Publication(topic: topics.claim(driver.family, id), payload: ClaimCodec.encode(claim), qos: 1))
         }
+        // The device's retained state withheld at a reconnect: published again once a lease of listening has shown
+        // the device is still this gateway's, forgotten if it is another's now.
+        let prefix = topics.device(driver.family, id, "")
+        if !step.listening, mqtt.hasWithheld(under: prefix) {
+            let mine = fleet.isOwner(key)
+            logger.info("fleet: retained state after the reconnect \(mine ? "published again" : "dropped: another gateway owns the device")",
+                        metadata: ["device": "\(device.address)"])
+            mqtt.releaseWithheld(under: prefix, republish: mine)
+        }
         if let change = step.decision.change {
             logger.info("fleet: \(change)", metadata: ["device": "\(device.address)", "term": "\(step.decision.term)"])
             if case .tookOwnership = change {

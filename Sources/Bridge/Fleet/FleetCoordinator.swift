@@ -32,6 +32,8 @@ final class FleetCoordinator: Sendable {
     struct Step: Sendable {
         var decision: OwnershipDecision
         var claim: Claim?
+        /// Whether the gateway still listens after its start or a reconnect (its knowledge of owners may be stale).
+        var listening: Bool
     }
 
     /// A device's key in the fleet's rules and claims: `<family>/<id>`, as in its topics.
@@ -99,7 +101,7 @@ final class FleetCoordinator: Sendable {
                 state.lastPublished[key] = .now
             }
             state.arbiters[key] = arbiter
-            return Step(decision: decision, claim: claim)
+            return Step(decision: decision, claim: claim, listening: arbiter.isListening(at: now))
         }
     }
 
