@@ -80,7 +80,7 @@ public final class Bridge: Sendable {
 
     public init(configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()) throws {
         guard TopicMap.isValidGatewayName(configuration.gateway) else {
-            throw CommandError(.invalidValue, "gateway name '\(configuration.gateway)' may only hold letters, digits, '-' and '_'")
+            throw CommandError(.invalidValue, "gateway name '\(configuration.gateway)' may only hold letters, digits, '-' and '_', at most 64 of them")
         }
         self.configuration = configuration
         self.logger = logger

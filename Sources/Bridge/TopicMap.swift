@@ -70,24 +70,29 @@ public struct TopicMap: Sendable {
     /// Every fleet gateway's heartbeat.
     public var fleetHeartbeatFilter: String { everyGateway("fleet") }
 
-    /// Splits `gatt2mqtt/<gateway>/claim/<family>/<id>`; nil for anything else.
+    /// Splits `gatt2mqtt/<gateway>/claim/<family>/<id>`; nil for anything else, a name no gateway may have, or an
+    /// id no device may have (a stranger's topic must not make a table entry of any size).
     public func parseClaim(_ topic: String) -> (gateway: String, family: DeviceFamily, id: String)? {
         guard let parts = deviceLevels(topic), parts.count == 5, parts[0] == "gatt2mqtt", parts[2] == "claim",
-            let family = DeviceFamily(rawValue: String(parts[3])), !parts[1].isEmpty, !parts[4].isEmpty
+            let family = DeviceFamily(rawValue: String(parts[3])), Self.isValidGatewayName(String(parts[1])),
+            Self.isValidDeviceID(String(parts[4]))
         else { return nil }
         return (String(parts[1]), family, String(parts[4]))
     }
 
-    /// The gateway of `gatt2mqtt/<gateway>/fleet`; nil for anything else.
-    /// The gateway of `gatt2mqtt/<gateway>/status`, or nil.
+    /// The gateway of `gatt2mqtt/<gateway>/status`; nil for anything else, or a name no gateway may have.
     public func parseGatewayStatus(_ topic: String) -> String? {
-        guard let rest = withoutBase(topic), rest.hasPrefix("gatt2mqtt/"), rest.hasSuffix("/status") else { return nil }
-        let gateway = rest.dropFirst("gatt2mqtt/".count).dropLast("/status".count)
-        return !gateway.isEmpty && !gateway.contains("/") ? String(gateway) : nil
+        guard let parts = deviceLevels(topic), parts.count == 3, parts[0] == "gatt2mqtt", parts[2] == "status",
+            Self.isValidGatewayName(String(parts[1]))
+        else { return nil }
+        return String(parts[1])
     }
 
+    /// The gateway of `gatt2mqtt/<gateway>/fleet`; nil for anything else, or a name no gateway may have.
     public func parseFleetHeartbeat(_ topic: String) -> String? {
-        guard let parts = deviceLevels(topic), parts.count == 3, parts[0] == "gatt2mqtt", parts[2] == "fleet", !parts[1].isEmpty else { return nil }
+        guard let parts = deviceLevels(topic), parts.count == 3, parts[0] == "gatt2mqtt", parts[2] == "fleet",
+            Self.isValidGatewayName(String(parts[1]))
+        else { return nil }
         return String(parts[1])
     }
 
@@ -158,9 +163,9 @@ public struct TopicMap: Sendable {
             && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
     }
 
-    /// Gateway names become topic levels: keep them to a safe alphabet.
+    /// Gateway names become topic levels: keep them to a safe alphabet, 1 to 64 characters.
     public static func isValidGatewayName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy { Self.isGatewayNameCharacter($0) }
+        (1...64).contains(name.unicodeScalars.count) && name.unicodeScalars.allSatisfy { Self.isGatewayNameCharacter($0) }
     }
 
     /// The gateway name's alphabet: ASCII letters and digits, `-` and `_`.

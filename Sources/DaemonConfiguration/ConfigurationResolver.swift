@@ -26,7 +26,7 @@ struct ConfigurationResolver {
         let logLevel = try resolveLogLevel()
         let gateway = text(.gateway) ?? Self.defaultGateway(hostName: hostName)
         guard TopicMap.isValidGatewayName(gateway) else {
-            throw fail(.gateway, "must be letters, digits, '-' or '_' (it is a topic level), not '\(gateway)'")
+            throw fail(.gateway, "must be 1 to 64 letters, digits, '-' or '_' (it is a topic level), not '\(gateway)'")
         }
         let adapters = try resolveAdapters()
         let (mqtt, passwordSource) = try resolveBroker(gateway: gateway)

@@ -135,6 +135,11 @@ public struct OwnershipArbiter: Sendable {
         peers.live(at: now, lease: policy.lease).filter { $0.state == .owner }.map(\.gateway).sorted()
     }
 
+    /// The other gateways' claims still within their lease.
+    public func otherClaims(at now: FleetInstant) -> [Claim] {
+        peers.live(at: now, lease: policy.lease)
+    }
+
     /// Records what this gateway currently sees of the device; takes effect at the next `decide`.
     public mutating func observe(_ observation: LocalObservation) {
         self.observation = observation

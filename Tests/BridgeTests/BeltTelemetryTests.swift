@@ -84,6 +84,16 @@ struct TopicsAndRepliesTests {
         #expect(!TopicMap.isValidGatewayName("a/b"))
         #expect(!TopicMap.isValidGatewayName("a+"))
         #expect(TopicMap.isValidGatewayName("gw-1_a"))
+        #expect(!TopicMap.isValidGatewayName(String(repeating: "g", count: 65)))
+        // Fleet topics from names or ids no gateway or device may have are not fleet topics at all.
+        let fleetTopics = TopicMap(gateway: "gw-a")
+        #expect(fleetTopics.parseFleetHeartbeat("gatt2mqtt/!/fleet") == nil)
+        #expect(fleetTopics.parseFleetHeartbeat("gatt2mqtt/gw-b/fleet") == "gw-b")
+        #expect(fleetTopics.parseGatewayStatus("gatt2mqtt/!/status") == nil)
+        #expect(fleetTopics.parseGatewayStatus("gatt2mqtt/gw-b/status") == "gw-b")
+        #expect(fleetTopics.parseClaim("gatt2mqtt/gw-b/claim/belt/" + String(repeating: "a", count: 65)) == nil)
+        #expect(fleetTopics.parseClaim("gatt2mqtt/gw-b/claim/belt/Ünï") == nil)
+        #expect(fleetTopics.parseClaim("gatt2mqtt/gw-b/claim/belt/aabb")?.id == "aabb")
     }
 
     @Test func repliesCarryOutcomeErrorAndTransaction() {

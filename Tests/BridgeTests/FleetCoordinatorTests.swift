@@ -24,6 +24,23 @@ struct FleetCoordinatorTests {
         #expect(!b.answersForUnowned(), "its own heartbeat changes nothing")
     }
 
+    /// Claims for devices nobody here has heard of fill the table only to its limit; a will ends the sender's
+    /// claims at once, and makes room again.
+    @Test func strangersClaimsAreBoundedAndAWillMakesRoom() {
+        let a = coordinator("gw-a")
+        var taken = 0
+        for index in 0..<(FleetCoordinator.deviceLimit + 100) {
+            let device = Claim(gateway: "gw-z", device: "belt/\(index)", incarnation: 1, sequence: UInt64(index + 1), term: 1, state: .owner,
+                               rssi: -60, freeSlots: 4)
+            if a.receive(device) { taken += 1 }
+        }
+        #expect(taken == FleetCoordinator.deviceLimit, "the rest were dropped")
+        #expect(a.otherOwner("belt/0") == "gw-z")
+        a.peerLeft("gw-z")
+        #expect(a.otherOwner("belt/0") == nil, "its will ended its claims")
+        #expect(a.receive(claim("gw-b", .candidate)), "room again: nobody claims the old devices any more")
+    }
+
     @Test func anotherGatewaysLiveOwnerClaimNamesTheOwner() {
         let a = coordinator("gw-a")
         #expect(a.otherOwner("belt/aa") == nil)

@@ -38,7 +38,7 @@ struct ConfigurationValidationTests {
             "must be one of trace, debug, info, notice, warning, error, critical, not 'loud'"
         ),
         ("payload_size_limit: 10", "payload_size_limit", "from 64 to 268435455, not 10"),
-        ("gateway: {name: a/b}", "gateway.name", "must be letters, digits, '-' or '_'"),
+        ("gateway: {name: a/b}", "gateway.name", "must be 1 to 64 letters, digits, '-' or '_'"),
         ("gateway: {name: '+'}", "gateway.name", "not '+'"),
         ("adapter: hci 0", "adapter", "must be a BlueZ adapter name such as hci0, not 'hci 0'"),
         ("adapter: ../hci0", "adapter", "such as hci0"),

@@ -83,7 +83,10 @@ extension Bridge {
                     logger.warning("fleet: claim ignored: it names another gateway than its topic", metadata: ["topic": "\(message.topic)"])
                     return true
                 }
-                fleet.receive(claim)
+                if !fleet.receive(claim) {
+                    fleet.refuseClaim()
+                    logger.warning("fleet: claim ignored: claims name more devices than a fleet has", metadata: ["topic": "\(message.topic)"])
+                }
             } catch {
                 fleet.refuseClaim()
                 logger.warning("fleet: malformed claim ignored: \(error)", metadata: ["topic": "\(message.topic)"])

@@ -46,15 +46,32 @@ final class FleetCoordinator: Sendable {
         state.arbiters[key] ?? OwnershipArbiter(gateway: gateway, device: key, incarnation: incarnation, policy: policy, startedAt: .seconds(0))
     }
 
-    /// Another gateway's claim.
-    func receive(_ claim: Claim) {
-        guard claim.gateway != gateway else { return }
+    /// At most this many devices have an arbiter: claims name devices by topic, and strangers' topics must not
+    /// grow the table without bound. Far more than a fleet serves (each gateway connects a few dozen at most).
+    static let deviceLimit = 4096
+
+    /// Another gateway's claim; false when it was dropped because the table of devices is full.
+    @discardableResult
+    func receive(_ claim: Claim) -> Bool {
+        guard claim.gateway != gateway else { return true }
         let now = now
-        state.withLock { state in
+        let lease = policy.lease
+        return state.withLock { state in
+            if state.arbiters[claim.device] == nil, state.arbiters.count >= Self.deviceLimit {
+                // Devices this gateway neither owns nor hears of any more make room; if none, the claim is dropped.
+                state.arbiters = state.arbiters.filter { $0.value.isOwner || !$0.value.otherClaims(at: now).isEmpty }
+                for key in state.lastPublished.keys where state.arbiters[key] == nil {
+                    state.lastPublished[key] = nil
+                    state.smoothers[key] = nil
+                }
+                guard state.arbiters.count < Self.deviceLimit else { return false }
+            }
             var arbiter = arbiter(claim.device, in: &state)
             _ = arbiter.receive(claim, at: now)
             state.arbiters[claim.device] = arbiter
             state.heard[claim.gateway] = .now
+            state.heard = state.heard.filter { ContinuousClock.now - $0.value < lease }
+            return true
         }
     }
 
