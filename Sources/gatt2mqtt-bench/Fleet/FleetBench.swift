@@ -100,8 +100,10 @@ struct FleetBench {
             BlueZoo's fixture sets what each adapter hears (a mean and a noise drawn anew each scan round). Gateway
             gw-N hears belt N best. The same gateways run on three broker topologies in turn. The figures are
             what one MQTT observer saw: claims, `owner`, headings and command replies, each with its arrival
-            time. Ownership times scale with R (the default R is 10 s: times ten); "double ownership" counts the
-            50 ms samples in which two gateways' claims, within their lease, both said `owner`.
+            time. Ownership times scale with R (the default R is 10 s: times ten), except a takeover after a gateway's
+            will (an owner SIGKILLed while its broker lives), which waits for no lease; "double ownership" counts the
+            50 ms samples in which two gateways' claims, within their lease and not ended by the gateway's will, both
+            said `owner` (the gateways themselves end a claim at its gateway's will).
 
             Run of \(date), on the benchmark machine of BENCHMARKS.md.
 

@@ -10,11 +10,21 @@ enum FleetFigures {
     }
 
     /// Every claim on `device` (`<family>/<id>`), in arrival order; each payload is read once.
+    /// A gateway's will (`gatt2mqtt/<gateway>/status` `offline`) ends its claims on every device, as it does at
+    /// every gateway of the fleet: it counts as a claim in the state `gone`.
     static func claims(of device: String, events: [FleetObserver.Event]) -> [Claim] {
         events.compactMap { event in
+            if let gateway = departed(event) { return Claim(gateway: gateway, state: "gone", at: event.at) }
             guard let (gateway, claimed) = claim(event.topic), claimed == device else { return nil }
             return Claim(gateway: gateway, state: state(of: event.payload), at: event.at)
         }
+    }
+
+    /// The gateway whose will `event` is.
+    static func departed(_ event: FleetObserver.Event) -> String? {
+        let parts = event.topic.split(separator: "/")
+        guard parts.count == 3, parts[0] == "gatt2mqtt", parts[2] == "status", event.payload == "offline" else { return nil }
+        return String(parts[1])
     }
 
     /// Gateways whose latest claim on `device`, still within its lease, says `owner`, at `time`.

@@ -26,7 +26,7 @@ final class FleetObserver: Sendable {
     func start() async throws {
         client.start()
         try await client.connected()
-        for filter in ["gatt2mqtt/+/claim/+/+", "belt/+/owner", "belt/+/heading", "belt/+/reply"] {
+        for filter in ["gatt2mqtt/+/claim/+/+", "gatt2mqtt/+/status", "belt/+/owner", "belt/+/heading", "belt/+/reply"] {
             try client.subscribe(filter, qos: .atLeastOnce)
         }
         let listening = Task { [self] in
