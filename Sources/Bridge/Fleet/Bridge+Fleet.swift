@@ -74,22 +74,22 @@ extension Bridge {
         guard let fleet else { return false }
         if let (other, family, id) = topics.parseClaim(message.topic) {
             guard other != configuration.gateway else { return true }
+            // Every refused claim is counted for the health report and logged with its topic.
+            func refuse(_ reason: String) {
+                fleet.refuseClaim()
+                logger.warning("fleet: \(reason)", metadata: ["topic": "\(message.topic)"])
+            }
             do {
                 let claim = try ClaimCodec.decode(bytes: message.payload, device: FleetCoordinator.key(family, id))
                 // One writer per topic: a claim counts for the gateway whose topic it came on, and only if it says
                 // so itself, so a broker ACL that lets each gateway write its own topics decides who can claim.
-                guard claim.gateway == other else {
-                    fleet.refuseClaim()
-                    logger.warning("fleet: claim ignored: it names another gateway than its topic", metadata: ["topic": "\(message.topic)"])
-                    return true
-                }
-                if !fleet.receive(claim) {
-                    fleet.refuseClaim()
-                    logger.warning("fleet: claim ignored: claims name more devices than a fleet has", metadata: ["topic": "\(message.topic)"])
+                if claim.gateway != other {
+                    refuse("claim ignored: it names another gateway than its topic")
+                } else if !fleet.receive(claim) {
+                    refuse("claim ignored: claims name more devices than a fleet has")
                 }
             } catch {
-                fleet.refuseClaim()
-                logger.warning("fleet: malformed claim ignored: \(error)", metadata: ["topic": "\(message.topic)"])
+                refuse("malformed claim ignored: \(error)")
             }
             return true
         }
