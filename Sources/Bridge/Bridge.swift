@@ -88,7 +88,8 @@ public final class Bridge: Sendable {
         drivers = FamilyRegistry.drivers.map { $0.init(configuration: configuration) }
         topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
         fleet = try configuration.fleet.map { options in
-            FleetCoordinator(gateway: configuration.gateway, incarnation: try Incarnation.next(file: options.incarnationFile), options: options)
+            let incarnation = try Incarnation.forGateway(options) { logger.notice("\($0)") }
+            return FleetCoordinator(gateway: configuration.gateway, incarnation: incarnation, options: options)
         }
         var mqttConfiguration = configuration.mqtt
         // A persistent session: QoS 1 commands sent while the gateway is cut off wait at the broker.

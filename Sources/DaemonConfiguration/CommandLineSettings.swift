@@ -27,6 +27,8 @@ public struct CommandLineSettings: Sendable, Equatable {
     public var startNotify = false
     /// `--fleet`.
     public var fleet = false
+    /// `--no-fleet`.
+    public var noFleet = false
     /// `--fleet-refresh-seconds`.
     public var fleetRefreshSeconds: Double?
     /// `--fleet-incarnation-file`.
@@ -57,7 +59,7 @@ public struct CommandLineSettings: Sendable, Equatable {
         set(.allow, "--allow", allow.isEmpty ? nil : .list(allow))
         set(.healthInterval, "--health-seconds", healthSeconds.map(SettingValue.number))
         set(.acquireNotify, "--start-notify", startNotify ? .text("false") : nil)
-        set(.fleetEnabled, "--fleet", fleet ? .text("true") : nil)
+        set(.fleetEnabled, noFleet ? "--no-fleet" : "--fleet", noFleet ? .text("false") : fleet ? .text("true") : nil)
         set(.fleetRefreshSeconds, "--fleet-refresh-seconds", fleetRefreshSeconds.map(SettingValue.number))
         set(.fleetIncarnationFile, "--fleet-incarnation-file", fleetIncarnationFile.map(SettingValue.text))
         set(.httpListen, "--http", http.map(SettingValue.text))

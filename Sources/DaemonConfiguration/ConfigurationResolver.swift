@@ -156,15 +156,25 @@ struct ConfigurationResolver {
         return options
     }
 
-    /// `fleet.enabled` turns the fleet on; its other keys count only then (an example file may hold them).
+    /// `fleet.enabled`: `auto` (the default) follows the fleet's rules while another gateway is online, `true`
+    /// always, `false` never (its other keys count only then; an example file may hold them).
     private func resolveFleet() throws(ConfigurationError) -> FleetOptions? {
-        let enabled = try boolean(.fleetEnabled, default: false)
         var options = FleetOptions()
+        let enabled: Bool
+        switch text(.fleetEnabled) {
+        case nil, "auto": (enabled, options.joining) = (true, .whenOthersOnline)
+        case "true": (enabled, options.joining) = (true, .always)
+        case "false": enabled = false
+        case let other?: throw fail(.fleetEnabled, "must be auto, true or false, not '\(other)'")
+        }
         if let seconds = try finite(.fleetRefreshSeconds) {
             guard (0.5...600).contains(seconds) else { throw fail(.fleetRefreshSeconds, "must be from 0.5 to 600 seconds, not \(seconds)") }
             options.refreshInterval = .milliseconds(Int(seconds * 1000))
         }
-        if let file = text(.fleetIncarnationFile) { options.incarnationFile = file }
+        // The default path, even written out (as the example file does), may give way to the clock (`Incarnation`).
+        if let file = text(.fleetIncarnationFile) {
+            (options.incarnationFile, options.incarnationFileChosen) = (file, file != FleetOptions.defaultIncarnationFile)
+        }
         return enabled ? options : nil
     }
 

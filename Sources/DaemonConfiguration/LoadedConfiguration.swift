@@ -93,7 +93,7 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         add(1, "enabled: \(bridge.homeAssistant.enabled)")
         add(1, "discovery_prefix: \(quoted(bridge.homeAssistant.discoveryPrefix))")
         add(0, "fleet:")
-        add(1, "enabled: \(bridge.fleet != nil)")
+        add(1, "enabled: \(bridge.fleet.map { $0.joining == .always ? "true" : "auto" } ?? "false")")
         if let fleet = bridge.fleet {
             add(1, "refresh_s: \(number(fleet.refreshInterval / .seconds(1)))")
             add(1, "incarnation_file: \(quoted(fleet.incarnationFile))")

@@ -10,12 +10,16 @@ public struct LocalObservation: Hashable, Sendable {
     /// True while this gateway's MQTT session is up, so its claims reach the others and theirs
     /// reach it. A gateway that cannot announce a device must not take it.
     public var brokerConnected: Bool
+    /// True while no other gateway is online on the broker: there is nobody to wait for or to hand over to,
+    /// so the fleet's waits and grace periods do not apply (`OwnershipArbiter`, "Alone").
+    public var alone: Bool
 
     /// Creates an observation.
-    public init(rssi: Int?, freeSlots: Int, linkUp: Bool, brokerConnected: Bool = true) {
+    public init(rssi: Int?, freeSlots: Int, linkUp: Bool, brokerConnected: Bool = true, alone: Bool = false) {
         self.rssi = rssi
         self.freeSlots = freeSlots
         self.linkUp = linkUp
         self.brokerConnected = brokerConnected
+        self.alone = alone
     }
 }

@@ -48,6 +48,12 @@
 ///    device) keeps the device and keeps reconnecting for the link grace [30 s], then releases.
 /// 9. A gateway that released becomes a candidate again once another live owner is in view.
 ///
+/// Alone. While no other gateway is online (`LocalObservation.alone`: the caller knows every gateway's
+/// retained `status`), the gateway takes a device it wants and has a slot for at once, with no listening, no
+/// settle and no link grace: it behaves as a gateway without a fleet, and owns what it serves under a term,
+/// so a gateway that comes online later finds the device owned (rules 3 and 4) instead of fighting for it.
+/// It keeps what it owns (the caller's own policy decides whether it reconnects).
+///
 /// Published state: `owner` from taking the device until its link is closed after a release
 /// (so nobody connects while the old link may still hold the device), then `released`, then
 /// `candidate` per rule 9. The link action is recomputed at every decision: connect when owner
@@ -181,6 +187,8 @@ public struct OwnershipArbiter: Sendable {
         let live = peers.live(at: now, lease: policy.lease)
         var change: OwnershipChange?
         switch phase {
+        case _ where observation.alone:
+            change = decideAlone(at: now)
         case .owner:
             change = decideAsOwner(at: now, live: live)
         case .releasing:
@@ -219,6 +227,23 @@ public struct OwnershipArbiter: Sendable {
     }
 
     // MARK: - Rules
+
+    private mutating func decideAlone(at now: FleetInstant) -> OwnershipChange? {
+        switch phase {
+        case .owner:
+            // Kept for the rules that apply once another gateway comes online: a link down since long ago ends then.
+            linkDownSince = observation.linkUp ? nil : (linkDownSince ?? now)
+            return nil
+        case .releasing:
+            guard !observation.linkUp else { return nil }
+            phase = .released
+            return .releaseCompleted
+        case .candidate, .released:
+            guard observation.freeSlots > 0 else { return nil }
+            take(at: now, live: [])
+            return .tookOwnership(term: ownTerm)
+        }
+    }
 
     private mutating func decideAsOwner(at now: FleetInstant, live: [Claim]) -> OwnershipChange? {
         if let winner = live.first(where: {

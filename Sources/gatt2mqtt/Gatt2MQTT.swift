@@ -73,8 +73,11 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Flag(help: "Subscribe to notifications with StartNotify only, never AcquireNotify (for a device or stack whose sockets misbehave).")
     var startNotify = false
 
-    @Flag(help: "Be one gateway of a fleet on this broker: connect only the devices the fleet's rules give this gateway.")
+    @Flag(help: "Follow the fleet's rules even alone (by default they apply while another gateway is online on the broker).")
     var fleet = false
+
+    @Flag(help: "Never follow the fleet's rules: connect every device this gateway may, whatever other gateways do.")
+    var noFleet = false
 
     @Option(help: "Fleet: seconds between claims (default 10); the same on every gateway of the fleet.")
     var fleetRefreshSeconds: Double?
@@ -110,6 +113,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         settings.allow = allow
         settings.healthSeconds = healthSeconds
         settings.fleet = fleet
+        settings.noFleet = noFleet
         settings.fleetRefreshSeconds = fleetRefreshSeconds
         settings.fleetIncarnationFile = fleetIncarnationFile
         settings.http = http

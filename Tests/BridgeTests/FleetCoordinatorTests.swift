@@ -4,8 +4,11 @@ import Testing
 @testable import Bridge
 
 struct FleetCoordinatorTests {
-    func coordinator(_ name: String) -> FleetCoordinator {
-        FleetCoordinator(gateway: name, incarnation: 1, options: FleetOptions())
+    /// A coordinator under `fleet.enabled: true` unless told otherwise.
+    func coordinator(_ name: String, joining: FleetOptions.Joining = .always) -> FleetCoordinator {
+        var options = FleetOptions()
+        options.joining = joining
+        return FleetCoordinator(gateway: name, incarnation: 1, options: options)
     }
 
     func claim(_ gateway: String, _ state: ClaimState, term: UInt64 = 1) -> Claim {
@@ -63,5 +66,36 @@ struct FleetCoordinatorTests {
         #expect(step.claim?.rssi == -50)
         #expect(step.decision.action == .none)
         #expect(!a.isOwner("belt/aa"))
+    }
+
+    /// `fleet.enabled: auto`: nothing is taken or said before the retained statuses are in; alone, a wanted device
+    /// is taken at the first step and no claim goes out; once another gateway is online the claim goes out at the
+    /// next step, and the gateway that knows the device owned stays silent about it.
+    @Test func aGatewayAloneTakesAtOnceAndClaimsOnceAnotherIsOnline() {
+        let a = coordinator("gw-a", joining: .whenOthersOnline)
+        #expect(a.presence == .unknown)
+        var step = a.step("belt/aa", rssi: nil, freeSlots: 5, linkUp: false, brokerConnected: true)
+        #expect(step.claim == nil && !a.isOwner("belt/aa") && !a.mayConnect("belt/aa"), "the statuses are not in yet")
+        a.status(of: "gw-b", online: false)
+        a.ownStatusArrived()
+        #expect(a.presence == .alone && a.mayConnect("belt/aa"))
+        step = a.step("belt/aa", rssi: nil, freeSlots: 5, linkUp: false, brokerConnected: true)
+        #expect(step.decision.change == .tookOwnership(term: 1) && step.decision.action == .connect)
+        #expect(step.claim == nil && !step.listening, "alone: nothing to tell, nothing withheld")
+        a.status(of: "gw-b", online: true)
+        #expect(a.presence == .inFleet)
+        step = a.step("belt/aa", rssi: nil, freeSlots: 5, linkUp: true, brokerConnected: true)
+        #expect(step.claim?.state == .owner && step.claim?.term == 1)
+        a.status(of: "gw-b", online: false)
+        #expect(a.presence == .alone, "its goodbye or will")
+    }
+
+    /// A heartbeat or a claim is a gateway online, whatever statuses were missed.
+    @Test func aGatewayHeardIsOnline() {
+        let a = coordinator("gw-a", joining: .whenOthersOnline)
+        a.ownStatusArrived()
+        a.heard("gw-c")
+        #expect(a.presence == .inFleet)
+        #expect(coordinator("gw-a").presence == .inFleet, "fleet.enabled: true is always in the fleet")
     }
 }

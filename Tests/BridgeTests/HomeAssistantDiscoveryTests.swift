@@ -96,22 +96,39 @@ struct HomeAssistantDiscoveryTests {
         #expect(HomeAssistantDiscovery.entityID("binary_sensor", "gatt2mqtt_site_gw-2_status") == "binary_sensor.gatt2mqtt_site_gw_2_status")
     }
 
-    /// In a fleet a device is one Home Assistant device whichever gateway announces it: the same ids from
-    /// every gateway, and availability from the device's own connection only.
+    /// In a fleet (the default) a device is one Home Assistant device whichever gateway announces it: the same ids
+    /// from every gateway, and availability from the device's own connection and the announcing owner's status.
     @Test func inAFleetEveryGatewayAnnouncesTheSameDevice() throws {
         let device = HomeAssistantDiscovery.Device(
             family: .belt, id: "001122334451", address: "00:11:22:33:44:51", name: "Belt", model: BeltDriver().homeAssistant)
-        let configs = ["gw-a", "gw-b"].map { HomeAssistantDiscovery(topics: TopicMap(gateway: $0, baseTopic: "site"), fleet: true).configs(for: device) }
+        let configs = ["gw-a", "gw-b"].map {
+            HomeAssistantDiscovery(topics: TopicMap(gateway: $0, baseTopic: "site"), fleet: true).configs(for: device).filter { !$0.payload.isEmpty }
+        }
         #expect(configs[0].map(\.topic) == configs[1].map(\.topic))
         let heading = try #require(configs[1].first { $0.topic == "homeassistant/sensor/site_belt_001122334451/heading/config" })
         let payload = try parse(heading.payload)
         #expect(payload["unique_id"] as? String == "gatt2mqtt_site_belt_001122334451_heading")
         let availability = try #require(payload["availability"] as? [[String: Any]])
-        #expect(availability.map { $0["topic"] as? String } == ["site/belt/001122334451/connection"])
+        #expect(availability.map { $0["topic"] as? String } == ["site/gatt2mqtt/gw-b/status", "site/belt/001122334451/connection"])
         let deviceBlock = try #require(payload["device"] as? [String: Any])
         #expect(deviceBlock["via_device"] as? String == "gatt2mqtt_site_gw-b", "the announcing gateway")
         let unprefixed = HomeAssistantDiscovery(topics: TopicMap(gateway: "gw-a"), fleet: true).configs(for: device)
         #expect(unprefixed.contains { $0.topic == "homeassistant/sensor/fleet_belt_001122334451/heading/config" })
+    }
+
+    /// A gateway that served a device outside a fleet (`fleet.enabled: false`, the default before 0.9.0) left
+    /// per-gateway configs: in the fleet each one is cleared (the announcer sends them first, and the fleet's configs
+    /// a pause later, so that Home Assistant has freed each entity id before the same id is asked for again).
+    @Test func aFleetGatewayClearsItsPerGatewayConfigs() throws {
+        let device = HomeAssistantDiscovery.Device(
+            family: .cpr, id: "c1", address: "00:11:22:33:44:C1", name: nil, model: FamilyDrivers.of(.cpr).homeAssistant)
+        let alone = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: false)
+        let fleet = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: true)
+        let cleared = fleet.perGatewayRemovals(for: device)
+        #expect(Set(alone.configs(for: device).filter { !$0.payload.isEmpty }.map(\.topic)) == Set(cleared.map(\.topic)))
+        #expect(cleared.allSatisfy { $0.retain && $0.payload.isEmpty })
+        #expect(fleet.configs(for: device).allSatisfy { $0.topic.contains("/fleet_cpr_c1/") })
+        #expect(alone.perGatewayRemovals(for: device).isEmpty, "outside a fleet those are the configs")
     }
 }
 

@@ -104,14 +104,22 @@ struct ConfigurationPrecedenceTests {
         #expect(empty.description == "GATT2MQTT_ADAPTER: must be a BlueZ adapter name such as hci0, not ''")
     }
 
-    /// The fleet is off unless enabled; `--fleet` enables it over a file that does not, with the file's numbers.
-    @Test func theFleetIsOffUnlessEnabled() throws {
+    /// The fleet joins by itself when others are online (`auto`, the default); `true` always, `false` never.
+    /// `--fleet` and `--no-fleet` override the file, whose numbers still count.
+    @Test func theFleetJoinsWhenOthersAreOnlineUnlessToldOtherwise() throws {
+        let standard = try #require(try load("").bridge.fleet)
+        #expect(standard.joining == .whenOthersOnline && !standard.incarnationFileChosen)
+        #expect(try load("fleet: {enabled: auto}").bridge.fleet == FleetOptions())
         let file = "fleet: {enabled: false, refresh_s: 2, incarnation_file: /tmp/g2m-incarnation}"
         #expect(try load(file).bridge.fleet == nil)
         let enabled = try #require(try load(file, flags: flags { $0.fleet = true }).bridge.fleet)
+        #expect(enabled.joining == .always)
         #expect(enabled.refreshInterval == .seconds(2))
-        #expect(enabled.incarnationFile == "/tmp/g2m-incarnation")
-        #expect(try load("", flags: flags { $0.fleet = true }).bridge.fleet == FleetOptions())
+        #expect(enabled.incarnationFile == "/tmp/g2m-incarnation" && enabled.incarnationFileChosen)
+        #expect(try load("fleet: {enabled: true}", flags: flags { $0.noFleet = true }).bridge.fleet == nil)
+        // The default path written out is still the default: under auto the clock may stand in for it.
+        let written = try #require(try load("fleet: {incarnation_file: \(FleetOptions.defaultIncarnationFile)}").bridge.fleet)
+        #expect(!written.incarnationFileChosen)
     }
 
     @Test func theOldCommandLineStillWorks() throws {

@@ -48,7 +48,7 @@ struct ConfigurationValidationTests {
         ("adapters: [hci0, hci1, hci0]", "adapters", "names an adapter twice: hci0, hci1, hci0"),
         ("adapter: hci0\nadapters: [hci1]", "adapters", "and adapter both name adapters: use one of them"),
         ("adapter_slots: 0", "adapter_slots", "from 1 to 64, not 0"),
-        ("fleet: {enabled: maybe}", "fleet.enabled", "must be true or false, not 'maybe'"),
+        ("fleet: {enabled: maybe}", "fleet.enabled", "must be auto, true or false, not 'maybe'"),
         ("homeassistant: {enabled: yes}", "homeassistant.enabled", "must be true or false, not 'yes'"),
         ("homeassistant: {discovery_prefix: 'ha/#'}", "homeassistant.discovery_prefix", "not 'ha/#'"),
         ("homeassistant: {discovery_prefix: ''}", "homeassistant.discovery_prefix", "not ''"),

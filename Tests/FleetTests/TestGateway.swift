@@ -9,6 +9,8 @@ struct TestGateway {
     var freeSlots: Int
     var linkUp = false
     var brokerConnected = true
+    /// No other gateway online (`LocalObservation.alone`).
+    var alone = false
     var followsActions = true
     var sequence: UInt64 = 0
     var lastDecision: OwnershipDecision?
@@ -42,7 +44,7 @@ struct TestGateway {
     @discardableResult
     mutating func step(at now: FleetInstant) -> (decision: OwnershipDecision, published: Claim?) {
         arbiter.observe(
-            LocalObservation(rssi: rssi, freeSlots: freeSlots, linkUp: linkUp, brokerConnected: brokerConnected))
+            LocalObservation(rssi: rssi, freeSlots: freeSlots, linkUp: linkUp, brokerConnected: brokerConnected, alone: alone))
         let decision = arbiter.decide(at: now)
         lastDecision = decision
         if followsActions {
@@ -124,7 +126,9 @@ struct TestFleet {
                 if let change = decision.change {
                     events.append(Event(second: second, gateway: gateways[index].name, change: change))
                 }
-                if let published {
+                if gateways[index].alone {
+                    // Alone, a gateway publishes nothing (`FleetCoordinator`): there is no one to tell.
+                } else if let published {
                     deliver(published, from: index, at: now)
                 } else if (second - starts[index]) % 10 == 0 {
                     deliver(gateways[index].publish(), from: index, at: now)

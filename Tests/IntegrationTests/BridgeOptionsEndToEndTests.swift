@@ -79,7 +79,7 @@ struct BridgeOptionsEndToEndTests {
             let reply = try await recorder.waitFor("site-a/floor1/belt/\(id)/reply")
             #expect(reply.payloadString == #"{"command":"mode","ok":true,"transaction":"ours"}"#)
             try await recorder.waitFor("site-a/floor1/belt/\(id)/mode") { $0.payloadString == "app" }
-            let config = try await recorder.waitFor("homeassistant/sensor/site-a_floor1_test_belt_\(id)/heading/config")
+            let config = try await recorder.waitFor("homeassistant/sensor/site-a_floor1_belt_\(id)/heading/config")
             #expect(config.payloadString?.contains(#""state_topic":"site-a/floor1/belt/\#(id)/heading""#) == true)
             let outside = recorder.messages.filter { message in
                 !message.topic.hasPrefix("site-a/floor1/") && !message.topic.hasPrefix("homeassistant/") && message.topic != "belt/\(id)/cmd/mode"

@@ -53,8 +53,10 @@ struct FleetBrokerACLTests {
                     extraArguments: ["--fleet", "--fleet-refresh-seconds", "1", "--fleet-incarnation-file", "\(folder)/\(name)"],
                     extraEnvironment: ["GATT2MQTT_MQTT_USERNAME": name, "GATT2MQTT_MQTT_PASSWORD": Self.users[name] ?? ""])
             }
-            let a = try await gateway("gw-a", adapter: "hci0")
+            // gw-b, which hears the belt better, first: under load gw-a's start could otherwise end its listening and
+            // settle time (4.5 s) before gw-b's claims arrive, and gw-a would rightly take the belt.
             let b = try await gateway("gw-b", adapter: "hci1")
+            let a = try await gateway("gw-a", adapter: "hci0")
             try await observer.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
             try await observer.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             let mark = observer.mark

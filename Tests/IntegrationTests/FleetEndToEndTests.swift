@@ -37,8 +37,10 @@ struct FleetEndToEndTests {
         let belt = try await world.startSimulator(["belt"])
         let id = try belt.simulatedID
         let recorder = try await TopicRecorder(url: world.broker.url)
-        let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
+        // gw-b first: started second, a slow start could let gw-a's listening and settle time end before gw-b's claims
+        // arrive, and gw-a would rightly take the belt.
         let b = try await world.startBridge(gateway: "gw-b", adapters: ["hci1"], extraArguments: fleetArguments("gw-b", folder: folder))
+        let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
         try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
         try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
         return OwnedBelt(belt: belt, id: id, recorder: recorder, a: a, b: b)
@@ -81,6 +83,49 @@ struct FleetEndToEndTests {
             try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) { $0.payloadString == "gw-a" }
             try await recorder.waitFor("belt/\(id)/connection", after: death) { $0.payloadString == "connected" }
             try await a.waitForLine(containing: "device found")
+            await recorder.stop()
+        }
+    }
+
+    /// Default settings (`fleet.enabled: auto`, only the refresh shortened): a gateway alone connects the belt at
+    /// once and says nothing of a fleet; a second one started beside it, though it hears the belt better (BlueZoo: 30 dB),
+    /// finds the belt owned and leaves it, so a command gets one reply. When the owner dies the other is alone
+    /// and takes the belt at once.
+    /// In both worlds: on the real bluetoothd, two gateways on two controllers of one guest (btvirt reports no RSSI,
+    /// which a gateway alone does not need).
+    @Test(arguments: BlueZWorld.enabled)
+    func twoGatewaysWithDefaultSettingsNeverFight(_ kind: BlueZWorld) async throws {
+        try await TestWorld.with(kind, centralAdapters: 2, peripheralAdapters: 1) { world in
+            if kind == .bluezoo {
+                try await world.setSignal(adapter: 0, device: 2, mean: -80)
+                try await world.setSignal(adapter: 1, device: 2, mean: -50)
+            }
+            let belt = try await world.startSimulator(["belt"])
+            let id = try belt.simulatedID
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            let quick = ["--fleet-refresh-seconds", "1"]
+            let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: quick)
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-a" }
+            #expect(recorder.messages.allSatisfy { !$0.topic.hasPrefix("gatt2mqtt/gw-a/claim/") && $0.topic != "gatt2mqtt/gw-a/fleet" },
+                    "alone, a gateway publishes no claims and no heartbeats")
+
+            let joined = recorder.mark
+            let b = try await world.startBridge(gateway: "gw-b", adapters: ["hci1"], extraArguments: quick)
+            try await recorder.waitFor("gatt2mqtt/gw-a/claim/belt/\(id)", after: joined) { $0.payloadString?.contains(#""state":"owner""#) == true }
+            try recorder.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "test/fleet/default")
+            #expect(try await recorder.waitFor("test/fleet/default").payloadString == #"{"command":"mode","ok":true}"#)
+            // gw-b listens a lease (3 s) and settles (1.5 s) before it could take anything; six of its heartbeats are longer.
+            try await heartbeats(recorder, "gw-b", after: joined, count: 6)
+            #expect(recorder.messages(on: "test/fleet/default").count == 1, "one reply: gw-b stays silent about gw-a's belt")
+            #expect(!b.outputText.contains("device found"), "gw-b never connected the belt")
+            #expect(recorder.messages.dropFirst(joined).allSatisfy { $0.topic != "belt/\(id)/owner" || $0.payloadString == "gw-a" })
+
+            let death = recorder.mark
+            a.send(SIGKILL)
+            try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) { $0.payloadString == "gw-b" }
+            try await recorder.waitFor("belt/\(id)/connection", after: death) { $0.payloadString == "connected" }
+            try await b.waitForLine(containing: "device found")
             await recorder.stop()
         }
     }
@@ -167,9 +212,9 @@ struct FleetEndToEndTests {
 
                 let belt = try await world.startSimulator(["belt"])
                 let id = try belt.simulatedID
-                let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
                 let b = try await world.startBridge(
                     gateway: "gw-b", adapters: ["hci1"], broker: far.url, extraArguments: fleetArguments("gw-b", folder: folder))
+                let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
                 try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
                 try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
                 #expect(!a.outputText.contains("device found"), "gw-a left the belt to gw-b")

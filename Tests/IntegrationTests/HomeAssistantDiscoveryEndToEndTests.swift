@@ -12,12 +12,15 @@ struct HomeAssistantDiscoveryEndToEndTests {
             let belt = try await world.startSimulator(["belt"])
             let address = try belt.simulatedAddress
             let id = try belt.simulatedID
-            let heading = "homeassistant/sensor/test_belt_\(id)/heading/config"
+            let heading = "homeassistant/sensor/fleet_belt_\(id)/heading/config"
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-            // The belt's `info` follows its connection; the configs that carry what it tells go out before it.
+            // The belt's `info` follows its connection; the configs carry what it tells (they come a moment after the
+            // gateway cleared its per-gateway configs, and again once `info` is in).
             let info = try await recorder.waitFor("belt/\(id)/info")
+            let firmware = try #require(info.payloadString?.firstMatch(of: /"firmware":(\d+)/)?.1)
+            try await recorder.waitFor(heading) { $0.payloadString?.contains(#""sw_version":"\#(firmware)""#) == true }
 
             // A late subscriber (as Home Assistant after a restart of its own) finds the configs retained.
             let late = try await TopicRecorder(url: world.broker.url, filter: "homeassistant/#")
@@ -25,7 +28,6 @@ struct HomeAssistantDiscoveryEndToEndTests {
             #expect(config.retain)
             #expect(config.payloadString?.contains(#""state_topic":"belt/\#(id)/heading""#) == true)
             // The firmware the belt reported in its handshake (`info`) is the device's software version.
-            let firmware = try #require(info.payloadString?.firstMatch(of: /"firmware":(\d+)/)?.1)
             #expect(config.payloadString?.contains(#""sw_version":"\#(firmware)""#) == true, "\(config.payloadString ?? "")")
             try await late.waitFor("homeassistant/binary_sensor/gatt2mqtt_test/status/config")
             await late.stop()
@@ -34,7 +36,7 @@ struct HomeAssistantDiscoveryEndToEndTests {
             let mark = recorder.mark
             try recorder.client.publish(MQTTMessage(topic: "homeassistant/status", string: "online", qos: .atLeastOnce))
             try await recorder.waitFor(heading, after: mark)
-            try await recorder.waitFor("homeassistant/select/test_belt_\(id)/mode/config", after: mark)
+            try await recorder.waitFor("homeassistant/select/fleet_belt_\(id)/mode/config", after: mark)
 
             // Forgetting the belt removes it from Home Assistant (empty retained payloads).
             let beforeForget = recorder.mark
@@ -47,7 +49,7 @@ struct HomeAssistantDiscoveryEndToEndTests {
     /// `homeassistant.discovery_prefix` moves the configs and the birth message Home Assistant is followed on.
     @Test func anotherDiscoveryPrefixMovesTheConfigsAndTheBirthMessage() async throws {
         try await withBridge(configuration: "homeassistant:\n  discovery_prefix: site-ha\n") { recorder, id in
-            let heading = "site-ha/sensor/test_belt_\(id)/heading/config"
+            let heading = "site-ha/sensor/fleet_belt_\(id)/heading/config"
             try await recorder.waitFor(heading)
             let mark = recorder.mark
             try recorder.client.publish(MQTTMessage(topic: "site-ha/status", string: "online", qos: .atLeastOnce))

@@ -8,7 +8,9 @@ import TestSupport
 /// Assistant's own APIs: every entity gatt2mqtt announces exists with the entity id it asked for, is available
 /// while its device is connected and unavailable after it leaves; a button, a select and a switch pressed in Home
 /// Assistant reach the virtual devices as the right bytes; a device trigger fires on a belt button press; and
-/// Home Assistant neither logs a warning about our configs nor raises a repair issue.
+/// Home Assistant neither logs a warning about our configs nor raises a repair issue. The first bridge runs with
+/// `--no-fleet` (per-gateway ids, as before 0.9.0); the one checked replaces it with the defaults, and every
+/// entity keeps its entity id.
 @Suite(.serialized)
 struct HomeAssistantLiveTests {
     /// Home Assistant's own complaints about this machine, with or without gatt2mqtt: libraries its wheels lack (a
@@ -25,14 +27,30 @@ struct HomeAssistantLiveTests {
             let grip = try await world.startSimulator(["grip"], adapter: world.peripheralAdapter(4))
             let ids = (belt: try belt.simulatedID, a5: try activ5.simulatedID, cpr: try band.simulatedID, grip: try grip.simulatedID)
             let recorder = try await TopicRecorder(url: world.broker.url)
-            _ = try await world.startBridge(extraArguments: ["--health-seconds", "2"])
-            for (family, id) in [("belt", ids.belt), ("a5", ids.a5), ("cpr", ids.cpr), ("grip", ids.grip)] {
+            let devices = [("belt", ids.belt), ("a5", ids.a5), ("cpr", ids.cpr), ("grip", ids.grip)]
+            let former = try await world.startBridge(extraArguments: ["--health-seconds", "2", "--no-fleet"])
+            for (family, id) in devices {
                 try await recorder.waitFor("\(family)/\(id)/connection", timeout: .seconds(60)) { $0.payloadString == "connected" }
             }
             let started = ContinuousClock.now
             let home = try await HomeAssistantInstance.start(brokerPort: world.broker.port)
             let startUp = ContinuousClock.now - started
             do {
+                // Home Assistant has the per-gateway entities; then the bridge restarts with the defaults.
+                let heading = "sensor.belt_\(ids.belt)_heading"
+                _ = try await home.control(["wait-state", "--entity", heading, "--state", "unavailable", "--not", "--timeout", "60"], timeout: .seconds(70))
+                let registry = try #require(try await home.control(["registry"]) as? [String: Any])
+                #expect((registry["entities"] as? [[String: Any]] ?? []).contains {
+                    $0["entity_id"] as? String == heading && $0["unique_id"] as? String == "gatt2mqtt_test_belt_\(ids.belt)_heading"
+                })
+                await former.terminate()
+                let restart = recorder.mark
+                _ = try await world.startBridge(extraArguments: ["--health-seconds", "2"])
+                for (family, id) in devices {
+                    try await recorder.waitFor("\(family)/\(id)/connection", after: restart, timeout: .seconds(60)) { $0.payloadString == "connected" }
+                    // The owner comes last of a device's configs, which wait a moment after the per-gateway ones were cleared.
+                    try await recorder.waitFor("homeassistant/sensor/fleet_\(family)_\(id)/owner/config", after: restart) { !$0.payload.isEmpty }
+                }
                 try await check(home, recorder: recorder, belt: belt, band: band, ids: (ids.belt, ids.a5, ids.cpr))
             } catch {
                 await home.stop()
@@ -58,8 +76,10 @@ struct HomeAssistantLiveTests {
                   let entityID = object["default_entity_id"] as? String, let uniqueID = object["unique_id"] as? String else { return nil }
             return (entityID, uniqueID)
         }
-        // topics.md's tables: belt 12, Activ5 7, CPR band 13, grip 3, the gateway 7 (device triggers have no entity id).
-        #expect(entities.count == 42, "configs: \(announced.keys.sorted())")
+        // topics.md's tables: belt 12, Activ5 7, CPR band 13, grip 3, an owner each, the gateway 7 (device triggers
+        // have no entity id). The per-gateway configs of the first bridge were cleared.
+        #expect(entities.count == 46, "configs: \(announced.keys.sorted())")
+        #expect(entities.allSatisfy { !$0.uniqueID.hasPrefix("gatt2mqtt_test_belt_") }, "\(entities)")
 
         // Every entity is there, with the id gatt2mqtt gave it, and available while its device is connected.
         for entity in entities {
@@ -74,8 +94,11 @@ struct HomeAssistantLiveTests {
         for entity in entities {
             #expect(byUniqueID[entity.uniqueID] == entity.id, "\(entity.uniqueID) is \(byUniqueID[entity.uniqueID] ?? "missing")")
         }
+        // Each entity id went from the per-gateway entity to the fleet's one: no `_2`, no entity left behind.
+        let leftBehind = registered.filter { unique, _ in unique.hasPrefix("gatt2mqtt_") && !entities.contains { $0.uniqueID == unique } }
+        #expect(leftBehind.isEmpty, "\(leftBehind)")
         let devices = registry["devices"] as? [[String: Any]] ?? []
-        let beltDevice = try #require(devices.first { ($0["identifiers"] as? [[String]])?.contains(["mqtt", "gatt2mqtt_test_belt_\(ids.belt)"]) == true })
+        let beltDevice = try #require(devices.first { ($0["identifiers"] as? [[String]])?.contains(["mqtt", "gatt2mqtt_fleet_belt_\(ids.belt)"]) == true })
         #expect(beltDevice["sw_version"] as? String != nil, "the belt's firmware is on its device page")
 
         // The gateway's device: its version from the health report, its four connected devices.
@@ -99,7 +122,7 @@ struct HomeAssistantLiveTests {
 
         // A device trigger: the belt's compass button, pressed on the belt, fires an automation.
         let automation = try #require(try await home.control([
-            "add-trigger-automation", "--device-identifier", "gatt2mqtt_test_belt_\(ids.belt)", "--type", "button_short_press", "--subtype", "compass",
+            "add-trigger-automation", "--device-identifier", "gatt2mqtt_fleet_belt_\(ids.belt)", "--type", "button_short_press", "--subtype", "compass",
         ]) as? [String: Any])
         let automationID = try #require(automation["automation"] as? String)
         // Home Assistant subscribes to a new trigger's topic a moment after the automation is on, and says not

@@ -9,7 +9,10 @@ extension Bridge {
     func runFleet(_ fleet: FleetCoordinator, bluez: BlueZClient) async {
         var lastHeartbeat: ContinuousClock.Instant?
         while !Task.isCancelled {
-            if lastHeartbeat.map({ ContinuousClock.now - $0 >= fleet.policy.refreshInterval }) ?? true {
+            // Heartbeats only while other gateways may be online: alone, the gateway keeps quiet as one without a fleet.
+            if fleet.presence != .inFleet {
+                lastHeartbeat = nil
+            } else if lastHeartbeat.map({ ContinuousClock.now - $0 >= fleet.policy.refreshInterval }) ?? true {
                 let beat = JSONValue.object(["incarnation": .number(Double(fleet.incarnation))])
                 publisher.publish(Publication(topic: topics.fleetHeartbeat, payload: beat.text))
                 lastHeartbeat = .now
@@ -93,12 +96,20 @@ extension Bridge {
             }
             return true
         }
-        // Another gateway's status: its will (`offline`) ends its claims at once. This gateway's own goes on to
-        // the leftovers.
-        if let other = topics.parseGatewayStatus(message.topic), other != configuration.gateway {
+        // Another gateway's status tells whether this one is alone; its will (`offline`) ends its claims at once.
+        // This gateway's own goes on to the leftovers, once it has said that the retained statuses are in.
+        if let other = topics.parseGatewayStatus(message.topic) {
+            let online = message.payloadString == "online"
+            guard other != configuration.gateway else {
+                if online { fleet.ownStatusArrived() }
+                return false
+            }
+            fleet.status(of: other, online: online)
             if message.payloadString == "offline" {
                 logger.info("fleet: \(other) left (its will): its claims end now", metadata: ["gateway": "\(other)"])
                 fleet.peerLeft(other)
+            } else if online {
+                logger.info("fleet: \(other) is online", metadata: ["gateway": "\(other)"])
             }
             return true
         }
@@ -114,7 +125,7 @@ extension Bridge {
     func answersWithoutSession(family: DeviceFamily, id: String) -> Bool {
         guard let fleet else { return true }
         let key = FleetCoordinator.key(family, id)
-        if fleet.isOwner(key) { return true }
+        if fleet.presence == .alone || fleet.isOwner(key) { return true }
         if fleet.otherOwner(key) != nil { return false }
         return fleet.answersForUnowned()
     }

@@ -4,10 +4,15 @@ import Synchronization
 /// This gateway's side of a fleet: an ownership arbiter per device (keyed `<family>/<id>`), the
 /// gateways heard lately, and the claims due for publishing. Pure bookkeeping under one lock; the
 /// bridge feeds it what it sees and carries out what it decides (`Bridge+Fleet.swift`).
+///
+/// A gateway that joins only when others are online (the default, `FleetOptions.joining`) is alone while no
+/// other gateway's `status` is `online`: it then takes what it serves at once and publishes neither claims nor
+/// heartbeats, as a gateway without a fleet would; the first other gateway online makes it publish its claims.
 final class FleetCoordinator: Sendable {
     let gateway: String
     let incarnation: UInt64
     let policy: OwnershipPolicy
+    let joining: FleetOptions.Joining
     private let started = ContinuousClock.now
 
     private struct State {
@@ -17,6 +22,11 @@ final class FleetCoordinator: Sendable {
         var lastPublished: [String: ContinuousClock.Instant] = [:]
         /// When each other gateway was last heard (a claim or a heartbeat), on this gateway's clock.
         var heard: [String: ContinuousClock.Instant] = [:]
+        /// Each other gateway's latest `status` (`online` or not), and when it arrived.
+        var statuses: [String: (online: Bool, at: ContinuousClock.Instant)] = [:]
+        /// Whether the broker has delivered the retained statuses: this gateway's own came back through the
+        /// subscription to every gateway's, and the others' retained ones come in the same burst.
+        var statusesKnown = false
         var refusedClaims = 0
     }
 
@@ -25,6 +35,7 @@ final class FleetCoordinator: Sendable {
     init(gateway: String, incarnation: UInt64, options: FleetOptions) {
         self.gateway = gateway
         self.incarnation = incarnation
+        joining = options.joining
         policy = OwnershipPolicy(refreshInterval: options.refreshInterval)
     }
 
@@ -34,6 +45,45 @@ final class FleetCoordinator: Sendable {
         var claim: Claim?
         /// Whether the gateway still listens after its start or a reconnect (its knowledge of owners may be stale).
         var listening: Bool
+    }
+
+    /// The gateway's place in the fleet now.
+    enum Presence: Equatable {
+        /// Other gateways may be online: claims and heartbeats go out, the rules apply in full.
+        case inFleet
+        /// No other gateway is online: nothing goes out, and what this gateway wants it takes at once.
+        case alone
+        /// The retained statuses have not arrived yet: nothing goes out and nothing is taken.
+        case unknown
+    }
+
+    var presence: Presence {
+        guard joining == .whenOthersOnline else { return .inFleet }
+        let lease = policy.lease
+        return state.withLock { state in
+            guard state.statusesKnown else { return .unknown }
+            return Self.othersOnline(state, lease: lease) ? .inFleet : .alone
+        }
+    }
+
+    /// Whether another gateway counts as online: heard within a lease (a claim or a heartbeat), or its `status` is
+    /// `online` and arrived within a lease. A gateway in a fleet sends heartbeats, so an `online` status with
+    /// nothing heard for a lease after it is a stale one (a gateway whose broker died before its will was sent).
+    private static func othersOnline(_ state: State, lease: Duration) -> Bool {
+        let now = ContinuousClock.now
+        return state.heard.values.contains { now - $0 < lease }
+            || state.statuses.values.contains { $0.online && now - $0.at < lease }
+    }
+
+    /// Another gateway's `status`; an `offline` one (its will, or its goodbye) is handled by `peerLeft` too.
+    func status(of other: String, online: Bool) {
+        guard other != gateway else { return }
+        state.withLock { $0.statuses[other] = (online, .now) }
+    }
+
+    /// This gateway's own retained `status` came back through the subscription to every gateway's.
+    func ownStatusArrived() {
+        state.withLock { $0.statusesKnown = true }
     }
 
     /// A device's key in the fleet's rules and claims: `<family>/<id>`, as in its topics.
@@ -101,6 +151,7 @@ final class FleetCoordinator: Sendable {
     func step(_ key: String, rssi: Int?, freeSlots: Int, linkUp: Bool, brokerConnected: Bool) -> Step {
         let now = now
         let refresh = policy.refreshInterval
+        let presence = presence
         return state.withLock { state in
             var smoothed: Int?
             if let rssi {
@@ -109,20 +160,28 @@ final class FleetCoordinator: Sendable {
                 state.smoothers[key] = nil
             }
             var arbiter = arbiter(key, in: &state)
-            arbiter.observe(LocalObservation(rssi: smoothed, freeSlots: freeSlots, linkUp: linkUp, brokerConnected: brokerConnected))
+            arbiter.observe(
+                LocalObservation(
+                    rssi: smoothed, freeSlots: freeSlots, linkUp: linkUp, brokerConnected: brokerConnected, alone: presence == .alone))
             let decision = arbiter.decide(at: now)
             var claim: Claim?
-            if decision.publishNow || state.lastPublished[key].map({ ContinuousClock.now - $0 >= refresh }) ?? true {
+            if presence != .inFleet {
+                // Nobody to tell: the first claim goes out as soon as another gateway comes online.
+                state.lastPublished[key] = nil
+            } else if decision.publishNow || state.lastPublished[key].map({ ContinuousClock.now - $0 >= refresh }) ?? true {
                 state.sequence += 1
                 claim = arbiter.nextClaim(sequence: state.sequence)
                 state.lastPublished[key] = .now
             }
             state.arbiters[key] = arbiter
-            return Step(decision: decision, claim: claim, listening: arbiter.isListening(at: now))
+            return Step(decision: decision, claim: claim, listening: presence != .alone && arbiter.isListening(at: now))
         }
     }
 
     func isOwner(_ key: String) -> Bool { state.withLock { $0.arbiters[key]?.isOwner ?? false } }
+
+    /// Whether this gateway may connect the device now: it owns it, or it is alone (its next step takes it).
+    func mayConnect(_ key: String) -> Bool { presence == .alone || isOwner(key) }
 
     /// Another gateway that owns the device, as far as this one has heard.
     func otherOwner(_ key: String) -> String? {

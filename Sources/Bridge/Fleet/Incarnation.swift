@@ -21,6 +21,22 @@ import Peripherals
 enum Incarnation {
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        /// The file holds something that is not a usable incarnation (as opposed to: it cannot be opened).
+        var damaged = false
+    }
+
+    /// The incarnation of a gateway with `options`. One that joins a fleet only when others are online and was
+    /// given no file of its own may lack the default one (run by a user without /var/lib/gatt2mqtt, or a second
+    /// gateway on the host): the clock's seconds stand in then, which do not go backwards while the clock does
+    /// not, and the gateway says so. A damaged file is refused whatever the mode: it would be read as going back.
+    static func forGateway(_ options: FleetOptions, note: (String) -> Void) throws -> UInt64 {
+        do {
+            return try next(file: options.incarnationFile)
+        } catch let failure as Failure where !failure.damaged && options.joining == .whenOthersOnline && !options.incarnationFileChosen {
+            let seconds = UInt64(max(1, Date().timeIntervalSince1970))
+            note("fleet: \(failure.description); the clock (\(seconds)) stands in for the incarnation. Set fleet.incarnation_file before this gateway shares a broker with others")
+            return seconds
+        }
     }
 
     /// Locks `file`, reads it, writes and returns the next incarnation. The lock is held until the process ends.
@@ -56,10 +72,11 @@ enum Incarnation {
         guard count >= 0 else { throw Failure(description: "cannot read \(file): \(errorText())") }
         let text = String(decoding: bytes[..<count], as: UTF8.self).trimming()
         guard count < bytes.count, let value = UInt64(text) else {
-            throw Failure(description: "\(file) holds no incarnation number ('\(text.prefix(20))'): restore it, or remove it to start again at 1")
+            throw Failure(
+                description: "\(file) holds no incarnation number ('\(text.prefix(20))'): restore it, or remove it to start again at 1", damaged: true)
         }
         guard value < ClaimCodec.maximumCounter else {
-            throw Failure(description: "\(file) holds \(value), the largest incarnation a claim carries: remove it to start again at 1")
+            throw Failure(description: "\(file) holds \(value), the largest incarnation a claim carries: remove it to start again at 1", damaged: true)
         }
         return value
     }

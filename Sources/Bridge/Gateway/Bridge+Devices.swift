@@ -75,8 +75,8 @@ extension Bridge {
     func considerDevice(_ seen: BlueZDevice, bluez: BlueZClient, force: Bool = false) async {
         guard adapterName(seen.adapterPath) != nil, let driver = driver(for: seen) else { return }
         let address = seen.address
-        // In a fleet only the device's owner connects it.
-        if let fleet, !fleet.isOwner(FleetCoordinator.key(driver.family, id(of: address))) { return }
+        // In a fleet only the device's owner connects it (a gateway alone owns what it connects).
+        if let fleet, !fleet.mayConnect(FleetCoordinator.key(driver.family, id(of: address))) { return }
         let wanted = gateway.withLock { state -> Bool in
             guard !state.sessions.values.contains(where: { $0.address == address }) else { return false }
             return force || wants(seen, driver: driver, state: state)

@@ -9,6 +9,14 @@ final class HomeAssistantAnnouncer: Sendable {
     private let enabled: Bool
     /// Devices announced, by object path.
     private let announced = Mutex<[String: HomeAssistantDiscovery.Device]>([:])
+    /// Devices whose per-gateway configs have been cleared in this run (`<family>/<id>`), and the object paths
+    /// whose configs wait for Home Assistant to have removed those (`clearingPause`).
+    private let clearing = Mutex<(cleared: Set<String>, waiting: Set<String>)>(([], []))
+    private let pauses = OwnedTasks()
+    /// How long a device's configs wait after its per-gateway configs were cleared. Home Assistant removes an entity
+    /// in a task of its own, and says nothing when it is done; a config that asks for the same entity id before then
+    /// gets `_2` (2024.3 does so when they come back to back). Once a run per device.
+    static let clearingPause = Duration.seconds(2)
 
     init(discovery: HomeAssistantDiscovery, publisher: BrokerPublisher, enabled: Bool = true) {
         self.discovery = discovery
@@ -28,6 +36,27 @@ final class HomeAssistantAnnouncer: Sendable {
     func announce(_ device: HomeAssistantDiscovery.Device, at path: String) {
         guard enabled else { return }
         announced.withLock { $0[path] = device }
+        let removals = discovery.perGatewayRemovals(for: device)
+        let key = "\(device.family.rawValue)/\(device.id)"
+        let clearNow = !removals.isEmpty && clearing.withLock { $0.cleared.insert(key).inserted && $0.waiting.insert(path).inserted }
+        guard clearNow else {
+            if !isWaiting(path) { publishConfigs(at: path) }
+            return
+        }
+        for publication in removals { publisher.publish(publication) }
+        pauses.spawn { [weak self] in
+            try? await Task.sleep(for: Self.clearingPause)
+            guard let self else { return }
+            _ = self.clearing.withLock { $0.waiting.remove(path) }
+            self.publishConfigs(at: path)
+        }
+    }
+
+    private func isWaiting(_ path: String) -> Bool { clearing.withLock { $0.waiting.contains(path) } }
+
+    /// The configs of the device announced at `path`, as it is now (if it is still announced).
+    private func publishConfigs(at path: String) {
+        guard let device = announced.withLock({ $0[path] }) else { return }
         for publication in discovery.configs(for: device) { publisher.publish(publication) }
     }
 
@@ -40,7 +69,7 @@ final class HomeAssistantAnnouncer: Sendable {
             devices[path] = device
             return device
         }
-        guard let changed else { return }
+        guard let changed, !isWaiting(path) else { return }
         for publication in discovery.configs(for: changed) { publisher.publish(publication) }
     }
 
@@ -53,7 +82,7 @@ final class HomeAssistantAnnouncer: Sendable {
     /// Home Assistant (re)started: every config again, as it may have lost them.
     func announceAgain() {
         announceGateway()
-        for device in announced.withLock({ Array($0.values) }) {
+        for (path, device) in announced.withLock({ $0 }) where !isWaiting(path) {
             for publication in discovery.configs(for: device) { publisher.publish(publication) }
         }
     }

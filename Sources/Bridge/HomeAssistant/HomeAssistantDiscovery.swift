@@ -1,8 +1,10 @@
 /// Home Assistant MQTT discovery: the retained configs under `homeassistant/<component>/…/config` that
 /// make each device's entities appear in Home Assistant, with a device block, unique ids that include
 /// the gateway, and availability that needs both the gateway and the device. In a fleet a device is
-/// one Home Assistant device whichever gateway owns it: its ids leave the gateway out, its availability
-/// is its own `connection` (the owner announces it, naming itself as `via_device`), and it shows its owner.
+/// one Home Assistant device whichever gateway owns it: its ids leave the gateway out, its availability is its
+/// own `connection` and the announcing owner's `status` (the owner announces it, naming itself as `via_device`),
+/// and it shows its owner. A gateway joins the fleet by default (`fleet.enabled: auto`), so fleet ids are the
+/// usual ones; the per-gateway configs of earlier releases (and of `fleet.enabled: false`) are cleared.
 struct HomeAssistantDiscovery: Sendable {
     let topics: TopicMap
     var fleet = false
@@ -52,6 +54,15 @@ struct HomeAssistantDiscovery: Sendable {
         return entities(for: device).map { config($0, of: holder) } + retired
     }
 
+    /// In a fleet, empty retained payloads for the configs this gateway would have sent for `device` outside one
+    /// (`fleet.enabled: false`, or before 0.9.0): Home Assistant removes those entities, and their entity ids are
+    /// free for the fleet's configs. None outside a fleet.
+    func perGatewayRemovals(for device: Device) -> [Publication] {
+        guard fleet else { return [] }
+        let old = perGatewayNode(device)
+        return device.model.entities.map { .state(configTopic($0.component, old, $0.object), "") }
+    }
+
     /// The gateway itself: its own entities, and the device the others hang from.
     func gatewayConfigs() -> [Publication] {
         let identifier = "gatt2mqtt_\(topics.identity)"
@@ -89,7 +100,12 @@ struct HomeAssistantDiscovery: Sendable {
     static let origin = JSONValue.object(["name": .string("gatt2mqtt"), "sw_version": .string(Gatt2MQTTVersion.current)])
 
     private func node(_ device: Device) -> String {
-        "\(fleet ? topics.fleetIdentity : topics.identity)_\(device.family.rawValue)_\(device.id)"
+        fleet ? "\(topics.fleetIdentity)_\(device.family.rawValue)_\(device.id)" : perGatewayNode(device)
+    }
+
+    /// The node of a device this gateway serves outside a fleet (`fleet.enabled: false`, and the default before 0.9.0).
+    private func perGatewayNode(_ device: Device) -> String {
+        "\(topics.identity)_\(device.family.rawValue)_\(device.id)"
     }
 
     private func configTopic(_ component: String, _ node: String, _ object: String) -> String {
@@ -139,14 +155,14 @@ struct HomeAssistantDiscovery: Sendable {
         return .state(configTopic(entity.component, holder.node, entity.object), JSONValue.object(payload).text)
     }
 
-    /// Available only when the device is connected, and (outside a fleet, where one gateway serves it for good)
-    /// its gateway is online.
+    /// Available only when the device is connected and the gateway that announced it (in a fleet: its owner, which
+    /// announces it again when it takes the device over) is online.
     private func availability(_ device: Device) -> [JSONValue] {
         let connected = JSONValue.object([
             "topic": .string(topics.device(device.family, device.id, "connection")),
             "value_template": .string("{{ 'online' if value == 'connected' else 'offline' }}"),
         ])
-        return fleet ? [connected] : [.object(["topic": .string(topics.status)]), connected]
+        return [.object(["topic": .string(topics.status)]), connected]
     }
 
     private func deviceBlock(_ device: Device) -> JSONValue {
