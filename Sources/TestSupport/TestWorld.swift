@@ -179,6 +179,19 @@ public final class TestWorld: Sendable {
         }
     }
 
+    /// Drops the link between adapter `hci<adapter>` and the device at `address` (`Device1.Disconnect`, as
+    /// dbus-send sends it), as the link of a gateway whose host died would drop: bluetoothd keeps a link
+    /// whose client was killed, in both worlds.
+    public func dropLink(adapter: Int, address: String) async throws {
+        let path = "/org/bluez/hci\(adapter)/dev_" + address.replacingOccurrences(of: ":", with: "_")
+        let process = try launch(
+            "/usr/bin/dbus-send", ["--bus=\(busAddress)", "--print-reply", "--dest=org.bluez", path, "org.bluez.Device1.Disconnect"],
+            name: "dbus-send")
+        guard try await process.waitForExit() == .exited(0) else {
+            throw WorldFailure(description: "Disconnect of \(path) failed: \(process.outputText)")
+        }
+    }
+
     /// Removes adapter `hci<index>` through BlueZoo's manager interface, as when a dongle is unplugged
     /// (BlueZoo only: btvirt's controllers cannot be unplugged one by one).
     public func removeAdapter(_ index: Int) async throws {
