@@ -160,7 +160,7 @@ public struct OwnershipArbiter: Sendable {
             highestTermSeen = max(highestTermSeen, term)
             return .fromThisGateway
         }
-        guard peers.record(claim, at: instant) else { return .stale }
+        guard peers.record(claim, at: instant, memory: policy.claimMemory) else { return .stale }
         highestTermSeen = max(highestTermSeen, term)
         return .accepted
     }
@@ -168,7 +168,7 @@ public struct OwnershipArbiter: Sendable {
     /// Another gateway's will arrived at `instant` (its `status` went `offline`): it is gone now, not a
     /// lease from now. If it owned the device, the survivors may take it at once.
     public mutating func peerLeft(_ other: String, at instant: FleetInstant) {
-        guard other != gateway, let claim = peers.expire(other) else { return }
+        guard other != gateway, let claim = peers.expire(other, at: instant, lease: policy.lease) else { return }
         guard claim.state == .owner, let listeningSince, instant >= listeningSince + policy.lease else { return }
         ownerlessSince = instant - policy.settle
     }

@@ -45,6 +45,11 @@ public struct OwnershipPolicy: Hashable, Sendable {
         self.linkGrace = linkGrace
     }
 
+    /// How long the (incarnation, sequence) of another gateway's last accepted claim holds back older ones when
+    /// nothing newer comes: two leases. A live gateway renews it every refresh; a forged claim with the largest
+    /// incarnation silences the gateway it names for this long at most, not for ever.
+    public var claimMemory: Duration { lease * 2 }
+
     /// The defaults: refresh 10 s, lease 30 s, settle 15 s, hysteresis 16 dB, win-back deadband
     /// 6 dB, challenge period 60 s, minimum dwell 60 s, link grace 30 s.
     public static let standard = OwnershipPolicy()

@@ -4,7 +4,8 @@ import Testing
 /// Whole fleets in a discrete-event simulation (see `FleetSimulation`): 2–5 gateways × 1–8
 /// devices, claims delayed 0–20 s (two refresh intervals) and so reordered, lost at random, RSSI
 /// noise σ 4 or 8 dB around means 0, 8 or 15 dB apart, kills, restarts, partitions, dropped links
-/// and failed connects; then quiet. Every failure message starts with the seed that reproduces it.
+/// and failed connects, forged claims (any gateway's name or a stranger's, up to the codec's largest numbers) and
+/// replayed ones; then quiet. Every failure message starts with the seed that reproduces it.
 // Serialized: the simulations are pure CPU, and in parallel they would take both cores from the
 // suites that start processes and wait on them.
 @Suite("Fleet simulation properties", .serialized)
@@ -47,7 +48,7 @@ struct FleetPropertyTests {
         // The chaos must actually have exercised the rules, or the properties above prove little.
         for rule in [
             "takeovers", "conflicts lost", "hand-overs", "kills", "stale claims dropped", "own claims seen",
-            "broker outages", "gateways gone for good",
+            "broker outages", "gateways gone for good", "forged claims", "replayed claims",
         ] {
             #expect(counts[rule, default: 0] > 0, "seeds \(first)...: the simulation never produced \(rule)")
         }

@@ -39,6 +39,10 @@ enum SimulationEvent {
     case brokerLost(gateway: Int)
     case brokerBack(gateway: Int)
     case heal
+    /// A claim nobody's arbiter made: any gateway's name (a stranger's too), any numbers the codec carries.
+    case forge
+    /// A claim sent before, sent again (a broker's or a bridge's replay, or an attacker's).
+    case replay
     case quiet
     case check
 }
@@ -94,6 +98,8 @@ struct FleetSimulation {
     private var feasible: [Bool]?
     /// The last claim each gateway published for each device, as a broker would retain it.
     private var retained: [[Claim?]]
+    /// Claims published during the chaos, for replays (the latest 256).
+    private var sent: [Claim] = []
     private let deviceKeys: [String]
     private var now: Int64 = 0
     private var isQuiet = false
@@ -212,6 +218,14 @@ struct FleetSimulation {
             gateways[gateway].brokerUp = true
         case .heal:
             for index in gateways.indices { gateways[index].group = 0 }
+        case .forge:
+            guard !isQuiet else { return }
+            broadcast(forgedClaim())
+            count("forged claims")
+        case .replay:
+            guard !isQuiet, !sent.isEmpty else { return }
+            broadcast(sent[random.integer(in: 0...(sent.count - 1))])
+            count("replayed claims")
         case .quiet:
             // Some killed gateways stay dead for good: only leases can tell the others. Gateways
             // not started yet (calm scenarios) start when planned.
@@ -312,6 +326,14 @@ struct FleetSimulation {
                 time += random.integer(in: 30...300) * Self.second
             }
         }
+        // Forged and replayed claims stop with the chaos: a lease after the last one, none may count any more.
+        for (event, interval) in [(SimulationEvent.forge, 20...120), (.replay, 10...60)] as [(SimulationEvent, ClosedRange<Int64>)] {
+            var time = random.integer(in: interval) * Self.second
+            while time < quietAt {
+                queue.schedule(event, at: time, rank: 2)
+                time += random.integer(in: interval) * Self.second
+            }
+        }
         var time = random.integer(in: 120...480) * Self.second
         while time < quietAt {
             queue.schedule(.partition, at: time, rank: 2)
@@ -401,6 +423,10 @@ struct FleetSimulation {
         }
         guard gateways[gateway].brokerUp else { return }
         retained[gateway][device] = decoded
+        if !isQuiet {
+            sent.append(decoded)
+            if sent.count > 256 { sent.removeFirst() }
+        }
         for target in gateways.indices where target != gateway {
             if !isQuiet && (random.chance(scenario.lossRate) || gateways[target].group != gateways[gateway].group) {
                 continue
@@ -410,6 +436,33 @@ struct FleetSimulation {
                 at: now + random.integer(in: 0...(2 * refresh)),
                 rank: 0
             )
+        }
+    }
+
+    /// A claim as an attacker on the broker could write it: under a gateway's own name or a stranger's, with the
+    /// extremes the codec accepts (2^53 − 1 incarnations, sequences and terms) or ordinary numbers.
+    private mutating func forgedClaim() -> Claim {
+        let most = ClaimCodec.maximumCounter
+        let names = gateways.map(\.name) + ["gw-x"]
+        let name = names[random.integer(in: 0...(names.count - 1))]
+        let own = gateways.first { $0.name == name }
+        let counters: [UInt64] = [0, 1, own?.incarnation ?? 1, 1_000, most]
+        return Claim(
+            gateway: name,
+            device: deviceKeys[random.integer(in: 0...(deviceKeys.count - 1))],
+            incarnation: counters[random.integer(in: 0...(counters.count - 1))],
+            sequence: counters[random.integer(in: 0...(counters.count - 1))],
+            term: counters[random.integer(in: 0...(counters.count - 1))],
+            state: [ClaimState.candidate, .owner, .released][random.integer(in: 0...2)],
+            rssi: random.chance(0.2) ? nil : random.integer(in: -127...20),
+            freeSlots: random.integer(in: 0...64))
+    }
+
+    /// Delivers `claim` to every gateway, as the broker would deliver a message on its topic.
+    private mutating func broadcast(_ claim: Claim) {
+        guard let device = deviceKeys.firstIndex(of: claim.device) else { return }
+        for target in gateways.indices {
+            queue.schedule(.deliver(to: target, device: device, claim: claim), at: now + random.integer(in: 0...(2 * refresh)), rank: 0)
         }
     }
 

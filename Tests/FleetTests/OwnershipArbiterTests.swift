@@ -171,6 +171,26 @@ struct OwnershipArbiterTests {
         }
     }
 
+    @Test("a forged claim with the largest incarnation silences the gateway it names for two leases, not for ever")
+    func forgedIncarnationFades() {
+        var arbiter = OwnershipArbiter(gateway: "gw-a", device: TestGateway.device, incarnation: 1, startedAt: .seconds(0))
+        func claim(incarnation: UInt64, sequence: UInt64) -> Claim {
+            TestGateway.claim(from: "gw-b", state: .owner, term: 3, incarnation: incarnation, sequence: sequence)
+        }
+        #expect(arbiter.receive(claim(incarnation: 4, sequence: 1), at: .seconds(0)) == .accepted)
+        #expect(arbiter.receive(claim(incarnation: ClaimCodec.maximumCounter, sequence: 1), at: .seconds(5)) == .accepted)
+        // gw-b's real claims, every 10 s, are older than the forgery: dropped until it is two leases old.
+        var second: Int64 = 10
+        while second < 65 {
+            #expect(arbiter.receive(claim(incarnation: 4, sequence: UInt64(second)), at: .seconds(second)) == .stale, "at \(second) s")
+            second += 10
+        }
+        #expect(arbiter.receive(claim(incarnation: 4, sequence: 65), at: .seconds(65)) == .accepted)
+        #expect(arbiter.otherOwners(at: .seconds(66)) == ["gw-b"])
+        // From then on the high-water mark is gw-b's own again: a replay of an older claim is stale.
+        #expect(arbiter.receive(claim(incarnation: 4, sequence: 64), at: .seconds(70)) == .stale)
+    }
+
     @Test("claims are ordered by (incarnation, sequence) per gateway; own and foreign-device claims are set aside")
     func receipts() {
         var arbiter = OwnershipArbiter(
