@@ -359,17 +359,10 @@ struct ConfigurationResolver {
     }
 
     static func read(_ path: String, name: String) throws(ConfigurationError) -> Data {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ConfigurationError(key: name, message: "cannot read \(path): no such file")
+        switch ConfigurationFileContents.read(path) {
+        case .success(let data): return data
+        case .failure(let failure): throw ConfigurationError(key: name, message: "cannot read \(path): \(failure.reason)")
         }
-        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        guard type != .typeDirectory else {
-            throw ConfigurationError(key: name, message: "cannot read \(path): it is a directory")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError(key: name, message: "cannot read \(path): permission denied")
-        }
-        return data
     }
 
     // MARK: - Rules

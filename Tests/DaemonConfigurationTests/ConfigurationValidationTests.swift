@@ -81,6 +81,9 @@ struct ConfigurationValidationTests {
         ),
         ("broker: {password_file: /no/password}", "broker.password_file", "cannot read /no/password: no such file"),
         ("broker: {password_file: /tmp}", "broker.password_file", "it is a directory"),
+        // A device is never read: /dev/zero would fill the memory, a terminal or a pipe would wait for ever.
+        ("broker: {password_file: /dev/zero}", "broker.password_file", "cannot read /dev/zero: it is not a regular file"),
+        ("broker: {password_file: /etc/hostname/x}", "broker.password_file", "cannot read /etc/hostname/x: not a directory"),
         ("grip: {profile: /no/grip.json}", "grip.profile", "cannot read /no/grip.json: no such file"),
     ])
     func badValuesAreNamed(yaml: String, key: String, message: String) throws {
