@@ -75,6 +75,7 @@ struct ConfigurationKey: Hashable, Sendable {
     static let httpUsername = Self("http.username", .text)
     static let httpPasswordFile = Self("http.password_file", .path)
     static let httpTokenFile = Self("http.token_file", .path)
+    static let httpHosts = Self("http.hosts", .list)
 
     /// The gateway's own keys.
     private static let gatewayKeys: [Self] = [
@@ -82,7 +83,7 @@ struct ConfigurationKey: Hashable, Sendable {
         tlsCertificateFile, tlsKeyFile, sessionExpiry, gateway, baseTopic, adapter, adapters, adapterSlots,
         acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile, homeAssistantEnabled, homeAssistantPrefix, commandRate,
         commandBurst, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
-        httpPasswordFile, httpTokenFile,
+        httpPasswordFile, httpTokenFile, httpHosts,
     ]
 
     /// The keys of the registered families' sections, in the registry's order.

@@ -132,6 +132,10 @@ struct ConfigurationResolver {
         case (_?, nil): throw fail(.httpUsername, "needs \(name(.httpPasswordFile)) too")
         }
         if let path = text(.httpTokenFile) { options.token = try secret(.httpTokenFile, path) }
+        options.hosts = list(.httpHosts)
+        for host in options.hosts where host.isEmpty || !host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) {
+            throw fail(.httpHosts, "must be host names (letters, digits, '.', '-'), not '\(host)'")
+        }
         return options
     }
 

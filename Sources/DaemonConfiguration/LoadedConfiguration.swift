@@ -104,6 +104,7 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
             if let user = http.username { add(1, "username: \(quoted(user))") }
             if let file = httpPasswordFile { add(1, "password_file: \(quoted(file))") }
             if let file = httpTokenFile { add(1, "token_file: \(quoted(file))") }
+            if !http.hosts.isEmpty { add(1, "hosts: [\(http.hosts.map(quoted).joined(separator: ", "))]") }
         } else {
             add(0, "# http: (off)")
         }

@@ -8,6 +8,9 @@ public struct HTTPOptions: Sendable, Equatable, CustomStringConvertible {
     public var password: String?
     /// A bearer token (`Authorization: Bearer …`, or `?token=…` where a browser cannot set headers).
     public var token: String?
+    /// Names the gateway answers to besides IP addresses, `localhost` and the listen host (`HostGuard`): the
+    /// machine's names on the network, such as `gateway.local`.
+    public var hosts: [String] = []
 
     /// `PORT`, `HOST:PORT` or `[IPv6]:PORT`.
     public init(listen: String) throws(HTTPOptionsError) {

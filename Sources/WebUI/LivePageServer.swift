@@ -8,7 +8,7 @@ import MQTT
 import ServiceLifecycle
 
 /// The daemon's optional HTTP server (`--http`): the live page at `/`, its WebSocket at `/live`, and
-/// `/metrics`. Off by default, on loopback unless configured otherwise, behind `AccessGuard`.
+/// `/metrics`. Off by default, on loopback unless configured otherwise, behind `HostGuard` and `AccessGuard`.
 public struct LivePageServer: Service {
     let options: HTTPOptions
     let mirror: TopicMirror
@@ -32,6 +32,7 @@ public struct LivePageServer: Service {
     /// Serves until the task is cancelled.
     public func run() async throws {
         let router = Router(context: BasicWebSocketRequestContext.self)
+        router.add(middleware: HostGuard(options: options))
         router.add(middleware: ReadOnlyPaths())
         router.add(middleware: AccessGuard(options: options))
         router.get("/") { _, _ in Self.page }

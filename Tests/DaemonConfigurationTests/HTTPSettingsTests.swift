@@ -36,7 +36,7 @@ struct HTTPSettingsTests {
         ("http:\n  listen: 8080\n  username: ops\n", "http.username", "needs http.password_file"),
         ("http:\n  listen: 8080\n  password_file: p\n", "http.password_file", "needs http.username"),
         ("http:\n  listen: 8080\n  token_file: /nonexistent/token\n", "http.token_file", "/nonexistent/token"),
-        ("http:\n  port: 8080\n", "http.port", "http takes listen, password_file, token_file, username"),
+        ("http:\n  port: 8080\n", "http.port", "http takes hosts, listen, password_file, token_file, username"),
     ])
     func mistakesNameTheirKey(_ yaml: String, _ key: String, _ message: String) throws {
         let error = try #require(loadError(yaml))

@@ -6,7 +6,7 @@ the page does, with nothing but the standard library (so it shows what arrives o
 
 Prints one line per probe, for tests to read:
 
-    STATUS <probe> <http status>          e.g. STATUS get-page 200, STATUS live-foreign-origin 403
+    STATUS <probe> <http status>          e.g. STATUS get-page 200, STATUS page-rebound-host 421
     FRAME <probe> <frame JSON>            the WebSocket's answer to one frame the probe sent
     HELLO <frame JSON>                    the first frame after the upgrade
 """
@@ -38,17 +38,17 @@ def request(host, port, raw):
     return status, head.decode("latin-1"), sock, rest
 
 
-def http(host, port, method, path, headers=None):
-    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close"]
+def http(host, port, method, path, headers=None, host_header=None):
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host_header or f'{host}:{port}'}", "Connection: close"]
     lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
     status, _, sock, _ = request(host, port, ("\r\n".join(lines) + "\r\n\r\n").encode())
     sock.close()
     return status
 
 
-def upgrade(host, port, path, origin):
+def upgrade(host, port, path, origin, host_header=None):
     key = base64.b64encode(os.urandom(16)).decode()
-    lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket", "Connection: Upgrade",
+    lines = [f"GET {path} HTTP/1.1", f"Host: {host_header or f'{host}:{port}'}", "Upgrade: websocket", "Connection: Upgrade",
              f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13", f"Origin: {origin}"]
     return request(host, port, ("\r\n".join(lines) + "\r\n\r\n").encode())
 
@@ -128,6 +128,14 @@ def main():
     status, _, sock, _ = upgrade(host, port, "/live" + query, "http://evil.example")
     sock.close()
     say("STATUS live-foreign-origin", status)
+    # DNS rebinding: a page on evil.example whose name now points at this machine sends its own name as Host,
+    # and its WebSocket's Origin matches that Host.
+    rebound = f"evil.example:{port}"
+    say("STATUS page-rebound-host", http(host, port, "GET", "/" + query, host_header=rebound))
+    status, _, sock, _ = upgrade(host, port, "/live" + query, f"http://{rebound}", host_header=rebound)
+    sock.close()
+    say("STATUS live-rebound-host", status)
+    say("STATUS page-localhost", http(host, port, "GET", "/" + query, host_header=f"localhost:{port}"))
 
     status, _, sock, rest = upgrade(host, port, "/live" + query, origin)
     say("STATUS live-upgrade", status)
