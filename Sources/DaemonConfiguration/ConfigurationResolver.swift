@@ -132,6 +132,13 @@ struct ConfigurationResolver {
         case (_?, nil): throw fail(.httpUsername, "needs \(name(.httpPasswordFile)) too")
         }
         if let path = text(.httpTokenFile) { options.token = try secret(.httpTokenFile, path) }
+        // The page sends commands, pairs and forgets: beyond this machine, only for whoever holds the credentials.
+        guard options.isLoopback || options.username != nil || options.token != nil else {
+            throw fail(
+                .httpListen,
+                "\(options.listen) is reachable beyond this machine: give the page credentials (\(name(.httpUsername)) with "
+                    + "\(name(.httpPasswordFile)), or \(name(.httpTokenFile))), or listen on 127.0.0.1")
+        }
         options.hosts = list(.httpHosts)
         for host in options.hosts where host.isEmpty || !host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) {
             throw fail(.httpHosts, "must be host names (letters, digits, '.', '-'), not '\(host)'")

@@ -150,9 +150,6 @@ struct Gatt2MQTT: AsyncParsableCommand {
                 catalogue: bridge.commandCatalogue, cards: bridge.livePageCards, metrics: MetricsEndpoint.bootstrap { bridge.counters },
                 logger: Logger(label: "gatt2mqtt.http"))
         }
-        if let options = loaded.http, !options.isLoopback, options.username == nil, options.token == nil {
-            logger.warning("the live page listens beyond loopback without credentials: anyone who reaches \(options.listen) can send commands")
-        }
         // One graceful shutdown for all, on SIGTERM or SIGINT, in reverse order: the page, the health report,
         // then the bridge's own services (devices disconnected, `offline`, broker session closed). Any service
         // that ends or fails ends the daemon: a page that cannot listen stops it.
