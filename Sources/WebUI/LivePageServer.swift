@@ -52,8 +52,11 @@ public struct LivePageServer: Service {
         let app = Application(
             router: router,
             server: HTTPServerBuilder { responder in
+                // A connection that has not sent a whole request head within 10 s (a slow or silent client), or stays
+                // idle that long between requests, is closed: 64 of them would otherwise hold every connection.
                 GuardedUpgradeChannel(inner: HTTP1WebSocketUpgradeChannel(
-                    responder: responder, webSocketResponder: webSocketResponder, configuration: .init(maxFrameSize: 64 * 1024)))
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    configuration: .init(http1: .init(idleTimeout: .seconds(Self.idleSeconds)), ws: .init(maxFrameSize: 64 * 1024))))
             },
             configuration: .init(
                 address: .hostname(options.host, port: options.port), serverName: "gatt2mqtt",
@@ -66,6 +69,11 @@ public struct LivePageServer: Service {
             group.cancelAll()
         }
     }
+
+    /// How long a connection may take to send a request head, or stay idle between requests, in seconds.
+    static let idleSeconds: Int64 = 10
+    /// How many of one page's frames may wait for their replies at once.
+    static let framesInFlight = 16
 
     /// The page, with headers that keep it to itself: no caching, no framing, nothing loaded from elsewhere.
     static var page: Response {
@@ -107,13 +115,22 @@ public struct LivePageServer: Service {
                 for await entry in live { try await outbound.write(.text(LiveFrame.message(entry))) }
             }
             group.addTask {
+                let slots = RequestSlots(limit: Self.framesInFlight)
                 try await withThrowingDiscardingTaskGroup { requests in
                     for try await message in inbound.messages(maxSize: 64 * 1024) {
                         guard case .text(let text) = message else {
                             try await outbound.write(.text(LiveFrame.error(id: nil, message: "frames must be JSON text")))
                             continue
                         }
-                        requests.addTask { try await answer(text, outbound: outbound) }
+                        guard slots.take() else {
+                            try await outbound.write(.text(LiveFrame.error(
+                                id: nil, message: "\(Self.framesInFlight) frames are waiting for replies already: wait for one")))
+                            continue
+                        }
+                        requests.addTask {
+                            defer { slots.give() }
+                            try await answer(text, outbound: outbound)
+                        }
                     }
                 }
             }

@@ -4,7 +4,8 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// HTTP1WebSocketUpgradeChannel with one fix: a request NIO's HTTP decoder cannot parse gets
+/// HTTP1WebSocketUpgradeChannel with two fixes: a first request head that takes too long closes the connection
+/// (`RequestHeadDeadline`), and a request NIO's HTTP decoder cannot parse gets
 /// `400 Bad Request` and the connection closes. Unwrapped, the upgrade channel leaves the error to a
 /// handler it disables, so a malformed request holds its connection (and one of the server's connection
 /// slots) open, unanswered, for as long as the client likes.
@@ -15,6 +16,7 @@ struct GuardedUpgradeChannel: ServerChildChannel {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let socketEnd = SocketEnd()
             try channel.pipeline.syncOperations.addHandler(socketEnd, position: .first)
+            try channel.pipeline.syncOperations.addHandler(RequestHeadDeadline(seconds: LivePageServer.idleSeconds), position: .first)
             try channel.pipeline.syncOperations.addHandler(MalformedRequestGuard(socketEnd: socketEnd, logger: logger))
             return value
         }

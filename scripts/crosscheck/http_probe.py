@@ -18,6 +18,7 @@ import os
 import socket
 import struct
 import sys
+import time
 import urllib.parse
 
 
@@ -109,6 +110,20 @@ def main():
 
     def say(*words):
         print(*words, flush=True)
+
+    # A client that never finishes its request head (slowloris): the server closes the connection by itself.
+    started = time.monotonic()
+    slow = socket.create_connection((host, port), timeout=30)
+    slow.sendall(f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nX-Slow: ".encode())
+    try:
+        while slow.recv(4096):
+            pass
+        closed = time.monotonic() - started
+    except socket.timeout:
+        closed = None
+    slow.close()
+    say("SLOW-HEADER", "open after 30 s" if closed is None else f"closed after {closed:.1f} s")
+    say("STATUS slow-header-closed", 1 if closed is not None and closed < 20 else 0)
 
     say("STATUS get-page", http(host, port, "GET", "/" + query))
     say("STATUS get-metrics", http(host, port, "GET", "/metrics" + query))

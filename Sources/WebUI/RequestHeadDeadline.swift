@@ -1,0 +1,47 @@
+import NIOCore
+
+/// Closes a connection whose first request head is not complete within `seconds` (a slow or silent client,
+/// slowloris): until then the upgrade pipeline has no time-out of its own, and each such connection would hold
+/// one of the server's 64 connection slots for as long as the client likes. It sits next to the socket and reads
+/// raw bytes: the head is complete at its first empty line, after which it only passes bytes on.
+final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let seconds: Int64
+    private var deadline: Scheduled<Void>?
+    /// The last three bytes seen, to find "\r\n\r\n" across reads.
+    private var tail: [UInt8] = []
+
+    init(seconds: Int64) { self.seconds = seconds }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: .seconds(seconds)) { channel.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if deadline != nil {
+            let joined = tail + Array(unwrapInboundIn(data).readableBytesView)
+            if Self.containsHeadEnd(joined) {
+                deadline?.cancel()
+                deadline = nil
+                tail = []
+            } else {
+                tail = Array(joined.suffix(3))
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// Whether `bytes` hold "\r\n\r\n", the empty line that ends a request head.
+    static func containsHeadEnd(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 4 else { return false }
+        return (0...(bytes.count - 4)).contains { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }
+    }
+}
