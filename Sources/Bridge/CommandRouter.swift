@@ -42,8 +42,16 @@ final class CommandRouter: Sendable {
         state = Mutex(State(rateLimiter: CommandRateLimiter(perSecond: commandRate.perSecond, burst: commandRate.burst)))
     }
 
+    /// How many commands may wait in one device's queue; more are refused (`rate_limited`). The rate limit alone
+    /// does not bound it: commands that wait for their device (a message expiry) hold the queue meanwhile.
+    static let queueLimit = 32
+    /// The longest a command waits for its device, whatever message expiry its sender gave (up to 2^32 s).
+    static let longestWait = Duration.seconds(300)
+
     /// A new device's command queue: ``execute(_:on:path:)`` reads it for as long as the session runs.
-    func makeQueue() -> (AsyncStream<Queued>, AsyncStream<Queued>.Continuation) { AsyncStream<Queued>.makeStream() }
+    func makeQueue() -> (AsyncStream<Queued>, AsyncStream<Queued>.Continuation) {
+        AsyncStream<Queued>.makeStream(bufferingPolicy: .bufferingOldest(Self.queueLimit))
+    }
 
     /// Checks a command on the receive path and queues it for its device (`queue`, nil without a session);
     /// a device without a session is answered here when `answersWithoutSession` says this gateway answers
@@ -80,7 +88,9 @@ final class CommandRouter: Sendable {
             guard state.withLock({ $0.rateLimiter.admit("\(family.rawValue)/\(id)", at: .now) }) else {
                 throw CommandError(.rateLimited, "more than \(commandsPerSecond) commands per second for \(family.rawValue) \(id)")
             }
-            queue.yield(Queued(command: command, transaction: transaction, request: message, received: received))
+            if case .dropped = queue.yield(Queued(command: command, transaction: transaction, request: message, received: received)) {
+                throw CommandError(.rateLimited, "\(Self.queueLimit) commands already wait for \(family.rawValue) \(id)")
+            }
         } catch {
             publisher.reply(
                 CommandReply(command: name, error: error, transaction: transaction), to: message, family: family, id: id, received: received)
@@ -95,7 +105,8 @@ final class CommandRouter: Sendable {
                 reply.data = try await session.execute(queued.command)
             } catch where error.code == .notConnected && queued.request.messageExpiry != nil {
                 // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
-                let deadline = queued.received + .seconds(Int(queued.request.messageExpiry ?? 0))
+                // The sender opted into waiting, for at most `longestWait`.
+                let deadline = queued.received + min(.seconds(Int(queued.request.messageExpiry ?? 0)), Self.longestWait)
                 if await waitForConnection(path, until: deadline) {
                     do {
                         reply.data = try await session.execute(queued.command)

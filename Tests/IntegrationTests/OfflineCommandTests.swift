@@ -41,4 +41,35 @@ struct OfflineCommandTests {
             await recorder.stop()
         }
     }
+
+    /// Commands that wait for their device (the largest message expiry MQTT 5 carries) fill the device's queue
+    /// only to its limit (32): the rest are refused at once, and none of them is ever written.
+    @Test func waitingCommandsFillTheDevicesQueueOnlyToItsLimit() async throws {
+        try await TestWorld.with { world in
+            let belt = try await world.startSimulator(["belt"])
+            let id = try belt.simulatedID
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let mark = recorder.mark
+            belt.send(SIGKILL)
+            _ = try await belt.waitForExit()
+            try await recorder.waitFor("belt/\(id)/connection", after: mark) { $0.payloadString == "disconnected" }
+            // 40, the rate limit's burst: the first is taken from the queue to wait (or not yet), 32 wait behind it.
+            for index in 0..<40 {
+                try recorder.client.publish(MQTTMessage(
+                    topic: "belt/\(id)/cmd/vibrate", string: #"{"direction":\#(index),"switch_to_app":true,"transaction":"q\#(index)"}"#,
+                    qos: .atLeastOnce, responseTopic: "test/queue", messageExpiry: UInt32.max))
+            }
+            try await recorder.waitFor("test/queue")
+            // The refusals come at once, in the order sent; give the last of them a heartbeat of the gateway's own.
+            let probe = recorder.mark
+            try recorder.publish("belt/\(id)/cmd/vibrate", "not json", responseTopic: "test/probe")
+            try await recorder.waitFor("test/probe", after: probe)
+            let refused = recorder.messages(on: "test/queue").filter { $0.payloadString?.contains("32 commands already wait") == true }
+            #expect((7...8).contains(refused.count), "\(recorder.messages(on: "test/queue").map { $0.payloadString ?? "" })")
+            #expect(recorder.messages(on: "test/queue").count == refused.count, "the others wait, unanswered")
+            await recorder.stop()
+        }
+    }
 }
