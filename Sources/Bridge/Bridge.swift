@@ -26,6 +26,10 @@ public final class Bridge: Sendable {
     let fleet: FleetCoordinator?
     /// Gateway requests, scan ends and inventory updates, which run beside the receive path; ended at shutdown.
     let background = OwnedTasks()
+    /// Warnings that other clients on the broker can cause, at most a few a minute each.
+    let warnings = WarningLimiter()
+    /// Messages the receive path dropped for their size.
+    let oversizedMessages = Atomic<Int>(0)
     let started = ContinuousClock.now
     /// BlueZ, on the system bus (or `DBUS_SYSTEM_BUS_ADDRESS`).
     let dbus: DBusConnection
@@ -96,6 +100,9 @@ public final class Bridge: Sendable {
         mqttConfiguration.cleanStart = false
         // After a reconnect the broker delivers every command queued meanwhile at once: never drop one.
         mqttConfiguration.incomingBufferSize = max(mqttConfiguration.incomingBufferSize, 65_536)
+        // Twice what a command may be, and room for topic and properties: a command up to that is answered that it is
+        // too large; anything larger (other clients' payloads of up to 256 MB on a shared broker) never arrives.
+        mqttConfiguration.maximumPacketSize = configuration.payloadSizeLimit * 2 + 4096
         if mqttConfiguration.protocolVersion == .v5 { mqttConfiguration.sessionExpiry = configuration.sessionExpirySeconds }
         mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
         mqtt = try MQTTClient(configuration: mqttConfiguration, logger: Logger(label: "gatt2mqtt.mqtt"))
@@ -144,6 +151,7 @@ public final class Bridge: Sendable {
         return GatewayCounters(
             messagesIn: statistics.messagesReceived, messagesOut: statistics.messagesPublished,
             brokerReconnects: statistics.reconnects, droppedMessages: statistics.droppedMessages,
+            oversizedMessages: statistics.oversizedMessages + oversizedMessages.load(ordering: .relaxed),
             droppedNotifications: bluez.droppedNotifications, refusedClaims: fleet?.refusedClaims ?? 0, sessions: sessions,
             devices: metrics.snapshot.mapValues(GatewayCounters.Device.init),
             residentBytes: HealthReport.residentBytes(), uptimeSeconds: (ContinuousClock.now - started) / .seconds(1))

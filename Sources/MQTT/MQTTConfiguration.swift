@@ -84,6 +84,10 @@ public struct MQTTConfiguration: Sendable {
     public var backoff = MQTTBackoff()
     /// How many incoming messages wait for the consumer before the oldest are dropped.
     public var incomingBufferSize: Int = 1024
+    /// The largest packet the client takes: sent as Maximum Packet Size in CONNECT (MQTT 5), so that the broker
+    /// does not send larger ones, and checked on every message before it is buffered (MQTT 3.1.1 has no such
+    /// property): a larger payload is dropped and counted (`MQTTStatistics.oversizedMessages`). Nil: no limit.
+    public var maximumPacketSize: Int?
 
     /// Creates a configuration for `host:port`.
     public init(host: String, port: Int = 1883, clientID: String = MQTTConfiguration.randomClientID()) {

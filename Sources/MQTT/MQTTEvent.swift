@@ -21,6 +21,8 @@ public struct MQTTStatistics: Sendable, Hashable {
     public var droppedMessages: Int = 0
     /// Events dropped because the `events` stream's buffer was full.
     public var droppedEvents: Int = 0
+    /// Incoming messages dropped unread because their payload exceeded `MQTTConfiguration.maximumPacketSize`.
+    public var oversizedMessages: Int = 0
 
     /// Creates zeroed counters.
     public init() {}

@@ -110,6 +110,10 @@ extension MQTTClient {
     func didReceive(_ message: MQTTMessage) {
         // Counted before the yield, so a consumer that sees the message also sees the count.
         state.withLock { $0.statistics.messagesReceived += 1 }
+        if let limit = configuration.maximumPacketSize, message.payload.count > limit {
+            state.withLock { $0.statistics.oversizedMessages += 1 }
+            return
+        }
         if case .dropped = messageContinuation.yield(message) {
             state.withLock { $0.statistics.droppedMessages += 1 }
         }

@@ -59,6 +59,11 @@ final class PropertyList {
                 mosquitto_property_add_int32(&list.pointer, id(MQTT_PROP_SESSION_EXPIRY_INTERVAL), expiry),
                 "session expiry")
         }
+        if configuration.protocolVersion == .v5, let size = configuration.maximumPacketSize {
+            try list.add(
+                mosquitto_property_add_int32(&list.pointer, id(MQTT_PROP_MAXIMUM_PACKET_SIZE), UInt32(clamping: size)),
+                "maximum packet size")
+        }
         return list
     }
 

@@ -43,6 +43,7 @@ public final class MetricsEndpoint: Sendable {
             total("mqtt_messages_received", "MQTT messages the bridge received", now.messagesIn)
             total("mqtt_messages_published", "MQTT messages the bridge published", now.messagesOut)
             total("mqtt_messages_dropped", "Incoming MQTT messages dropped for want of buffer", now.droppedMessages)
+            total("mqtt_messages_oversized", "Incoming MQTT messages dropped unread for their size", now.oversizedMessages)
             total("broker_reconnects", "Connections to the broker after the first", now.brokerReconnects)
             total("notifications_dropped", "Device values dropped because publishing fell behind", now.droppedNotifications)
             total("fleet_claims_refused", "Fleet claims dropped: malformed, or naming another gateway than their topic", now.refusedClaims)

@@ -25,6 +25,9 @@ final class TopicMirror: Sendable {
     static let topicLimit = 20_000
     /// A page that falls this far behind loses its oldest messages, not the server's memory.
     static let pageBuffer = 4_096
+    /// A payload larger than this is neither parsed nor kept: the page shows its size instead. Far above any
+    /// gatt2mqtt payload; what other clients put on the broker must not fill this server's memory.
+    static let payloadLimit = 16 * 1024
 
     let client: MQTTClient
     /// This gateway's topics, and with them the base topic every topic here is under.
@@ -79,7 +82,9 @@ final class TopicMirror: Sendable {
     }
 
     private func receive(_ message: MQTTMessage) {
-        let payload = String(decoding: message.payload, as: UTF8.self)
+        let payload = message.payload.count <= Self.payloadLimit
+            ? String(decoding: message.payload, as: UTF8.self) : "(\(message.payload.count) bytes, not shown)"
+
         if message.topic == replyTopic {
             if let correlation = message.correlationData { waiters.deliver(payload, to: .correlation(String(decoding: correlation, as: UTF8.self))) }
             return

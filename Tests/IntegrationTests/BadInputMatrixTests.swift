@@ -23,7 +23,8 @@ struct BadInputMatrixTests {
         ("not JSON", Array("{\"value\":".utf8), ["invalid_payload"]),
         ("array", Array("[1,2]".utf8), ["invalid_payload"]),
         ("deep nesting", Array("{\"value\":\(deep)}".utf8), ["invalid_payload"]),
-        ("1 MB", [UInt8](repeating: 0x61, count: 1_048_576), ["invalid_payload"]),
+        // Above payload_size_limit (16 KiB), below the Maximum Packet Size the gateway asks for: answered.
+        ("20 KiB", [UInt8](repeating: 0x61, count: 20 * 1024), ["invalid_payload"]),
         ("invalid UTF-8", [0x7B, 0xC3, 0x28, 0x7D], ["invalid_payload"]),
         ("NaN", Array("{\"value\":NaN}".utf8), ["invalid_payload"]),
         ("wrong type", Array("{\"value\":[1]}".utf8), ["invalid_value"]),
@@ -75,6 +76,36 @@ struct BadInputMatrixTests {
             // And the bridge still serves: the belt's heading keeps coming.
             let mark = recorder.mark
             try await recorder.waitFor("belt/\(devices["belt"]!.id)/heading", after: mark)
+            await recorder.stop()
+        }
+    }
+
+    /// Beyond twice payload_size_limit a message never reaches the gateway (MQTT 5 Maximum Packet Size: the broker
+    /// keeps it back); a non-command above payload_size_limit is dropped unparsed, counted in the health report
+    /// (`oversized_messages`), and warned about at most five times a minute.
+    @Test func oversizedMessagesAreNeverParsedAndTheirWarningsAreRateLimited() async throws {
+        try await TestWorld.with { world in
+            let belt = try await world.startSimulator(["belt"])
+            let id = try belt.simulatedID
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            let bridge = try await world.startBridge(extraArguments: ["--health-seconds", "1"])
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let before = belt.lineCount
+            try recorder.client.publish(MQTTMessage(
+                topic: "belt/\(id)/cmd/vibrate", payload: [UInt8](repeating: 0x61, count: 1_048_576), qos: .atLeastOnce,
+                responseTopic: "test/huge"))
+            for _ in 0..<10 {
+                try recorder.client.publish(MQTTMessage(topic: "belt/\(id)/navigation_signal", payload: [UInt8](repeating: 0x7B, count: 20 * 1024), qos: .atLeastOnce))
+            }
+            // A barrier: the receive path handles messages in order, and this one is answered.
+            try recorder.publish("belt/\(id)/cmd/vibrate", "not json", responseTopic: "test/barrier")
+            try await recorder.waitFor("test/barrier")
+            #expect(recorder.messages(on: "test/huge").isEmpty, "the broker kept the 1 MB command back")
+            let health = try await recorder.waitFor("gatt2mqtt/test/health") { $0.payloadString?.contains(#""oversized_messages":10"#) == true }
+            #expect(health.payloadString?.contains(#""dropped_messages":0"#) == true)
+            let warnings = bridge.lines.filter { $0.text.contains("message ignored: larger than payload_size_limit") }
+            #expect(warnings.count == 5, "\(warnings.map(\.text))")
+            #expect(!belt.lines.dropFirst(before).contains { $0.text.hasPrefix("WRITE ") && !$0.text.contains("0000fe02-") })
             await recorder.stop()
         }
     }

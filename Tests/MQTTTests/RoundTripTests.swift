@@ -178,6 +178,23 @@ import Testing
         }
     }
 
+    /// A payload beyond `maximumPacketSize` never reaches the consumer: with MQTT 5 the broker does not send it
+    /// (Maximum Packet Size in CONNECT), with 3.1.1 the client drops it unread and counts it. The small message sent
+    /// after it is the barrier: by its arrival the large one has been handled.
+    @Test(arguments: [MQTTProtocolVersion.v5, .v311])
+    func messagesBeyondTheMaximumPacketSizeAreNeverDelivered(version: MQTTProtocolVersion) async throws {
+        try await withBroker { broker in
+            let client = try await broker.connectedClient("small", version: version) { $0.maximumPacketSize = 1000 }
+            try await broker.subscribe(client, to: "sized")
+            try await broker.mosquittoPub(["-t", "sized", "-m", String(repeating: "x", count: 5000), "-q", "1"])
+            try await broker.mosquittoPub(["-t", "sized", "-m", "small", "-q", "1"])
+            let seen = try await messages(from: client) { $0.payloadString == "small" }
+            #expect(seen.map(\.payload.count) == [5])
+            #expect(client.statistics.oversizedMessages == (version == .v5 ? 0 : 1), "MQTT 5: the broker kept it back")
+            await client.stop()
+        }
+    }
+
     /// Over plain TCP the publishing thread writes its packets itself, and libmosquitto's wake-up socket
     /// pair, written on every publish, is never read: once it is full its writes fail, and publishing
     /// must go on regardless (the pair holds a few hundred thousand bytes).

@@ -80,7 +80,7 @@ extension Bridge {
             // Every refused claim is counted for the health report and logged with its topic.
             func refuse(_ reason: String) {
                 fleet.refuseClaim()
-                logger.warning("fleet: \(reason)", metadata: ["topic": "\(message.topic)"])
+                warn("fleet: \(reason)", kind: "refused claim", metadata: ["topic": "\(message.topic)"])
             }
             do {
                 let claim = try ClaimCodec.decode(bytes: message.payload, device: FleetCoordinator.key(family, id))

@@ -1,10 +1,21 @@
 import BlueZ
+import Logging
 import MQTT
 
 extension Bridge {
     /// The receive path: every message from the broker, to the part of the gateway it is for.
     func receiveCommands() async {
         for await message in mqtt.messages {
+            // Nothing larger than a command may be is parsed: commands and requests are answered that they are too
+            // large (CommandPayload); anything else (a claim, `desired`, `info`, a followed leaf) is dropped here.
+            if message.payload.count > configuration.payloadSizeLimit,
+                topics.parseCommand(message.topic) == nil, topics.parseRequest(message.topic) == nil
+            {
+                oversizedMessages.add(1, ordering: .relaxed)
+                warn("message ignored: larger than payload_size_limit", kind: "oversized",
+                     metadata: ["topic": "\(message.topic.prefix(200))", "bytes": "\(message.payload.count)"])
+                continue
+            }
             if receiveFleetMessage(message) { continue }
             if message.topic == topics.status {
                 // Only the retained copy our subscription brings ends the leftovers: a persistent session may
@@ -24,8 +35,18 @@ extension Bridge {
             } else if let (family, id, leaf) = topics.parseLeaf(message.topic), let driver = drivers.first(where: { $0.family == family }),
                 driver.followedLeaves.contains(leaf), !driver.followed(id: id, leaf: leaf, payload: message.payload)
             {
-                logger.warning("malformed \(leaf) ignored", metadata: ["topic": "\(message.topic)"])
+                warn("malformed \(leaf) ignored", kind: "malformed \(leaf)", metadata: ["topic": "\(message.topic)"])
             }
         }
+    }
+
+    /// A warning another client on the broker can cause: written at most a few times a minute per kind, the next
+    /// one saying how many were left out meanwhile.
+    func warn(_ message: String, kind: String, metadata: Logger.Metadata) {
+        let (write, suppressed) = warnings.admit(kind)
+        guard write else { return }
+        var metadata = metadata
+        if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
+        logger.warning("\(message)", metadata: metadata)
     }
 }

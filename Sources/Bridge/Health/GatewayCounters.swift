@@ -24,6 +24,9 @@ public struct GatewayCounters: Sendable, Equatable {
     public var messagesOut: Int
     public var brokerReconnects: Int
     public var droppedMessages: Int
+    /// Incoming messages dropped unread for their size (beyond the packet limit, or a non-command beyond
+    /// `payload_size_limit`).
+    public var oversizedMessages = 0
     public var droppedNotifications: Int
     /// Fleet claims dropped: malformed, or naming another gateway than the topic they came on.
     public var refusedClaims = 0

@@ -32,6 +32,7 @@ struct HealthReport: Sendable {
             "messages_out_per_s": rate(now.messagesOut, before.messagesOut),
             "broker_reconnects": .number(Double(now.brokerReconnects)),
             "dropped_messages": .number(Double(now.droppedMessages)),
+            "oversized_messages": .number(Double(now.oversizedMessages)),
             "dropped_notifications": .number(Double(now.droppedNotifications)),
             "decode_errors": .number(Double(decodeErrors)),
             "refused_claims": .number(Double(now.refusedClaims)),

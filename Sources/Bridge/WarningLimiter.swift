@@ -1,0 +1,40 @@
+import Synchronization
+
+/// Keeps a warning that strangers on the broker can cause (an oversized message, a malformed value, a refused
+/// claim) from filling the log: per kind, at most `burst` lines per `period`; the first line after a quiet spell
+/// says how many were left out. Each of them is still counted where the health report counts it.
+final class WarningLimiter: Sendable {
+    private struct Kind {
+        var windowStart: ContinuousClock.Instant
+        var written = 0
+        var suppressed = 0
+    }
+
+    private let kinds = Mutex<[String: Kind]>([:])
+    let burst: Int
+    let period: Duration
+
+    init(burst: Int = 5, period: Duration = .seconds(60)) {
+        self.burst = burst
+        self.period = period
+    }
+
+    /// Whether a warning of `kind` may be written now, and how many of that kind were left out before it.
+    func admit(_ kind: String, at now: ContinuousClock.Instant = .now) -> (write: Bool, suppressed: Int) {
+        kinds.withLock { kinds in
+            var entry = kinds[kind] ?? Kind(windowStart: now)
+            if now - entry.windowStart >= period {
+                entry.windowStart = now
+                entry.written = 0
+            }
+            defer { kinds[kind] = entry }
+            guard entry.written < burst else {
+                entry.suppressed += 1
+                return (false, 0)
+            }
+            entry.written += 1
+            defer { entry.suppressed = 0 }
+            return (true, entry.suppressed)
+        }
+    }
+}
