@@ -45,15 +45,19 @@ struct FleetBench {
             { .oneBroker(world, gateways: Self.gateways) },
             { try await .bridged(world, gateways: Self.gateways) },
             { try await .rabbitMQ(gateways: Self.gateways) },
+            { .defaults(world, gateways: Self.gateways) },
         ]
         for makeTopology in topologies {
             let topology = try await makeTopology()
             do {
-                let run = try await FleetRun(world: world, topology: topology, ids: ids, refresh: refresh, incarnations: folder)
+                let run = try await FleetRun(
+                    world: world, topology: topology, ids: ids, refresh: topology.defaultSettings ? .seconds(10) : refresh, incarnations: folder)
                 try await run.hearDefaults()
                 try await run.coldStart()
                 try await run.repliesPerCommand()
-                if topology.killLastGatewaysBroker == nil {
+                if topology.defaultSettings {
+                    try await run.ownerKilled(belt: 0)
+                } else if topology.killLastGatewaysBroker == nil {
                     try await run.noise(seconds: noiseSeconds)
                     try await run.step()
                     try await run.ownerKilled(belt: 1)
@@ -96,7 +100,8 @@ struct FleetBench {
 
             `make bench-fleet` (`gatt2mqtt-bench --fleet`) writes this file and FLEET-BENCHMARK.json. Real processes:
             \(Self.gateways) gatt2mqtt gateways with `--fleet --fleet-refresh-seconds \(refreshSeconds)` (R = \(refreshSeconds) s, so the
-            lease is \(refreshSeconds * 3) s), one BlueZoo adapter each, and \(Self.belts) virtual belts that every adapter hears;
+            lease is \(refreshSeconds * 3) s; the last section runs them with the default settings instead), one BlueZoo adapter each,
+            and \(Self.belts) virtual belts that every adapter hears;
             BlueZoo's fixture sets what each adapter hears (a mean and a noise drawn anew each scan round). Gateway
             gw-N hears belt N best. The same gateways run on three broker topologies in turn. The figures are
             what one MQTT observer saw: claims, `owner`, headings and command replies, each with its arrival
@@ -124,6 +129,11 @@ struct FleetBench {
               stays up, cannot see the cut-off side: "both held" is timed from the takeover to the release.
             - RabbitMQ keeps a retained message on the node that received it and delivers it only to
               subscriptions without wildcards; nothing in the fleet's rules depends on retained messages.
+            - Default settings: the gateways start alone, so whichever sees the belts first takes them at once, not
+              the one that hears each best; a gateway that hears a belt 20 dB better takes it over after the challenge
+              period, as in the +20 dB step above. That is the change counted after the restart there: the restarted
+              gateway hears belt 1 20 dB better than the survivor that took it over at the SIGKILL. The SIGKILL takeover
+              itself waits for no lease, whatever R.
 
             """
         try text.write(toFile: markdown, atomically: true, encoding: .utf8)

@@ -32,6 +32,7 @@ final class FleetRun {
         self.ids = ids
         self.refresh = refresh
         self.folder = folder
+        figures["refresh_s"] = refresh / .seconds(1)
         observer = try FleetObserver(url: topology.observed, protocolVersion: topology.protocolVersion)
         try await observer.start()
     }
@@ -62,9 +63,8 @@ final class FleetRun {
     private func startGateway(_ gateway: Int) async throws -> ManagedProcess {
         try await world.startBridge(
             gateway: name(gateway), adapters: ["hci\(gateway)"], broker: topology.brokers[gateway],
-            extraArguments: [
-                "--fleet", "--fleet-refresh-seconds", "\(refresh / .seconds(1))", "--fleet-incarnation-file", "\(folder)/\(name(gateway))",
-            ]
+            extraArguments: (topology.defaultSettings ? [] : ["--fleet", "--fleet-refresh-seconds", "\(refresh / .seconds(1))"])
+                + ["--fleet-incarnation-file", "\(folder)/\(name(gateway))"]
                 + (topology.protocolVersion == .v311 ? ["--mqtt-version", "3.1.1"] : []))
     }
 

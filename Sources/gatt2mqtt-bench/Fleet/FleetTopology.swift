@@ -17,6 +17,8 @@ struct FleetTopology {
     var killLastGatewaysBroker: (@Sendable () async -> Void)?
     var restoreLastGatewaysBroker: (@Sendable () async throws -> Void)?
     var stop: @Sendable () async -> Void
+    /// The gateways run with no fleet flag at all and the default refresh (`fleet.enabled: auto`, R = 10 s).
+    var defaultSettings = false
 
     /// Every gateway on the world's broker.
     static func oneBroker(_ world: TestWorld, gateways: Int) -> FleetTopology {
@@ -24,6 +26,17 @@ struct FleetTopology {
             title: "One mosquitto broker", key: "one_broker",
             summary: "Every gateway and the observer on one broker (MQTT 5). Noise, then a +20 dB step, then an owner's SIGKILL and its restart.", brokers: Array(repeating: world.broker.url, count: gateways),
             observed: world.broker.url, protocolVersion: .v5, stop: {})
+    }
+
+    /// Every gateway on the world's broker, as a user starts them: no fleet flag, the default refresh.
+    static func defaults(_ world: TestWorld, gateways: Int) -> FleetTopology {
+        FleetTopology(
+            title: "Default settings, one mosquitto broker", key: "defaults",
+            summary: "The same gateways with no fleet flag and the default refresh (`fleet.enabled: auto`, R = 10 s, lease 30 s), "
+                + "started at once on one broker (MQTT 5): the first one alone takes every belt, the others find them owned; "
+                + "then an owner's SIGKILL and its restart.",
+            brokers: Array(repeating: world.broker.url, count: gateways), observed: world.broker.url, protocolVersion: .v5, stop: {},
+            defaultSettings: true)
     }
 
     /// The world's broker, and a second one bridged to it (`topic # both 1`) for the last gateway.
