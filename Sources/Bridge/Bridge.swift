@@ -113,7 +113,8 @@ public final class Bridge: Sendable {
             let topics = topics
             mqtt.withholdOnRestore { topics.parseLeaf($0) != nil }
         }
-        publisher = BrokerPublisher(client: mqtt, topics: topics, logger: logger)
+        publisher = BrokerPublisher(
+            client: mqtt, topics: topics, logger: logger, discoveryPrefix: configuration.homeAssistant.discoveryPrefix)
         commandRouter = CommandRouter(
             drivers: drivers, publisher: publisher, logger: logger, payloadSizeLimit: configuration.payloadSizeLimit,
             commandRate: configuration.commandRate)

@@ -16,6 +16,19 @@ public struct BrokerPublisher: Sendable {
     let client: any MessageSink
     let topics: TopicMap
     let logger: Logger
+    /// Home Assistant's discovery prefix, where no answer may go (`TopicMap.isAllowedResponseTopic`).
+    var discoveryPrefix = HomeAssistantOptions().discoveryPrefix
+
+    /// Where to answer `request`: its response topic when the gateway may publish there, else `fallback`.
+    func answerTopic(for request: MQTTMessage, otherwise fallback: String) -> String {
+        guard let requested = request.responseTopic else { return fallback }
+        guard topics.isAllowedResponseTopic(requested, discoveryPrefix: discoveryPrefix) else {
+            logger.debug("answer sent to \(fallback): the response topic is one the gateway never writes for others",
+                         metadata: ["response_topic": "\(requested.prefix(200))"])
+            return fallback
+        }
+        return requested
+    }
 
     public func publish(_ publication: Publication) {
         do {
@@ -40,7 +53,7 @@ public struct BrokerPublisher: Sendable {
                 "topic": "\(request.topic)", "code": "\(error.code.rawValue)", "reason": "\(error.message)",
             ])
         }
-        let topic = request.responseTopic ?? topics.reply(family, id)
+        let topic = answerTopic(for: request, otherwise: topics.reply(family, id))
         do {
             try client.publish(MQTTMessage(
                 topic: topic, string: reply.json.text, qos: .atLeastOnce, correlationData: request.correlationData))

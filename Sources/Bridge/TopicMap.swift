@@ -124,23 +124,57 @@ public struct TopicMap: Sendable {
         return (family, id)
     }
 
-    /// Splits `<family>/<id>/<leaf>`; nil for anything else.
+    /// Splits `<family>/<id>/<leaf>`; nil for anything else, or an id no device may have (a stranger's topic must
+    /// not reach a table or a log line at any size).
     public func parseLeaf(_ topic: String) -> (family: DeviceFamily, id: String, leaf: String)? {
         guard let parts = deviceLevels(topic) else { return nil }
-        guard parts.count == 3, let family = DeviceFamily(rawValue: String(parts[0])), !parts[1].isEmpty, !parts[2].isEmpty else { return nil }
+        guard parts.count == 3, let family = DeviceFamily(rawValue: String(parts[0])), Self.isValidDeviceID(String(parts[1])),
+            !parts[2].isEmpty
+        else { return nil }
         return (family, String(parts[1]), String(parts[2]))
+    }
+
+    /// Whether the gateway answers on `topic`, a response topic some client named: the answer goes out with the
+    /// gateway's own credentials, so never onto a topic whose payload others trust as the gateway's or a device's
+    /// state: a `$` topic, a topic under `gatt2mqtt/` (statuses, claims, health) or a device's other than a `reply`,
+    /// or Home Assistant's discovery configs (`discoveryPrefix`).
+    public func isAllowedResponseTopic(_ topic: String, discoveryPrefix: String) -> Bool {
+        guard !topic.isEmpty, topic.utf8.count <= 1024, !topic.hasPrefix("$"), !topic.contains("+"), !topic.contains("#"),
+            !topic.contains("\0"), !topic.hasPrefix(discoveryPrefix + "/")
+        else { return false }
+        guard topic.hasPrefix(prefix) else { return true }
+        let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard let first = levels.first, first == "gatt2mqtt" || DeviceFamily(rawValue: String(first)) != nil else { return true }
+        // Among gatt2mqtt's own topics only answers: a device's `reply`, the live page's `…/live/<client>/reply`.
+        return levels.last == "reply"
     }
 
     /// The default reply topic when a command carries no MQTT 5 response topic.
     public func reply(_ family: DeviceFamily, _ id: String) -> String { device(family, id, "reply") }
 
-    /// Splits `<family>/<id>/cmd/<name>`; nil for anything else.
+    /// Splits `<family>/<id>/cmd/<name>`; nil for anything else, or for an id no device may have or a name no
+    /// command may have (`isMalformedCommand`).
     public func parseCommand(_ topic: String) -> (family: DeviceFamily, id: String, command: String)? {
-        guard let parts = deviceLevels(topic) else { return nil }
-        guard parts.count == 4, parts[2] == "cmd", let family = DeviceFamily(rawValue: String(parts[0])),
-            !parts[1].isEmpty, !parts[3].isEmpty
+        guard let (family, id, name) = commandLevels(topic), Self.isValidDeviceID(id), Self.isValidCommandName(name) else { return nil }
+        return (family, id, name)
+    }
+
+    /// A topic shaped as a family's command whose device id or command name no device or command may have: refused
+    /// with a warning, never routed.
+    public func isMalformedCommand(_ topic: String) -> Bool {
+        commandLevels(topic) != nil && parseCommand(topic) == nil
+    }
+
+    private func commandLevels(_ topic: String) -> (DeviceFamily, String, String)? {
+        guard let parts = deviceLevels(topic), parts.count == 4, parts[2] == "cmd", let family = DeviceFamily(rawValue: String(parts[0]))
         else { return nil }
         return (family, String(parts[1]), String(parts[3]))
+    }
+
+    /// Command names: 1 to 64 of `a-z`, `0-9` and `_`, as every command of every family is spelled.
+    public static func isValidCommandName(_ name: String) -> Bool {
+        (1...64).contains(name.unicodeScalars.count)
+            && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
     /// The levels of a device topic after the base topic; nil when it lacks the base.

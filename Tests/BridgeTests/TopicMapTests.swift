@@ -27,6 +27,34 @@ struct TopicMapTests {
         #expect(topics.identity == "site-a_floor1_gw")
     }
 
+    /// Ids and command names from strangers' topics are checked before anything keeps or logs them: any Unicode
+    /// up to 64 KiB used to reach the logs and tables.
+    @Test func idsAndCommandNamesNoDeviceOrCommandMayHaveAreNotParsed() {
+        let topics = TopicMap(gateway: "gw")
+        let long = String(repeating: "a", count: 65)
+        for topic in ["belt/\(long)/cmd/mode", "belt/AA/cmd/mode", "belt/é/cmd/mode", "belt//cmd/mode", "belt/aa/cmd/Mode",
+                      "belt/aa/cmd/\(long)", "belt/aa/cmd/mode!"] {
+            #expect(topics.parseCommand(topic) == nil, "\(topic)")
+            #expect(topics.isMalformedCommand(topic), "\(topic)")
+        }
+        #expect(!topics.isMalformedCommand("belt/aa/cmd/fly"), "an unknown but well-formed name is the family's to answer")
+        #expect(!topics.isMalformedCommand("lamp/aa/cmd/mode"), "not a family of this gateway's")
+        #expect(topics.parseLeaf("belt/\(long)/heading") == nil && topics.parseLeaf("belt/Ä/info") == nil)
+        #expect(topics.parseLeaf("belt/front-belt/desired")! == (.belt, "front-belt", "desired"))
+    }
+
+    /// An answer goes out with the gateway's credentials: never where others trust what they read as state.
+    @Test func answersGoNowhereOthersReadAsState() {
+        let topics = TopicMap(gateway: "gw", baseTopic: "site")
+        for allowed in ["reply/dashboard/1", "nodered/answers", "site/belt/aa/reply", "site/gatt2mqtt/gw/live/page-1/reply", "belt/aa/heading"] {
+            #expect(topics.isAllowedResponseTopic(allowed, discoveryPrefix: "homeassistant"), "\(allowed)")
+        }
+        for refused in ["site/gatt2mqtt/gw/status", "site/gatt2mqtt/gw-b/claim/belt/aa", "site/belt/aa/connection", "site/belt/aa/cmd/mode",
+                        "homeassistant/sensor/x/config", "$SYS/broker", "a/+/b", "", String(repeating: "a", count: 1025)] {
+            #expect(!topics.isAllowedResponseTopic(refused, discoveryPrefix: "homeassistant"), "\(refused)")
+        }
+    }
+
     @Test func fleetTopicsAreTheGatewaysOwnAndParseBack() {
         let topics = TopicMap(gateway: "gw-a", baseTopic: "site")
         #expect(topics.claim(.belt, "aa") == "site/gatt2mqtt/gw-a/claim/belt/aa")

@@ -109,4 +109,24 @@ struct BadInputMatrixTests {
             await recorder.stop()
         }
     }
+
+    /// A command's response topic that names a state topic (here the gateway's own status) is not written to: the
+    /// answer goes to the device's `reply` topic instead, and the status stays `online`. A command topic whose id no
+    /// device may have is ignored with a warning.
+    @Test func answersNeverOverwriteStateAndMalformedCommandTopicsAreIgnored() async throws {
+        try await TestWorld.with { world in
+            let belt = try await world.startSimulator(["belt"])
+            let id = try belt.simulatedID
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            let bridge = try await world.startBridge()
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let mark = recorder.mark
+            try recorder.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "gatt2mqtt/test/status")
+            #expect(try await recorder.waitFor("belt/\(id)/reply", after: mark).payloadString == #"{"command":"mode","ok":true}"#)
+            #expect(!recorder.messages.dropFirst(mark).contains { $0.topic == "gatt2mqtt/test/status" }, "the status was never overwritten")
+            try recorder.publish("belt/\(String(repeating: "é", count: 40))/cmd/mode", #"{"mode":"app"}"#, responseTopic: "test/bad-id")
+            try await bridge.waitForLine(containing: "command ignored: its topic names no valid device id or command")
+            await recorder.stop()
+        }
+    }
 }

@@ -30,6 +30,9 @@ extension Bridge {
                     message, family: family, id: id, name: name,
                     queue: { gateway.withLock { $0.sessions.values.first { $0.session.family == family && $0.session.id == id }?.commands } },
                     answersWithoutSession: { answersWithoutSession(family: family, id: id) })
+            } else if topics.isMalformedCommand(message.topic) {
+                warn("command ignored: its topic names no valid device id or command", kind: "malformed command topic",
+                     metadata: ["topic": "\(message.topic.prefix(200))"])
             } else if message.retain, let (family, id) = topics.parseInfo(message.topic) {
                 correctLeftovers(family: family, id: id, info: message)
             } else if let (family, id, leaf) = topics.parseLeaf(message.topic), let driver = drivers.first(where: { $0.family == family }),

@@ -37,7 +37,7 @@ extension Bridge {
             logger.warning("request refused", metadata: ["request": "\(name)", "code": "\(error.code.rawValue)", "reason": "\(error.message)"])
         }
         if let transaction { members["transaction"] = transaction }
-        let topic = request.responseTopic ?? topics.response(name)
+        let topic = publisher.answerTopic(for: request, otherwise: topics.response(name))
         do {
             try mqtt.publish(MQTTMessage(topic: topic, string: JSONValue.object(members).text, qos: .atLeastOnce, correlationData: request.correlationData))
         } catch {
