@@ -78,6 +78,19 @@ public final class Bridge: Sendable {
         /// Addresses that wait for a free slot on an adapter that sees them.
         var waitingForSlot: Set<String> = []
 
+        /// At most this many addresses are remembered per table keyed by what advertises (`recognised`, `firstSeen`):
+        /// anyone in radio range can advertise a family's name from any number of addresses.
+        static let strangerLimit = 1024
+
+        /// Makes room in the tables keyed by advertising addresses once they hold `strangerLimit`: addresses with
+        /// no session, no `connect` request and no `disconnect` are forgotten (they are learnt again if they come back).
+        mutating func forgetStrangers() {
+            guard recognised.count >= Self.strangerLimit || firstSeen.count >= Self.strangerLimit else { return }
+            let kept = Set(sessions.values.map(\.address)).union(requested.keys).union(released).union(waitingForSlot).union(settling)
+            recognised = recognised.filter { kept.contains($0.key) }
+            firstSeen = firstSeen.filter { kept.contains($0.key) }
+        }
+
         /// Sessions (connections held or sought) per adapter.
         var load: [String: Int] { Dictionary(sessions.values.map { ($0.adapter, 1) }, uniquingKeysWith: +) }
     }

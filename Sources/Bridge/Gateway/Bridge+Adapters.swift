@@ -64,6 +64,7 @@ extension Bridge {
         let objects = await objects(of: seen.address, bluez: bluez)
         let address = seen.address
         let (powered, settleEnds) = gateway.withLock { state in
+            if state.firstSeen[address] == nil { state.forgetStrangers() }
             let first = state.firstSeen[address] ?? .now
             state.firstSeen[address] = first
             let powered = configuration.adapters.filter { state.adapterStatuses[$0] == .powered }

@@ -66,7 +66,10 @@ extension Bridge {
         let known = gateway.withLock { ($0.requested[device.address] ?? nil) ?? $0.recognised[device.address] }
         if let known { return drivers.first { $0.family == known } }
         guard let matched = drivers.first(where: { $0.matches(device) }) else { return nil }
-        gateway.withLock { $0.recognised[device.address] = matched.family }
+        gateway.withLock { state in
+            state.forgetStrangers()
+            state.recognised[device.address] = matched.family
+        }
         return matched
     }
 
