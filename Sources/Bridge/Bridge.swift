@@ -30,6 +30,10 @@ public final class Bridge: Sendable {
     let warnings = WarningLimiter()
     /// Messages the receive path dropped for their size.
     let oversizedMessages = Atomic<Int>(0)
+    /// Gateway requests admitted per second, and running at once.
+    static let requestsPerSecond = 5.0
+    let requestLimiter = Mutex(CommandRateLimiter(perSecond: Bridge.requestsPerSecond, burst: 10))
+    let requestsInFlight = InFlightLimit(4)
     let started = ContinuousClock.now
     /// BlueZ, on the system bus (or `DBUS_SYSTEM_BUS_ADDRESS`).
     let dbus: DBusConnection

@@ -45,6 +45,8 @@ final class CommandRouter: Sendable {
     /// How many commands may wait in one device's queue; more are refused (`rate_limited`). The rate limit alone
     /// does not bound it: commands that wait for their device (a message expiry) hold the queue meanwhile.
     static let queueLimit = 32
+    /// The rate limiter's key for every device without a session (not a device id: ids have no `*`).
+    static let withoutSessionKey = "*"
     /// The longest a command waits for its device, whatever message expiry its sender gave (up to 2^32 s).
     static let longestWait = Duration.seconds(300)
 
@@ -79,6 +81,10 @@ final class CommandRouter: Sendable {
                 guard answersWithoutSession() else {
                     logger.debug("command left to the fleet gateway that answers for the device", metadata: ["topic": "\(message.topic)"])
                     return
+                }
+                // Commands for devices without a session share one bucket: a flood to ever new ids is refused too.
+                guard state.withLock({ $0.rateLimiter.admit(Self.withoutSessionKey, at: .now) }) else {
+                    throw CommandError(.rateLimited, "more than \(commandsPerSecond) commands per second for devices this gateway does not serve")
                 }
                 var reply = CommandReply(command: name, transaction: transaction)
                 reply.data = try driver.executeWithoutSession(id: id, command: command, publisher: publisher)

@@ -115,7 +115,7 @@ public struct LivePageServer: Service {
                 for await entry in live { try await outbound.write(.text(LiveFrame.message(entry))) }
             }
             group.addTask {
-                let slots = RequestSlots(limit: Self.framesInFlight)
+                let slots = InFlightLimit(Self.framesInFlight)
                 try await withThrowingDiscardingTaskGroup { requests in
                     for try await message in inbound.messages(maxSize: 64 * 1024) {
                         guard case .text(let text) = message else {

@@ -115,4 +115,40 @@ struct GatewayRequestTests {
             await recorder.stop()
         }
     }
+
+    /// Requests walk D-Bus, scan and pair: a flood of them gets `rate_limited` answers beyond a burst of 10 (5 a
+    /// second after it) and beyond 4 at once, and a flood of commands for devices the gateway does not have shares one
+    /// bucket; the gateway answers each and keeps serving.
+    @Test func floodsOfRequestsAndOfCommandsForUnknownDevicesAreRateLimited() async throws {
+        try await TestWorld.with { world in
+            let recorder = try await TopicRecorder(url: world.broker.url)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("gatt2mqtt/test/status") { $0.payloadString == "online" }
+            for index in 0..<30 {
+                try recorder.publish("gatt2mqtt/test/request/devices", #"{"transaction":\#(index)}"#, responseTopic: "test/requests")
+            }
+            for index in 0..<60 {
+                try recorder.publish("belt/00000000\(String(format: "%04x", index))/cmd/mode", #"{"mode":"app"}"#, responseTopic: "test/unknown")
+            }
+            let requests = try await waitForCount(recorder, "test/requests", 30)
+            let limited = requests.filter { $0.contains(#""code":"rate_limited""#) }
+            #expect(limited.count >= 16, "at most the burst of 10 (and what refilled meanwhile) is served: \(limited.count) refused")
+            #expect(requests.count - limited.count >= 4, "the first ones are served")
+            let commands = try await waitForCount(recorder, "test/unknown", 60)
+            #expect(commands.filter { $0.contains(#""code":"rate_limited""#) }.count >= 10, "beyond the burst of 40: refused")
+            #expect(commands.filter { $0.contains(#""code":"not_connected""#) }.count >= 40)
+            await recorder.stop()
+        }
+    }
+
+    /// The payloads of the first `count` messages on `topic`, once there are that many.
+    private func waitForCount(_ recorder: TopicRecorder, _ topic: String, _ count: Int) async throws -> [String] {
+        while true {
+            // The mark first: a message that arrives after it is waited for, none is missed.
+            let mark = recorder.mark
+            let seen = recorder.messages(on: topic)
+            if seen.count >= count { return seen.prefix(count).map { $0.payloadString ?? "" } }
+            try await recorder.waitFor(topic, after: mark)
+        }
+    }
 }

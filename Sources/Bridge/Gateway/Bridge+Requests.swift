@@ -10,8 +10,16 @@ extension Bridge {
             let payload = try CommandPayload(bytes: message.payload, sizeLimit: configuration.payloadSizeLimit)
             transaction = payload.transaction
             let request = try GatewayRequest.parse(name: name, payload: payload)
+            // Requests walk D-Bus, scan, pair and connect: a few a second, a few at a time, whoever sends them.
+            guard requestLimiter.withLock({ $0.admit("requests", at: .now) }) else {
+                throw CommandError(.rateLimited, "more than \(Self.requestsPerSecond) requests per second")
+            }
+            guard requestsInFlight.take() else {
+                throw CommandError(.rateLimited, "\(requestsInFlight.limit) requests are in progress already: wait for an answer")
+            }
             // Pairing and connecting take seconds: never on the receive path.
             background.spawn { [self, transaction] in
+                defer { requestsInFlight.give() }
                 let result: Result<JSONValue?, CommandError>
                 do throws(CommandError) {
                     result = .success(try await perform(request, bluez: bluez))
