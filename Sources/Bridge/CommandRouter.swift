@@ -43,8 +43,9 @@ final class CommandRouter: Sendable {
     }
 
     /// How many commands may wait in one device's queue; more are refused (`rate_limited`). The rate limit alone
-    /// does not bound it: commands that wait for their device (a message expiry) hold the queue meanwhile.
-    static let queueLimit = 32
+    /// does not bound it: commands that wait for their device (a message expiry) hold the queue meanwhile. Room
+    /// for what a broker delivers at once after a reconnect (it queued them while the gateway was away).
+    static let queueLimit = 1024
     /// The rate limiter's key for every device without a session (not a device id: ids have no `*`).
     static let withoutSessionKey = "*"
     /// The longest a command waits for its device, whatever message expiry its sender gave (up to 2^32 s).

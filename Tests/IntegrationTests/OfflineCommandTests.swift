@@ -43,31 +43,34 @@ struct OfflineCommandTests {
     }
 
     /// Commands that wait for their device (the largest message expiry MQTT 5 carries) fill the device's queue
-    /// only to its limit (32): the rest are refused at once, and none of them is ever written.
+    /// only to its limit (1024): the rest are refused at once, and none of them is ever written.
     @Test func waitingCommandsFillTheDevicesQueueOnlyToItsLimit() async throws {
         try await TestWorld.with { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
-            _ = try await world.startBridge()
+            // The rate limit out of the way: it alone would refuse most of these.
+            let limits = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-\(UUID().uuidString.prefix(8)).yaml").path
+            try "limits: {command_rate: 10000, command_burst: 100000}\n".write(toFile: limits, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: limits) }
+            _ = try await world.startBridge(extraArguments: ["--config", limits])
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             let mark = recorder.mark
             belt.send(SIGKILL)
             _ = try await belt.waitForExit()
             try await recorder.waitFor("belt/\(id)/connection", after: mark) { $0.payloadString == "disconnected" }
-            // 40, the rate limit's burst: the first is taken from the queue to wait (or not yet), 32 wait behind it.
-            for index in 0..<40 {
+            // The first is taken from the queue to wait (or not yet), 1024 wait behind it, the rest are refused.
+            for index in 0..<1100 {
                 try recorder.client.publish(MQTTMessage(
-                    topic: "belt/\(id)/cmd/vibrate", string: #"{"direction":\#(index),"switch_to_app":true,"transaction":"q\#(index)"}"#,
+                    topic: "belt/\(id)/cmd/vibrate", string: #"{"direction":\#(index % 360),"switch_to_app":true,"transaction":"q\#(index)"}"#,
                     qos: .atLeastOnce, responseTopic: "test/queue", messageExpiry: UInt32.max))
             }
-            try await recorder.waitFor("test/queue")
-            // The refusals come at once, in the order sent; give the last of them a heartbeat of the gateway's own.
+            // A barrier: the receive path handles messages in order, and this one is answered at once.
             let probe = recorder.mark
             try recorder.publish("belt/\(id)/cmd/vibrate", "not json", responseTopic: "test/probe")
-            try await recorder.waitFor("test/probe", after: probe)
-            let refused = recorder.messages(on: "test/queue").filter { $0.payloadString?.contains("32 commands already wait") == true }
-            #expect((7...8).contains(refused.count), "\(recorder.messages(on: "test/queue").map { $0.payloadString ?? "" })")
+            try await recorder.waitFor("test/probe", after: probe, timeout: .seconds(60))
+            let refused = recorder.messages(on: "test/queue").filter { $0.payloadString?.contains("1024 commands already wait") == true }
+            #expect((75...76).contains(refused.count), "\(refused.count) refused")
             #expect(recorder.messages(on: "test/queue").count == refused.count, "the others wait, unanswered")
             await recorder.stop()
         }
