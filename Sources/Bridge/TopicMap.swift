@@ -33,7 +33,24 @@ public struct TopicMap: Sendable {
     public func request(_ name: String) -> String { gatewayTopic("request/\(name)") }
 
     /// `topic` without the base topic; nil for a topic outside it.
-    public func withoutBase(_ topic: String) -> String? { topic.hasPrefix(prefix) ? String(topic.dropFirst(prefix.count)) : nil }
+    public func withoutBase(_ topic: String) -> String? { afterBase(topic).map(String.init) }
+
+    /// `topic` after the base topic, compared and cut byte by byte: MQTT topics are bytes, and by Swift's characters a
+    /// `/` (or `+`, `#`, `$`) followed by a combining mark is one character that is not `/` (found by TopicParsingFuzz).
+    private func afterBase(_ topic: String) -> Substring? {
+        guard topic.utf8.starts(with: prefix.utf8) else { return nil }
+        return Substring(topic.utf8.dropFirst(prefix.utf8.count))
+    }
+
+    /// The levels of `text`, split at every `/` byte (never inside a character of more bytes: UTF-8 keeps `/` for `/`).
+    static func levels(_ text: Substring) -> [Substring] {
+        text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
+    }
+
+    /// Whether `text` holds any of these ASCII bytes.
+    private static func holds(_ text: String, anyOf bytes: String) -> Bool {
+        text.utf8.contains { bytes.utf8.contains($0) }
+    }
 
     /// `gatt2mqtt/<gateway>/status`: retained `online`, with `offline` as the will.
     public var status: String { gatewayTopic("status") }
@@ -98,10 +115,10 @@ public struct TopicMap: Sendable {
 
     /// The request name of `gatt2mqtt/<gateway>/request/<name>`; nil for any other topic.
     public func parseRequest(_ topic: String) -> String? {
-        let prefix = gatewayTopic("request/")
-        guard topic.hasPrefix(prefix) else { return nil }
-        let name = String(topic.dropFirst(prefix.count))
-        return name.isEmpty || name.contains("/") ? nil : name
+        let requests = gatewayTopic("request/")
+        guard topic.utf8.starts(with: requests.utf8) else { return nil }
+        let name = String(Substring(topic.utf8.dropFirst(requests.utf8.count)))
+        return name.isEmpty || Self.holds(name, anyOf: "/") ? nil : name
     }
 
     /// `<family>/<id>/<leaf>`, e.g. `belt/aabbccddeeff/heading`.
@@ -139,11 +156,11 @@ public struct TopicMap: Sendable {
     /// state: a `$` topic, a topic under `gatt2mqtt/` (statuses, claims, health) or a device's other than a `reply`,
     /// or Home Assistant's discovery configs (`discoveryPrefix`).
     public func isAllowedResponseTopic(_ topic: String, discoveryPrefix: String) -> Bool {
-        guard !topic.isEmpty, topic.utf8.count <= 1024, !topic.hasPrefix("$"), !topic.contains("+"), !topic.contains("#"),
-            !topic.contains("\0"), !topic.hasPrefix(discoveryPrefix + "/")
+        guard !topic.isEmpty, topic.utf8.count <= 1024, topic.utf8.first != UInt8(ascii: "$"), !Self.holds(topic, anyOf: "+#\0"),
+            !topic.utf8.starts(with: (discoveryPrefix + "/").utf8)
         else { return false }
-        guard topic.hasPrefix(prefix) else { return true }
-        let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard let rest = afterBase(topic) else { return true }
+        let levels = Self.levels(rest)
         guard let first = levels.first, first == "gatt2mqtt" || DeviceFamily(rawValue: String(first)) != nil else { return true }
         // Among gatt2mqtt's own topics only answers: a device's `reply`, the live page's `…/live/<client>/reply`.
         return levels.last == "reply"
@@ -179,15 +196,13 @@ public struct TopicMap: Sendable {
 
     /// The levels of a device topic after the base topic; nil when it lacks the base.
     private func deviceLevels(_ topic: String) -> [Substring]? {
-        guard topic.hasPrefix(prefix) else { return nil }
-        return topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        afterBase(topic).map(Self.levels)
     }
 
     /// A base topic is one or more non-empty levels without wildcards, and not a `$` system topic.
     public static func isValidBaseTopic(_ base: String) -> Bool {
         base.isEmpty
-            || (!base.hasPrefix("$") && !base.contains("+") && !base.contains("#") && !base.contains("\0")
-                && base.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty })
+            || (base.utf8.first != UInt8(ascii: "$") && !holds(base, anyOf: "+#\0") && levels(Substring(base)).allSatisfy { !$0.isEmpty })
     }
 
     /// A device's `<id>`: its address's 12 hex digits, or an alias of 1 to 64 lower-case letters, digits,

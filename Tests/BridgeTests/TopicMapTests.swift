@@ -55,6 +55,20 @@ struct TopicMapTests {
         }
     }
 
+    /// Topics are bytes: a `/`, `+`, `#` or `$` followed by a combining mark is one Swift character that is none of
+    /// them, and used to pass the checks and hide a level separator (TopicParsingFuzz found these).
+    @Test func aCombiningMarkHidesNoSeparatorOrWildcard() {
+        for base in ["#\u{301}", "a/+\u{301}", "$\u{301}Ps", "/\u{301}", "a//\u{301}b"] {
+            #expect(!TopicMap.isValidBaseTopic(base), "\(base.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        let topics = TopicMap(gateway: "gw")
+        #expect(topics.parseLeaf("a5/aabbcc/cm/\u{301}x") == nil, "four levels, not three")
+        #expect(topics.parseRequest("gatt2mqtt/gw/request/scan/\u{301}x") == nil)
+        #expect(!topics.isAllowedResponseTopic("reply/+\u{301}", discoveryPrefix: "homeassistant"))
+        #expect(!topics.isAllowedResponseTopic("gatt2mqtt/\u{301}/gw/status", discoveryPrefix: "homeassistant"),
+                "its first level is gatt2mqtt, whatever follows the `/`")
+    }
+
     @Test func fleetTopicsAreTheGatewaysOwnAndParseBack() {
         let topics = TopicMap(gateway: "gw-a", baseTopic: "site")
         #expect(topics.claim(.belt, "aa") == "site/gatt2mqtt/gw-a/claim/belt/aa")
