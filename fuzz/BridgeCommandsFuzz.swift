@@ -45,6 +45,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private func checkBelt(_ command: BeltBridgeCommand) {
     switch command {
     case .write(let write): checkBeltWrite(write)
+    // The switch to app mode that may come first is the `mode` command's write, checked there.
+    case .vibration(let write, _): checkBeltWrite(write)
     case .orientation(_, let period):
         if let period { checkBeltWrite(.setOrientationPeriod(milliseconds: period)) }
     case .navigation(let request):
