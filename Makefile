@@ -19,7 +19,7 @@ bench-fleet:
 	scripts/bench --fleet
 
 fuzz:
-	scripts/fuzz
+	scripts/fuzz --seconds 600
 
 # The Debian package (dpkg-buildpackage on debian/, then lintian): .build/package/gatt2mqtt_<version>_<arch>.deb.
 deb:

@@ -22,10 +22,8 @@ struct BrokerRestartTests {
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             // 1000 commands in a few seconds: far above the default rate limit, on purpose.
-            let limits = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-\(UUID().uuidString.prefix(8)).yaml").path
-            try "limits: {command_rate: 10000, command_burst: 100000}\n".write(toFile: limits, atomically: true, encoding: .utf8)
-            defer { try? FileManager.default.removeItem(atPath: limits) }
-            let daemon = try await world.startBridge(extraArguments: ["--config", limits])
+            let limits = try TemporaryConfiguration("limits: {command_rate: 10000, command_burst: 100000}\n")
+            let daemon = try await world.startBridge(extraArguments: ["--config", limits.path])
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             let before = belt.lineCount
 

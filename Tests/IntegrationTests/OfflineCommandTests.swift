@@ -50,10 +50,8 @@ struct OfflineCommandTests {
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             // The rate limit out of the way: it alone would refuse most of these.
-            let limits = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-\(UUID().uuidString.prefix(8)).yaml").path
-            try "limits: {command_rate: 10000, command_burst: 100000}\n".write(toFile: limits, atomically: true, encoding: .utf8)
-            defer { try? FileManager.default.removeItem(atPath: limits) }
-            _ = try await world.startBridge(extraArguments: ["--config", limits])
+            let limits = try TemporaryConfiguration("limits: {command_rate: 10000, command_burst: 100000}\n")
+            _ = try await world.startBridge(extraArguments: ["--config", limits.path])
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             let mark = recorder.mark
             belt.send(SIGKILL)
