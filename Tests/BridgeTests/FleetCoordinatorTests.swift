@@ -98,4 +98,19 @@ struct FleetCoordinatorTests {
         #expect(a.presence == .inFleet)
         #expect(coordinator("gw-a").presence == .inFleet, "fleet.enabled: true is always in the fleet")
     }
+
+    /// Statuses and heartbeats from names nobody runs fill their tables only to the device table's limit.
+    @Test func strangersStatusesAndHeartbeatsAreBounded() {
+        let a = coordinator("gw-a", joining: .whenOthersOnline)
+        a.ownStatusArrived()
+        for index in 0..<(FleetCoordinator.deviceLimit + 10) { a.status(of: "gw-\(index)", online: false) }
+        #expect(a.presence == .alone, "offline statuses make nobody online")
+        a.status(of: "gw-new", online: true)
+        #expect(a.presence == .alone, "the table is full of fresh statuses: a new one is dropped")
+        let b = coordinator("gw-b")
+        for index in 0..<(FleetCoordinator.deviceLimit + 10) { b.heard("gw-\(index)") }
+        #expect(!b.answersForUnowned(), "gw-0 and others before gw-b by name were heard")
+        #expect(a.strangerTableSizes.statuses == FleetCoordinator.deviceLimit)
+        #expect(b.strangerTableSizes.heard == FleetCoordinator.deviceLimit)
+    }
 }

@@ -78,8 +78,20 @@ final class FleetCoordinator: Sendable {
     /// Another gateway's `status`; an `offline` one (its will, or its goodbye) is handled by `peerLeft` too.
     func status(of other: String, online: Bool) {
         guard other != gateway else { return }
-        state.withLock { $0.statuses[other] = (online, .now) }
+        let lease = policy.lease
+        state.withLock { state in
+            // Status topics are anyone's to write on a broker without the ACL recipe: statuses older than a lease
+            // count for nothing, and make room once the table is as large as the device table may be.
+            if state.statuses[other] == nil, state.statuses.count >= Self.deviceLimit {
+                state.statuses = state.statuses.filter { ContinuousClock.now - $0.value.at < lease }
+                guard state.statuses.count < Self.deviceLimit else { return }
+            }
+            state.statuses[other] = (online, .now)
+        }
     }
+
+    /// How many other gateways the heard and status tables hold (for tests of their bounds).
+    var strangerTableSizes: (heard: Int, statuses: Int) { state.withLock { ($0.heard.count, $0.statuses.count) } }
 
     /// This gateway's own retained `status` came back through the subscription to every gateway's.
     func ownStatusArrived() {
@@ -144,7 +156,15 @@ final class FleetCoordinator: Sendable {
     /// Another gateway's heartbeat.
     func heard(_ other: String) {
         guard other != gateway else { return }
-        state.withLock { $0.heard[other] = .now }
+        let lease = policy.lease
+        state.withLock { state in
+            // Heartbeats too are anyone's to send without the ACL recipe: the table keeps what a lease makes count.
+            if state.heard[other] == nil, state.heard.count >= Self.deviceLimit {
+                state.heard = state.heard.filter { ContinuousClock.now - $0.value < lease }
+                guard state.heard.count < Self.deviceLimit else { return }
+            }
+            state.heard[other] = .now
+        }
     }
 
     /// Feeds the device's observation (its raw RSSI is smoothed here) and decides.
