@@ -6,7 +6,7 @@ extension Bridge {
     /// The receive path: every message from the broker, to the part of the gateway it is for.
     func receiveCommands() async {
         for await message in mqtt.messages {
-            // Nothing larger than a command may be is parsed: commands and requests are answered that they are too
+            // Nothing larger than payload_size_limit is parsed: commands and requests are answered that they are too
             // large (CommandPayload); anything else (a claim, `desired`, `info`, a followed leaf) is dropped here.
             if message.payload.count > configuration.payloadSizeLimit,
                 topics.parseCommand(message.topic) == nil, topics.parseRequest(message.topic) == nil
