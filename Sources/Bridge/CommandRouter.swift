@@ -111,8 +111,8 @@ final class CommandRouter: Sendable {
             do {
                 reply.data = try await session.execute(queued.command)
             } catch where error.code == .notConnected && queued.request.messageExpiry != nil {
-                // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
-                // The sender opted into waiting, for at most `longestWait`.
+                // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good, up to
+                // `longestWait`.
                 let deadline = queued.received + min(.seconds(Int(queued.request.messageExpiry ?? 0)), Self.longestWait)
                 if await waitForConnection(path, until: deadline) {
                     do {

@@ -84,12 +84,8 @@ struct BadInputMatrixTests {
     /// keeps it back); a non-command above payload_size_limit is dropped unparsed, counted in the health report
     /// (`oversized_messages`), and warned about at most five times a minute.
     @Test func oversizedMessagesAreNeverParsedAndTheirWarningsAreRateLimited() async throws {
-        try await TestWorld.with { world in
-            let belt = try await world.startSimulator(["belt"])
-            let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
-            let bridge = try await world.startBridge(extraArguments: ["--health-seconds", "1"])
-            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+        try await TestWorld.withConnectedBelt(bridgeArguments: ["--health-seconds", "1"]) { _, connected in
+            let (belt, id, recorder, bridge) = (connected.belt, connected.id, connected.recorder, connected.bridge)
             let before = belt.lineCount
             try recorder.client.publish(MQTTMessage(
                 topic: "belt/\(id)/cmd/vibrate", payload: [UInt8](repeating: 0x61, count: 1_048_576), qos: .atLeastOnce,
@@ -106,7 +102,6 @@ struct BadInputMatrixTests {
             let warnings = bridge.lines.filter { $0.text.contains("message ignored: larger than payload_size_limit") }
             #expect(warnings.count == 5, "\(warnings.map(\.text))")
             #expect(!belt.lines.dropFirst(before).contains { $0.text.hasPrefix("WRITE ") && !$0.text.contains("0000fe02-") })
-            await recorder.stop()
         }
     }
 
@@ -114,19 +109,14 @@ struct BadInputMatrixTests {
     /// answer goes to the device's `reply` topic instead, and the status stays `online`. A command topic whose id no
     /// device may have is ignored with a warning.
     @Test func answersNeverOverwriteStateAndMalformedCommandTopicsAreIgnored() async throws {
-        try await TestWorld.with { world in
-            let belt = try await world.startSimulator(["belt"])
-            let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
-            let bridge = try await world.startBridge()
-            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+        try await TestWorld.withConnectedBelt { _, connected in
+            let (id, recorder, bridge) = (connected.id, connected.recorder, connected.bridge)
             let mark = recorder.mark
             try recorder.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "gatt2mqtt/test/status")
             #expect(try await recorder.waitFor("belt/\(id)/reply", after: mark).payloadString == #"{"command":"mode","ok":true}"#)
             #expect(!recorder.messages.dropFirst(mark).contains { $0.topic == "gatt2mqtt/test/status" }, "the status was never overwritten")
             try recorder.publish("belt/\(String(repeating: "é", count: 40))/cmd/mode", #"{"mode":"app"}"#, responseTopic: "test/bad-id")
             try await bridge.waitForLine(containing: "command ignored: its topic names no valid device id or command")
-            await recorder.stop()
         }
     }
 }

@@ -14,14 +14,8 @@ struct BeltCommandsEndToEndTests {
     private func withConnectedBelt(
         _ kind: BlueZWorld, simulator: [String] = [], _ body: (TestWorld, ManagedProcess, TopicRecorder, String) async throws -> Void
     ) async throws {
-        try await TestWorld.with(kind) { world in
-            let belt = try await world.startSimulator(["belt"] + simulator)
-            let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
-            _ = try await world.startBridge()
-            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-            try await body(world, belt, recorder, id)
-            await recorder.stop()
+        try await TestWorld.withConnectedBelt(kind, simulator: simulator) { world, connected in
+            try await body(world, connected.belt, connected.recorder, connected.id)
         }
     }
 

@@ -45,14 +45,10 @@ struct OfflineCommandTests {
     /// Commands that wait for their device (the largest message expiry MQTT 5 carries) fill the device's queue
     /// only to its limit (1024): the rest are refused at once, and none of them is ever written.
     @Test func waitingCommandsFillTheDevicesQueueOnlyToItsLimit() async throws {
-        try await TestWorld.with { world in
-            let belt = try await world.startSimulator(["belt"])
-            let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
-            // The rate limit out of the way: it alone would refuse most of these.
-            let limits = try TemporaryConfiguration("limits: {command_rate: 10000, command_burst: 100000}\n")
-            _ = try await world.startBridge(extraArguments: ["--config", limits.path])
-            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+        // The rate limit out of the way: it alone would refuse most of these.
+        let limits = try TemporaryConfiguration("limits: {command_rate: 10000, command_burst: 100000}\n")
+        try await TestWorld.withConnectedBelt(bridgeArguments: ["--config", limits.path]) { _, connected in
+            let (belt, id, recorder) = (connected.belt, connected.id, connected.recorder)
             let mark = recorder.mark
             belt.send(SIGKILL)
             _ = try await belt.waitForExit()
@@ -70,7 +66,6 @@ struct OfflineCommandTests {
             let refused = recorder.messages(on: "test/queue").filter { $0.payloadString?.contains("1024 commands already wait") == true }
             #expect((75...76).contains(refused.count), "\(refused.count) refused")
             #expect(recorder.messages(on: "test/queue").count == refused.count, "the others wait, unanswered")
-            await recorder.stop()
         }
     }
 }

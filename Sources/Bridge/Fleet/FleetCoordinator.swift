@@ -79,15 +79,21 @@ final class FleetCoordinator: Sendable {
     func status(of other: String, online: Bool) {
         guard other != gateway else { return }
         let lease = policy.lease
-        state.withLock { state in
-            // Status topics are anyone's to write on a broker without the ACL recipe: statuses older than a lease
-            // count for nothing, and make room once the table is as large as the device table may be.
-            if state.statuses[other] == nil, state.statuses.count >= Self.deviceLimit {
-                state.statuses = state.statuses.filter { ContinuousClock.now - $0.value.at < lease }
-                guard state.statuses.count < Self.deviceLimit else { return }
-            }
-            state.statuses[other] = (online, .now)
+        state.withLock { Self.record((online, .now), for: other, in: &$0.statuses, lease: lease) { $0.at } }
+    }
+
+    /// Records `value` for `other` in one of the tables keyed by other gateways' names, which anyone may fill on a
+    /// broker without the ACL recipe (claims, heartbeats, statuses): once the table holds as many names as the device
+    /// table may, those that arrived more than a lease ago (which count for nothing) make room; if none, it is dropped.
+    private static func record<Value>(
+        _ value: Value, for other: String, in table: inout [String: Value], lease: Duration, arrival: (Value) -> ContinuousClock.Instant
+    ) {
+        if table[other] == nil, table.count >= deviceLimit {
+            let now = ContinuousClock.now
+            table = table.filter { now - arrival($0.value) < lease }
+            guard table.count < deviceLimit else { return }
         }
+        table[other] = value
     }
 
     /// How many other gateways the heard and status tables hold (for tests of their bounds).
@@ -131,8 +137,7 @@ final class FleetCoordinator: Sendable {
             var arbiter = arbiter(claim.device, in: &state)
             _ = arbiter.receive(claim, at: now)
             state.arbiters[claim.device] = arbiter
-            state.heard[claim.gateway] = .now
-            state.heard = state.heard.filter { ContinuousClock.now - $0.value < lease }
+            Self.record(.now, for: claim.gateway, in: &state.heard, lease: lease) { $0 }
             return true
         }
     }
@@ -157,14 +162,7 @@ final class FleetCoordinator: Sendable {
     func heard(_ other: String) {
         guard other != gateway else { return }
         let lease = policy.lease
-        state.withLock { state in
-            // Heartbeats too are anyone's to send without the ACL recipe: the table keeps what a lease makes count.
-            if state.heard[other] == nil, state.heard.count >= Self.deviceLimit {
-                state.heard = state.heard.filter { ContinuousClock.now - $0.value < lease }
-                guard state.heard.count < Self.deviceLimit else { return }
-            }
-            state.heard[other] = .now
-        }
+        state.withLock { Self.record(.now, for: other, in: &$0.heard, lease: lease) { $0 } }
     }
 
     /// Feeds the device's observation (its raw RSSI is smoothed here) and decides.

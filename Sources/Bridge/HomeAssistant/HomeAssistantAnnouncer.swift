@@ -64,13 +64,13 @@ final class HomeAssistantAnnouncer: Sendable {
     /// device page, through every config again (each carries the device block).
     func describe(at path: String, info: [String: JSONValue]) {
         guard enabled else { return }
-        let changed = announced.withLock { devices -> HomeAssistantDiscovery.Device? in
-            guard var device = devices[path], device.describe(info) else { return nil }
+        let changed = announced.withLock { devices -> Bool in
+            guard var device = devices[path], device.describe(info) else { return false }
             devices[path] = device
-            return device
+            return true
         }
-        guard let changed, !isWaiting(path) else { return }
-        for publication in discovery.configs(for: changed) { publisher.publish(publication) }
+        guard changed, !isWaiting(path) else { return }
+        publishConfigs(at: path)
     }
 
     /// The device at `path` was forgotten: it leaves Home Assistant too.
@@ -82,8 +82,6 @@ final class HomeAssistantAnnouncer: Sendable {
     /// Home Assistant (re)started: every config again, as it may have lost them.
     func announceAgain() {
         announceGateway()
-        for (path, device) in announced.withLock({ $0 }) where !isWaiting(path) {
-            for publication in discovery.configs(for: device) { publisher.publish(publication) }
-        }
+        for path in announced.withLock({ Array($0.keys) }) where !isWaiting(path) { publishConfigs(at: path) }
     }
 }
