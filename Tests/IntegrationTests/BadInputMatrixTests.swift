@@ -70,8 +70,12 @@ struct BadInputMatrixTests {
                 let writes = device.process.lines.dropFirst(before[family] ?? 0).filter { $0.text.hasPrefix("WRITE ") && !$0.text.contains("0000fe02-") }
                 #expect(writes.isEmpty, "\(family) received \(writes.map(\.text))")
             }
-            // Each refusal is logged.
-            let refusals = bridge.lines.filter { $0.text.contains("command refused") }.count - refusalsBefore
+            // Each refusal is logged. The log reaches the test through a pipe, the replies through the broker: one more
+            // refused command, whose line comes after every other, is waited for before counting.
+            let beltID = try #require(devices["belt"]?.id)
+            try recorder.publish("belt/\(beltID)/cmd/flush", "{}")
+            try await bridge.waitForLine(containing: "cmd/flush")
+            let refusals = bridge.lines.filter { $0.text.contains("command refused") }.count - refusalsBefore - 1
             #expect(refusals == cases)
             // And the bridge still serves: the belt's heading keeps coming.
             let mark = recorder.mark
@@ -86,16 +90,18 @@ struct BadInputMatrixTests {
     @Test func oversizedMessagesAreNeverParsedAndTheirWarningsAreRateLimited() async throws {
         try await TestWorld.withConnectedBelt(bridgeArguments: ["--health-seconds", "1"]) { _, connected in
             let (belt, id, recorder, bridge) = (connected.belt, connected.id, connected.recorder, connected.bridge)
-            let before = belt.lineCount
+            let (before, logged) = (belt.lineCount, bridge.lineCount)
             try recorder.client.publish(MQTTMessage(
                 topic: "belt/\(id)/cmd/vibrate", payload: [UInt8](repeating: 0x61, count: 1_048_576), qos: .atLeastOnce,
                 responseTopic: "test/huge"))
             for _ in 0..<10 {
                 try recorder.client.publish(MQTTMessage(topic: "belt/\(id)/navigation_signal", payload: [UInt8](repeating: 0x7B, count: 20 * 1024), qos: .atLeastOnce))
             }
-            // A barrier: the receive path handles messages in order, and this one is answered.
+            // A barrier: the receive path handles messages in order, and this one is answered and logged (the log comes
+            // through a pipe, the answer through the broker: both are waited for).
             try recorder.publish("belt/\(id)/cmd/vibrate", "not json", responseTopic: "test/barrier")
             try await recorder.waitFor("test/barrier")
+            try await bridge.waitForLine(containing: "command refused", after: logged)
             #expect(recorder.messages(on: "test/huge").isEmpty, "the broker kept the 1 MB command back")
             let health = try await recorder.waitFor("gatt2mqtt/test/health") { $0.payloadString?.contains(#""oversized_messages":10"#) == true }
             #expect(health.payloadString?.contains(#""dropped_messages":0"#) == true)
