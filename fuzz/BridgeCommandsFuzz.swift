@@ -3,7 +3,8 @@
 // bridge runs on every message on `<family>/<id>/cmd/<name>` and `gatt2mqtt/<gateway>/request/<name>`.
 // The parsers are internal, so scripts/fuzz compiles this file into the Bridge module with its sources.
 //
-// Input: byte 0 picks the command (index into `commands` below, modulo its count); the rest is the
+// Input: byte 0 picks the command (index into `commands` below, modulo its count; BRIDGE in
+// fuzz/tools/make-corpus lists them in the same order, so a new command goes into both); the rest is the
 // payload. Checks: never traps; the reply (with the echoed transaction) prints as JSON that parses
 // back to itself; what a parser accepts is something the device codecs accept: belt writes and
 // navigation sends decode as belt requests, CPR-Band writes as band requests (a range comes back as
