@@ -1,5 +1,5 @@
 # Shortcuts; each target is one script in scripts/.
-.PHONY: demo test bench bench-real bench-fleet fuzz deb
+.PHONY: demo test bench bench-real bench-fleet bench-soak fuzz deb
 
 demo:
 	scripts/demo
@@ -17,6 +17,10 @@ bench-real:
 # Three gateways of a fleet and three belts (docs/fleet-benchmark.md, FLEET-BENCHMARK.json).
 bench-fleet:
 	scripts/bench --fleet
+
+# One gatt2mqtt for an hour: 10 streams, a command a second, broker and BlueZ restarts (BENCHMARKS.md "Soak", SOAK.json).
+bench-soak:
+	scripts/bench --soak
 
 fuzz:
 	scripts/fuzz --seconds 600

@@ -62,6 +62,24 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Fleet: seconds of noise at each σ (every belt at once, each at its own mean gap).")
     var fleetNoiseSeconds = 300.0
 
+    @Flag(help: "Run the soak instead: one gatt2mqtt for an hour, streams, commands, broker and BlueZ restarts (BENCHMARKS.md, SOAK.json).")
+    var soak = false
+
+    @Option(help: "Soak: its length in minutes.")
+    var soakMinutes = 60.0
+
+    @Option(help: "Soak: Activ5s streaming.")
+    var soakDevices = 10
+
+    @Option(help: "Soak: force values per second per device.")
+    var soakRate = 50
+
+    @Option(help: "Soak: minutes between broker restarts.")
+    var soakBrokerRestartMinutes = 5.0
+
+    @Option(help: "Soak: minutes between BlueZ restarts.")
+    var soakBluezRestartMinutes = 15.0
+
     private var chosen: Set<Substring> {
         Set((relays ?? (isReal ? "mqtt-floor,dbus-floor,gatt2mqtt" : "mqtt-floor,dbus-floor,gatt2mqtt,peer")).split(separator: ","))
     }
@@ -87,6 +105,15 @@ struct BenchCommand: AsyncParsableCommand {
         if fleet {
             return try await FleetBench(
                 refreshSeconds: fleetRefresh, noiseSeconds: fleetNoiseSeconds, markdown: "docs/fleet-benchmark.md", json: "FLEET-BENCHMARK.json"
+            ).run()
+        }
+        if soak {
+            guard soakMinutes >= 2, (1...50).contains(soakDevices), (1...200).contains(soakRate), soakBrokerRestartMinutes > 0,
+                soakBluezRestartMinutes > 0
+            else { throw ValidationError("--soak: at least 2 minutes, 1 to 50 devices, 1 to 200 values a second, restart intervals above 0") }
+            return try await SoakBench(
+                minutes: soakMinutes, devices: soakDevices, rate: soakRate, brokerRestartMinutes: soakBrokerRestartMinutes,
+                bluezRestartMinutes: soakBluezRestartMinutes, markdown: markdown, json: "SOAK.json"
             ).run()
         }
         let deviceCounts = try Self.numbers(devices, "--devices")
