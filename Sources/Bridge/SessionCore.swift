@@ -31,7 +31,7 @@ final class SessionCore: Sendable {
         gateway = context.gateway
         stateChanged = context.stateChanged
         described = context.described
-        counters = context.metrics.counter(for: "\(family.rawValue)/\(context.id)")
+        counters = context.metrics.counter(for: DeviceMetrics.key(family, context.id))
         var logger = context.logger
         logger[metadataKey: "device"] = "\(device.address)"
         logger[metadataKey: "family"] = "\(family.rawValue)"

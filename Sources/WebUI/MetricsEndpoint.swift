@@ -9,8 +9,22 @@ import Synchronization
 public final class MetricsEndpoint: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let counters: @Sendable () -> GatewayCounters
-    /// What each counter (name and labels) was last carried up to, and the session states shown.
-    private let carried = Mutex<(totals: [String: Int], states: Set<String>)>(([:], []))
+    /// What each counter (name and labels) was last carried up to, the session states shown, and the
+    /// devices with series of their own.
+    private struct Carried {
+        var totals: [String: Int] = [:]
+        var states: Set<String> = []
+        var devices: Set<String> = []
+    }
+
+    private let carried = Mutex(Carried())
+
+    /// The per-device counters: name and help.
+    private static let deviceCounters = [
+        ("device_notifications", "GATT notifications per device"),
+        ("device_decode_errors", "Malformed notifications per device"),
+        ("device_reconnects", "Links per device after the first"),
+    ]
 
     public init(registry: PrometheusCollectorRegistry, counters: @escaping @Sendable () -> GatewayCounters) {
         self.registry = registry
@@ -33,8 +47,9 @@ public final class MetricsEndpoint: Sendable {
     public func render() -> [UInt8] {
         let now = counters()
         carried.withLock { carried in
+            func key(_ name: String, _ labels: [(String, String)]) -> String { name + labels.map { "|\($0.0)=\($0.1)" }.joined() }
             func total(_ name: String, _ help: String, _ value: Int, labels: [(String, String)] = []) {
-                let key = name + labels.map { "|\($0.0)=\($0.1)" }.joined()
+                let key = key(name, labels)
                 let counter = registry.makeCounter(descriptor: Self.name(name, "total", help), labels: labels)
                 let delta = value - carried.totals[key, default: 0]
                 if delta > 0 { counter.increment(by: Int64(delta)) }
@@ -48,11 +63,19 @@ public final class MetricsEndpoint: Sendable {
             total("notifications_dropped", "Device values dropped because publishing fell behind", now.droppedNotifications)
             total("fleet_claims_refused", "Fleet claims dropped: malformed, or naming another gateway than their topic", now.refusedClaims)
             for (device, counts) in now.devices.sorted(by: { $0.key < $1.key }) {
-                let labels = [("device", device)]
-                total("device_notifications", "GATT notifications per device", counts.notifications, labels: labels)
-                total("device_decode_errors", "Malformed notifications per device", counts.decodeErrors, labels: labels)
-                total("device_reconnects", "Links per device after the first", counts.reconnects, labels: labels)
+                let values = [counts.notifications, counts.decodeErrors, counts.reconnects]
+                for ((name, help), value) in zip(Self.deviceCounters, values) { total(name, help, value, labels: [("device", device)]) }
             }
+            // A device the bridge no longer counts (its counter made room for others: the bridge's tables are
+            // bounded) loses its series rather than keeping them for ever.
+            for device in carried.devices.subtracting(now.devices.keys) {
+                for (name, help) in Self.deviceCounters {
+                    let labels = [("device", device)]
+                    registry.unregisterCounter(registry.makeCounter(descriptor: Self.name(name, "total", help), labels: labels))
+                    carried.totals[key(name, labels)] = nil
+                }
+            }
+            carried.devices = Set(now.devices.keys)
             // A state no session is in any more reads 0 rather than vanishing.
             carried.states.formUnion(now.sessions.keys)
             for state in carried.states.sorted() {

@@ -38,4 +38,22 @@ struct MetricsEndpointTests {
         #expect(text.contains(#"gatt2mqtt_sessions{state="connected"} 0.0"#))
         #expect(text.contains(#"gatt2mqtt_sessions{state="connecting"} 1.0"#))
     }
+
+    /// A device the bridge stops counting (its counter made room for others) loses its series; one that comes
+    /// back starts again from what the bridge counts.
+    @Test func aDeviceNoLongerCountedLosesItsSeries() {
+        let source = Source()
+        source.counters.devices["belt/def"] = .init(notifications: 7, decodeErrors: 0, reconnects: 2)
+        let endpoint = MetricsEndpoint(registry: PrometheusCollectorRegistry(), counters: { source.counters })
+        #expect(lines(endpoint).contains(#"gatt2mqtt_device_reconnects_total{device="belt/def"} 2"#))
+
+        source.counters.devices["belt/def"] = nil
+        var text = lines(endpoint)
+        #expect(!text.contains { $0.contains(#"device="belt/def""#) }, "\(text)")
+        #expect(text.contains(#"gatt2mqtt_device_notifications_total{device="belt/abc"} 5"#))
+
+        source.counters.devices["belt/def"] = .init(notifications: 1, decodeErrors: 0, reconnects: 0)
+        text = lines(endpoint)
+        #expect(text.contains(#"gatt2mqtt_device_notifications_total{device="belt/def"} 1"#))
+    }
 }

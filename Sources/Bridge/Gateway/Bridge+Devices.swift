@@ -152,6 +152,7 @@ extension Bridge {
         entry.commands.finish()
         entry.task.cancel()
         await entry.session.shutDown()
+        metrics.release(DeviceMetrics.key(entry.session.family, entry.session.id))
         if settled {
             let ended = FirstAnswer<Bool>()
             let watcher = Task { await entry.task.value; ended.answer(true) }
