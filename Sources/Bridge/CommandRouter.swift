@@ -51,6 +51,12 @@ final class CommandRouter: Sendable {
     /// The longest a command waits for its device, whatever message expiry its sender gave (up to 2^32 s).
     static let longestWait = Duration.seconds(300)
 
+    /// Until when a command received at `received` with an MQTT 5 message expiry of `messageExpiry` seconds waits
+    /// for its device: the expiry, at most `longestWait`.
+    static func waitDeadline(received: ContinuousClock.Instant, messageExpiry: UInt32) -> ContinuousClock.Instant {
+        received + min(.seconds(Int(messageExpiry)), longestWait)
+    }
+
     /// A new device's command queue: ``execute(_:on:path:)`` reads it for as long as the session runs.
     func makeQueue() -> (AsyncStream<Queued>, AsyncStream<Queued>.Continuation) {
         AsyncStream<Queued>.makeStream(bufferingPolicy: .bufferingOldest(Self.queueLimit))
@@ -111,9 +117,8 @@ final class CommandRouter: Sendable {
             do {
                 reply.data = try await session.execute(queued.command)
             } catch where error.code == .notConnected && queued.request.messageExpiry != nil {
-                // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good, up to
-                // `longestWait`.
-                let deadline = queued.received + min(.seconds(Int(queued.request.messageExpiry ?? 0)), Self.longestWait)
+                // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
+                let deadline = Self.waitDeadline(received: queued.received, messageExpiry: queued.request.messageExpiry ?? 0)
                 if await waitForConnection(path, until: deadline) {
                     do {
                         reply.data = try await session.execute(queued.command)

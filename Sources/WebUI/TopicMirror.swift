@@ -81,7 +81,8 @@ final class TopicMirror: Sendable {
         await client.stop()
     }
 
-    private func receive(_ message: MQTTMessage) {
+    /// One message from the broker (internal for the tests, which hand messages in without a broker).
+    func receive(_ message: MQTTMessage) {
         let payload = message.payload.count <= Self.payloadLimit
             ? String(decoding: message.payload, as: UTF8.self) : "(\(message.payload.count) bytes, not shown)"
 
