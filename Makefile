@@ -1,5 +1,5 @@
 # Shortcuts; each target is one script in scripts/.
-.PHONY: demo test bench bench-real bench-fleet bench-soak fuzz deb
+.PHONY: demo test bench bench-real bench-fleet bench-soak fuzz tsan deb
 
 demo:
 	scripts/demo
@@ -24,6 +24,10 @@ bench-soak:
 
 fuzz:
 	scripts/fuzz --seconds 600
+
+# The unit and BlueZoo suites under ThreadSanitizer (docs/thread-sanitizer.md).
+tsan:
+	scripts/tsan
 
 # The Debian package (dpkg-buildpackage on debian/, then lintian): .build/package/gatt2mqtt_<version>_<arch>.deb.
 deb:
