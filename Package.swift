@@ -41,21 +41,23 @@ let package = Package(
         // Swift layers; no C type crosses them.
         // The D-Bus and MQTT I/O threads: starting one (a named pthread), and waking it from poll().
         .target(name: "WakePipe"),
-        .target(name: "DBus", dependencies: ["CDBus", "CEpoll", "WakePipe", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "MQTT", dependencies: ["CMosquitto", "WakePipe", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "BlueZ", dependencies: ["DBus", .product(name: "Logging", package: "swift-log")]),
+        // The project's lock: the standard library's Mutex, annotated for ThreadSanitizer in scripts/tsan's builds.
+        .target(name: "Locks"),
+        .target(name: "DBus", dependencies: ["CDBus", "CEpoll", "Locks", "WakePipe", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "Locks", "WakePipe", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "BlueZ", dependencies: ["DBus", "Locks", .product(name: "Logging", package: "swift-log")]),
         // Pure protocol code: no I/O, nothing but FoundationEssentials (the daemon maps no Foundation or ICU).
         .target(name: "Peripherals"),
         // Which gateway of a fleet owns a device: pure, deterministic rules over the claims gateways
         // publish (docs/fleet-ownership.md); the standard library only.
         .target(name: "Fleet"),
         // Starts real processes (brokers, buses, simulators) for tests, and a seeded generator for property
-        // tests; Foundation only.
-        .target(name: "TestSupport", dependencies: []),
+        // tests; Foundation and the project's lock only.
+        .target(name: "TestSupport", dependencies: ["Locks"]),
         .target(
             name: "Bridge",
             dependencies: [
-                "BlueZ", "Fleet", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log"),
+                "BlueZ", "Fleet", "Locks", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -66,7 +68,7 @@ let package = Package(
         .target(
             name: "WebUI",
             dependencies: [
-                "Bridge", "MQTT", .product(name: "Logging", package: "swift-log"),
+                "Bridge", "Locks", "MQTT", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -110,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "gatt2mqtt-sim",
             dependencies: [
-                "BlueZ", "Peripherals",
+                "BlueZ", "Locks", "Peripherals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -119,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "gatt2mqtt-bench",
             dependencies: [
-                "BlueZ", "Bridge", "DBus", "MQTT", "TestSupport",
+                "BlueZ", "Bridge", "DBus", "Locks", "MQTT", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -127,16 +129,16 @@ let package = Package(
 
         .plugin(name: "VersionStamp", capability: .buildTool()),
 
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "Locks", "TestSupport"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "Locks"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "DBus", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals"]),
-        .testTarget(name: "BridgeTests", dependencies: ["Bridge"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Locks"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),
         .testTarget(name: "WebUITests", dependencies: ["WebUI", "Bridge"]),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration", "TestSupport", "WebUI"]),
-        .testTarget(name: "DaemonLoggingTests", dependencies: ["DaemonLogging"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["MQTT", "TestSupport"]),
+        .testTarget(name: "DaemonLoggingTests", dependencies: ["DaemonLogging", "Locks"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Locks", "MQTT", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,8 @@ import BlueZ
 import DBus
 import Logging
 import MQTT
-import Synchronization
+import Locks
+import struct Synchronization.Atomic
 
 /// What the gateway's services share: the broker client, the BlueZ client, the sessions and the users'
 /// choices. The services themselves (`services`) do the work, each with one job.

@@ -1,6 +1,6 @@
 import Logging
 import MQTT
-import Synchronization
+import Locks
 
 /// Commands from the broker to their devices: checked on the receive path (size, family, parse,
 /// repeat, rate) so that only a valid command for a known device is queued, then run one at a time on

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// What users asked a device for that outlives a link (an Activ5's streams, a CPR band's mode), as a JSON
 /// object per device id. The session keeps it here and publishes it retained on `<family>/<id>/desired`;

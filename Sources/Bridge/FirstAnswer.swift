@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// A value decided once, by whichever side answers first (a connection, a deadline, a cancellation);
 /// later answers are ignored, and waiting after the answer returns it at once. There is no window in

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// How many of something may run at once (gateway requests, one live page's frames waiting for replies): `take`
 /// before starting one, `give` when it ends. What would be more is refused at once instead of waiting unbounded.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// The live-state topics a session has published since its link came up, so that exactly those are
 /// cleared when it ends (a device that never connected costs no messages).

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// The work a session starts beside its caller (a keep-alive answer, navigation writes a button caused,
 /// a power-off): owned, so that none of it outlives the link. Each task forgets itself when it ends;

@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import Locks
 
 /// A re-armable "the link is down" event: a session waits on it while connected.
 final class LinkLoss: Sendable {

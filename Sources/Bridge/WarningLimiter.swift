@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// Keeps a warning that strangers on the broker can cause (an oversized message, a malformed value, a refused
 /// claim) from filling the log: per kind, at most `burst` lines per `period`; the first line after a quiet spell

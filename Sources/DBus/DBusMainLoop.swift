@@ -2,7 +2,7 @@ import CDBus
 import CEpoll
 import Dispatch
 import Glibc
-import Synchronization
+import Locks
 import WakePipe
 
 /// Drives one libdbus connection from a thread of its own that polls the connection's socket: when it

@@ -1,7 +1,7 @@
 import CMosquitto
 import Dispatch
 import Logging
-import Synchronization
+import Locks
 import WakePipe
 
 /// An MQTT client over libmosquitto that keeps its session alive by itself.

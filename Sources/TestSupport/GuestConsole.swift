@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locks
 
 /// The serial-console protocol of the project's qemu guests (`scripts/realbluez/guest-agent`,
 /// `scripts/installed/agent`): one request a line on qemu's standard input, `<id> <verb> [arguments]`,

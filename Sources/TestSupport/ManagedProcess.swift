@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locks
 
 /// A child process for a test: launched with its output captured line by line, awaited on
 /// events (a line, its exit) rather than sleeps, and never left behind.

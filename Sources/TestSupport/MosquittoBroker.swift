@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locks
 
 /// A real mosquitto broker on 127.0.0.1 for one test, in a temporary directory of its own.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locks
 
 /// One line a child process wrote.
 public struct OutputLine: Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locks
 
 /// A real clustered broker for one test or benchmark: Debian's `rabbitmq-server` nodes on 127.0.0.1
 /// with the MQTT plugin (MQTT 3.1.1 only; retained messages are kept by the node that received them),

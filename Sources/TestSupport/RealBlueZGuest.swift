@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locks
 
 /// The real Linux Bluetooth stack for tests: Debian's kernel in a qemu guest (TCG, no KVM needed) with
 /// the real bluetoothd and btvirt's virtual LE controllers (`scripts/realbluez/`). One guest serves a

@@ -255,7 +255,7 @@ public final class TestWorld: Sendable {
     }
 }
 
-import Synchronization
+import Locks
 
 /// Something in the test world did not do what it was asked.
 public struct WorldFailure: Error, CustomStringConvertible, Sendable {

@@ -1,7 +1,7 @@
 import Bridge
 import Metrics
 import Prometheus
-import Synchronization
+import Locks
 
 /// `/metrics` in the Prometheus text format. Command timings reach the registry through swift-metrics as
 /// they happen; the bridge's totals (messages, notifications, decode errors, reconnects) are read at each

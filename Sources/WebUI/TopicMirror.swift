@@ -1,7 +1,7 @@
 import Bridge
 import Logging
 import MQTT
-import Synchronization
+import Locks
 
 /// The broker as the live page sees it: a client of its own subscribed to every gateway's and every
 /// device's topics, so the page shows the whole fleet on the broker, whichever gateway holds a device.

@@ -1,7 +1,7 @@
 import BlueZ
 import Foundation
 import MQTT
-import Synchronization
+import Locks
 
 /// The benchmark's subscriber: one MQTT client that takes the time of every message as it is handed
 /// over. Force values (`<prefix>/<id>/force`) are turned back into their sequence at once; other

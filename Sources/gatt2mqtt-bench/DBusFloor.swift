@@ -2,7 +2,7 @@ import BlueZ
 import DBus
 import Foundation
 import Glibc
-import Synchronization
+import Locks
 
 /// The D-Bus floor: the least a central can do to get the same values from BlueZ, written straight
 /// against BlueZ's D-Bus API (Adapter1, Device1, GattCharacteristic1) with no bridge logic at all:

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// The D-Bus floor as a relay: ``DBusFloor`` in the benchmark's own process.
 final class DBusFloorRelay: StreamRelay {

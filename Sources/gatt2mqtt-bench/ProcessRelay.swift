@@ -1,6 +1,6 @@
 import BlueZ
 import Foundation
-import Synchronization
+import Locks
 import TestSupport
 
 /// A relay that is a process of its own, publishing `<prefix>/<id>/force` to the broker and taking

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// A value that arrived: its sequence and the moment (CLOCK_MONOTONIC, ns).
 struct Reception: Sendable {

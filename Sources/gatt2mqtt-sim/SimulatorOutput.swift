@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locks
 
 /// The test interface on standard output: whole lines, flushed one by one (unbuffered writes), never
 /// interleaved.

@@ -1,6 +1,6 @@
 import BlueZ
 import Foundation
-import Synchronization
+import Locks
 
 /// `--traffic-log FILE`: one line per notification sent and per write received, with the moment it
 /// crossed the bus on the system's monotonic clock, so that another process on the same machine (the

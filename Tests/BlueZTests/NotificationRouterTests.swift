@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 import Testing
 
 @testable import BlueZ

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Synchronization
+import Locks
 import Testing
 
 @testable import Bridge

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locks
 import Testing
 
 @testable import DBus

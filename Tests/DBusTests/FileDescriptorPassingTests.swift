@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Locks
 import Testing
 
 @testable import DBus

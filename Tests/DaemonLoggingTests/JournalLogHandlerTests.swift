@@ -1,7 +1,7 @@
 import DaemonLogging
 import Glibc
 import Logging
-import Synchronization
+import Locks
 import Testing
 
 @Suite struct JournalLogHandlerTests {

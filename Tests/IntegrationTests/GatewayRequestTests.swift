@@ -1,6 +1,6 @@
 import Foundation
 import MQTT
-import Synchronization
+import Locks
 import Testing
 import TestSupport
 

@@ -1,5 +1,5 @@
 import MQTT
-import Synchronization
+import Locks
 import TestSupport
 
 /// Subscribes to everything on a broker and lets a test wait for the message it expects.

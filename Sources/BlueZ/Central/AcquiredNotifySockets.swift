@@ -1,6 +1,6 @@
 import DBus
 import Glibc
-import Synchronization
+import Locks
 
 /// Notifications read from AcquireNotify sockets, polled on the bus connection's own thread and handed
 /// to the router as PropertiesChanged values are: one `SOCK_SEQPACKET` packet is one notification, and

@@ -1,6 +1,6 @@
 import DBus
 import Logging
-import Synchronization
+import Locks
 
 /// A BlueZ central: the object cache, adapters and devices, discovery, connections and GATT
 /// operations. It survives bluetoothd restarts: when `org.bluez` loses its owner the cache empties

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// Which adapters this client wants discovering, and which connections or pairings hold it paused.
 /// Its callers take their turn on `BlueZClient.discoveryTurns` around each change.

@@ -1,4 +1,5 @@
-import Synchronization
+import Locks
+import struct Synchronization.Atomic
 
 /// Takes a notification's bytes on the thread that received them; false hands them to the stream.
 public typealias NotificationLane = @Sendable ([UInt8]) -> Bool

@@ -1,5 +1,5 @@
 import DBus
-import Synchronization
+import Locks
 
 /// A BlueZ GATT server application: the `GattService1` / `GattCharacteristic1` / `GattDescriptor1`
 /// objects of a described set of services, served under `rootPath` with an ObjectManager at the root,

@@ -1,6 +1,6 @@
 import DBus
 import Glibc
-import Synchronization
+import Locks
 
 /// The application's end of each AcquireNotify socket, by characteristic UUID.
 ///

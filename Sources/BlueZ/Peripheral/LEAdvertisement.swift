@@ -1,5 +1,5 @@
 import DBus
-import Synchronization
+import Locks
 
 /// What a peripheral advertises, as plain data (`org.bluez.LEAdvertisement1` properties).
 public struct LEAdvertisementDescription: Sendable, Equatable {

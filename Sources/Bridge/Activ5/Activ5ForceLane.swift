@@ -1,6 +1,6 @@
 import BlueZ
 import Peripherals
-import Synchronization
+import Locks
 
 /// Force and IMU values of one Activ5, decoded and published on the thread that received them: the
 /// D-Bus thread hands them over through a notification lane, so a value at 200 Hz wakes no other

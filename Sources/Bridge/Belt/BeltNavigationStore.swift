@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// The navigation of every belt this gateway has served, kept while no session holds it: navigation is
 /// the bridge's state, not the link's (FSLib keeps it without a belt), so it outlives a session that ends

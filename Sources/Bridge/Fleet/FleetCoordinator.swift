@@ -1,5 +1,5 @@
 import Fleet
-import Synchronization
+import Locks
 
 /// This gateway's side of a fleet: an ownership arbiter per device (keyed `<family>/<id>`), the
 /// gateways heard lately, and the claims due for publishing. Pure bookkeeping under one lock; the

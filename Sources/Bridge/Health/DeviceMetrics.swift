@@ -1,4 +1,5 @@
-import Synchronization
+import Locks
+import struct Synchronization.Atomic
 
 /// Counters per device (keyed `<family>/<id>`), written by the sessions and read by the health report.
 /// A session finds its counter once and counts without a lock or a lookup: it counts every notification.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// What this gateway has told Home Assistant: the gateway's config and each served device's, kept so
 /// that they can be sent again when Home Assistant restarts and withdrawn when a device is forgotten.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// A step of the start-up that other services wait for (the broker session, BlueZ): once open it stays
 /// open. A waiter whose task is cancelled (a shutdown during start-up) stops waiting at once.

@@ -1,6 +1,6 @@
 import Foundation
 import MQTT
-import Synchronization
+import Locks
 
 /// The fleet benchmark's eyes on one broker: one MQTT client that records, with its arrival time, every
 /// claim, every `owner`, every belt heading and every belt reply. Commands carry a `transaction`, which

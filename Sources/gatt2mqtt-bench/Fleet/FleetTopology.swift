@@ -1,6 +1,6 @@
 import Foundation
 import MQTT
-import Synchronization
+import Locks
 import TestSupport
 
 /// Where the fleet benchmark's gateways and its observer meet: one mosquitto broker, two mosquitto

@@ -1,6 +1,6 @@
 import Foundation
 import MQTT
-import Synchronization
+import Locks
 
 /// The soak's MQTT client: sends the commands and keeps the books on their answers, and notes when each
 /// device's force last arrived. It has a persistent session (clean start off, an hour's session expiry)

@@ -1,5 +1,5 @@
 import MQTT
-import Synchronization
+import Locks
 
 /// Where a session under test publishes: every message kept in order, and waits for the next one on a
 /// topic answered as it arrives (no sleeping).

@@ -1,0 +1,46 @@
+import Synchronization
+
+// ThreadSanitizer's happens-before annotations (its runtime defines them when the build is instrumented).
+#if GATT2MQTT_TSAN
+@_silgen_name("__tsan_acquire") private func tsanAcquire(_ address: UnsafeMutableRawPointer)
+@_silgen_name("__tsan_release") private func tsanRelease(_ address: UnsafeMutableRawPointer)
+#endif
+
+/// The project's lock: the standard library's `Synchronization.Mutex`, which on Linux waits on a futex
+/// that ThreadSanitizer cannot see, so every access it guards reads to ThreadSanitizer as a race. Built
+/// by scripts/tsan (`-DGATT2MQTT_TSAN`), this one tells ThreadSanitizer where each critical section
+/// begins and ends; in any other build it is the standard library's lock and nothing else.
+///
+/// Files that use it import `Locks`, and `struct Synchronization.Atomic` alone when they also need
+/// atomics: both modules name a `Mutex`, and a whole `import Synchronization` would make it ambiguous.
+public struct Mutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
+    private let lock: Synchronization.Mutex<Value>
+    #if GATT2MQTT_TSAN
+    /// An address of its own for the annotations (the value's address cannot be taken without an access).
+    private let token = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+    #endif
+
+    public init(_ initialValue: consuming sending Value) {
+        lock = Synchronization.Mutex(initialValue)
+    }
+
+    #if GATT2MQTT_TSAN
+    deinit { token.deallocate() }
+    #endif
+
+    /// Runs `body` with the value while holding the lock.
+    public borrowing func withLock<Result: ~Copyable, E: Error>(
+        _ body: (inout sending Value) throws(E) -> sending Result
+    ) throws(E) -> sending Result {
+        #if GATT2MQTT_TSAN
+        let token = token
+        #endif
+        return try lock.withLock { (value: inout sending Value) throws(E) -> sending Result in
+            #if GATT2MQTT_TSAN
+            tsanAcquire(token)
+            defer { tsanRelease(token) }
+            #endif
+            return try body(&value)
+        }
+    }
+}
