@@ -8,13 +8,15 @@ struct Activ5Telemetry: Sendable {
     let id: String
     let topics: TopicMap
     private var detector: DoubleSqueezeDetector
-    private var lastState: [String: String] = [:]
+    /// What was last published on each retained leaf.
+    private var retained: RetainedLeaves
     /// `a5/<id>/force`, written once: it is the topic of every force sample.
     private let forceTopic: String
 
     init(id: String, topics: TopicMap, thresholds: DoubleSqueezeDetector.Thresholds) {
         self.id = id
         self.topics = topics
+        retained = RetainedLeaves(.a5, id: id, topics: topics)
         detector = DoubleSqueezeDetector(thresholds: thresholds)
         forceTopic = topics.device(.a5, id, "force")
     }
@@ -26,8 +28,8 @@ struct Activ5Telemetry: Sendable {
         var publications = [Publication(topic: forceTopic, payload: FixedDecimals.text(newtons))]
         for event in detector.feed(newtons: newtons, at: seconds) {
             switch event {
-            case .squeezed: publications += changed("squeeze", "squeezed")
-            case .released: publications += changed("squeeze", "released")
+            case .squeezed: publications += retained.changed("squeeze", "squeezed")
+            case .released: publications += retained.changed("squeeze", "released")
             case .doubleSqueeze: publications.append(Publication(topic: topic("event"), payload: "doubleSqueeze", qos: 1))
             }
         }
@@ -45,28 +47,23 @@ struct Activ5Telemetry: Sendable {
         return Publication(topic: topic("imu"), payload: payload.text)
     }
 
-    mutating func streaming(_ on: Bool) -> [Publication] { changed("state", on ? "isometric" : "stopped") }
+    mutating func streaming(_ on: Bool) -> [Publication] { retained.changed("state", on ? "isometric" : "stopped") }
 
     mutating func battery(level: UInt8?, status: String?) -> [Publication] {
         var members: [String: JSONValue] = [:]
         if let level { members["level"] = .number(Double(level)) }
         if let status { members["status"] = .string(status) }
-        return members.isEmpty ? [] : changed("battery", JSONValue.object(members).text)
+        return members.isEmpty ? [] : retained.changed("battery", JSONValue.object(members).text)
     }
 
-    mutating func info(_ members: [String: JSONValue]) -> [Publication] { changed("info", JSONValue.object(members).text) }
+    mutating func info(_ members: [String: JSONValue]) -> [Publication] { retained.changed("info", JSONValue.object(members).text) }
 
     /// Forgets what was published, so that it is sent again after a reconnect; squeeze starts released.
     mutating func reset(thresholds: DoubleSqueezeDetector.Thresholds) {
-        lastState = [:]
+        retained.forgetAll()
         detector = DoubleSqueezeDetector(thresholds: thresholds)
     }
 
-    private mutating func changed(_ leaf: String, _ payload: String) -> [Publication] {
-        guard lastState[leaf] != payload else { return [] }
-        lastState[leaf] = payload
-        return [.state(topic(leaf), payload)]
-    }
 
 
     private static func rounded(_ value: Double, _ places: Int) -> Double {

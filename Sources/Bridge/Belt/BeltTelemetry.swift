@@ -6,12 +6,13 @@ public struct BeltTelemetry: Sendable {
     public let id: String
     public let topics: TopicMap
     public private(set) var mode: BeltMode?
-    /// The last payload published per retained leaf, so unchanged state is not sent again.
-    private var lastState: [String: String] = [:]
+    /// What was last published on each retained leaf.
+    private var retained: RetainedLeaves
 
     public init(id: String, topics: TopicMap) {
         self.id = id
         self.topics = topics
+        retained = RetainedLeaves(.belt, id: id, topics: topics)
     }
 
     private func topic(_ leaf: String) -> String { topics.device(.belt, id, leaf) }
@@ -32,13 +33,13 @@ public struct BeltTelemetry: Sendable {
             ]).text, qos: 1)
             return [press] + modeChanged(to: event.newMode)
         case .battery(let status):
-            return changed("battery", Self.batteryJSON(status).text)
+            return retained.changed("battery", Self.batteryJSON(status).text)
         case .parameter(.defaultIntensity(let intensity)), .parameter(.advancedDefaultIntensity(let intensity)):
-            return changed("intensity", String(intensity))
+            return retained.changed("intensity", String(intensity))
         case .parameter(.headingOffset(let degrees)), .parameter(.advancedHeadingOffset(let degrees)):
-            return changed("heading_offset", String(degrees))
+            return retained.changed("heading_offset", String(degrees))
         case .parameter(.accuracySignal(let state)):
-            return changed("compass_accuracy_signal", JSONValue.object([
+            return retained.changed("compass_accuracy_signal", JSONValue.object([
                 "compass_mode": .bool(state.contains(.compassMode)), "app_mode": .bool(state.contains(.appMode)),
             ]).text)
         case .parameter, .firmware:
@@ -51,7 +52,7 @@ public struct BeltTelemetry: Sendable {
         var members: [String: JSONValue] = ["address": .string(address), "gateway": .string(gateway), "family": .string("belt")]
         if let name { members["name"] = .string(name) }
         if let firmware { members["firmware"] = .number(Double(firmware.version)) }
-        return changed("info", JSONValue.object(members).text)
+        return retained.changed("info", JSONValue.object(members).text)
     }
 
     static func orientationJSON(_ orientation: BeltOrientation) -> JSONValue {
@@ -86,14 +87,9 @@ public struct BeltTelemetry: Sendable {
     /// Forgets remembered state, so the next values are published again (after a reconnect).
     public mutating func reset() {
         mode = nil
-        lastState = [:]
+        retained.forgetAll()
     }
 
-    private mutating func changed(_ leaf: String, _ payload: String) -> [Publication] {
-        guard lastState[leaf] != payload else { return [] }
-        lastState[leaf] = payload
-        return [.state(topic(leaf), payload)]
-    }
 
     private mutating func modeChanged(to newMode: BeltMode) -> [Publication] {
         guard newMode != mode else { return [] }

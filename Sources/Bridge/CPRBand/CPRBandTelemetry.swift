@@ -8,11 +8,13 @@ struct CPRBandTelemetry: Sendable {
     private var angle: CPRBandAngleMovingAverage
     private var statistics: CompressionStatistics
     private var sessionStart: Double?
-    private var lastState: [String: String] = [:]
+    /// What was last published on each retained leaf.
+    private var retained: RetainedLeaves
 
     init(id: String, topics: TopicMap, options: CPRBandOptions) {
         self.id = id
         self.topics = topics
+        retained = RetainedLeaves(.cpr, id: id, topics: topics)
         self.options = options
         angle = CPRBandAngleMovingAverage(sampleCount: options.angleSamples)
         statistics = CompressionStatistics(windowSeconds: options.rateWindowSeconds, range: options.targetRange)
@@ -39,7 +41,7 @@ struct CPRBandTelemetry: Sendable {
     mutating func battery(_ level: CPRBandBatteryLevel) -> [Publication] {
         var members: [String: JSONValue] = ["percent": .number((level.percent * 10).rounded() / 10), "raw": .number(Double(level.raw))]
         if let volts = level.volts { members["volts"] = .number((volts * 100).rounded() / 100) }
-        return changed("battery", JSONValue.object(members).text)
+        return retained.changed("battery", JSONValue.object(members).text)
     }
 
     /// RSSI and the distance it suggests.
@@ -53,7 +55,7 @@ struct CPRBandTelemetry: Sendable {
 
     /// The mode changed: a practice or evaluation that ends publishes its summary (retained).
     mutating func mode(_ mode: CPRBandMode, from previous: CPRBandMode, at seconds: Double) -> [Publication] {
-        var publications = changed("mode", Self.name(of: mode))
+        var publications = retained.changed("mode", Self.name(of: mode))
         if mode.isStreaming, !previous.isStreaming {
             sessionStart = seconds
             statistics = CompressionStatistics(windowSeconds: options.rateWindowSeconds, targetRange: statistics.targetRange)
@@ -82,20 +84,15 @@ struct CPRBandTelemetry: Sendable {
     }
 
     mutating func reset() {
-        lastState = [:]
+        retained.forgetAll()
         angle.reset()
     }
 
-    mutating func info(_ members: [String: JSONValue]) -> [Publication] { changed("info", JSONValue.object(members).text) }
+    mutating func info(_ members: [String: JSONValue]) -> [Publication] { retained.changed("info", JSONValue.object(members).text) }
 
-    private mutating func changed(_ leaf: String, _ payload: String) -> [Publication] {
-        guard lastState[leaf] != payload else { return [] }
-        lastState[leaf] = payload
-        return [.state(topic(leaf), payload)]
-    }
 
     /// While a range or name sequence is written the vendor's library reports `sending`.
-    mutating func sending() -> [Publication] { changed("mode", "sending") }
+    mutating func sending() -> [Publication] { retained.changed("mode", "sending") }
 
     /// The mode names of topics.md.
     static func name(of mode: CPRBandMode) -> String {

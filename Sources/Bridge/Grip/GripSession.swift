@@ -11,18 +11,18 @@ actor GripSession: LinkedSession {
     nonisolated let core: SessionCore
     var state = ConnectionState.disconnected
     private var streams = NotificationStreams()
-    private var lastState: [String: String] = [:]
+    /// What was last published on each retained leaf.
+    private var retained: RetainedLeaves
 
     init(device: BlueZDevice, context: SessionContext, profile: GripProfile) {
         core = SessionCore(device: device, context: context, family: .grip)
+        retained = RetainedLeaves(.grip, id: core.id, topics: core.publisher.topics)
         self.profile = profile
     }
 
     /// Publishes retained state when it changed.
     private func retain(_ leaf: String, _ payload: String) {
-        guard lastState[leaf] != payload else { return }
-        lastState[leaf] = payload
-        core.publish([.state(core.topic(leaf), payload)])
+        core.publish(retained.changed(leaf, payload))
     }
 
     // MARK: Lifecycle
@@ -31,7 +31,7 @@ actor GripSession: LinkedSession {
         streams.cancelAll()
         await core.link.reset()
         // Live state is cleared with the link: the next connection publishes it again.
-        lastState = lastState.filter { !core.liveStateLeaves.contains($0.key) }
+        retained.forget(core.liveStateLeaves)
         setState(.disconnected)
     }
 

@@ -199,5 +199,9 @@ struct SoakBench {
         try ResultsSection(name: "soak").replace(in: markdown, with: figures.markdown())
     }
 
-    private func say(_ text: String) { print("soak: \(text)") }
+    /// Prints and flushes: an hour's run into a file or a pipe can be followed line by line.
+    private func say(_ text: String) {
+        print("soak: \(text)")
+        fflush(nil)
+    }
 }

@@ -51,8 +51,9 @@ struct SoakFigures: Codable, Sendable {
         let steadyRSS = memory.slopePerHour(from: warmUpSeconds) { $0.residentKilobytes }
         let steadyAnon = memory.slopePerHour(from: warmUpSeconds) { $0.anonymousKilobytes }
         let answered = commandsAnswered.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let inProgress = measuredMinutes == 0
         var lines = [
-            "Run on \(date): \(machine); \(versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")).",
+            (inProgress ? "**In progress** (written at each restart; the figures so far). " : "") + "Run on \(date): \(machine); \(versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")).",
             "Settings: \(settings.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")).",
             "",
             "| | |",
@@ -78,6 +79,7 @@ struct SoakFigures: Codable, Sendable {
         for failure in failures { lines.append("| **Failure** | \(failure) |") }
         let lossOK = commandsLost == 0 && gatewayExitedEarly == nil
         let growthOK = steadyRSS.map { $0 < Self.growthGoalKilobytesPerHour } ?? false
+        if inProgress { return lines.joined(separator: "\n") }
         lines += ["", "Goals: 0 commands lost — \(lossOK ? "met" : "**missed**"); RSS growth under 1 MB/h — \(growthOK ? "met" : "**missed**")."]
         return lines.joined(separator: "\n")
     }
