@@ -29,7 +29,9 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    private static func quoted(_ text: String) -> String {
+    /// `text` as a JSON string, quotes included. Control characters and DEL are escaped, so the result is also a
+    /// valid YAML double-quoted scalar (the effective configuration is printed with it).
+    public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -38,7 +40,8 @@ public enum JSONValue: Sendable, Equatable {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
             default: result.unicodeScalars.append(scalar)
             }
         }

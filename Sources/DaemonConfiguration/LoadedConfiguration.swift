@@ -145,24 +145,8 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     }
 }
 
-/// A YAML double-quoted scalar (JSON's escapes are valid there).
-private func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\t": result += "\\t"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-            result +=
-                "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                + String(scalar.value, radix: 16)
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result + "\""
-}
+/// A YAML double-quoted scalar: JSON's escapes are valid there.
+private func quoted(_ text: String) -> String { JSONValue.quoted(text) }
 
 /// `20` rather than `20.0`; other values as Swift prints them.
 func number(_ value: Double) -> String { EffectiveSetting.number(value) }
