@@ -126,39 +126,3 @@ struct NotificationRouterTests {
         #expect(first == [[6, 0]])
     }
 }
-
-struct GattOperationQueueTests {
-    @Test func operationsNeverOverlap() async throws {
-        let queue = GattOperationQueue()
-        let log = Log()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 0..<5 {
-                group.addTask {
-                    try await queue.run {
-                        await log.append("start \(index)")
-                        try await Task.sleep(for: .milliseconds(5))
-                        await log.append("end \(index)")
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        let entries = await log.entries
-        #expect(entries.count == 10)
-        for pair in stride(from: 0, to: entries.count, by: 2) {
-            // Every start is followed by its own end: nothing overlaps.
-            #expect(entries[pair].dropFirst(6) == entries[pair + 1].dropFirst(4))
-        }
-    }
-
-    @Test func aFailingOperationDoesNotBlockTheNextOne() async throws {
-        let queue = GattOperationQueue()
-        await #expect(throws: CancellationError.self) { try await queue.run { throw CancellationError() } }
-        #expect(try await queue.run { 42 } == 42)
-    }
-
-    actor Log {
-        var entries: [String] = []
-        func append(_ entry: String) { entries.append(entry) }
-    }
-}

@@ -12,7 +12,7 @@ extension BlueZClient {
     }
 
     private func connectNow(devicePath: String, timeout: Duration) async throws {
-        try await operationQueue(for: devicePath).run { [self] in
+        try await gattTurns.withTurn(on: devicePath) { [self] in
             let linkedBefore = await device(at: devicePath)?.connected == true
             if try await connectAndResolve(devicePath, timeout: linkedBefore ? .seconds(5) : timeout) { return }
             if linkedBefore {
@@ -48,7 +48,7 @@ extension BlueZClient {
 
     /// Reads a characteristic's value.
     public func read(characteristicPath: String, devicePath: String) async throws -> [UInt8] {
-        try await operationQueue(for: devicePath).run { [self] in
+        try await gattTurns.withTurn(on: devicePath) { [self] in
             router.readStarted(characteristicPath)
             do {
                 let reply = try await connection.call(
@@ -66,7 +66,7 @@ extension BlueZClient {
 
     /// Writes a characteristic's value, with or without response.
     public func write(_ bytes: [UInt8], characteristicPath: String, devicePath: String, type: GattWriteType = .request) async throws {
-        try await operationQueue(for: devicePath).run { [self] in
+        try await gattTurns.withTurn(on: devicePath) { [self] in
             _ = try await connection.call(
                 destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
                 member: "WriteValue", arguments: [.bytes(bytes), .properties(["type": .string(type.rawValue)])],
@@ -81,7 +81,7 @@ extension BlueZClient {
     public func notifications(
         characteristicPath: String, devicePath: String, lane: NotificationLane? = nil
     ) async throws -> AsyncStream<[UInt8]> {
-        try await operationQueue(for: devicePath).run { [self] in
+        try await gattTurns.withTurn(on: devicePath) { [self] in
             let stream = router.open(characteristicPath, lane: lane)
             if await acquireNotifications(characteristicPath) { return stream }
             do {
@@ -132,7 +132,7 @@ extension BlueZClient {
         }
         let stream = router.generation(of: characteristicPath)
         defer { if let stream { router.close(characteristicPath, generation: stream) } }
-        try await operationQueue(for: devicePath).run { [self] in
+        try await gattTurns.withTurn(on: devicePath) { [self] in
             _ = try await connection.call(
                 destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
                 member: "StopNotify", timeout: operationTimeout)

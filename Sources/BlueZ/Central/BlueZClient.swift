@@ -13,13 +13,14 @@ public final class BlueZClient: Sendable {
     let notifySockets: AcquiredNotifySockets
     let discoveryGate = DiscoveryGate()
     /// Connection attempts, one at a time per adapter.
-    let adapterTurns = AdapterTurns()
+    let adapterTurns = Turns()
     /// Discovery changes (start, pause, resume, stop), one at a time per adapter.
-    let discoveryTurns = AdapterTurns()
+    let discoveryTurns = Turns()
+    /// GATT operations (connect, reads, writes, notification set-up), one at a time per device.
+    let gattTurns = Turns()
 
     /// Notification values dropped because their consumer fell too far behind (see `NotificationRouter`).
     public var droppedNotifications: Int { router.droppedCount }
-    private let queues = Mutex<[String: GattOperationQueue]>([:])
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let refused = Mutex(false)
     let logger: Logger
@@ -159,14 +160,5 @@ public final class BlueZClient: Sendable {
     func endAllStreams() {
         notifySockets.releaseAll()
         router.closeAll()
-    }
-
-    func operationQueue(for devicePath: String) -> GattOperationQueue {
-        queues.withLock { queues in
-            if let queue = queues[devicePath] { return queue }
-            let queue = GattOperationQueue()
-            queues[devicePath] = queue
-            return queue
-        }
     }
 }
