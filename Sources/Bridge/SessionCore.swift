@@ -41,6 +41,16 @@ final class SessionCore: Sendable {
     /// `<family>/<id>/<leaf>`.
     func topic(_ leaf: String) -> String { publisher.topics.device(family, id, leaf) }
 
+    /// What every device's retained `info` holds (topics.md): its address, family, the gateway that serves it, and
+    /// its name when it has one. A family adds what its handshake learnt.
+    var infoMembers: [String: JSONValue] {
+        var members: [String: JSONValue] = [
+            "address": .string(link.device.address), "family": .string(family.rawValue), "gateway": .string(gateway),
+        ]
+        if let name = link.device.name ?? link.device.alias { members["name"] = .string(name) }
+        return members
+    }
+
     func publish(_ publications: [Publication]) {
         for publication in publications {
             if publication.retain, let leaf = publication.topic.split(separator: "/").last {

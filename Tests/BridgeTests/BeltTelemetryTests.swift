@@ -62,7 +62,9 @@ extension BeltTelemetryTests {
         #expect(telemetry.publications(for: try decode(fe06, [0x10, 0x01, 0x2D, 0x00])) == [.state("belt/id/heading_offset", "45")])
         #expect(telemetry.publications(for: try decode(fe06, [0x10, 0x03, 0x02]))
             == [.state("belt/id/compass_accuracy_signal", #"{"app_mode":true,"compass_mode":false}"#)])
-        let info = telemetry.info(name: "naviGuertel-SIM", address: "00:11:22:33:44:51", firmware: BeltFirmwareInfo(version: 52), gateway: "gw")
+        let info = telemetry.info(
+            ["address": .string("00:11:22:33:44:51"), "family": .string("belt"), "gateway": .string("gw"), "name": .string("naviGuertel-SIM")],
+            firmware: BeltFirmwareInfo(version: 52))
         #expect(info == [.state("belt/id/info", #"{"address":"00:11:22:33:44:51","family":"belt","firmware":52,"gateway":"gw","name":"naviGuertel-SIM"}"#)])
     }
 }

@@ -107,11 +107,8 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     }
 
     private func infoMembers() -> [String: JSONValue] {
-        var members: [String: JSONValue] = [
-            "address": .string(core.link.device.address), "family": .string("a5"), "gateway": .string(core.gateway),
-            "protocol": .string(wireProtocol == .legacy ? "legacy" : "new"),
-        ]
-        if let name = core.link.device.name ?? core.link.device.alias { members["name"] = .string(name) }
+        var members = core.infoMembers
+        members["protocol"] = .string(wireProtocol == .legacy ? "legacy" : "new")
         if let firmware = progress.firmwareVersion { members["firmware"] = .string(firmware) }
         if let version = progress.protocolVersion { members["protocol_version"] = .string(version) }
         if let serial = progress.serialNumber { members["serial"] = .string(serial) }

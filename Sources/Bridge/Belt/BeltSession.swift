@@ -53,8 +53,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
         if let mode = handshake.mode { perform(navigation.connected(mode: mode, now: .now)) }
         core.publish([.state(core.topic("navigation"), navigation.state.rawValue)])
         publishSignalIfChanged()
-        let device = core.link.device
-        core.publish(telemetry.info(name: device.name ?? device.alias, address: device.address, firmware: handshake.firmware, gateway: core.gateway))
+        core.publish(telemetry.info(core.infoMembers, firmware: handshake.firmware))
         core.logger.info("belt connected", metadata: ["firmware": "\(handshake.firmware?.version ?? 0)"])
     }
 

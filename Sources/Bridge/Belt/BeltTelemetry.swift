@@ -47,10 +47,9 @@ public struct BeltTelemetry: Sendable {
         }
     }
 
-    /// The retained `info` once the handshake knows the firmware.
-    public mutating func info(name: String?, address: String, firmware: BeltFirmwareInfo?, gateway: String) -> [Publication] {
-        var members: [String: JSONValue] = ["address": .string(address), "gateway": .string(gateway), "family": .string("belt")]
-        if let name { members["name"] = .string(name) }
+    /// The retained `info` (every device's `members`) once the handshake knows the firmware.
+    public mutating func info(_ members: [String: JSONValue], firmware: BeltFirmwareInfo?) -> [Publication] {
+        var members = members
         if let firmware { members["firmware"] = .number(Double(firmware.version)) }
         return retained.changed("info", JSONValue.object(members).text)
     }

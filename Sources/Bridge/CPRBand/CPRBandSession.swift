@@ -49,10 +49,7 @@ actor CPRBandSession: LinkedSession {
         received(battery, from: CPRBandGATT.Characteristic.battery)
         try await send(.onConnect)
         setState(.connected)
-        let device = core.link.device
-        var info: [String: JSONValue] = ["address": .string(device.address), "family": .string("cpr"), "gateway": .string(core.gateway)]
-        if let name = device.name ?? device.alias { info["name"] = .string(name) }
-        core.publish(telemetry.info(info))
+        core.publish(telemetry.info(core.infoMembers))
         await publishSignal()
         await restoreDesired()
         // As Bus does: the battery every minute, RSSI and distance every 5 s (by default).

@@ -67,8 +67,7 @@ actor GripSession: LinkedSession {
 
     private func start() async throws {
         let information = profile.deviceInformation
-        var info: [String: JSONValue] = ["address": .string(core.link.device.address), "family": .string("grip"), "gateway": .string(core.gateway)]
-        if let name = core.link.device.name ?? core.link.device.alias { info["name"] = .string(name) }
+        var info = core.infoMembers
         for (key, uuid) in [
             ("manufacturer", information.manufacturerNameUUID), ("model", information.modelNumberUUID),
             ("hardware", information.hardwareRevisionUUID), ("firmware", information.firmwareRevisionUUID),
