@@ -1,5 +1,6 @@
 import CDBus
 import Dispatch
+import Locks
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -161,6 +162,7 @@ public final class DBusConnection: @unchecked Sendable {
     private func send(_ message: DBusMessage, timeout: Duration) async throws -> DBusMessage {
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let waiter = PendingReply()
+        defer { HandOver.receive(waiter) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DBusMessage, any Error>) in
                 queue.async {
@@ -338,6 +340,7 @@ private final class PendingReply: @unchecked Sendable {
         }
         finished?()
         finished = nil
+        HandOver.publish(self)
         continuation.resume(with: result)
     }
 }

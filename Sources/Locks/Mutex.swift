@@ -1,11 +1,5 @@
 import Synchronization
 
-// ThreadSanitizer's happens-before annotations (its runtime defines them when the build is instrumented).
-#if GATT2MQTT_TSAN
-@_silgen_name("__tsan_acquire") private func tsanAcquire(_ address: UnsafeMutableRawPointer)
-@_silgen_name("__tsan_release") private func tsanRelease(_ address: UnsafeMutableRawPointer)
-#endif
-
 /// The project's lock: the standard library's `Synchronization.Mutex`, which on Linux waits on a futex
 /// that ThreadSanitizer cannot see, so every access it guards reads to ThreadSanitizer as a race. Built
 /// by scripts/tsan (`-DGATT2MQTT_TSAN`), this one tells ThreadSanitizer where each critical section
@@ -37,8 +31,8 @@ public struct Mutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
         #endif
         return try lock.withLock { (value: inout sending Value) throws(E) -> sending Result in
             #if GATT2MQTT_TSAN
-            tsanAcquire(token)
-            defer { tsanRelease(token) }
+            ThreadSanitizer.acquire(token)
+            defer { ThreadSanitizer.release(token) }
             #endif
             return try body(&value)
         }
