@@ -44,6 +44,21 @@ struct FleetCoordinatorTests {
         #expect(a.receive(claim("gw-b", .candidate)), "room again: nobody claims the old devices any more")
     }
 
+    /// Devices seen over the air (anyone may advertise a family's name from ever new addresses) fill the arbiters,
+    /// smoothers and publishing times only to the device limit: devices this gateway neither owns nor hears claims of
+    /// make room.
+    @Test func devicesSeenOverTheAirAreBoundedToo() {
+        let a = coordinator("gw-a")
+        for index in 0..<(FleetCoordinator.deviceLimit + 100) {
+            _ = a.step("belt/\(index)", rssi: -70, freeSlots: 4, linkUp: false, brokerConnected: true)
+        }
+        let sizes = a.deviceTableSizes
+        #expect(sizes.arbiters <= FleetCoordinator.deviceLimit)
+        #expect(sizes.smoothers <= FleetCoordinator.deviceLimit && sizes.lastPublished <= FleetCoordinator.deviceLimit)
+        _ = a.step("belt/latest", rssi: -70, freeSlots: 4, linkUp: false, brokerConnected: true)
+        #expect(a.deviceTableSizes.arbiters <= FleetCoordinator.deviceLimit, "still bounded: \(a.deviceTableSizes)")
+    }
+
     @Test func anotherGatewaysLiveOwnerClaimNamesTheOwner() {
         let a = coordinator("gw-a")
         #expect(a.otherOwner("belt/aa") == nil)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Bridge
 
-/// The fleet incarnation never goes backwards: a missing file is the first start, anything else unreadable is
+/// The fleet incarnation never goes backwards: a missing file is the first start (at the clock's seconds), anything else unreadable is
 /// refused, the largest number a claim carries is refused, and one file serves one gateway at a time.
 struct IncarnationTests {
     /// A folder of the test's own, removed by the caller's `defer`.
@@ -17,20 +17,39 @@ struct IncarnationTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/state/fleet-incarnation"
         #expect(try Incarnation.read(file) == 0)
-        #expect(try Incarnation.next(file: file) == 1, "the folder is made too")
-        #expect(try String(contentsOfFile: file, encoding: .utf8) == "1\n")
+        let before = Incarnation.clockSeconds()
+        let first = try Incarnation.next(file: file)
+        #expect(first >= before && first <= Incarnation.clockSeconds(), "the first start begins at the clock's seconds; the folder is made too")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "\(first)\n")
         #expect(!FileManager.default.fileExists(atPath: file + ".new"), "written through a temporary file, renamed")
+    }
+
+    /// A gateway under `auto` whose default file is taken (a second gateway on the host) runs on the clock's seconds
+    /// and says so; once it has a file of its own, the first start there does not go back below what it ran on.
+    @Test func theClockStandsInForATakenDefaultFileAndAFileLaterGoesOnFromIt() throws {
+        let folder = makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var options = FleetOptions()
+        options.joining = .whenOthersOnline
+        options.incarnationFile = folder + "/fleet-incarnation"
+        _ = try Incarnation.next(file: options.incarnationFile)  // the other gateway holds the lock from now on
+        var notes: [String] = []
+        let onClock = try Incarnation.forGateway(options) { notes.append($0) }
+        #expect(notes.count == 1 && notes[0].contains("the clock"), "\(notes)")
+        #expect(try Incarnation.next(file: folder + "/own-file") >= onClock, "the incarnation never goes back")
+        options.incarnationFileChosen = true
+        #expect(throws: (any Error).self, "a file the user chose is never replaced by the clock") { try Incarnation.forGateway(options) { _ in } }
     }
 
     @Test func aSecondGatewayOnTheSameFileIsRefused() throws {
         let folder = makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/fleet-incarnation"
-        #expect(try Incarnation.next(file: file) == 1)
+        let first = try Incarnation.next(file: file)
         #expect {
             try Incarnation.next(file: file)
         } throws: { "\($0)".contains("in use by another gatt2mqtt") }
-        #expect(try String(contentsOfFile: file, encoding: .utf8) == "1\n", "the refused start changed nothing")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "\(first)\n", "the refused start changed nothing")
     }
 
     @Test(arguments: ["", "\n", "twelve\n", "-3\n", "1.5\n", "18446744073709551616\n", String(repeating: "9", count: 40)])

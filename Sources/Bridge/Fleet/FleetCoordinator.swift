@@ -118,6 +118,22 @@ final class FleetCoordinator: Sendable {
     /// grow the table without bound. Far more than a fleet serves (each gateway connects a few dozen at most).
     static let deviceLimit = 4096
 
+    /// Whether `key` has or may have an arbiter: once the table holds `deviceLimit` devices, those this gateway neither
+    /// owns nor hears claims of make room, with their smoothers and publishing times. Claims name devices by topic and
+    /// sightings by advertisement, and neither may grow the tables without bound.
+    private static func hasRoom(for key: String, in state: inout State, at now: FleetInstant) -> Bool {
+        guard state.arbiters[key] == nil, state.arbiters.count >= deviceLimit else { return true }
+        state.arbiters = state.arbiters.filter { $0.value.isOwner || !$0.value.otherClaims(at: now).isEmpty }
+        state.smoothers = state.smoothers.filter { state.arbiters[$0.key] != nil }
+        state.lastPublished = state.lastPublished.filter { state.arbiters[$0.key] != nil }
+        return state.arbiters.count < deviceLimit
+    }
+
+    /// How many devices the fleet's per-device tables hold (for tests of their bounds).
+    var deviceTableSizes: (arbiters: Int, smoothers: Int, lastPublished: Int) {
+        state.withLock { ($0.arbiters.count, $0.smoothers.count, $0.lastPublished.count) }
+    }
+
     /// Another gateway's claim; false when it was dropped because the table of devices is full.
     @discardableResult
     func receive(_ claim: Claim) -> Bool {
@@ -125,15 +141,8 @@ final class FleetCoordinator: Sendable {
         let now = now
         let lease = policy.lease
         return state.withLock { state in
-            if state.arbiters[claim.device] == nil, state.arbiters.count >= Self.deviceLimit {
-                // Devices this gateway neither owns nor hears of any more make room; if none, the claim is dropped.
-                state.arbiters = state.arbiters.filter { $0.value.isOwner || !$0.value.otherClaims(at: now).isEmpty }
-                for key in state.lastPublished.keys where state.arbiters[key] == nil {
-                    state.lastPublished[key] = nil
-                    state.smoothers[key] = nil
-                }
-                guard state.arbiters.count < Self.deviceLimit else { return false }
-            }
+            // If no device makes room, the claim is dropped.
+            guard Self.hasRoom(for: claim.device, in: &state, at: now) else { return false }
             var arbiter = arbiter(claim.device, in: &state)
             _ = arbiter.receive(claim, at: now)
             state.arbiters[claim.device] = arbiter
@@ -171,6 +180,8 @@ final class FleetCoordinator: Sendable {
         let refresh = policy.refreshInterval
         let presence = presence
         return state.withLock { state in
+            // A device seen while the tables are full of devices owned or claimed is decided without being remembered.
+            let remembered = Self.hasRoom(for: key, in: &state, at: now)
             var smoothed: Int?
             if let rssi {
                 smoothed = state.smoothers[key, default: SignalSmoother()].add(rssi)
@@ -191,7 +202,12 @@ final class FleetCoordinator: Sendable {
                 claim = arbiter.nextClaim(sequence: state.sequence)
                 state.lastPublished[key] = .now
             }
-            state.arbiters[key] = arbiter
+            if remembered {
+                state.arbiters[key] = arbiter
+            } else {
+                state.smoothers[key] = nil
+                state.lastPublished[key] = nil
+            }
             return Step(decision: decision, claim: claim, listening: presence != .alone && arbiter.isListening(at: now))
         }
     }

@@ -11,8 +11,9 @@ import Peripherals
 
 /// The gateway's incarnation: read from its file, one more than the last start's, made durable before the
 /// gateway claims anything. The other gateways order its claims by it, so it must never go backwards:
-/// - a file that is not there is the first start (0 before it); a file that is there but unreadable, empty or
-///   not a number is refused with what is wrong, rather than read as 0;
+/// - a file that is not there is the first start, which begins at the clock's seconds (at least 1): a gateway
+///   that ran on the clock before it had a file (see `forGateway`) does not go back when it gets one; a file
+///   that is there but unreadable, empty or not a number is refused with what is wrong, rather than read as 0;
 /// - the new value is written to a temporary file, flushed to disk, renamed over the old one and the folder
 ///   flushed, so a power cut leaves either the old number or the new one;
 /// - it stops below 2^53 − 1, the largest a claim carries (`ClaimCodec.maximumCounter`);
@@ -33,7 +34,7 @@ enum Incarnation {
         do {
             return try next(file: options.incarnationFile)
         } catch let failure as Failure where !failure.damaged && options.joining == .whenOthersOnline && !options.incarnationFileChosen {
-            let seconds = UInt64(max(1, Date().timeIntervalSince1970))
+            let seconds = clockSeconds()
             note("fleet: \(failure.description); the clock (\(seconds)) stands in for the incarnation. Set fleet.incarnation_file before this gateway shares a broker with others")
             return seconds
         }
@@ -54,7 +55,8 @@ enum Incarnation {
             throw Failure(description: "\(file) is in use by another gatt2mqtt: give each gateway its own fleet.incarnation_file")
         }
         // The descriptor is kept open on purpose: the lock lasts as long as the process.
-        let next = try read(file) + 1
+        let last = try read(file)
+        let next = last == 0 ? clockSeconds() : last + 1
         try write(next, to: file, folder: folder)
         return next
     }
@@ -98,6 +100,9 @@ enum Incarnation {
             close(directory)
         }
     }
+
+    /// The clock's whole seconds since 1970, at least 1 (a box without a real-time clock may start near 0).
+    static func clockSeconds() -> UInt64 { UInt64(max(1, Date().timeIntervalSince1970)) }
 
     private static func errorText() -> String { String(cString: strerror(errno)) }
 }
