@@ -28,7 +28,7 @@ public final class Bridge: Sendable {
     /// Gateway requests, scan ends and inventory updates, which run beside the receive path; ended at shutdown.
     let background = OwnedTasks()
     /// Warnings that other clients on the broker can cause, at most a few a minute each.
-    let warnings = WarningLimiter()
+    let warnings: WarningLimiter
     /// Messages the receive path dropped for their size.
     let oversizedMessages = Atomic<Int>(0)
     /// Gateway requests admitted per second, and running at once.
@@ -117,6 +117,8 @@ public final class Bridge: Sendable {
         // A persistent session: QoS 1 commands sent while the gateway is cut off wait at the broker.
         mqttConfiguration.cleanStart = false
         // After a reconnect the broker delivers every command queued meanwhile at once: never drop one.
+        // The bytes that wait are bounded apart (MQTTConfiguration.incomingBufferBytes, 64 MiB): that many messages
+        // of the largest size taken would be gigabytes.
         mqttConfiguration.incomingBufferSize = max(mqttConfiguration.incomingBufferSize, 65_536)
         // Twice what a command may be, and room for topic and properties: a command up to that is answered that it is
         // too large; anything larger (other clients' payloads of up to 256 MB on a shared broker) never arrives.
@@ -131,8 +133,10 @@ public final class Bridge: Sendable {
             let topics = topics
             mqtt.withholdOnRestore { topics.parseLeaf($0) != nil }
         }
+        let warnings = WarningLimiter()
+        self.warnings = warnings
         publisher = BrokerPublisher(
-            client: mqtt, topics: topics, logger: logger, discoveryPrefix: configuration.homeAssistant.discoveryPrefix)
+            client: mqtt, topics: topics, logger: logger, discoveryPrefix: configuration.homeAssistant.discoveryPrefix, warnings: warnings)
         commandRouter = CommandRouter(
             drivers: drivers, publisher: publisher, logger: logger, payloadSizeLimit: configuration.payloadSizeLimit,
             commandRate: configuration.commandRate)

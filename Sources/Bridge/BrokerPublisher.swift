@@ -18,6 +18,8 @@ public struct BrokerPublisher: Sendable {
     let logger: Logger
     /// Home Assistant's discovery prefix, where no answer may go (`TopicMap.isAllowedResponseTopic`).
     var discoveryPrefix = HomeAssistantOptions().discoveryPrefix
+    /// Refused commands are logged a few times a minute per error code: anyone on the broker can send them.
+    var warnings = WarningLimiter()
 
     /// Where to answer `request`: its response topic when the gateway may publish there, else `fallback`.
     func answerTopic(for request: MQTTMessage, otherwise fallback: String) -> String {
@@ -49,9 +51,9 @@ public struct BrokerPublisher: Sendable {
         Metrics.Timer(label: "gatt2mqtt_command_duration_seconds", dimensions: [("family", family.rawValue), ("outcome", outcome)])
             .recordNanoseconds((ContinuousClock.now - received).nanoseconds)
         if let error = reply.error {
-            logger.warning("command refused", metadata: [
+            warnings.warn("command refused", kind: "command refused (\(error.code.rawValue))", metadata: [
                 "topic": "\(request.topic)", "code": "\(error.code.rawValue)", "reason": "\(error.message)",
-            ])
+            ], to: logger)
         }
         let topic = answerTopic(for: request, otherwise: topics.reply(family, id))
         do {

@@ -1,7 +1,8 @@
 import Locks
+import Logging
 
 /// Keeps a warning that strangers on the broker can cause (an oversized message, a malformed value, a refused
-/// claim) from filling the log: per kind, at most `burst` lines per `period`; the first line after a quiet spell
+/// claim, command or request) from filling the log: per kind, at most `burst` lines per `period`; the first line after a quiet spell
 /// says how many were left out. Each of them is still counted where the health report counts it.
 final class WarningLimiter: Sendable {
     private struct Kind {
@@ -17,6 +18,16 @@ final class WarningLimiter: Sendable {
     init(burst: Int = 5, period: Duration = .seconds(60)) {
         self.burst = burst
         self.period = period
+    }
+
+    /// Writes `message` to `logger` as a warning if one of `kind` may be written now; the line says how many of
+    /// that kind were left out before it.
+    func warn(_ message: @autoclosure () -> String, kind: String, metadata: Logger.Metadata, to logger: Logger) {
+        let (write, suppressed) = admit(kind)
+        guard write else { return }
+        var metadata = metadata
+        if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
+        logger.warning("\(message())", metadata: metadata)
     }
 
     /// Whether a warning of `kind` may be written now, and how many of that kind were left out before it.

@@ -22,8 +22,9 @@ public final class MQTTClient: Sendable {
     /// Buffers up to `configuration.incomingBufferSize` messages and then drops the oldest
     /// (counted in `statistics.droppedMessages`): the I/O thread must never wait for a slow
     /// consumer, or keep-alives would stop and the broker would drop the connection, and for
-    /// device commands the newest ones matter most.
-    public let messages: AsyncStream<MQTTMessage>
+    /// device commands the newest ones matter most. Messages that would take the waiting bytes
+    /// beyond `configuration.incomingBufferBytes` are dropped (and counted) as they arrive.
+    public let messages: MQTTMessages
 
     /// Connection changes. Buffers the newest 256 events: they describe the current state, so
     /// the latest ones are the ones worth keeping if nobody listens.
@@ -41,6 +42,7 @@ public final class MQTTClient: Sendable {
     /// Wakes the I/O thread from its poll: at `stop()`, and when a packet could not be written at once.
     let loopWake: WakePipe
     let messageContinuation: AsyncStream<MQTTMessage>.Continuation
+    let waitingBytes: WaitingBytes
     let eventContinuation: AsyncStream<MQTTEvent>.Continuation
 
     /// Creates a client; nothing is sent until `start()`.
@@ -57,8 +59,11 @@ public final class MQTTClient: Sendable {
         handle = try MosquittoHandle(
             clientID: configuration.clientID, cleanStart: configuration.cleanStart, writesOnIOThread: configuration.tls != nil)
         try handle.apply(configuration)
-        (messages, messageContinuation) = AsyncStream.makeStream(
-            bufferingPolicy: .bufferingNewest(max(configuration.incomingBufferSize, 1)))
+        let (stream, messageContinuation) = AsyncStream.makeStream(
+            of: MQTTMessage.self, bufferingPolicy: .bufferingNewest(max(configuration.incomingBufferSize, 1)))
+        waitingBytes = WaitingBytes(limit: configuration.incomingBufferBytes)
+        messages = MQTTMessages(stream: stream, waiting: waitingBytes)
+        self.messageContinuation = messageContinuation
         (events, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         // Unretained: callbacks fire only inside libmosquitto calls made through this client,
         // which therefore is alive; deinit detaches before the handle is destroyed.

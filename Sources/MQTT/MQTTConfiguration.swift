@@ -84,6 +84,9 @@ public struct MQTTConfiguration: Sendable {
     public var backoff = MQTTBackoff()
     /// How many incoming messages wait for the consumer before the oldest are dropped.
     public var incomingBufferSize: Int = 1024
+    /// How many bytes (topics and payloads) incoming messages may take while they wait for the consumer: a
+    /// message beyond it is dropped and counted (`MQTTStatistics.droppedMessages`). Nil: no limit.
+    public var incomingBufferBytes: Int? = 64 << 20
     /// The largest packet the client takes: sent as Maximum Packet Size in CONNECT (MQTT 5), so that the broker
     /// does not send larger ones, and checked on every message before it is buffered (MQTT 3.1.1 has no such
     /// property): a larger payload is dropped and counted (`MQTTStatistics.oversizedMessages`). Nil: no limit.

@@ -114,8 +114,18 @@ extension MQTTClient {
             state.withLock { $0.statistics.oversizedMessages += 1 }
             return
         }
-        if case .dropped = messageContinuation.yield(message) {
+        guard waitingBytes.admit(message) else {
             state.withLock { $0.statistics.droppedMessages += 1 }
+            return
+        }
+        switch messageContinuation.yield(message) {
+        case .enqueued: break
+        case .dropped(let oldest):
+            waitingBytes.remove(oldest)
+            state.withLock { $0.statistics.droppedMessages += 1 }
+        case .terminated:
+            waitingBytes.remove(message)
+        @unknown default: break
         }
     }
 

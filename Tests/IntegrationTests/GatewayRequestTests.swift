@@ -116,13 +116,15 @@ struct GatewayRequestTests {
         }
     }
 
-    /// Requests walk D-Bus, scan and pair: a flood of them gets `rate_limited` answers beyond a burst of 10 (5 a
+    /// Requests scan, pair and connect: a flood of them gets `rate_limited` answers beyond a burst of 10 (5 a
     /// second after it) and beyond 4 at once, and a flood of commands for devices the gateway does not have shares one
-    /// bucket; the gateway answers each and keeps serving.
+    /// bucket; the gateway answers each and keeps serving, and its log gets a few lines per kind of refusal, not one
+    /// per message.
     @Test func floodsOfRequestsAndOfCommandsForUnknownDevicesAreRateLimited() async throws {
         try await TestWorld.with { world in
             let recorder = try await TopicRecorder(url: world.broker.url)
-            _ = try await world.startBridge()
+            let bridge = try await world.startBridge()
+            let started = ContinuousClock.now
             try await recorder.waitFor("gatt2mqtt/test/status") { $0.payloadString == "online" }
             for index in 0..<30 {
                 try recorder.publish("gatt2mqtt/test/request/devices", #"{"transaction":\#(index)}"#, responseTopic: "test/requests")
@@ -137,6 +139,15 @@ struct GatewayRequestTests {
             let commands = try await waitForCount(recorder, "test/unknown", 60)
             #expect(commands.filter { $0.contains(#""code":"rate_limited""#) }.count >= 10, "beyond the burst of 40: refused")
             #expect(commands.filter { $0.contains(#""code":"not_connected""#) }.count >= 40)
+            // A last refused request, logged after every other refusal, before the lines are counted (the log comes
+            // through a pipe, the answers through the broker).
+            try recorder.publish("gatt2mqtt/test/request/devices", #"{"value":"#)
+            try await bridge.waitForLine(containing: "invalid_payload")
+            let minutes = Int((ContinuousClock.now - started) / .seconds(60)) + 1
+            for (kind, code) in [("request refused", "rate_limited"), ("command refused", "rate_limited"), ("command refused", "not_connected")] {
+                let lines = bridge.lines.filter { $0.text.contains(kind) && $0.text.contains(code) }.count
+                #expect((1...5 * minutes).contains(lines), "\(kind) (\(code)): \(lines) lines")
+            }
             await recorder.stop()
         }
     }

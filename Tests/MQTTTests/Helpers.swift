@@ -82,6 +82,15 @@ extension MosquittoBroker {
     }
 }
 
+/// Waits for a state that no event announces (a client's counters, which thread polls its socket), looking every 20 ms.
+func waitUntil(timeout: Duration, _ condition: @escaping @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw MosquittoBroker.StartFailure(description: "condition not met within \(timeout)") }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
+
 /// The next message on `client.messages` for which `predicate` holds.
 func nextMessage(
     from client: MQTTClient,

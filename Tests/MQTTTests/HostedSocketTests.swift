@@ -70,11 +70,4 @@ import Testing
         }
     }
 
-    private func waitUntil(timeout: Duration, _ condition: @escaping @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw MosquittoBroker.StartFailure(description: "condition not met within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
 }

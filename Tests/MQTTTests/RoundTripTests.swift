@@ -195,6 +195,28 @@ import Testing
         }
     }
 
+    /// The bytes waiting for a consumer are bounded as well as their number: with room for nine messages of 1 005
+    /// bytes (topic and payload), the tenth and later are dropped and counted as they arrive, the small one after
+    /// them still fits, and what the consumer takes makes room again.
+    @Test func messagesBeyondTheWaitingBytesAreDroppedUntilTheConsumerTakesSome() async throws {
+        try await withBroker { broker in
+            let client = try await broker.connectedClient("bytes") { $0.incomingBufferBytes = 10_000 }
+            try await broker.subscribe(client, to: "sized")
+            let publisher = try await broker.connectedClient("bytes-publisher")
+            let payload = String(repeating: "x", count: 1000)
+            for _ in 0..<20 { try publisher.publish(MQTTMessage(topic: "sized", string: payload, qos: .atLeastOnce)) }
+            try publisher.publish(MQTTMessage(topic: "sized", string: "small", qos: .atLeastOnce))
+            try await waitUntil(timeout: .seconds(10)) { client.statistics.messagesReceived >= 21 }
+            let seen = try await messages(from: client) { $0.payloadString == "small" }
+            #expect(seen.map(\.payload.count) == Array(repeating: 1000, count: 9) + [5])
+            #expect(client.statistics.droppedMessages == 11)
+            try publisher.publish(MQTTMessage(topic: "sized", string: payload, qos: .atLeastOnce))
+            #expect(try await nextMessage(from: client).payload.count == 1000)
+            await publisher.stop()
+            await client.stop()
+        }
+    }
+
     /// Over plain TCP the publishing thread writes its packets itself, and libmosquitto's wake-up socket
     /// pair, written on every publish, is never read: once it is full its writes fail, and publishing
     /// must go on regardless (the pair holds a few hundred thousand bytes).

@@ -46,10 +46,6 @@ extension Bridge {
     /// A warning another client on the broker can cause: written at most a few times a minute per kind, the next
     /// one saying how many were left out meanwhile.
     func warn(_ message: String, kind: String, metadata: Logger.Metadata) {
-        let (write, suppressed) = warnings.admit(kind)
-        guard write else { return }
-        var metadata = metadata
-        if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
-        logger.warning("\(message)", metadata: metadata)
+        warnings.warn(message, kind: kind, metadata: metadata, to: logger)
     }
 }

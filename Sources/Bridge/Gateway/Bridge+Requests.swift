@@ -10,7 +10,8 @@ extension Bridge {
             let payload = try CommandPayload(bytes: message.payload, sizeLimit: configuration.payloadSizeLimit)
             transaction = payload.transaction
             let request = try GatewayRequest.parse(name: name, payload: payload)
-            // Requests walk D-Bus, scan, pair and connect: a few a second, a few at a time, whoever sends them.
+            // Requests scan, pair, connect and forget (BlueZ calls that take seconds): a few a second, a few at a time,
+            // whoever sends them. (`devices` and `scan` read the BlueZ object cache, not D-Bus, but are limited alike.)
             guard requestLimiter.withLock({ $0.admit("requests", at: .now) }) else {
                 throw CommandError(.rateLimited, "more than \(Self.requestsPerSecond) requests per second")
             }
@@ -42,7 +43,8 @@ extension Bridge {
         case .failure(let error):
             members["ok"] = .bool(false)
             members["error"] = .object(["code": .string(error.code.rawValue), "message": .string(error.message)])
-            logger.warning("request refused", metadata: ["request": "\(name)", "code": "\(error.code.rawValue)", "reason": "\(error.message)"])
+            warn("request refused", kind: "request refused (\(error.code.rawValue))",
+                 metadata: ["request": "\(name)", "code": "\(error.code.rawValue)", "reason": "\(error.message)"])
         }
         if let transaction { members["transaction"] = transaction }
         let topic = publisher.answerTopic(for: request, otherwise: topics.response(name))
@@ -185,7 +187,9 @@ extension Bridge {
     func reportSighting(_ device: BlueZDevice) {
         let scanning = gateway.withLock { state -> Bool in
             guard adapterName(device.adapterPath) != nil, let until = state.scanUntil, ContinuousClock.now < until else { return false }
-            state.scanSeen.insert(device.address)
+            // Counted up to the limit of the tables keyed by advertising addresses: a scan renewed for hours
+            // among strangers advertising from ever new addresses must not grow the set without bound.
+            if state.scanSeen.count < GatewayState.strangerLimit { state.scanSeen.insert(device.address) }
             return true
         }
         guard scanning else { return }
