@@ -100,8 +100,9 @@ struct LivePageEndToEndTests {
                 // A name this gateway does not answer to (DNS rebinding) is refused before anything else, the token
                 // notwithstanding; `localhost` is one it answers to.
                 "page-rebound-host": 421, "live-rebound-host": 400, "page-localhost": 200,
-                // A request head never finished (slowloris) is not waited for: the connection closes after 10 s.
-                "slow-header-closed": 1,
+                // A request head never finished (slowloris) is not waited for: the connection closes after 10 s; so
+                // does a kept-alive connection idle for 10 s after its answer.
+                "slow-header-closed": 1, "idle-keepalive-closed": 1,
             ], "\(printed.joined(separator: "\n"))")
 
             func frame(_ probeName: String) -> String { printed.first { $0.hasPrefix("FRAME \(probeName) ") } ?? "none" }

@@ -18,6 +18,7 @@ import os
 import socket
 import struct
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -111,6 +112,26 @@ def main():
     def say(*words):
         print(*words, flush=True)
 
+    # A client that keeps its connection after an answer and sends nothing more: the server closes it once it has
+    # been idle for its idle time-out (10 s). Watched beside the slowloris below, which takes as long.
+    idle = {}
+
+    def watch_idle():
+        status, head, sock, rest = request(host, port, (
+            f"GET /metrics{query} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n").encode())
+        answered = time.monotonic()
+        sock.settimeout(30)
+        try:
+            while sock.recv(4096):
+                pass
+            idle["closed"] = time.monotonic() - answered
+        except socket.timeout:
+            idle["closed"] = None
+        sock.close()
+
+    idle_watcher = threading.Thread(target=watch_idle)
+    idle_watcher.start()
+
     # A client that never finishes its request head (slowloris): the server closes the connection by itself.
     started = time.monotonic()
     slow = socket.create_connection((host, port), timeout=30)
@@ -124,6 +145,10 @@ def main():
     slow.close()
     say("SLOW-HEADER", "open after 30 s" if closed is None else f"closed after {closed:.1f} s")
     say("STATUS slow-header-closed", 1 if closed is not None and closed < 20 else 0)
+    idle_watcher.join()
+    closed = idle.get("closed")
+    say("IDLE", "open after 30 s" if closed is None else f"closed after {closed:.1f} s")
+    say("STATUS idle-keepalive-closed", 1 if closed is not None and closed < 20 else 0)
 
     say("STATUS get-page", http(host, port, "GET", "/" + query))
     say("STATUS get-metrics", http(host, port, "GET", "/metrics" + query))
