@@ -2,8 +2,8 @@ import Locks
 import Logging
 
 /// Keeps a warning that strangers on the broker can cause (an oversized message, a malformed value, a refused
-/// claim, command or request) from filling the log: per kind, at most `burst` lines per `period`; the first line after a quiet spell
-/// says how many were left out. Each of them is still counted where the health report counts it.
+/// claim, command or request) from filling the log: per kind, at most `burst` lines per `period`; the first line
+/// after a quiet spell says how many were left out. Each of them is still counted or answered as before.
 final class WarningLimiter: Sendable {
     private struct Kind {
         var windowStart: ContinuousClock.Instant

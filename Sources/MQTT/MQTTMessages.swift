@@ -49,6 +49,4 @@ final class WaitingBytes: Sendable {
     }
 
     func remove(_ message: MQTTMessage) { count.subtract(Self.size(of: message), ordering: .relaxed) }
-
-    var bytes: Int { count.load(ordering: .relaxed) }
 }
