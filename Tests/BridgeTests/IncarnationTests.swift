@@ -4,8 +4,9 @@ import Testing
 
 @testable import Bridge
 
-/// The fleet incarnation never goes backwards: a missing file is the first start (at the clock's seconds), anything else unreadable is
-/// refused, the largest number a claim carries is refused, and one file serves one gateway at a time.
+/// The fleet incarnation never goes backwards: a missing file is the first start (at the clock's seconds),
+/// anything else unreadable is refused, the largest number a claim carries is refused, and one file serves one
+/// gateway at a time.
 struct IncarnationTests {
     /// A folder of the test's own, removed by the caller's `defer`.
     private func makeFolder() -> String {

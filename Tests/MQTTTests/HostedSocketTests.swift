@@ -69,5 +69,4 @@ import Testing
             }
         }
     }
-
 }

@@ -109,46 +109,36 @@ def main():
     query = f"?token={args.token}" if args.token else ""
     origin = f"http://{host}:{port}"
 
+    printing = threading.Lock()
+
     def say(*words):
-        print(*words, flush=True)
+        with printing:  # the idle watcher's thread says its lines beside the main thread's
+            print(*words, flush=True)
 
-    # A client that keeps its connection after an answer and sends nothing more: the server closes it once it has
-    # been idle for its idle time-out (10 s). Watched beside the slowloris below, which takes as long.
-    idle = {}
-
-    def watch_idle():
-        status, head, sock, rest = request(host, port, (
-            f"GET /metrics{query} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n").encode())
-        answered = time.monotonic()
+    def report_close(name, label, sock, since):
+        """Waits up to 30 s for the server to close `sock`; says when it did, counting from `since`."""
         sock.settimeout(30)
         try:
             while sock.recv(4096):
                 pass
-            idle["closed"] = time.monotonic() - answered
+            closed = time.monotonic() - since
         except socket.timeout:
-            idle["closed"] = None
+            closed = None
         sock.close()
+        say(label, "open after 30 s" if closed is None else f"closed after {closed:.1f} s")
+        say(f"STATUS {name}", 1 if closed is not None and closed < 20 else 0)
 
-    idle_watcher = threading.Thread(target=watch_idle)
+    # A client that keeps its connection after an answer and sends nothing more: the server closes it once it has
+    # been idle for its idle time-out (10 s). Watched beside the slowloris below, which takes as long.
+    _, _, idle, _ = request(host, port, f"GET /metrics{query} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+    idle_watcher = threading.Thread(target=report_close, args=("idle-keepalive-closed", "IDLE", idle, time.monotonic()))
     idle_watcher.start()
 
     # A client that never finishes its request head (slowloris): the server closes the connection by itself.
-    started = time.monotonic()
     slow = socket.create_connection((host, port), timeout=30)
     slow.sendall(f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nX-Slow: ".encode())
-    try:
-        while slow.recv(4096):
-            pass
-        closed = time.monotonic() - started
-    except socket.timeout:
-        closed = None
-    slow.close()
-    say("SLOW-HEADER", "open after 30 s" if closed is None else f"closed after {closed:.1f} s")
-    say("STATUS slow-header-closed", 1 if closed is not None and closed < 20 else 0)
+    report_close("slow-header-closed", "SLOW-HEADER", slow, time.monotonic())
     idle_watcher.join()
-    closed = idle.get("closed")
-    say("IDLE", "open after 30 s" if closed is None else f"closed after {closed:.1f} s")
-    say("STATUS idle-keepalive-closed", 1 if closed is not None and closed < 20 else 0)
 
     say("STATUS get-page", http(host, port, "GET", "/" + query))
     say("STATUS get-metrics", http(host, port, "GET", "/metrics" + query))
