@@ -21,6 +21,7 @@ final class SessionCore: Sendable {
     private let described: @Sendable ([String: JSONValue]) -> Void
     /// This device's counters in the health report, found once rather than by key for every value.
     private let counters: DeviceMetrics.Counter
+    private let malformedWarnings = WarningLimiter()
 
     init(device: BlueZDevice, context: SessionContext, family: DeviceFamily) {
         id = context.id
@@ -87,10 +88,18 @@ final class SessionCore: Sendable {
         do {
             return try decoder(bytes)
         } catch {
-            countDecodeError()
-            logger.warning("malformed notification", metadata: ["characteristic": "\(characteristic)", "bytes": "\(bytes.hex)", "error": "\(error)"])
+            countMalformed(bytes, from: characteristic, error)
             return nil
         }
+    }
+
+    /// Counts a notification that did not decode, and logs it: at most five lines a minute per device, since
+    /// a faulty device may send nothing else, hundreds of times a second.
+    func countMalformed(_ bytes: [UInt8], from characteristic: String, _ error: any Error) {
+        countDecodeError()
+        malformedWarnings.warn(
+            "malformed notification", kind: "malformed", metadata: ["characteristic": "\(characteristic)", "bytes": "\(bytes.hex)", "error": "\(error)"],
+            to: logger)
     }
 }
 

@@ -1,16 +1,11 @@
 import BlueZ
 import Peripherals
-import Locks
 
-/// Force and IMU values of one Activ5, decoded and published on the thread that received them: the
-/// D-Bus thread hands them over through a notification lane, so a value at 200 Hz wakes no other
-/// thread on its way to the broker. What the lane holds (squeeze detection, the tare, the last samples
-/// for a software tare) is shared with the session's commands under a lock.
+/// The Activ5's stream on its `TelemetryLane`: force and IMU values, decoded and published on the
+/// thread that received them. What the lane holds (squeeze detection, the tare, the last samples for a
+/// software tare) is shared with the session's commands.
 final class Activ5ForceLane: Sendable {
-    private struct State {
-        /// Taking values on the D-Bus thread only once connected: during the handshake every value goes
-        /// to the session, which waits for answers among them.
-        var live = false
+    struct Stream: Sendable {
         /// Its force and squeeze state only; the session's own telemetry publishes the rest.
         var telemetry: Activ5Telemetry
         var tare = ForceTare()
@@ -18,68 +13,67 @@ final class Activ5ForceLane: Sendable {
         var recentForces: [Double] = []
     }
 
-    private let state: Mutex<State>
-    private let core: SessionCore
+    private let stream: TelemetryLane<Stream>
     private let thresholds: DoubleSqueezeDetector.Thresholds
     private let started = ContinuousClock.now
 
     init(core: SessionCore, thresholds: DoubleSqueezeDetector.Thresholds) {
-        self.core = core
         self.thresholds = thresholds
-        state = Mutex(State(telemetry: Activ5Telemetry(id: core.id, topics: core.publisher.topics, thresholds: thresholds)))
+        stream = TelemetryLane(
+            core: core, state: Stream(telemetry: Activ5Telemetry(id: core.id, topics: core.publisher.topics, thresholds: thresholds)))
     }
 
-    /// The lane of a characteristic: on the D-Bus thread, takes force and IMU values while connected;
-    /// everything else (answers, bytes that do not decode) goes on to the session.
+    /// The lane of a characteristic: takes force and IMU values once live; everything else (answers)
+    /// goes on to the session.
     func lane(for uuid: String) -> NotificationLane {
         let decode = Activ5Notification.decoder(characteristic: uuid)
-        return { [self] bytes in
-            guard state.withLock({ $0.live }), let notification = try? decode(bytes), publish(notification) else { return false }
-            core.countNotification()
-            return true
+        let started = started
+        return stream.lane(for: uuid) { stream, bytes in
+            Self.publications(for: try decode(bytes), in: &stream, at: started)
         }
     }
 
-    /// Publishes a force value (tared, with its squeeze events) or an IMU sample; false for anything else.
+    /// Publishes a force or IMU value the session received itself; false for anything else.
     @discardableResult
     func publish(_ notification: Activ5Notification) -> Bool {
-        if case .imu(let sample) = notification {
-            core.publisher.publish(state.withLock { $0.telemetry.imu(sample) })
-            return true
-        }
-        guard let newtons = notification.newtons else { return false }
-        let seconds = (ContinuousClock.now - started) / .seconds(1)
-        core.publish(
-            state.withLock { state in
-                if state.recentForces.count == Self.samplesForTare { state.recentForces.removeFirst() }
-                state.recentForces.append(newtons)
-                return state.telemetry.force(newtons: state.tare.corrected(newtons), at: seconds)
-            })
+        let publications = stream.withState { Self.publications(for: notification, in: &$0, at: started) }
+        guard let publications else { return false }
+        stream.core.publish(publications)
         return true
+    }
+
+    /// A force value (tared, with its squeeze events) or an IMU sample; nil for anything else.
+    private static func publications(for notification: Activ5Notification, in stream: inout Stream, at started: ContinuousClock.Instant)
+        -> [Publication]?
+    {
+        if case .imu(let sample) = notification { return [stream.telemetry.imu(sample)] }
+        guard let newtons = notification.newtons else { return nil }
+        if stream.recentForces.count == samplesForTare { stream.recentForces.removeFirst() }
+        stream.recentForces.append(newtons)
+        return stream.telemetry.force(newtons: stream.tare.corrected(newtons), at: (ContinuousClock.now - started) / .seconds(1))
     }
 
     /// The samples a software tare averages.
     private static let samplesForTare = 5
 
-    func goLive() { state.withLock { $0.live = true } }
+    func goLive() { stream.goLive() }
 
     /// The link ended: values go to the session again, squeeze starts released, samples are forgotten.
     func reset() {
-        state.withLock { state in
-            state.live = false
-            state.recentForces = []
-            state.telemetry.reset(thresholds: thresholds)
+        stream.stop { [thresholds] in
+            $0.recentForces = []
+            $0.telemetry.reset(thresholds: thresholds)
         }
     }
 
     /// Streaming stopped: a software tare needs fresh samples.
-    func forgetSamples() { state.withLock { $0.recentForces = [] } }
+    func forgetSamples() { stream.withState { $0.recentForces = [] } }
 
     /// Zeroes on the mean of the last samples; false when there is none.
     func tareOnRecentSamples() -> Bool {
-        state.withLock { state in
-            guard let tare = ForceTare(averaging: state.recentForces) else { return false }
-            state.tare = tare
+        stream.withState { stream in
+            guard let tare = ForceTare(averaging: stream.recentForces) else { return false }
+            stream.tare = tare
             return true
         }
     }

@@ -9,6 +9,8 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     nonisolated let core: SessionCore
     var state = ConnectionState.disconnected
     private var streams = NotificationStreams()
+    /// Headings, on the thread that received them once connected.
+    private let orientationLane: TelemetryLane<BeltOrientationTopics>
     var answers = AnswerWaiters<[UInt8]>()  // FE06 notifications, encoded
     private var handshake = BeltHandshakeProgress()
     /// Navigation outlives the link: it is restored when the belt comes back. It outlives the session too,
@@ -22,6 +24,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     init(device: BlueZDevice, context: SessionContext, navigations: BeltNavigationStore) {
         core = SessionCore(device: device, context: context, family: .belt)
         telemetry = BeltTelemetry(id: context.id, topics: context.publisher.topics)
+        orientationLane = TelemetryLane(core: core, state: telemetry.orientationTopics)
         self.navigations = navigations
         navigation = navigations.take(context.id)
     }
@@ -29,6 +32,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     // MARK: Lifecycle
 
     func tearDown() async {
+        orientationLane.stop()
         streams.cancelAll()
         answers.cancelAll()
         await core.link.reset()
@@ -50,6 +54,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
             throw CommandError(.timeout, "handshake incomplete, missing \(handshake.missing.joined(separator: ", "))")
         }
         setState(.connected)
+        orientationLane.goLive()
         if let mode = handshake.mode { perform(navigation.connected(mode: mode, now: .now)) }
         core.publish([.state(core.topic("navigation"), navigation.state.rawValue)])
         publishSignalIfChanged()
@@ -82,8 +87,18 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     private var orientationSubscribed: Bool { streams.isRunning(BeltGATT.Characteristic.orientation) }
 
     private func subscribe(_ uuid: String) async throws {
-        let stream = try await core.link.notifications(of: uuid, in: Self.service(of: uuid))
+        let stream = try await core.link.notifications(of: uuid, in: Self.service(of: uuid), lane: lane(for: uuid))
         streams.start(uuid, stream) { [weak self] bytes in await self?.received(bytes, from: uuid) }
+    }
+
+    /// The orientation (FE0C) is the belt's stream: its values take the lane; every other notification
+    /// may answer a write, or change the mode navigation follows, and goes to the session.
+    private nonisolated func lane(for uuid: String) -> NotificationLane? {
+        guard uuid == BeltGATT.Characteristic.orientation else { return nil }
+        return orientationLane.lane(for: uuid) { topics, bytes in
+            guard case .orientation(let value) = try BeltNotification.decode(characteristic: uuid, bytes: bytes) else { return nil }
+            return topics.publications(for: value)
+        }
     }
 
     /// The stream's task ends with the stream, after publishing what the belt sent before the stop.

@@ -8,11 +8,13 @@ public struct BeltTelemetry: Sendable {
     public private(set) var mode: BeltMode?
     /// What was last published on each retained leaf.
     private var retained: RetainedLeaves
+    let orientationTopics: BeltOrientationTopics
 
     public init(id: String, topics: TopicMap) {
         self.id = id
         self.topics = topics
         retained = RetainedLeaves(.belt, id: id, topics: topics)
+        orientationTopics = BeltOrientationTopics(id: id, topics: topics)
     }
 
     private func topic(_ leaf: String) -> String { topics.device(.belt, id, leaf) }
@@ -20,10 +22,7 @@ public struct BeltTelemetry: Sendable {
     public mutating func publications(for notification: BeltNotification) -> [Publication] {
         switch notification {
         case .orientation(let orientation):
-            return [
-                Publication(topic: topic("heading"), payload: String(Self.wholeDegrees(orientation.beltHeading))),
-                Publication(topic: topic("orientation"), payload: Self.orientationJSON(orientation).text),
-            ]
+            return orientationTopics.publications(for: orientation)
         case .keepAlive(let mode), .parameter(.mode(let mode)):
             return modeChanged(to: mode)
         case .button(let event):

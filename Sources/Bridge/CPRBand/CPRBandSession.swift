@@ -11,7 +11,8 @@ actor CPRBandSession: LinkedSession {
     nonisolated let core: SessionCore
     var state = ConnectionState.disconnected
     private var mode = CPRBandMode.unknown
-    private var telemetry: CPRBandTelemetry
+    /// Peaks and angles, on the thread that received them once connected; with the rest of the telemetry.
+    private let telemetry: TelemetryLane<CPRBandTelemetry>
     private var streams = NotificationStreams()
     /// The battery and signal refreshes while connected.
     private var refreshTasks: [Task<Void, Never>] = []
@@ -23,7 +24,7 @@ actor CPRBandSession: LinkedSession {
         core = SessionCore(device: device, context: context, family: .cpr)
         self.options = options
         self.desired = desired
-        telemetry = CPRBandTelemetry(id: context.id, topics: context.publisher.topics, options: options)
+        telemetry = TelemetryLane(core: core, state: CPRBandTelemetry(id: context.id, topics: context.publisher.topics, options: options))
     }
 
     private var now: Double { (ContinuousClock.now - started) / .seconds(1) }
@@ -36,7 +37,7 @@ actor CPRBandSession: LinkedSession {
         refreshTasks = []
         await core.link.reset()
         setMode(.unknown)
-        telemetry.reset()
+        telemetry.stop { $0.reset() }
         setState(.disconnected)
     }
 
@@ -49,7 +50,9 @@ actor CPRBandSession: LinkedSession {
         received(battery, from: CPRBandGATT.Characteristic.battery)
         try await send(.onConnect)
         setState(.connected)
-        core.publish(telemetry.info(core.infoMembers))
+        telemetry.goLive()
+        let members = core.infoMembers
+        telemetry.publish { $0.info(members) }
         await publishSignal()
         await restoreDesired()
         // As Bus does: the battery every minute, RSSI and distance every 5 s (by default).
@@ -72,24 +75,39 @@ actor CPRBandSession: LinkedSession {
     /// connection's RSSI), with the distance it suggests; nothing while BlueZ has no measurement.
     private func publishSignal() async {
         guard let device = await core.link.current(), let rssi = device.rssi else { return }
-        core.publish(telemetry.signal(rssi: rssi, advertisedTxPower: device.txPower))
+        core.publish(telemetry.withState { $0.signal(rssi: rssi, advertisedTxPower: device.txPower) })
     }
 
     private func subscribe(_ uuid: String) async throws {
-        let stream = try await core.link.notifications(of: uuid, in: CPRBandGATT.service)
+        let stream = try await core.link.notifications(of: uuid, in: CPRBandGATT.service, lane: lane(for: uuid))
         streams.start(uuid, stream) { [weak self] bytes in await self?.received(bytes, from: uuid) }
     }
 
     // MARK: Notifications
 
+    /// Depth peaks and angles are the band's streams: their values take the lane.
+    private nonisolated func lane(for uuid: String) -> NotificationLane {
+        let (mapping, started) = (options.batteryMapping, started)
+        return telemetry.lane(for: uuid) { telemetry, bytes in
+            let notification = try CPRBandNotification.decode(characteristic: uuid, bytes: bytes, mapping: mapping)
+            return Self.publications(for: notification, in: &telemetry, at: (ContinuousClock.now - started) / .seconds(1))
+        }
+    }
+
+    /// The battery, and what the lane did not take (before the link was up): malformed bytes are counted and logged.
     private func received(_ bytes: [UInt8], from uuid: String) {
         let mapping = options.batteryMapping
         guard let notification = core.decode(bytes, from: uuid, { try CPRBandNotification.decode(characteristic: uuid, bytes: $0, mapping: mapping) })
         else { return }
+        let now = now
+        telemetry.publish { Self.publications(for: notification, in: &$0, at: now) }
+    }
+
+    private static func publications(for notification: CPRBandNotification, in telemetry: inout CPRBandTelemetry, at seconds: Double) -> [Publication] {
         switch notification {
-        case .depth(let depth): core.publish(telemetry.peak(depth, at: now))
-        case .angle(let angle): core.publisher.publish(telemetry.angle(angle))
-        case .battery(let level): core.publish(telemetry.battery(level))
+        case .depth(let depth): telemetry.peak(depth, at: seconds)
+        case .angle(let angle): [telemetry.angle(angle)]
+        case .battery(let level): telemetry.battery(level)
         }
     }
 
@@ -108,7 +126,7 @@ actor CPRBandSession: LinkedSession {
         } catch {
             throw CommandError(.gattError, "\(error)")
         }
-        if case .range(let range) = command { telemetry.rangeChanged(range) }
+        if case .range(let range) = command { telemetry.withState { $0.rangeChanged(range) } }
         // A band switched off by its users stays in ready mode when it returns.
         if let chosen = command.resultingMode { publishDesired(chosen == .off ? .ready : chosen) }
         if command.resultingMode == .off {
@@ -125,7 +143,7 @@ actor CPRBandSession: LinkedSession {
     /// changes once the last one is acknowledged. A sequence shows as `sending` meanwhile.
     private func send(_ command: CPRBandCommand) async throws {
         let writes = command.writes
-        if writes.count > 1 { core.publish(telemetry.sending()) }
+        if writes.count > 1 { telemetry.publish { $0.sending() } }
         do {
             for bytes in writes {
                 try await core.link.write(bytes, to: command.characteristicUUID, in: CPRBandGATT.service)
@@ -163,6 +181,7 @@ actor CPRBandSession: LinkedSession {
         guard newMode != mode || force else { return }
         let previous = mode
         mode = newMode
-        core.publish(telemetry.mode(newMode, from: previous, at: now))
+        let now = now
+        telemetry.publish { $0.mode(newMode, from: previous, at: now) }
     }
 }

@@ -13,10 +13,13 @@ actor GripSession: LinkedSession {
     private var streams = NotificationStreams()
     /// What was last published on each retained leaf.
     private var retained: RetainedLeaves
+    /// Events, on the thread that received them once the grip is ready; the lane holds their topic.
+    private let events: TelemetryLane<String>
 
     init(device: BlueZDevice, context: SessionContext, profile: GripProfile) {
         core = SessionCore(device: device, context: context, family: .grip)
         retained = RetainedLeaves(.grip, id: core.id, topics: core.publisher.topics)
+        events = TelemetryLane(core: core, state: core.topic("event"))
         self.profile = profile
     }
 
@@ -28,6 +31,7 @@ actor GripSession: LinkedSession {
     // MARK: Lifecycle
 
     func tearDown() async {
+        events.stop()
         streams.cancelAll()
         await core.link.reset()
         // Live state is cleared with the link: the next connection publishes it again.
@@ -90,10 +94,11 @@ actor GripSession: LinkedSession {
         if let stream = try? await core.link.notifications(of: source.levelCharacteristicUUID, in: source.serviceUUID) {
             streams.start(source.levelCharacteristicUUID, stream) { [weak self] bytes in await self?.battery(bytes) }
         }
-        let events = try await core.link.notifications(of: profile.eventCharacteristicUUID, in: profile.eventServiceUUID)
-        streams.start(profile.eventCharacteristicUUID, events) { [weak self] bytes in await self?.event(bytes) }
+        let stream = try await core.link.notifications(of: profile.eventCharacteristicUUID, in: profile.eventServiceUUID, lane: eventLane())
+        streams.start(profile.eventCharacteristicUUID, stream) { [weak self] bytes in await self?.event(bytes) }
         retain("state", "ready")
         setState(.connected)
+        events.goLive()
         core.logger.info("grip connected", metadata: ["firmware": "\(firmwareText)"])
     }
 
@@ -104,9 +109,22 @@ actor GripSession: LinkedSession {
         retain("battery", JSONValue.object(["level": .number(Double(info.level)), "low": .bool(info.isLow)]).text)
     }
 
+    /// Events are the grip's stream: they take the lane.
+    private nonisolated func eventLane() -> NotificationLane {
+        events.lane(for: profile.eventCharacteristicUUID) { [profile] topic, bytes in
+            [Self.publication(of: try profile.event(bytes: bytes), on: topic)]
+        }
+    }
+
+    /// What the lane did not take (before the grip was ready): malformed bytes are counted and logged.
     private func event(_ bytes: [UInt8]) {
         guard let event = core.decode(bytes, from: profile.eventCharacteristicUUID, profile.event(bytes:)) else { return }
-        core.publisher.publish(Publication(topic: core.topic("event"), payload: event.rawValue, qos: 1))
+        events.publish { [Self.publication(of: event, on: $0)] }
+    }
+
+    /// An event is not state: QoS 1, not retained (topics.md).
+    private static func publication(of event: GripEvent, on topic: String) -> Publication {
+        Publication(topic: topic, payload: event.rawValue, qos: 1)
     }
 
     // MARK: Commands

@@ -4,7 +4,8 @@ import BlueZ
 
 /// A device's link in memory, for driving a session without BlueZ: reads answer from a table, writes
 /// are recorded (and may be answered with notifications, as a device acknowledges), and the test sends
-/// notifications on any characteristic the session subscribed to.
+/// notifications on any characteristic the session subscribed to. A subscription's lane takes what it
+/// wants first, as `NotificationRouter` gives values to a lane on the D-Bus thread; the rest go to the stream.
 actor InMemoryLink: GATTLink {
     /// One GATT write the session made.
     struct Write: Equatable, Sendable {
@@ -16,7 +17,7 @@ actor InMemoryLink: GATTLink {
     private let services: Set<String>
     private var values: [String: [UInt8]]
     private let answer: @Sendable (Write) -> [(characteristic: String, bytes: [UInt8])]
-    private var subscribers: [String: AsyncStream<[UInt8]>.Continuation] = [:]
+    private var subscribers: [String: (lane: NotificationLane?, continuation: AsyncStream<[UInt8]>.Continuation)] = [:]
     private var subscriptionWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private(set) var writes: [Write] = []
     private(set) var isConnected = false
@@ -36,7 +37,7 @@ actor InMemoryLink: GATTLink {
 
     func disconnect() {
         isConnected = false
-        for continuation in subscribers.values { continuation.finish() }
+        for subscriber in subscribers.values { subscriber.continuation.finish() }
         subscribers = [:]
     }
 
@@ -48,13 +49,13 @@ actor InMemoryLink: GATTLink {
 
     func notifications(of characteristic: String, in service: String?, lane: NotificationLane?) throws -> AsyncStream<[UInt8]> {
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
-        subscribers[characteristic] = continuation
+        subscribers[characteristic] = (lane, continuation)
         for waiter in subscriptionWaiters.removeValue(forKey: characteristic) ?? [] { waiter.resume() }
         return stream
     }
 
     func stopNotifications(of characteristic: String, in service: String?) {
-        subscribers.removeValue(forKey: characteristic)?.finish()
+        subscribers.removeValue(forKey: characteristic)?.continuation.finish()
     }
 
     func read(_ characteristic: String, in service: String?) throws -> [UInt8] {
@@ -65,7 +66,7 @@ actor InMemoryLink: GATTLink {
     func write(_ bytes: [UInt8], to characteristic: String, in service: String?, type: GattWriteType) throws {
         let write = Write(characteristic: characteristic, bytes: bytes)
         writes.append(write)
-        for notification in answer(write) { subscribers[notification.characteristic]?.yield(notification.bytes) }
+        for notification in answer(write) { deliver(notification.bytes, on: notification.characteristic) }
     }
 
     func current() -> BlueZDevice? { device }
@@ -79,6 +80,12 @@ actor InMemoryLink: GATTLink {
         if subscribers[characteristic] == nil {
             await withCheckedContinuation { subscriptionWaiters[characteristic, default: []].append($0) }
         }
-        subscribers[characteristic]?.yield(bytes)
+        deliver(bytes, on: characteristic)
+    }
+
+    private func deliver(_ bytes: [UInt8], on characteristic: String) {
+        guard let subscriber = subscribers[characteristic] else { return }
+        if subscriber.lane?(bytes) == true { return }
+        subscriber.continuation.yield(bytes)
     }
 }
