@@ -6,7 +6,7 @@ import Testing
     private func channelError(
         channel: Int = 0, pattern: VibrationPattern = .continuous, intensity: Int? = nil,
         type: OrientationType = .angle, value: Int = 0, iterations: Int? = nil, period: Int = 500, start: Int = 0
-    ) -> BeltCommandError? {
+    ) -> FieldError? {
         do {
             _ = try ChannelConfiguration(
                 channel: channel, pattern: pattern, intensity: intensity, orientationType: type,
@@ -42,13 +42,13 @@ import Testing
 
     @Test func errorCarriesAMessage() {
         let error = channelError(channel: 9)
-        #expect(error == BeltCommandError(field: "channel", message: "9 is outside 0…5"))
+        #expect(error == FieldError(field: "channel", message: "9 is outside 0…5"))
     }
 
     private func pulseError(
         channel: Int = 0, intensity: Int? = nil, onDuration: Int = 100, pulses: Int = 1, series: Int? = nil,
         pulsePeriod: Int = 200, seriesPeriod: Int = 200
-    ) -> BeltCommandError? {
+    ) -> FieldError? {
         do {
             _ = try PulseConfiguration(
                 channel: channel, orientationType: .angle, orientationValue: 0, intensity: intensity,
@@ -83,7 +83,7 @@ import Testing
         (.stopChannel(6), "channel"),
     ])
     func commandErrorsNameTheirField(command: BeltCommand, field: String) {
-        #expect(throws: BeltCommandError.self) { try command.validate() }
+        #expect(throws: FieldError.self) { try command.validate() }
         do {
             try command.validate()
         } catch {
@@ -98,10 +98,10 @@ import Testing
     }
 
     @Test func buzzerErrorsNameTheirField() {
-        #expect(throws: BeltCommandError(field: "steps", message: "0 is outside 1…9")) {
+        #expect(throws: FieldError(field: "steps", message: "0 is outside 1…9")) {
             try BuzzerTonePattern(steps: [])
         }
-        #expect(throws: BeltCommandError.self) { try BuzzerTone(frequencyHz: 8000, durationMs: 10) }
+        #expect(throws: FieldError.self) { try BuzzerTone(frequencyHz: 8000, durationMs: 10) }
         do {
             _ = try BuzzerTone(frequencyHz: 440, durationMs: 2560)
         } catch {

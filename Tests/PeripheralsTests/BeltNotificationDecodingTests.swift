@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (fe02, [UInt8](), BeltDecodeError.Reason.empty),
+        (fe02, [UInt8](), BeltDecodeReason.empty),
         (fe02, [0x01], .tooShort(minimum: 2, actual: 1)),
         (fe02, [0x01, 0x09], .unknownMode(9)),
         (fe06, [], .empty),
@@ -152,7 +152,7 @@ import Testing
         (fe01, [], .empty),
         ("0000fe14-0000-1000-8000-00805f9b34fb", [0xA0, 0, 0, 0, 0], .unsupportedCharacteristic),
     ])
-    func malformedInputThrowsWithCharacteristicAndReason(uuid: String, bytes: [UInt8], reason: BeltDecodeError.Reason) {
+    func malformedInputThrowsWithCharacteristicAndReason(uuid: String, bytes: [UInt8], reason: BeltDecodeReason) {
         #expect(throws: BeltDecodeError(characteristic: uuid, reason: reason)) {
             try BeltNotification.decode(characteristic: uuid, bytes: bytes)
         }

@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (fe05, [UInt8](), BeltRequestError.Reason.empty),
+        (fe05, [UInt8](), BeltWriteRefusalReason.empty),
         (fe05, [0x01], .invalidLength(actual: 1)),
         (fe05, [0x01, 0x81], .invalidLength(actual: 2)),
         (fe05, [0x01, 0x81, 0x03, 0x00, 0x00], .invalidLength(actual: 5)),
@@ -178,7 +178,7 @@ import Testing
         (fe07, [0x02, 0x00], .unknownOpcode([0x02])),
         ("0000fe06-0000-1000-8000-00805f9b34fb", [0x01, 0x01], .notWritable),
     ])
-    func invalidWritesAreRejected(uuid: String, bytes: [UInt8], reason: BeltRequestError.Reason) {
+    func invalidWritesAreRejected(uuid: String, bytes: [UInt8], reason: BeltWriteRefusalReason) {
         #expect(throws: BeltRequestError(characteristic: uuid, reason: reason)) {
             try BeltRequest.decode(characteristic: uuid, bytes: bytes)
         }

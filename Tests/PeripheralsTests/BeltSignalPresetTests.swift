@@ -72,7 +72,7 @@ import Testing
         #expect(moved.channel == 1)
         #expect(moved.intensity == 70)
         #expect(moved.orientationValue == 350)
-        #expect(throws: BeltCommandError(field: "channel", message: "7 is outside 0…5")) {
+        #expect(throws: FieldError(field: "channel", message: "7 is outside 0…5")) {
             try BeltSignalPreset.turn.configuration(channel: 7)
         }
     }

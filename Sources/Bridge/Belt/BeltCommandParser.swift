@@ -285,7 +285,7 @@ enum BeltCommandParser {
             return try body()
         } catch let error as CommandError {
             throw error
-        } catch let error as BeltCommandError {
+        } catch let error as FieldError {
             throw CommandError(.invalidValue, "'\(snakeCase(error.field))' \(error.message)")
         } catch {
             throw CommandError(.invalidValue, "\(error)")

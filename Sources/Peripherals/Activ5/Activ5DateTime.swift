@@ -21,16 +21,16 @@ public struct Activ5DateTime: Sendable, Equatable {
     public let second: Int
 
     /// Validates the fields.
-    /// - Throws: `Activ5CommandError` naming the first field out of range.
+    /// - Throws: `FieldError` naming the first field out of range.
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0)
-        throws(Activ5CommandError)
+        throws(FieldError)
     {
-        try Activ5CommandError.check(year, in: 0...9999, field: "year")
-        try Activ5CommandError.check(month, in: 1...12, field: "month")
-        try Activ5CommandError.check(day, in: 1...31, field: "day")
-        try Activ5CommandError.check(hour, in: 0...23, field: "hour")
-        try Activ5CommandError.check(minute, in: 0...59, field: "minute")
-        try Activ5CommandError.check(second, in: 0...59, field: "second")
+        try FieldError.check(year, in: 0...9999, field: "year")
+        try FieldError.check(month, in: 1...12, field: "month")
+        try FieldError.check(day, in: 1...31, field: "day")
+        try FieldError.check(hour, in: 0...23, field: "hour")
+        try FieldError.check(minute, in: 0...59, field: "minute")
+        try FieldError.check(second, in: 0...59, field: "second")
         self.year = year
         self.month = month
         self.day = day

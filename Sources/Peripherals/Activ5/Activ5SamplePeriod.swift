@@ -11,9 +11,9 @@ public struct Activ5SamplePeriod: Sendable, Equatable {
     public let milliseconds: Int16
 
     /// Validates a period.
-    /// - Throws: `Activ5CommandError` for `milliseconds` outside 1–32767.
-    public init(milliseconds: Int) throws(Activ5CommandError) {
-        try Activ5CommandError.check(milliseconds, in: Self.validMilliseconds, field: "milliseconds")
+    /// - Throws: `FieldError` for `milliseconds` outside 1–32767.
+    public init(milliseconds: Int) throws(FieldError) {
+        try FieldError.check(milliseconds, in: Self.validMilliseconds, field: "milliseconds")
         self.milliseconds = Int16(milliseconds)
     }
 

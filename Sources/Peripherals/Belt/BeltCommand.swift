@@ -55,21 +55,21 @@ public enum BeltCommand: Sendable, Equatable {
     }
 
     /// Checks the plain-integer arguments; configurations were checked when they were built.
-    /// - Throws: `BeltCommandError` naming the field (`intensity`, `suffix`, `milliseconds`, `channel`).
-    public func validate() throws(BeltCommandError) {
+    /// - Throws: `FieldError` naming the field (`intensity`, `suffix`, `milliseconds`, `channel`).
+    public func validate() throws(FieldError) {
         switch self {
         case .changeDefaultIntensity(let intensity, _):
-            try BeltCommandError.check(intensity, in: 0...100, field: "intensity")
+            try FieldError.check(intensity, in: 0...100, field: "intensity")
         case .rename(let suffix):
             guard suffix.unicodeScalars.allSatisfy(\.isASCII) else {
-                throw BeltCommandError(field: "suffix", message: "must be ASCII")
+                throw FieldError(field: "suffix", message: "must be ASCII")
             }
-            try BeltCommandError.check(suffix.utf8.count, in: 1...BeltWireCode.maximumNameSuffixLength, field: "suffix")
+            try FieldError.check(suffix.utf8.count, in: 1...BeltWireCode.maximumNameSuffixLength, field: "suffix")
         case .setOrientationPeriod(let milliseconds):
-            try BeltCommandError.check(
+            try FieldError.check(
                 milliseconds, in: BeltWireCode.minimumOrientationPeriodMs...0xFFFF, field: "milliseconds")
         case .stopChannel(let channel):
-            try BeltCommandError.check(channel, in: 0...5, field: "channel")
+            try FieldError.check(channel, in: 0...5, field: "channel")
         default:
             break
         }

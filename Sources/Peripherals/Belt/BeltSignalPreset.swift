@@ -88,10 +88,10 @@ public enum BeltSignalPreset: BeltNamedValue {
     ///   - orientationType: how `direction` is read; ignored by fixed-motor presets.
     ///   - channel: overrides `defaultChannel`.
     ///   - intensity: 0–100, nil for the preset's own (the belt default, or 25 % for `warning`).
-    /// - Throws: `BeltCommandError` if an override or the direction is out of range.
+    /// - Throws: `FieldError` if an override or the direction is out of range.
     public func configuration(
         direction: Int = 0, orientationType: OrientationType = .bearing, channel: Int? = nil, intensity: Int? = nil
-    ) throws(BeltCommandError) -> ChannelConfiguration {
+    ) throws(FieldError) -> ChannelConfiguration {
         let recipe = self.recipe
         return try ChannelConfiguration(
             channel: channel ?? defaultChannel, pattern: recipe.pattern, intensity: intensity ?? recipe.intensity,

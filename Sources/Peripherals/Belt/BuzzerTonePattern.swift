@@ -6,13 +6,13 @@ public struct BuzzerTone: Sendable, Equatable {
     public let durationCentiseconds: UInt8
 
     /// Converts from Hz and milliseconds, truncating like Android's `BuzzerTonePattern`.
-    /// - Throws: `BeltCommandError` for frequencyHz above 7999 Hz or durationMs outside 0–2550.
-    public init(frequencyHz: Double, durationMs: Int) throws(BeltCommandError) {
+    /// - Throws: `FieldError` for frequencyHz above 7999 Hz or durationMs outside 0–2550.
+    public init(frequencyHz: Double, durationMs: Int) throws(FieldError) {
         let code = frequencyHz <= 0 ? 0 : Int(frequencyHz / 1000 * 32)
         guard code <= 255 else {
-            throw BeltCommandError(field: "frequencyHz", message: "\(frequencyHz) Hz is above the buzzer's range")
+            throw FieldError(field: "frequencyHz", message: "\(frequencyHz) Hz is above the buzzer's range")
         }
-        try BeltCommandError.check(durationMs, in: 0...2550, field: "durationMs")
+        try FieldError.check(durationMs, in: 0...2550, field: "durationMs")
         self.init(frequencyCode: UInt8(code), durationCentiseconds: UInt8(durationMs / 10))
     }
 
@@ -32,9 +32,9 @@ public struct BuzzerTonePattern: Sendable, Equatable {
     public let steps: [BuzzerTone]
 
     /// Validates the step count.
-    /// - Throws: `BeltCommandError` on field `steps` unless there are 1–9 steps.
-    public init(steps: [BuzzerTone]) throws(BeltCommandError) {
-        try BeltCommandError.check(steps.count, in: 1...Self.maximumSteps, field: "steps")
+    /// - Throws: `FieldError` on field `steps` unless there are 1–9 steps.
+    public init(steps: [BuzzerTone]) throws(FieldError) {
+        try FieldError.check(steps.count, in: 1...Self.maximumSteps, field: "steps")
         self.steps = steps
     }
 

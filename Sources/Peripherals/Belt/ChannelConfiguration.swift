@@ -27,24 +27,24 @@ public struct ChannelConfiguration: Sendable, Equatable {
     public let clearOthers: Bool
 
     /// Validates and normalises a configuration.
-    /// - Throws: `BeltCommandError` naming the field: channel 0–5, intensity 0–100, iterations 1–127
+    /// - Throws: `FieldError` naming the field: channel 0–5, intensity 0–100, iterations 1–127
     ///   (nil = forever), periodMs 1–65535, startTimeMs 0–65535, a binary mask of at most 6 motors and
     ///   never with a mask-based pattern. Angles and bearings wrap mod 360, motor indices mod 16.
     public init(
         channel: Int, pattern: VibrationPattern, intensity: Int? = nil, orientationType: OrientationType,
         orientationValue: Int, iterations: Int? = nil, periodMs: Int, startTimeMs: Int = 0,
         exclusive: Bool = false, clearOthers: Bool = false
-    ) throws(BeltCommandError) {
-        try BeltCommandError.check(channel, in: 0...5, field: "channel")
-        if let intensity { try BeltCommandError.check(intensity, in: 0...100, field: "intensity") }
+    ) throws(FieldError) {
+        try FieldError.check(channel, in: 0...5, field: "channel")
+        if let intensity { try FieldError.check(intensity, in: 0...100, field: "intensity") }
         if orientationType == .binaryMask && pattern.isMaskBased {
-            throw BeltCommandError(
+            throw FieldError(
                 field: "pattern", message: "\(pattern.name) has its own motor mask and cannot use a binary mask")
         }
         let value = try normalizedOrientationValue(orientationValue, type: orientationType)
-        if let iterations { try BeltCommandError.check(iterations, in: 1...127, field: "iterations") }
-        try BeltCommandError.check(periodMs, in: 1...0xFFFF, field: "periodMs")
-        try BeltCommandError.check(startTimeMs, in: 0...0xFFFF, field: "startTimeMs")
+        if let iterations { try FieldError.check(iterations, in: 1...127, field: "iterations") }
+        try FieldError.check(periodMs, in: 1...0xFFFF, field: "periodMs")
+        try FieldError.check(startTimeMs, in: 0...0xFFFF, field: "startTimeMs")
         self.init(
             unchecked: UInt8(channel), pattern: pattern, intensity: intensity.map(UInt8.init),
             orientationType: orientationType, orientationValue: value, iterations: iterations.map(UInt8.init),

@@ -31,7 +31,7 @@ public struct PulseConfiguration: Sendable, Equatable {
     public let clearOthers: Bool
 
     /// Validates and normalises a pulse command.
-    /// - Throws: `BeltCommandError` naming the field: channel 0–5, intensity 0–100, onDurationMs 1–65535,
+    /// - Throws: `FieldError` naming the field: channel 0–5, intensity 0–100, onDurationMs 1–65535,
     ///   pulseIterations 1–255 (pybelt's range), seriesIterations 1–127 (nil = forever), periods 1–65535,
     ///   masks of at most 6 motors.
     public init(
@@ -39,15 +39,15 @@ public struct PulseConfiguration: Sendable, Equatable {
         onDurationMs: Int, pulseIterations: Int = 1, seriesIterations: Int? = nil, pulsePeriodMs: Int,
         seriesPeriodMs: Int, timerOption: PulseTimerOption = .resetIfPeriodDiffers, exclusive: Bool = false,
         clearOthers: Bool = false
-    ) throws(BeltCommandError) {
-        try BeltCommandError.check(channel, in: 0...5, field: "channel")
+    ) throws(FieldError) {
+        try FieldError.check(channel, in: 0...5, field: "channel")
         let value = try normalizedOrientationValue(orientationValue, type: orientationType)
-        if let intensity { try BeltCommandError.check(intensity, in: 0...100, field: "intensity") }
-        try BeltCommandError.check(onDurationMs, in: 1...0xFFFF, field: "onDurationMs")
-        try BeltCommandError.check(pulseIterations, in: 1...255, field: "pulseIterations")
-        if let seriesIterations { try BeltCommandError.check(seriesIterations, in: 1...127, field: "seriesIterations") }
-        try BeltCommandError.check(pulsePeriodMs, in: 1...0xFFFF, field: "pulsePeriodMs")
-        try BeltCommandError.check(seriesPeriodMs, in: 1...0xFFFF, field: "seriesPeriodMs")
+        if let intensity { try FieldError.check(intensity, in: 0...100, field: "intensity") }
+        try FieldError.check(onDurationMs, in: 1...0xFFFF, field: "onDurationMs")
+        try FieldError.check(pulseIterations, in: 1...255, field: "pulseIterations")
+        if let seriesIterations { try FieldError.check(seriesIterations, in: 1...127, field: "seriesIterations") }
+        try FieldError.check(pulsePeriodMs, in: 1...0xFFFF, field: "pulsePeriodMs")
+        try FieldError.check(seriesPeriodMs, in: 1...0xFFFF, field: "seriesPeriodMs")
         self.init(
             unchecked: UInt8(channel), orientationType: orientationType, orientationValue: value,
             intensity: intensity.map(UInt8.init), onDurationMs: UInt16(onDurationMs),

@@ -14,7 +14,7 @@ public struct CPRBandAngle: Sendable, Equatable, Hashable {
     public let raw: UInt8
 
     /// Creates an angle from a wire byte.
-    /// - Throws: `CPRBandDecodeError.Reason.angleOutOfRange` above 180.
+    /// - Throws: `CPRBandDecodeReason.angleOutOfRange` above 180.
     public init(raw: UInt8) throws(CPRBandDecodeError) {
         guard raw <= Self.maximumRaw else {
             throw CPRBandDecodeError(characteristic: CPRBandGATT.Characteristic.angle, reason: .angleOutOfRange(raw))

@@ -61,7 +61,7 @@ public struct CPRBandBatteryMapping: Sendable, Equatable, Hashable, Codable {
         emptyVolts: 3.5, spanVolts: 0.7)
 
     /// The level for a raw byte.
-    /// - Throws: `CPRBandDecodeError.Reason.unmappedBattery` for a byte the mapping does not cover (Bus
+    /// - Throws: `CPRBandDecodeReason.unmappedBattery` for a byte the mapping does not cover (Bus
     ///   ignores such bytes), or one whose percentage is not finite.
     public func level(raw: UInt8) throws(CPRBandDecodeError) -> CPRBandBatteryLevel {
         let unmapped = CPRBandDecodeError(

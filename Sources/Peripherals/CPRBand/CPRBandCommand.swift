@@ -74,13 +74,13 @@ public enum CPRBandCommand: Sendable, Equatable, Hashable {
 
     /// Checks the vendor's rule before sending: ready-only commands need `.ready`, and nothing can be
     /// sent to a band that is off.
-    /// - Throws: `CPRBandCommandError` with field `mode`.
-    public func checkAllowed(in mode: CPRBandMode) throws(CPRBandCommandError) {
+    /// - Throws: `FieldError` with field `mode`.
+    public func checkAllowed(in mode: CPRBandMode) throws(FieldError) {
         if mode == .off {
-            throw CPRBandCommandError(field: "mode", message: "the band is switched off")
+            throw FieldError(field: "mode", message: "the band is switched off")
         }
         if requiresReadyMode && mode != .ready {
-            throw CPRBandCommandError(
+            throw FieldError(
                 field: "mode", message: "\(opcode) is only sent in ready mode, the band is \(mode.rawValue)")
         }
     }

@@ -19,26 +19,26 @@ public struct CPRBandDepthRange: Sendable, Equatable, Hashable {
     public let maxMillimetres: UInt8
 
     /// Creates a range from millimetres.
-    /// - Throws: `CPRBandCommandError` naming `minMillimetres` (outside 35…55) or `maxMillimetres`
+    /// - Throws: `FieldError` naming `minMillimetres` (outside 35…55) or `maxMillimetres`
     ///   (below min or 70 and above).
-    public init(minMillimetres: Int, maxMillimetres: Int) throws(CPRBandCommandError) {
-        try CPRBandCommandError.check(minMillimetres, in: Self.minimumLimits, field: "minMillimetres")
-        try CPRBandCommandError.check(
+    public init(minMillimetres: Int, maxMillimetres: Int) throws(FieldError) {
+        try FieldError.check(minMillimetres, in: Self.minimumLimits, field: "minMillimetres")
+        try FieldError.check(
             maxMillimetres, in: minMillimetres...(Self.maximumLimitExclusive - 1), field: "maxMillimetres")
         self.init(uncheckedMin: UInt8(minMillimetres), max: UInt8(maxMillimetres))
     }
 
     /// Creates a range from centimetres, rounded to the nearest millimetre. The Bus library truncates
     /// instead, which can turn 5.3 cm into 52 mm; rounding sends what the caller meant.
-    /// - Throws: `CPRBandCommandError` naming `minCentimetres` or `maxCentimetres`.
-    public init(minCentimetres: Double, maxCentimetres: Double) throws(CPRBandCommandError) {
+    /// - Throws: `FieldError` naming `minCentimetres` or `maxCentimetres`.
+    public init(minCentimetres: Double, maxCentimetres: Double) throws(FieldError) {
         let minimum = try Self.millimetres(minCentimetres, field: "minCentimetres")
         let maximum = try Self.millimetres(maxCentimetres, field: "maxCentimetres")
         do {
             try self.init(minMillimetres: minimum, maxMillimetres: maximum)
         } catch {
             let field = error.field == "minMillimetres" ? "minCentimetres" : "maxCentimetres"
-            throw CPRBandCommandError(field: field, message: "\(error.message) mm")
+            throw FieldError(field: field, message: "\(error.message) mm")
         }
     }
 
@@ -57,10 +57,10 @@ public struct CPRBandDepthRange: Sendable, Equatable, Hashable {
         (Int(minMillimetres)...Int(maxMillimetres)).contains(millimetres)
     }
 
-    private static func millimetres(_ centimetres: Double, field: String) throws(CPRBandCommandError) -> Int {
+    private static func millimetres(_ centimetres: Double, field: String) throws(FieldError) -> Int {
         let scaled = (centimetres * 10).rounded()
         guard scaled.isFinite, abs(scaled) < 1_000 else {
-            throw CPRBandCommandError(field: field, message: "\(centimetres) is not a depth in centimetres")
+            throw FieldError(field: field, message: "\(centimetres) is not a depth in centimetres")
         }
         return Int(scaled)
     }

@@ -13,15 +13,15 @@ public struct CPRBandName: Sendable, Equatable, Hashable {
     public let text: String
 
     /// Creates a name.
-    /// - Throws: `CPRBandCommandError` naming `name` when it is empty, all spaces, longer than 18
+    /// - Throws: `FieldError` naming `name` when it is empty, all spaces, longer than 18
     ///   characters or not printable ASCII.
-    public init(_ text: String) throws(CPRBandCommandError) {
+    public init(_ text: String) throws(FieldError) {
         guard text.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
-            throw CPRBandCommandError(field: "name", message: "must be printable ASCII (0x20–0x7E)")
+            throw FieldError(field: "name", message: "must be printable ASCII (0x20–0x7E)")
         }
-        try CPRBandCommandError.check(text.utf8.count, in: 1...Self.paddedLength, field: "name")
+        try FieldError.check(text.utf8.count, in: 1...Self.paddedLength, field: "name")
         guard text.utf8.contains(where: { $0 != Self.padding }) else {
-            throw CPRBandCommandError(field: "name", message: "must not be all spaces")
+            throw FieldError(field: "name", message: "must not be all spaces")
         }
         self.text = text
     }

@@ -34,7 +34,7 @@ extension GripProfile {
     }
 
     /// A device information string: UTF-8 with trailing NULs and white space removed.
-    /// - Throws: `GripDecodeError.Reason.notUTF8`.
+    /// - Throws: `GripDecodeReason.notUTF8`.
     public func deviceInformationString(characteristic: String, bytes: [UInt8]) throws(GripDecodeError) -> String {
         guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw GripDecodeError(characteristic: BluetoothUUID.normalized(characteristic), reason: .notUTF8)
@@ -60,7 +60,7 @@ extension GripProfile {
     }
 
     /// Parses a firmware revision string and compares it with `minimumFirmware`.
-    /// - Throws: `GripDecodeError.Reason.invalidFirmwareVersion` when the string is not `X.Y.Z`.
+    /// - Throws: `GripDecodeReason.invalidFirmwareVersion` when the string is not `X.Y.Z`.
     public func supportsFirmware(_ revision: String) throws(GripDecodeError) -> Bool {
         guard let version = GripFirmwareVersion(string: revision) else {
             throw GripDecodeError(

@@ -2,10 +2,10 @@
 /// simulated grip always speaks whatever profile the bridge is configured with.
 extension GripProfile {
     /// The one-byte notification for an event.
-    /// - Throws: `GripProfileError` (field `events`) when the table has no byte for the event.
-    public func encoded(event: GripEvent) throws(GripProfileError) -> [UInt8] {
+    /// - Throws: `FieldError` (field `events`) when the table has no byte for the event.
+    public func encoded(event: GripEvent) throws(FieldError) -> [UInt8] {
         guard let code = events.first(where: { $0.event == event }) else {
-            throw GripProfileError(field: "events", message: "no byte for \(event.rawValue)")
+            throw FieldError(field: "events", message: "no byte for \(event.rawValue)")
         }
         return [code.byte]
     }

@@ -124,7 +124,7 @@ public struct GripProfile: Sendable, Equatable, Hashable, Codable {
     }
 
     /// Decodes a profile from JSON, normalises its UUIDs and checks it.
-    /// - Throws: `DecodingError` for malformed JSON, `GripProfileError` for an inconsistent profile.
+    /// - Throws: `DecodingError` for malformed JSON, `FieldError` for an inconsistent profile.
     public static func load(json: Data) throws -> GripProfile {
         let profile = try JSONDecoder().decode(GripProfile.self, from: json).normalized()
         try profile.validate()
@@ -162,10 +162,10 @@ public struct GripProfile: Sendable, Equatable, Hashable, Codable {
     }
 
     /// Checks the profile for values the decoders cannot work with.
-    /// - Throws: `GripProfileError` naming the field: a UUID that is not 128-bit after normalising, a
+    /// - Throws: `FieldError` naming the field: a UUID that is not 128-bit after normalising, a
     ///   repeated event byte, an empty name-prefix list with no service UUID either, a threshold outside
     ///   0…100 or a timeout that is not positive.
-    public func validate() throws(GripProfileError) {
+    public func validate() throws(FieldError) {
         let uuids: [(String, String)] =
             advertisedServiceUUIDs.map { ("advertisedServiceUUIDs", $0) } + [
                 ("eventServiceUUID", eventServiceUUID), ("eventCharacteristicUUID", eventCharacteristicUUID),
@@ -178,20 +178,20 @@ public struct GripProfile: Sendable, Equatable, Hashable, Codable {
                 ("deviceInformation.firmwareRevisionUUID", deviceInformation.firmwareRevisionUUID),
             ]
         for (field, uuid) in uuids where !Self.isFullUUID(BluetoothUUID.normalized(uuid)) {
-            throw GripProfileError(field: field, message: "\(uuid.debugDescription) is not a Bluetooth UUID")
+            throw FieldError(field: field, message: "\(uuid.debugDescription) is not a Bluetooth UUID")
         }
         var seen: Set<UInt8> = []
         for code in events where !seen.insert(code.byte).inserted {
-            throw GripProfileError(field: "events", message: "byte \(code.byte) is mapped twice")
+            throw FieldError(field: "events", message: "byte \(code.byte) is mapped twice")
         }
         if namePrefixes.allSatisfy(\.isEmpty) && advertisedServiceUUIDs.isEmpty {
-            throw GripProfileError(field: "namePrefixes", message: "no name prefix and no service UUID to match")
+            throw FieldError(field: "namePrefixes", message: "no name prefix and no service UUID to match")
         }
         guard (0...100).contains(battery.lowThresholdPercent) else {
-            throw GripProfileError(field: "battery.lowThresholdPercent", message: "must lie in 0…100")
+            throw FieldError(field: "battery.lowThresholdPercent", message: "must lie in 0…100")
         }
         guard reconnectTimeoutSeconds > 0, reconnectTimeoutSeconds.isFinite else {
-            throw GripProfileError(field: "reconnectTimeoutSeconds", message: "must be positive")
+            throw FieldError(field: "reconnectTimeoutSeconds", message: "must be positive")
         }
     }
 

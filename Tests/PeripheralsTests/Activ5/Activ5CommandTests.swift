@@ -37,7 +37,7 @@ import Testing
 
     @Test(arguments: [0, -25, 32768, 100_000])
     func samplePeriodOutsideOneTo32767Throws(milliseconds: Int) {
-        #expect(throws: Activ5CommandError.self) { try Activ5SamplePeriod(milliseconds: milliseconds) }
+        #expect(throws: FieldError.self) { try Activ5SamplePeriod(milliseconds: milliseconds) }
     }
 
     @Test func samplePeriodReportsHertz() throws {
@@ -78,10 +78,10 @@ import Testing
     }
 
     @Test func dateTimeRejectsImpossibleFields() {
-        #expect(throws: Activ5CommandError(field: "month", message: "13 is outside 1…12")) {
+        #expect(throws: FieldError(field: "month", message: "13 is outside 1…12")) {
             try Activ5DateTime(year: 2019, month: 13, day: 1)
         }
-        #expect(throws: Activ5CommandError.self) { try Activ5DateTime(year: 2019, month: 1, day: 1, hour: 24) }
-        #expect(throws: Activ5CommandError.self) { try Activ5DateTime(year: 10_000, month: 1, day: 1) }
+        #expect(throws: FieldError.self) { try Activ5DateTime(year: 2019, month: 1, day: 1, hour: 24) }
+        #expect(throws: FieldError.self) { try Activ5DateTime(year: 10_000, month: 1, day: 1) }
     }
 }

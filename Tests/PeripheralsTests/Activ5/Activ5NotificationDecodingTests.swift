@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (T.legacyMessages, [UInt8](), Activ5DecodeError.Reason.empty),
+        (T.legacyMessages, [UInt8](), Activ5DecodeReason.empty),
         (T.legacyMessages, Array("IS9/IS".utf8) + [0x13], .missingFrameStart),
         (T.legacyMessages, [0x12] + Array("IS9/IS".utf8), .missingFrameEnd),
         (T.legacyMessages, [0x13, 0x12, 0x49], .missingFrameEnd),
@@ -141,7 +141,7 @@ import Testing
         (T.timestamp, [0, 0, 0, 0], .unsupportedCharacteristic),
         ("0000f0f1-0000-1000-8000-00805f9b34fb", [0, 0], .unsupportedCharacteristic),
     ])
-    func malformedInputThrows(characteristic: String, bytes: [UInt8], reason: Activ5DecodeError.Reason) {
+    func malformedInputThrows(characteristic: String, bytes: [UInt8], reason: Activ5DecodeReason) {
         #expect(throws: Activ5DecodeError(characteristic: characteristic, reason: reason)) {
             try Activ5Notification.decode(characteristic: characteristic, bytes: bytes)
         }

@@ -62,7 +62,7 @@ import Testing
                 == .setSamplePeriod(milliseconds: milliseconds))
     }
 
-    static let badWrites: [(String, [UInt8], Activ5RequestError.Reason)] = [
+    static let badWrites: [(String, [UInt8], Activ5WriteRefusalReason)] = [
         (T.legacyCommands, [], .empty),
         (T.legacyCommands, T.hex("0A"), .missingCommandMarker),
         (T.legacyCommands, Array("ISOM!".utf8) + [0x19], .missingCommandMarker),
@@ -81,7 +81,7 @@ import Testing
     ]
 
     @Test(arguments: badWrites)
-    func badWritesAreRefused(characteristic: String, bytes: [UInt8], reason: Activ5RequestError.Reason) {
+    func badWritesAreRefused(characteristic: String, bytes: [UInt8], reason: Activ5WriteRefusalReason) {
         #expect(throws: Activ5RequestError(characteristic: characteristic, reason: reason)) {
             try Activ5Request.decode(characteristic: characteristic, bytes: bytes)
         }

@@ -55,7 +55,7 @@ import Testing
         (-1, 60, "minMillimetres"),
     ])
     func rangeValidationNamesTheField(min: Int, max: Int, field: String) {
-        #expect(throws: CPRBandCommandError.self) { try CPRBandDepthRange(minMillimetres: min, maxMillimetres: max) }
+        #expect(throws: FieldError.self) { try CPRBandDepthRange(minMillimetres: min, maxMillimetres: max) }
         do {
             _ = try CPRBandDepthRange(minMillimetres: min, maxMillimetres: max)
         } catch {
@@ -121,7 +121,7 @@ import Testing
         for mode in [CPRBandMode.unknown, .practicing, .evaluating] {
             for command in [CPRBandCommand.call, .range(.vendorDefault), .reset, .powerOff] {
                 #expect(
-                    throws: CPRBandCommandError(
+                    throws: FieldError(
                         field: "mode",
                         message: "\(command.opcode) is only sent in ready mode, the band is \(mode.rawValue)")
                 ) {
@@ -133,7 +133,7 @@ import Testing
             try CPRBandCommand.evaluate.checkAllowed(in: mode)
         }
         try CPRBandCommand.powerOff.checkAllowed(in: .ready)
-        #expect(throws: CPRBandCommandError.self) { try CPRBandCommand.ready.checkAllowed(in: .off) }
+        #expect(throws: FieldError.self) { try CPRBandCommand.ready.checkAllowed(in: .off) }
     }
 
     @Test func opcodeTable() {

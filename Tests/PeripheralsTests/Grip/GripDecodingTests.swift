@@ -49,7 +49,7 @@ import Testing
     @Test func eventWithoutAByteCannotBeSimulated() {
         var profile = Self.profile
         profile.events.removeAll { $0.event == .dialButtonCW }
-        #expect(throws: GripProfileError(field: "events", message: "no byte for dialButtonCW")) {
+        #expect(throws: FieldError(field: "events", message: "no byte for dialButtonCW")) {
             try profile.encoded(event: .dialButtonCW)
         }
         #expect(profile.unmappedEvents == [.dialButtonCW])
