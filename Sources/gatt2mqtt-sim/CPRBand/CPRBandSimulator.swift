@@ -256,16 +256,8 @@ actor CPRBandSimulator: GattApplicationDelegate {
 
     private func startTimer(_ stream: Stream) {
         let period = period(of: stream)
-        timers[stream] = Task { [weak self] in
-            // Deadlines rather than sleeps, so the rate does not drift.
-            var deadline = ContinuousClock.now
-            while !Task.isCancelled {
-                deadline = max(deadline + period, ContinuousClock.now - period)
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                guard !Task.isCancelled, let self else { return }
-                await self.tick(stream)
-            }
-        }
+        timers[stream] = RepeatingTimer.start(
+            period: { [weak self] in self.map { _ in period } }, tick: { [weak self] in await self?.tick(stream) })
     }
 
     // MARK: Power
