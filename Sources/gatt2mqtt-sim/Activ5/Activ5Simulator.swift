@@ -232,18 +232,9 @@ actor Activ5Simulator: GattApplicationDelegate {
     }
 
     private func startTimer(_ stream: Stream) {
-        timers[stream] = Task { [weak self] in
-            // Deadlines rather than sleeps, so the rate does not drift; the period is read every round so
-            // that an F0FA write applies at once.
-            var deadline = ContinuousClock.now
-            while !Task.isCancelled {
-                guard let period = await self?.period(of: stream) else { return }
-                deadline = max(deadline + period, ContinuousClock.now - period)
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                guard !Task.isCancelled, let self else { return }
-                await self.tick(stream)
-            }
-        }
+        // The period is read every round, so that an F0FA write applies at once.
+        timers[stream] = RepeatingTimer.start(
+            period: { [weak self] in await self?.period(of: stream) }, tick: { [weak self] in await self?.tick(stream) })
     }
 
     private func send(_ notification: Activ5Notification) {

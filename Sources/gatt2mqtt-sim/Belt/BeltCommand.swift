@@ -24,6 +24,23 @@ struct BeltCommand: AsyncParsableCommand {
     @Option(name: .customLong("orientation-period-ms"), help: "Orientation notification period in ms (default 500).")
     var orientationPeriodMs: UInt16?
 
+    @Option(
+        name: .customLong("minimum-orientation-period-ms"),
+        help: """
+            Shortest orientation period accepted, from --orientation-period-ms or a central's parameter-0x0F \
+            write (1-20; default 20, pybelt's minimum). The bridge never asks for less than 20 ms.
+            """)
+    var minimumOrientationPeriodMs = BeltOrientationPeriodFloor.wireMinimumMilliseconds
+
+    @Flag(
+        name: .customLong("sequence-heading"),
+        help: """
+            FE0C values count instead of turning (for the benchmark): the n-th orientation notification since \
+            the central subscribed has belt and box heading (n-1) mod 360, so belt/<id>/heading publishes \
+            0, 1, … 359, 0, … (wraps every 360 values). Rate: the orientation period.
+            """)
+    var sequenceHeading = false
+
     @Option(name: .customLong("keepalive-seconds"), help: "Keep-alive notification period in seconds.")
     var keepAliveSeconds: Double = 2
 
@@ -32,8 +49,13 @@ struct BeltCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard keepAliveSeconds > 0 else { throw ValidationError("--keepalive-seconds must be positive") }
-        if let orientationPeriodMs, orientationPeriodMs < 20 {
-            throw ValidationError("--orientation-period-ms must be at least 20 (belt.md §5)")
+        let wireMinimum = BeltOrientationPeriodFloor.wireMinimumMilliseconds
+        guard (1...wireMinimum).contains(minimumOrientationPeriodMs) else {
+            throw ValidationError("--minimum-orientation-period-ms must be 1 to \(wireMinimum)")
+        }
+        if let orientationPeriodMs, orientationPeriodMs < minimumOrientationPeriodMs {
+            throw ValidationError(
+                "--orientation-period-ms must be at least \(minimumOrientationPeriodMs) (belt.md §5; --minimum-orientation-period-ms lowers the floor)")
         }
     }
 
@@ -47,6 +69,8 @@ struct BeltCommand: AsyncParsableCommand {
         var settings = BeltSimulatorSettings()
         settings.keepAlivePeriod = .milliseconds(Int(keepAliveSeconds * 1000))
         settings.buttons = buttons?.presses ?? []
+        settings.sequenceHeading = sequenceHeading
+        settings.orientationPeriodFloor.milliseconds = minimumOrientationPeriodMs
 
         let application = GattApplication(
             connection: connection, rootPath: Self.applicationPath, services: BeltGattLayout.services,

@@ -12,6 +12,10 @@ struct BeltSimulatorSettings: Sendable {
     var batteryDrainPercent = 0.1
     /// Heading change per orientation notification, in degrees.
     var headingStep = 3
+    /// Orientation values count 0, 1, 2, … 359 instead of turning (`BeltHeadingSequence`).
+    var sequenceHeading = false
+    /// The shortest orientation period accepted from a central's write.
+    var orientationPeriodFloor = BeltOrientationPeriodFloor()
     var buttons: [ScriptedButtonPress] = []
 }
 
@@ -30,6 +34,7 @@ actor BeltSimulator: GattApplicationDelegate {
     private var timers: [String: Task<Void, Never>] = [:]
     private var buttonScript: Task<Void, Never>?
     private var heading = 0
+    private var headingSequence = BeltHeadingSequence()
     private var batteryPercent: Double
     private var modeBeforePause: BeltMode?
     private var connectedCentrals: Set<String> = []
@@ -83,7 +88,11 @@ actor BeltSimulator: GattApplicationDelegate {
         output.line("WRITE \(characteristic) \(value.hex)")
         let request: BeltRequest
         do {
-            request = try BeltRequest.decode(characteristic: characteristic, bytes: value)
+            if let shortPeriod = settings.orientationPeriodFloor.request(characteristic: characteristic, bytes: value) {
+                request = shortPeriod
+            } else {
+                request = try BeltRequest.decode(characteristic: characteristic, bytes: value)
+            }
         } catch {
             output.line("REJECT \(characteristic) \(value.hex) \(error.bluezErrorName) \(error.reason)")
             throw DBusError(name: error.bluezErrorName, message: error.description)
@@ -120,6 +129,7 @@ actor BeltSimulator: GattApplicationDelegate {
             }
         case BeltGATT.Characteristic.orientation:
             // Re-read every round, so that an orientation-period write (`11 0F …`) applies at once.
+            headingSequence.restart()
             startTimer(characteristic, period: { .milliseconds(Int($0.state.orientationPeriodMs)) }) { belt in
                 belt.send(.orientation(belt.nextOrientation()))
             }
@@ -242,8 +252,10 @@ actor BeltSimulator: GattApplicationDelegate {
             currentMilliamps: -180, voltageMillivolts: UInt16(3_500 + batteryPercent * 7))
     }
 
-    /// A heading that turns slowly, offset applied as on the wire (belt.md §4.5).
+    /// A heading that turns slowly, offset applied as on the wire (belt.md §4.5); with
+    /// `--sequence-heading`, the next value of the count instead.
     private func nextOrientation() -> BeltOrientation {
+        if settings.sequenceHeading { return headingSequence.orientation() }
         heading = (heading + settings.headingStep) % 360
         let box = (heading - Int(state.headingOffset) + 360) % 360
         return BeltOrientation(beltHeading: Int16(heading), boxHeading: Int16(box), accuracy: 5)
@@ -254,14 +266,8 @@ actor BeltSimulator: GattApplicationDelegate {
         tick: @escaping @Sendable (isolated BeltSimulator) -> Void
     ) {
         timers[characteristic]?.cancel()
-        timers[characteristic] = Task { [weak self] in
-            while !Task.isCancelled {
-                guard let interval = await self?.period(period) else { return }
-                try? await Task.sleep(for: interval)
-                guard !Task.isCancelled, let self else { return }
-                await self.tick(tick)
-            }
-        }
+        timers[characteristic] = RepeatingTimer.start(
+            period: { [weak self] in await self?.period(period) }, tick: { [weak self] in await self?.tick(tick) })
     }
 
     private func period(_ read: @Sendable (isolated BeltSimulator) -> Duration) -> Duration { read(self) }

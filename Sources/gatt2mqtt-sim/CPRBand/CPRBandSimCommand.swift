@@ -11,7 +11,8 @@ struct CPRBandSimCommand: AsyncParsableCommand {
         commandName: "cpr",
         abstract: "Simulates a Credo CPR-Band (service FFF0: depth FFF1, angle FFF2, battery FFF3, command FFF4).",
         discussion: """
-            Extra standard-output lines: DEPTH <mm> for each peak sent to a subscribed central, CALL, \
+            Extra standard-output lines: DEPTH <mm> for each peak sent to a subscribed central (not for \
+            --sequence-peaks), CALL, \
             RANGE <min> <max>, NAME <name>. Standard input: compress <mm>, angle <degrees|auto>, \
             battery <raw|0xNN|percent%>.
             """)
@@ -54,6 +55,23 @@ struct CPRBandSimCommand: AsyncParsableCommand {
     @Option(help: "Seed of the depth and angle variation (default: derived from the name).")
     var seed: UInt64?
 
+    @Flag(
+        name: .customLong("sequence-peaks"),
+        help: """
+            For the benchmark: while a central is subscribed to FFF1, in any mode, notify a peak at \
+            --peaks-per-second instead of compressions (no DEPTH lines). The n-th peak since the subscription \
+            is the byte b = ((n-1) mod 255) + 1 (01, 02, … ff, then 01 again: wraps every 255 peaks), and the \
+            bridge publishes b/10 with one decimal on cpr/<id>/peak: 0.1, 0.2, … 25.5, 0.1, …
+            """)
+    var sequencePeaks = false
+
+    @Option(
+        name: .customLong("peaks-per-second"),
+        help: "Rate of --sequence-peaks, 1-1000 (default \(Self.defaultPeaksPerSecond)), scheduled by deadline.")
+    var peaksPerSecond: Int?
+
+    static let defaultPeaksPerSecond = 100
+
     func validate() throws {
         guard name.utf8.count <= CPRBandName.paddedLength else {
             throw ValidationError("--name must be at most \(CPRBandName.paddedLength) characters")
@@ -68,6 +86,10 @@ struct CPRBandSimCommand: AsyncParsableCommand {
             throw ValidationError("--rate must be between 0 and 600 compressions per minute")
         }
         guard anglePeriodMs >= 20 else { throw ValidationError("--angle-period-ms must be at least 20") }
+        if let peaksPerSecond {
+            guard sequencePeaks else { throw ValidationError("--peaks-per-second needs --sequence-peaks") }
+            guard (1...1000).contains(peaksPerSecond) else { throw ValidationError("--peaks-per-second must be 1-1000") }
+        }
         if let batteryPercent {
             guard batteryRaw == nil else { throw ValidationError("give --battery-raw or --battery-percent, not both") }
             guard (0...100).contains(batteryPercent) else { throw ValidationError("--battery-percent must be 0-100") }
@@ -87,6 +109,7 @@ struct CPRBandSimCommand: AsyncParsableCommand {
         settings.depth = depth
         settings.anglePeriod = .milliseconds(anglePeriodMs)
         settings.seed = seed ?? CPRBandMotion.seed(for: name)
+        if sequencePeaks { settings.sequencePeaksPerSecond = peaksPerSecond ?? Self.defaultPeaksPerSecond }
 
         let application = GattApplication(
             connection: connection, rootPath: Self.applicationPath, services: CPRBandGattLayout.services,

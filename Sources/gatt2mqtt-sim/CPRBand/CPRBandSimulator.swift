@@ -13,6 +13,9 @@ struct CPRBandSimulatorSettings: Sendable {
     var anglePeriod: Duration = .milliseconds(100)
     /// Seed of the depth and angle draws.
     var seed: UInt64 = 0
+    /// With `--sequence-peaks`: FFF1 carries `CPRBandPeakSequence` at this rate while subscribed, in every
+    /// mode, instead of compressions.
+    var sequencePeaksPerSecond: Int?
     /// Time between acknowledging `F7`/`FF` and dropping the link, so the write response goes out first.
     var powerOffDelay: Duration = .milliseconds(200)
 }
@@ -27,6 +30,8 @@ actor CPRBandSimulator: GattApplicationDelegate {
         case depth
         /// FFF2, the wrist angle.
         case angle
+        /// FFF1 with `--sequence-peaks`.
+        case peakSequence
     }
 
     /// Yields once, when the band has switched itself off.
@@ -44,6 +49,7 @@ actor CPRBandSimulator: GattApplicationDelegate {
     /// Zero of the angle sway: when the band was switched on.
     private let origin = ContinuousClock.now
     private var motion: CPRBandMotion
+    private var peakSequence = CPRBandPeakSequence()
     private var timers: [Stream: Task<Void, Never>] = [:]
     private var powerOffTask: Task<Void, Never>?
     private var connectedCentrals: Set<String> = []
@@ -118,10 +124,13 @@ actor CPRBandSimulator: GattApplicationDelegate {
 
     func notificationsStarted(for characteristic: String) async {
         logger.debug("subscribed: \(characteristic)")
+        if characteristic == CPRBandGATT.Characteristic.depth { peakSequence.restart() }
+        syncStreams()
     }
 
     func notificationsStopped(for characteristic: String) async {
         logger.debug("unsubscribed: \(characteristic)")
+        syncStreams()
     }
 
     // MARK: Console
@@ -209,7 +218,8 @@ actor CPRBandSimulator: GattApplicationDelegate {
         }
     }
 
-    /// Starts the streams that are due in the current mode and stops the others.
+    /// Starts the streams that are due in the current mode (or, for the peak sequence, subscription) and
+    /// stops the others.
     private func syncStreams() {
         for stream in Stream.allCases {
             if isDue(stream) {
@@ -221,10 +231,12 @@ actor CPRBandSimulator: GattApplicationDelegate {
     }
 
     private func isDue(_ stream: Stream) -> Bool {
-        guard state.mode.isStreaming else { return false }
         switch stream {
-        case .depth: return settings.compressionsPerMinute > 0
-        case .angle: return true
+        case .depth:
+            state.mode.isStreaming && settings.compressionsPerMinute > 0 && settings.sequencePeaksPerSecond == nil
+        case .angle: state.mode.isStreaming
+        case .peakSequence:
+            settings.sequencePeaksPerSecond != nil && application.isNotifying(CPRBandGATT.Characteristic.depth)
         }
     }
 
@@ -232,6 +244,7 @@ actor CPRBandSimulator: GattApplicationDelegate {
         switch stream {
         case .depth: .milliseconds(Int((60_000 / settings.compressionsPerMinute).rounded()))
         case .angle: settings.anglePeriod
+        case .peakSequence: RepeatingTimer.period(perSecond: settings.sequencePeaksPerSecond ?? 1)
         }
     }
 
@@ -241,6 +254,8 @@ actor CPRBandSimulator: GattApplicationDelegate {
         switch stream {
         case .depth: sendDepth(motion.nextDepth())
         case .angle: send(.angle(motion.angle(at: now)))
+        // No DEPTH line: at up to 1000 a second the traffic log records them instead.
+        case .peakSequence: send(.depth(peakSequence.depth()))
         }
     }
 
@@ -256,16 +271,8 @@ actor CPRBandSimulator: GattApplicationDelegate {
 
     private func startTimer(_ stream: Stream) {
         let period = period(of: stream)
-        timers[stream] = Task { [weak self] in
-            // Deadlines rather than sleeps, so the rate does not drift.
-            var deadline = ContinuousClock.now
-            while !Task.isCancelled {
-                deadline = max(deadline + period, ContinuousClock.now - period)
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                guard !Task.isCancelled, let self else { return }
-                await self.tick(stream)
-            }
-        }
+        timers[stream] = RepeatingTimer.start(
+            period: { [weak self] in self.map { _ in period } }, tick: { [weak self] in await self?.tick(stream) })
     }
 
     // MARK: Power

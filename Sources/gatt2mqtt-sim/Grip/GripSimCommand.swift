@@ -49,7 +49,32 @@ struct GripSimCommand: AsyncParsableCommand {
             """)
     var script: GripScript?
 
+    @Option(
+        name: .customLong("events-per-second"),
+        help: """
+            For the benchmark: while a central is subscribed to the event characteristic, notify events at \
+            this rate (1-1000, by deadline; no EVENT lines), cycling through every SDK event the profile \
+            encodes in the SDK's order, from the first at each subscription. Built-in profile: the n-th \
+            event is byte ((n-1) mod 14) + 1, published on grip/<id>/event as shutterButtonDown, \
+            shutterButtonReleased, shutterButtonHalfDown, dialButtonCW, dialButtonCCW, dialButtonPress, \
+            dialButtonLongPress, fnButtonPress, fnButtonLongPress, zoomLeverHoldLeft, zoomLeverHoldRight, \
+            zoomLeverLeft, zoomLeverRight, zoomLeverNeutral, then again (wraps every 14 events).
+            """)
+    var eventsPerSecond: Int?
+
+    @Flag(
+        name: .customLong("no-pairing"),
+        help: """
+            Serve centrals that have not bonded (the profile's pairingRequired off), e.g. a relay that does \
+            not pair; a central that pairs anyway is accepted by the simulator's agent. Still one host at a time.
+            """)
+    var noPairing = false
+
     func validate() throws {
+        if let eventsPerSecond {
+            guard (1...1000).contains(eventsPerSecond) else { throw ValidationError("--events-per-second must be 1-1000") }
+            guard script == nil else { throw ValidationError("give --events-per-second or --script, not both") }
+        }
         guard GripFirmwareVersion(string: firmware) != nil else {
             throw ValidationError("--firmware must be X.Y.Z, e.g. 2.0.0")
         }
@@ -60,7 +85,11 @@ struct GripSimCommand: AsyncParsableCommand {
     func run() async throws {
         global.bootstrapLogging()
         let logger = Logger(label: "sim.grip")
-        let gripProfile = try loadProfile()
+        var gripProfile = try loadProfile()
+        if noPairing { gripProfile.pairingRequired = false }
+        if eventsPerSecond != nil, GripEventCycle(profile: gripProfile).events.isEmpty {
+            throw ValidationError("--events-per-second: the profile encodes no event")
+        }
         if gripProfile.isHypothetical { logger.notice("grip profile is HYPOTHETICAL: \(gripProfile.notes)") }
         let localName = name ?? Self.defaultName(for: gripProfile)
         if !gripProfile.matches(name: localName, serviceUUIDs: []) {
@@ -71,6 +100,7 @@ struct GripSimCommand: AsyncParsableCommand {
         settings.batteryPercent = battery
         settings.script = script?.actions ?? []
         settings.bondedElsewhere = bondedElsewhere
+        settings.eventsPerSecond = eventsPerSecond
 
         let connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
         let application = GattApplication(

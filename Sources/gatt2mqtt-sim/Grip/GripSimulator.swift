@@ -20,6 +20,9 @@ struct GripSimulatorSettings: Sendable {
     var script: [GripScriptedAction] = []
     /// The grip keeps its bond with another host and refuses every central, bonded here or not.
     var bondedElsewhere = false
+    /// With `--events-per-second`: the event characteristic carries `GripEventCycle` at this rate while
+    /// subscribed.
+    var eventsPerSecond: Int?
 }
 
 /// The behaviour of a Fjorden grip behind `GattApplication` (cpr-band-and-grip.md §B.3–§B.5): bonding
@@ -52,6 +55,8 @@ actor GripSimulator: GattApplicationDelegate {
     private var scriptTask: Task<Void, Never>?
     private var player: Task<Void, Never>?
     private let actions: AsyncStream<GripAction>
+    private var eventCycle: GripEventCycle
+    private var eventStream: Task<Void, Never>?
     private let actionSink: AsyncStream<GripAction>.Continuation
 
     init(
@@ -67,6 +72,7 @@ actor GripSimulator: GattApplicationDelegate {
         self.logger = logger
         self.batteryPercent = settings.batteryPercent
         (actions, actionSink) = AsyncStream<GripAction>.makeStream()
+        eventCycle = GripEventCycle(profile: profile)
     }
 
     /// Starts the player that sends actions one after the other, so that sequences never interleave.
@@ -157,13 +163,16 @@ actor GripSimulator: GattApplicationDelegate {
 
     func notificationsStarted(for characteristic: String) async {
         logger.info("subscribed: \(characteristic)")
-        guard characteristic == profile.eventCharacteristicUUID, !scriptStarted else { return }
+        guard characteristic == profile.eventCharacteristicUUID else { return }
+        startEventStream()
+        guard !scriptStarted else { return }
         scriptStarted = true
         startScript()
     }
 
     func notificationsStopped(for characteristic: String) async {
         logger.info("unsubscribed: \(characteristic)")
+        if characteristic == profile.eventCharacteristicUUID { stopEventStream() }
     }
 
     // MARK: Bonding
@@ -224,6 +233,26 @@ actor GripSimulator: GattApplicationDelegate {
                 sink.yield(item.action)
             }
         }
+    }
+
+    /// `--events-per-second`: the cycle from its first event, by deadline. No EVENT lines: at up to 1000
+    /// a second the traffic log records them instead.
+    private func startEventStream() {
+        guard let rate = settings.eventsPerSecond else { return }
+        stopEventStream()
+        eventCycle.restart()
+        let period = RepeatingTimer.period(perSecond: rate)
+        eventStream = RepeatingTimer.start(
+            period: { [weak self] in self.map { _ in period } }, tick: { [weak self] in await self?.sendNextEvent() })
+    }
+
+    private func stopEventStream() {
+        eventStream?.cancel()
+        eventStream = nil
+    }
+
+    private func sendNextEvent() {
+        application.notify(profile.eventCharacteristicUUID, value: eventCycle.next())
     }
 
     /// Sends an action's events with their pauses; stops at the first event nobody receives.

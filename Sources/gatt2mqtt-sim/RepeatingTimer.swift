@@ -1,0 +1,26 @@
+/// A task that runs `tick` once per period, scheduled by deadline: each deadline is the previous one plus
+/// the period, so the time `tick` takes and the scheduler's wake-up delay do not add up into a slower
+/// rate (sleeping a period after each tick loses several percent at 200 ticks a second). After a stall
+/// of more than a period it does not make up for every missed tick: one comes at once, then the rate
+/// resumes.
+enum RepeatingTimer {
+    /// Starts the task. `period` is asked before every round, so a new period (a central's write) applies
+    /// from the next tick; nil ends the task, as cancellation does.
+    static func start(
+        period: @escaping @Sendable () async -> Duration?, tick: @escaping @Sendable () async -> Void
+    ) -> Task<Void, Never> {
+        Task {
+            var deadline = ContinuousClock.now
+            while !Task.isCancelled {
+                guard let period = await period() else { return }
+                deadline = max(deadline + period, ContinuousClock.now - period)
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                guard !Task.isCancelled else { return }
+                await tick()
+            }
+        }
+    }
+
+    /// The period of `count` ticks a second (1 ms at 1000).
+    static func period(perSecond count: Int) -> Duration { .seconds(1) / count }
+}
