@@ -121,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "gatt2mqtt-bench",
             dependencies: [
-                "BlueZ", "Bridge", "DBus", "Locks", "MQTT", "TestSupport",
+                "BlueZ", "Bridge", "DBus", "Locks", "MQTT", "Peripherals", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

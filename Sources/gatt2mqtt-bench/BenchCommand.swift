@@ -5,12 +5,14 @@ import TestSupport
 
 /// `gatt2mqtt-bench`: the BlueZoo world of the tests with up to 50 virtual Activ5s streaming force;
 /// for each device count and rate, the same stream through the D-Bus floor, the MQTT floor, gatt2mqtt
-/// and a Python relay, one after another. Writes BENCHMARKS.json and the results section of
+/// and a Python relay, one after another. Then every family's stream (`FamilyBench`) through the floor
+/// relay, gatt2mqtt and the Python relay. Writes BENCHMARKS.json and the results section of
 /// BENCHMARKS.md. Run it through `make bench` (release build, set-up included).
 @main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "gatt2mqtt-bench", abstract: "Measures gatt2mqtt against its floor and a Python peer (BENCHMARKS.md).")
+        commandName: "gatt2mqtt-bench", abstract: "Measures gatt2mqtt against its floor and a Python peer (BENCHMARKS.md).",
+        subcommands: [FloorRelayCommand.self])
 
     @Option(help: "Device counts, comma-separated.")
     var devices = "1,10,50"
@@ -30,8 +32,20 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The Markdown file whose results section is replaced.")
     var markdown = "BENCHMARKS.md"
 
-    @Option(help: "Which relays to run, comma-separated: mqtt-floor, dbus-floor, gatt2mqtt, peer (default all; the real world has no peer).")
+    @Option(help: "Which relays to run, comma-separated: mqtt-floor, dbus-floor, floor-relay, gatt2mqtt, peer (default all; the real world has no peer).")
     var relays: String?
+
+    @Flag(inversion: .prefixedNo, help: "Run the Activ5 matrix (--devices × --rates).")
+    var matrix = true
+
+    @Option(help: "Families whose main stream runs through the floor relay, gatt2mqtt and the Python relay: belt, a5, cpr, grip, comma-separated, or none (BlueZoo only).")
+    var families = "belt,a5,cpr,grip"
+
+    @Option(help: "Devices in each family row.")
+    var familyDevices = 10
+
+    @Option(help: "Notifications per second per device in the family rows, comma-separated.")
+    var familyRates = "50,200"
 
     @Option(help: ArgumentHelp(
         "The BlueZ to measure against: bluezoo, or real (the real bluetoothd in the test guest).",
@@ -81,7 +95,7 @@ struct BenchCommand: AsyncParsableCommand {
     var soakBluezRestartMinutes = 15.0
 
     private var chosen: Set<Substring> {
-        Set((relays ?? (isReal ? "mqtt-floor,dbus-floor,gatt2mqtt" : "mqtt-floor,dbus-floor,gatt2mqtt,peer")).split(separator: ","))
+        Set((relays ?? (isReal ? "mqtt-floor,dbus-floor,gatt2mqtt" : "mqtt-floor,dbus-floor,floor-relay,gatt2mqtt,peer")).split(separator: ","))
     }
 
     private var isReal: Bool { world == "real" }
@@ -122,7 +136,16 @@ struct BenchCommand: AsyncParsableCommand {
         guard ["bluezoo", "real"].contains(world) else { throw ValidationError("--world: bluezoo or real") }
         let instructionRow = InstructionCount.row(instructions)
         guard instructions == "none" || instructionRow != nil else { throw ValidationError("--instructions: DEVICESxRATE (1x50) or none") }
-        let most = max(deviceCounts.max() ?? 1, instructionRow?.devices ?? 1)
+        let familyList: [BenchFamily] = try isReal || families == "none" ? [] : families.split(separator: ",").map { name in
+            guard let family = BenchFamily(rawValue: String(name)) else { throw ValidationError("--families: belt, a5, cpr, grip or none, not '\(name)'") }
+            return family
+        }
+        let familyRateList = try Self.numbers(familyRates, "--family-rates")
+        guard (1...50).contains(familyDevices), familyRateList.allSatisfy({ (1...1000).contains($0) }) else {
+            throw ValidationError("--family-devices: 1 to 50; --family-rates: 1 to 1000 per second")
+        }
+        let matrixMost = matrix ? max(deviceCounts.max() ?? 1, instructionRow?.devices ?? 1) : 0
+        let most = max(matrixMost, familyList.isEmpty ? 0 : familyDevices, 1)
         if isReal, chosen.contains("peer") { throw ValidationError("--relays: the real world cannot run the Python relay (see --help)") }
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("gatt2mqtt-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
@@ -144,34 +167,46 @@ struct BenchCommand: AsyncParsableCommand {
         do {
             let watcher = try await BrokerWatcher(port: world.broker.port)
             var fleet: [BenchDevice] = []
-            for index in 1...most {
+            var simulators: [ManagedProcess] = []
+            for index in 1..<matrixMost + 1 {
                 let adapter = world.peripheralAdapter(index)
                 let device = BenchDevice(
                     adapter: adapter, central: world.bridgeAdapters[isReal ? index - 1 : 0],
                     address: world.adapterAddresses[centrals + index - 1], trafficLog: "\(logs)/\(adapter).log")
-                _ = try await world.startSimulator(
+                simulators.append(try await world.startSimulator(
                     ["--traffic-log", device.trafficLog, "--notification-gap-ms", "0", "--log-level", "warning", "a5",
                      "--sequence-force", "--minimum-period-ms", "1", "--power-off-seconds", "86400",
                      "--name", String(format: "ACTIV5-BE-%04d", index)],
-                    adapter: device.adapter)
+                    adapter: device.adapter))
                 fleet.append(device)
             }
-            say("\(most) virtual Activ5s advertising")
+            if matrixMost > 0 { say("\(matrixMost) virtual Activ5s advertising") }
             let floorRelay = try DBusFloorRelay(busAddress: world.busAddress, acquireNotify: acquireNotify)
             defer { floorRelay.close() }
-            for count in deviceCounts.sorted() {
+            for count in deviceCounts.sorted() where matrix {
                 for rate in rateList.sorted() {
                     let row = await measure(
                         Array(fleet.prefix(count)), rate: rate, world: world, watcher: watcher, floorRelay: floorRelay)
-                    watcher.clearForces()
+                    watcher.clearReceptions()
                     report.rows.append(row)
                     try write(report)
                 }
             }
-            if let instructionRow {
+            if matrix, let instructionRow {
                 report.instructions = await countInstructions(
                     Array(fleet.prefix(instructionRow.devices)), rate: instructionRow.rate, world: world, watcher: watcher)
                 try write(report)
+            }
+            for simulator in simulators { _ = await simulator.terminate(grace: .seconds(5)) }
+            for device in fleet { await floorRelay.floor.remove(device.address, on: device.central) }
+            if !familyList.isEmpty {
+                let bench = FamilyBench(
+                    families: familyList, devices: familyDevices, rates: familyRateList.sorted(), seconds: seconds, acquireNotify: acquireNotify,
+                    relays: chosen, logs: logs)
+                try await bench.run(world: world, watcher: watcher, forget: floorRelay.floor) { row in
+                    report.families.append(row)
+                    try write(report)
+                }
             }
             await watcher.stop()
         } catch {

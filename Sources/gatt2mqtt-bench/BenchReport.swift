@@ -27,6 +27,21 @@ struct BenchReport: Codable, Sendable {
         }
     }
 
+    /// One family's stream at one rate: the floor relay, gatt2mqtt and the Python relay (`FamilyBench`).
+    struct FamilyRow: Codable, Sendable {
+        var family: BenchFamily
+        var devices: Int
+        var rate: Int
+        var floorRelay: PhaseFigures?
+        var gatt2mqtt: PhaseFigures?
+        var peer: PhaseFigures?
+        var failures: [String] = []
+
+        var cpuOverFloor: Double? { BenchReport.ratio(gatt2mqtt?.cpuMillisecondsPer1000, floorRelay?.cpuMillisecondsPer1000) }
+        var cpuOverPeer: Double? { BenchReport.ratio(gatt2mqtt?.cpuMillisecondsPer1000, peer?.cpuMillisecondsPer1000) }
+        var p99OverFloor: Double? { BenchReport.ratio(gatt2mqtt?.notificationLatency.p99, floorRelay?.notificationLatency.p99) }
+    }
+
     var date: String
     var machine: String
     var versions: [String: String]
@@ -34,6 +49,8 @@ struct BenchReport: Codable, Sendable {
     var rows: [Row]
     /// Instructions per message in one row, under callgrind.
     var instructions: InstructionCount? = nil
+    /// Every family's stream beside the floor relay and the Python relay.
+    var families: [FamilyRow] = []
 
     // MARK: Ratios (the goals of BENCHMARKS.md)
 
@@ -143,8 +160,41 @@ struct BenchReport: Codable, Sendable {
             text += "\(milliseconds(row.gatt2mqtt?.waitMillisecondsPer1000)) / \(milliseconds(row.peer?.waitMillisecondsPer1000)) |\n"
         }
         if let instructions { text += instructions.markdown() }
+        text += familiesMarkdown()
         let failures = rows.flatMap { row in row.failures.map { "- \(row.devices) × \(row.rate)/s: \($0)" } }
+            + families.flatMap { row in row.failures.map { "- \(row.family.streamName), \(row.devices) × \(row.rate)/s: \($0)" } }
         if !failures.isEmpty { text += "\nFailures:\n" + failures.joined(separator: "\n") + "\n" }
+        return text
+    }
+}
+
+extension BenchReport {
+    /// The family table: each stream's cost and latency beside the floor relay's and the Python relay's.
+    func familiesMarkdown() -> String {
+        guard !families.isEmpty else { return "" }
+        func times(_ value: Double?) -> String { value.map { String(format: "%.2f×", $0) } ?? "–" }
+        func cpu(_ figures: PhaseFigures?) -> String { figures?.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–" }
+        func lost(_ figures: PhaseFigures?) -> String { figures.map { "\($0.lost) of \($0.sent)" } ?? "–" }
+        func rss(_ figures: PhaseFigures?) -> String { figures?.residentKilobytes.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "–" }
+        var text = """
+
+            ### Every family's stream: gatt2mqtt beside the floor relay and the Python relay
+
+            The floor relay (`gatt2mqtt-bench floor-relay`) is the least a central can do end to end: read the
+            acquired socket, format the value as gatt2mqtt does, `mosquitto_publish`. CPU is per 1 000 values
+            delivered (gatt2mqtt's CPR-band rows also publish `stats` with every peak). Goals: CPU ≤ 1.3× the floor
+            relay's and ≤ 0.3× the Python relay's at 200/s; p99 ≤ 1.2× the floor relay's up to 50/s.
+
+            | Stream | Devices × rate | CPU ms / 1 000: floor relay / gatt2mqtt / Python | gatt2mqtt ÷ floor | gatt2mqtt ÷ Python | p50 / p99 / max ms: floor relay | gatt2mqtt | Python | gatt2mqtt p99 ÷ floor | lost: floor / gatt2mqtt / Python | RSS gatt2mqtt / Python |
+            |---|---|---|---:|---:|---|---|---|---:|---|---|
+
+            """
+        for row in families {
+            text += "| \(row.family.streamName) | \(row.devices) × \(row.rate)/s | \(cpu(row.floorRelay)) / \(cpu(row.gatt2mqtt)) / \(cpu(row.peer)) | "
+            text += "\(times(row.cpuOverFloor)) | \(times(row.cpuOverPeer)) | "
+            text += "\(row.floorRelay?.notificationLatency.text ?? "–") | \(row.gatt2mqtt?.notificationLatency.text ?? "–") | \(row.peer?.notificationLatency.text ?? "–") | "
+            text += "\(times(row.p99OverFloor)) | \(lost(row.floorRelay)) / \(lost(row.gatt2mqtt)) / \(lost(row.peer)) | \(rss(row.gatt2mqtt)) / \(rss(row.peer)) |\n"
+        }
         return text
     }
 }

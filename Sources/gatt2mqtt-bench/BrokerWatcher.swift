@@ -4,8 +4,9 @@ import MQTT
 import Locks
 
 /// The benchmark's subscriber: one MQTT client that takes the time of every message as it is handed
-/// over. Force values (`<prefix>/<id>/force`) are turned back into their sequence at once; other
-/// messages are kept whole for the waits of the run (device state, replies, gateway status).
+/// over. Stream values (`<prefix>/<id>/<leaf>`, the leaves of `BenchFamily`: force, heading, peak, event)
+/// are turned back into their sequence at once; other messages are kept whole for the waits of the run
+/// (device state, replies, gateway status).
 final class BrokerWatcher: Sendable {
     struct Message: Sendable {
         var topic: String
@@ -13,7 +14,7 @@ final class BrokerWatcher: Sendable {
         var nanoseconds: UInt64
     }
 
-    /// Everything but force values by topic, the force payloads that did not parse, and the tasks
+    /// Everything but stream values by topic, the stream payloads that did not parse, and the tasks
     /// waiting for a topic: command replies are awaited, not polled, so that 50 devices' command loads
     /// cost the benchmark's process next to nothing while it measures.
     private final class MessageLog: Sendable {
@@ -55,7 +56,7 @@ final class BrokerWatcher: Sendable {
     /// Commands go out on a connection of their own: on the receiving one, the broker's Nagle would hold
     /// a force message back behind the PUBACK of a command until the watcher's delayed ACK (40 ms).
     private let sender: MQTTClient
-    private let forceTable = ReceptionTable()
+    private let streamTable = ReceptionTable()
     private let log = MessageLog()
     private let consumer: Task<Void, Never>
 
@@ -65,11 +66,11 @@ final class BrokerWatcher: Sendable {
         configuration.incomingBufferSize = 1 << 20
         client = try MQTTClient(configuration: configuration)
         sender = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: port, clientID: "bench-commands"))
-        let (forces, log, messages) = (forceTable, self.log, client.messages)
+        let (streams, log, messages) = (streamTable, self.log, client.messages)
         consumer = Task {
             for await message in messages {
                 let now = MonotonicClock.nanoseconds()
-                Self.record(message, at: now, forces: forces, log: log)
+                Self.record(message, at: now, streams: streams, log: log)
             }
         }
         client.start()
@@ -79,27 +80,27 @@ final class BrokerWatcher: Sendable {
         try client.subscribe("#", qos: .atMostOnce)
     }
 
-    private static func record(_ message: MQTTMessage, at now: UInt64, forces: ReceptionTable, log: MessageLog) {
+    private static func record(_ message: MQTTMessage, at now: UInt64, streams: ReceptionTable, log: MessageLog) {
         let parts = message.topic.split(separator: "/")
         let text = String(decoding: message.payload, as: UTF8.self)
-        if parts.count == 3, parts[2] == "force" {
-            guard let sequence = ForceSequence.sequence(fromPayload: text) else {
+        if parts.count == 3, let family = BenchFamily(leaf: parts[2]) {
+            guard let sequence = family.sequence(payload: text) else {
                 log.state.withLock { $0.malformed += 1 }
                 return
             }
-            forces.append(Reception(sequence: sequence, nanoseconds: now), to: "\(parts[0])/\(parts[1])")
+            streams.append(Reception(sequence: sequence, nanoseconds: now), to: "\(parts[0])/\(parts[1])")
         } else {
             log.append(Message(topic: message.topic, payload: text, nanoseconds: now))
         }
     }
 
-    /// Force receptions of `prefix/id`, e.g. `a5/001122334451`.
-    func forces(_ key: String) -> [Reception] { forceTable.receptions(key) }
+    /// Stream receptions of `prefix/id`, e.g. `a5/001122334451`.
+    func receptions(_ key: String) -> [Reception] { streamTable.receptions(key) }
 
-    /// Forgets every force reception (between phases).
-    func clearForces() { forceTable.clear() }
+    /// Forgets every stream reception (between phases).
+    func clearReceptions() { streamTable.clear() }
 
-    /// Force payloads that did not parse as a sequence.
+    /// Stream payloads that did not parse as a sequence.
     var malformedCount: Int { log.state.withLock { $0.malformed } }
 
     /// Messages on `topic` received after `after`.

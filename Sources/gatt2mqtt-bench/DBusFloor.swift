@@ -6,21 +6,26 @@ import Locks
 
 /// The D-Bus floor: the least a central can do to get the same values from BlueZ, written straight
 /// against BlueZ's D-Bus API (Adapter1, Device1, GattCharacteristic1) with no bridge logic at all:
-/// connect, write the sample period, subscribe, and take the time of each value: each PropertiesChanged
-/// after StartNotify, or each packet read from the socket of AcquireNotify (on the connection's own
-/// thread, as gatt2mqtt reads it). Its writes (`timedWrite`) are the floor of the command path's D-Bus hop.
+/// connect, write the sample period (the Activ5's), subscribe to the family's stream, and take the time
+/// of each value: each PropertiesChanged after StartNotify, or each packet read from the socket of
+/// AcquireNotify (on the connection's own thread, as gatt2mqtt reads it). Its writes (`timedWrite`) are
+/// the floor of the command path's D-Bus hop. With `deliver`, each value is handed over instead of
+/// timed: the floor relay publishes it.
 final class DBusFloor: Sendable {
     struct Device: Sendable {
         var address: String
         var central: String
         var path: String
-        var force: String
-        var samplePeriod: String
+        var stream: String
+        var samplePeriod: String?
     }
 
+    /// Takes a value on the thread that read it: the device's key (`AA_BB_…`) and the bytes.
+    typealias Deliver = @Sendable (String, [UInt8]) -> Void
+
     private static let bluez = "org.bluez"
-    private static let forceUUID = "0000f0fe-0000-1000-8000-00805f9b34fb"
-    private static let samplePeriodUUID = "0000f0fa-0000-1000-8000-00805f9b34fb"
+    private let family: BenchFamily
+    private let deliver: Deliver?
 
     private let connection: DBusConnection
     private let table = ReceptionTable()
@@ -29,23 +34,32 @@ final class DBusFloor: Sendable {
     /// Acquired sockets by device address.
     private let sockets = Mutex<[String: Int32]>([:])
 
-    init(address: String, acquireNotify: Bool) throws {
+    init(address: String, acquireNotify: Bool, family: BenchFamily = .a5, deliver: Deliver? = nil) throws {
         connection = try DBusConnection(address: address)
         self.acquireNotify = acquireNotify
+        self.family = family
+        self.deliver = deliver
         let signals = connection.signals(
             matching: DBusMatchRule(
                 sender: Self.bluez, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
                 pathNamespace: "/org/bluez"))
-        let table = self.table
+        let take = Self.taker(family: family, table: table, deliver: deliver)
         listener = Task {
             for await signal in signals {
-                let now = MonotonicClock.nanoseconds()
                 guard signal.arguments.first?.string == "org.bluez.GattCharacteristic1",
-                    let value = signal.arguments.dropFirst().first?.stringKeyed?["Value"]?.unwrapped.bytes, value.count >= 2
+                    let value = signal.arguments.dropFirst().first?.stringKeyed?["Value"]?.unwrapped.bytes
                 else { continue }
-                let sequence = Int16(bitPattern: UInt16(value[0]) | UInt16(value[1]) << 8)
-                table.append(Reception(sequence: sequence, nanoseconds: now), to: Self.deviceAddress(containing: signal.path))
+                take(Self.deviceAddress(containing: signal.path), value)
             }
+        }
+    }
+
+    /// What is done with a value: handed to `deliver`, or timed into the table by its sequence.
+    private static func taker(family: BenchFamily, table: ReceptionTable, deliver: Deliver?) -> Deliver {
+        if let deliver { return deliver }
+        return { key, value in
+            let now = MonotonicClock.nanoseconds()
+            if let sequence = family.sequence(sent: value) { table.append(Reception(sequence: sequence, nanoseconds: now), to: key) }
         }
     }
 
@@ -97,40 +111,36 @@ final class DBusFloor: Sendable {
                     interfaces["org.bluez.GattCharacteristic1"]?["UUID"]?.string.map { ($0, key) }
                 }
                 let byUUID = Dictionary(characteristics, uniquingKeysWith: { first, _ in first })
-                if let force = byUUID[Self.forceUUID], let period = byUUID[Self.samplePeriodUUID] {
-                    let device = Device(address: address, central: central, path: path, force: force, samplePeriod: period)
+                let period = family.periodUUID.flatMap { byUUID[$0] }
+                if let stream = byUUID[family.streamUUID], (period != nil) == (family.periodUUID != nil) {
+                    let device = Device(address: address, central: central, path: path, stream: stream, samplePeriod: period)
                     devices.append(device)
                     connected(device)
                     break
                 }
-                guard ContinuousClock.now < deadline else { throw BenchFailure("D-Bus floor: \(address) has no F0FE/F0FA") }
+                guard ContinuousClock.now < deadline else { throw BenchFailure("D-Bus floor: \(address) lacks the \(family.streamName) characteristics") }
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
         return devices
     }
 
-    /// Writes the sample period and subscribes to F0FE: AcquireNotify when chosen and the bus can pass the
-    /// socket, else StartNotify.
+    /// Writes the sample period (an Activ5's) and subscribes to the stream: AcquireNotify when chosen and the
+    /// bus can pass the socket, else StartNotify.
     func startStreaming(_ device: Device, periodMilliseconds: Int16) async throws {
-        try await write(device, period: periodMilliseconds)
+        if device.samplePeriod != nil { try await write(device, period: periodMilliseconds) }
         if acquireNotify, connection.canPassFileDescriptors {
-            let reply = try await call(device.force, "org.bluez.GattCharacteristic1", "AcquireNotify", [.properties([:])])
+            let reply = try await call(device.stream, "org.bluez.GattCharacteristic1", "AcquireNotify", [.properties([:])])
             guard let socket = reply.first?.fileDescriptor, socket >= 0 else { throw BenchFailure("AcquireNotify gave no socket") }
             sockets.withLock { $0[device.address] = socket }
-            let table = self.table
+            let take = Self.taker(family: family, table: table, deliver: deliver)
             let key = device.address.uppercased().replacingOccurrences(of: ":", with: "_")
             connection.watch(socket) { _ in
                 // A closed socket is noticed by stopStreaming's close.
-                _ = SeqPacket.drain(socket) { bytes in
-                    guard bytes.count >= 2 else { return }
-                    let now = MonotonicClock.nanoseconds()
-                    let sequence = Int16(bitPattern: UInt16(bytes[0]) | UInt16(bytes[1]) << 8)
-                    table.append(Reception(sequence: sequence, nanoseconds: now), to: key)
-                }
+                _ = SeqPacket.drain(socket) { bytes in take(key, Array(bytes)) }
             }
         } else {
-            _ = try await call(device.force, "org.bluez.GattCharacteristic1", "StartNotify")
+            _ = try await call(device.stream, "org.bluez.GattCharacteristic1", "StartNotify")
         }
     }
 
@@ -139,8 +149,13 @@ final class DBusFloor: Sendable {
             connection.unwatch(socket)
             Glibc.close(socket)  // the release
         } else {
-            _ = try await call(device.force, "org.bluez.GattCharacteristic1", "StopNotify")
+            _ = try await call(device.stream, "org.bluez.GattCharacteristic1", "StopNotify")
         }
+    }
+
+    /// Makes BlueZ forget a device (`Adapter1.RemoveDevice`), so that another device at its address is met afresh.
+    func remove(_ address: String, on central: String) async {
+        _ = try? await call("/org/bluez/" + central, "org.bluez.Adapter1", "RemoveDevice", [.objectPath(Self.path(of: address, on: central))])
     }
 
     func disconnect(_ device: Device) async throws {
@@ -155,9 +170,10 @@ final class DBusFloor: Sendable {
     }
 
     private func write(_ device: Device, period: Int16) async throws {
+        guard let samplePeriod = device.samplePeriod else { throw BenchFailure("\(device.address) has no sample period to write") }
         let bits = UInt16(bitPattern: period)
         _ = try await call(
-            device.samplePeriod, "org.bluez.GattCharacteristic1", "WriteValue",
+            samplePeriod, "org.bluez.GattCharacteristic1", "WriteValue",
             [.bytes([UInt8(bits & 0xFF), UInt8(bits >> 8)]), .properties(["type": .string("request")])])
     }
 

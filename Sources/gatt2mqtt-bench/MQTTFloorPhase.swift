@@ -11,7 +11,7 @@ struct MQTTFloorPhase {
         for id in ids {
             var sentAt = sent[id] ?? [:]
             total += sentAt.count
-            for reception in watcher.forces("floor/\(id)") {
+            for reception in watcher.receptions("floor/\(id)") {
                 if let at = sentAt.removeValue(forKey: reception.sequence) { latencies.append(Int64(reception.nanoseconds) - Int64(at)) }
             }
         }

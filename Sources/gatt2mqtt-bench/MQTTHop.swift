@@ -9,14 +9,14 @@ struct MQTTHop {
 
     /// Publishes `floor/<id>/force` for every id, `rate` times a second each, for `seconds`; returns
     /// the send time of every (id, sequence).
-    func run(ids: [String], rate: Int, seconds: Double) async throws -> [String: [Int16: UInt64]] {
+    func run(ids: [String], rate: Int, seconds: Double) async throws -> [String: [Int: UInt64]] {
         var configuration = MQTTConfiguration(host: "127.0.0.1", port: port, clientID: "bench-floor")
         configuration.incomingBufferSize = 16
         let client = try MQTTClient(configuration: configuration)
         client.start()
         try await client.connected()
         defer { Task { await client.stop() } }
-        var sent: [String: [Int16: UInt64]] = [:]
+        var sent: [String: [Int: UInt64]] = [:]
         // Spread over the period, one topic after another, as independent devices would be.
         let gap = Duration.nanoseconds(Int64(1e9 / Double(rate) / Double(ids.count)))
         let rounds = Int(seconds * Double(rate))
@@ -27,7 +27,7 @@ struct MQTTHop {
                 let payload = ForceSequence.payload(sequence: sequence)
                 let now = MonotonicClock.nanoseconds()
                 try client.publish(MQTTMessage(topic: "floor/\(id)/force", payload: Array(payload.utf8), qos: .atMostOnce))
-                sent[id, default: [:]][sequence] = now
+                sent[id, default: [:]][Int(sequence)] = now
                 deadline += gap
                 try await Task.sleep(until: deadline, clock: .continuous)
             }

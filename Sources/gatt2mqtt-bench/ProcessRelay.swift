@@ -3,12 +3,14 @@ import Foundation
 import Locks
 import TestSupport
 
-/// A relay that is a process of its own, publishing `<prefix>/<id>/force` to the broker and taking
-/// `<prefix>/<id>/cmd/sample_period`: gatt2mqtt itself, or the Python peer (scripts/bench_peer.py).
+/// A relay that is a process of its own, publishing a family's stream on `<prefix>/<id>/<leaf>` to the
+/// broker and, for the Activ5, taking `<prefix>/<id>/cmd/sample_period`: gatt2mqtt itself, the Python peer
+/// (scripts/bench_peer.py), or the floor relay (`gatt2mqtt-bench floor-relay`).
 final class ProcessRelay: StreamRelay {
     enum Program: Sendable {
         case gatt2mqtt
         case pythonPeer
+        case floorRelay
     }
 
     /// When gatt2mqtt started, when it first published, and when every device was ready.
@@ -18,6 +20,7 @@ final class ProcessRelay: StreamRelay {
     }
 
     let program: Program
+    let family: BenchFamily
     private let world: TestWorld
     private let watcher: BrokerWatcher
     private let process = Mutex<ManagedProcess?>(nil)
@@ -30,8 +33,11 @@ final class ProcessRelay: StreamRelay {
     /// then mean nothing: it runs many times slower).
     private let callgrind: Callgrind?
 
-    init(_ program: Program, world: TestWorld, watcher: BrokerWatcher, acquireNotify: Bool, callgrind: Callgrind? = nil) {
+    init(
+        _ program: Program, family: BenchFamily = .a5, world: TestWorld, watcher: BrokerWatcher, acquireNotify: Bool, callgrind: Callgrind? = nil
+    ) {
         self.program = program
+        self.family = family
         self.world = world
         self.watcher = watcher
         self.acquireNotify = acquireNotify
@@ -42,14 +48,16 @@ final class ProcessRelay: StreamRelay {
         switch program {
         case .gatt2mqtt: "gatt2mqtt"
         case .pythonPeer: "Python relay (bleak + paho-mqtt)"
+        case .floorRelay: "floor relay"
         }
     }
 
     /// Its topics' first level, and the name of its callgrind dumps.
     private var prefix: String {
         switch program {
-        case .gatt2mqtt: "a5"
+        case .gatt2mqtt: family.rawValue
         case .pythonPeer: "relay"
+        case .floorRelay: FloorRelayCommand.prefix
         }
     }
 
@@ -80,6 +88,7 @@ final class ProcessRelay: StreamRelay {
         switch program {
         case .gatt2mqtt: try await startBridge(devices, periodMilliseconds: periodMilliseconds)
         case .pythonPeer: try await startPeer(devices, periodMilliseconds: periodMilliseconds)
+        case .floorRelay: try await startFloorRelay(devices, periodMilliseconds: periodMilliseconds)
         }
     }
 
@@ -102,17 +111,23 @@ final class ProcessRelay: StreamRelay {
         guard online, let first = watcher.messages(on: "gatt2mqtt/bench/status", after: launched).first else {
             throw BenchFailure("gatt2mqtt did not come online:\n\(bridge.outputText.suffix(3000))")
         }
-        // A device is ready when it says its state; an empty `state` is the start clearing an earlier run's.
-        let stated = { (device: BenchDevice) in watcher.messages(on: "a5/\(device.id)/state", after: launched).first { !$0.payload.isEmpty } }
+        // An Activ5 is ready when it says its state (an empty `state` is the start clearing an earlier run's);
+        // the others when connected: their streams start with the connection.
+        let family = family
+        let stated = { (device: BenchDevice) in
+            family == .a5
+                ? watcher.messages(on: "a5/\(device.id)/state", after: launched).first { !$0.payload.isEmpty }
+                : watcher.messages(on: "\(family.rawValue)/\(device.id)/connection", after: launched).first { $0.payload == "connected" }
+        }
         let ready = await poll(timeout: .seconds(30 + devices.count)) { devices.allSatisfy { stated($0) != nil } }
-        guard ready else { throw BenchFailure("not every Activ5 connected:\n\(bridge.outputText.suffix(3000))") }
+        guard ready else { throw BenchFailure("not every \(family.rawValue) device connected:\n\(bridge.outputText.suffix(3000))") }
         let lastReady = devices.compactMap { stated($0)?.nanoseconds }.max() ?? launched
         startupFigures.withLock {
             $0 = Startup(
                 firstPublishMilliseconds: Double(first.nanoseconds - launched) / 1e6,
                 devicesReadyMilliseconds: Double(lastReady - launched) / 1e6)
         }
-        for device in devices {
+        for device in devices where family == .a5 {
             try watcher.publish("a5/\(device.id)/cmd/sample_period", "{\"period_ms\":\(periodMilliseconds)}")
             try watcher.publish("a5/\(device.id)/cmd/start", "{}")
         }
@@ -121,15 +136,27 @@ final class ProcessRelay: StreamRelay {
     private func startPeer(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
         let peer = try launch(
             ProjectPaths.python,
-            ["-u", ProjectPaths.root + "/scripts/bench_peer.py", "--port", "\(world.broker.port)",
-             "--period-ms", "\(periodMilliseconds)"] + (acquireNotify ? ["--acquire-notify"] : []) + devices.map(\.address),
+            ["-u", ProjectPaths.root + "/scripts/bench_peer.py", "--port", "\(world.broker.port)", "--family", family.rawValue]
+                + (family == .a5 ? ["--period-ms", "\(periodMilliseconds)"] : []) + (acquireNotify ? ["--acquire-notify"] : [])
+                + devices.map(\.address),
             name: "relay-peer")
         process.withLock { $0 = peer }
         _ = try await peer.waitForLine(containing: "relay: streaming", timeout: .seconds(60 + 2 * devices.count))
     }
 
+    private func startFloorRelay(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
+        let relay = try launch(
+            ProjectPaths.binary("gatt2mqtt-bench"),
+            ["floor-relay", "--bus", world.busAddress, "--port", "\(world.broker.port)", "--family", family.rawValue,
+             "--period-ms", "\(periodMilliseconds)"] + (acquireNotify ? ["--acquire-notify"] : [])
+                + devices.flatMap { ["--device", "\($0.address)@\($0.central)"] },
+            name: "floor-relay")
+        process.withLock { $0 = relay }
+        _ = try await relay.waitForLine(containing: FloorRelayCommand.readyLine, timeout: .seconds(60 + 2 * devices.count))
+    }
+
     func receptions(of device: BenchDevice) -> [Reception] {
-        watcher.forces("\(prefix)/\(device.id)")
+        watcher.receptions("\(prefix)/\(device.id)")
     }
 
     func command(_ device: BenchDevice, periodMilliseconds: Int16) async throws -> UInt64 {
@@ -144,9 +171,11 @@ final class ProcessRelay: StreamRelay {
 
     func stopStreams(_ devices: [BenchDevice]) async throws {
         switch program {
-        case .gatt2mqtt:
+        case .gatt2mqtt where family == .a5:
             for device in devices { try watcher.publish("a5/\(device.id)/cmd/stop", "{}") }
-        case .pythonPeer:
+        case .gatt2mqtt:
+            break  // the other families stream while connected: the bridge's exit ends their streams
+        case .pythonPeer, .floorRelay:
             process.withLock { $0 }?.send(SIGTERM)
         }
     }

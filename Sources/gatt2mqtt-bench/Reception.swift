@@ -2,7 +2,7 @@ import Locks
 
 /// A value that arrived: its sequence and the moment (CLOCK_MONOTONIC, ns).
 struct Reception: Sendable {
-    var sequence: Int16
+    var sequence: Int
     var nanoseconds: UInt64
 }
 

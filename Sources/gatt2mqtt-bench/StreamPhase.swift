@@ -4,6 +4,8 @@ import Foundation
 /// One relay, one configuration: start the streams, measure for a window while commands run, stop,
 /// let what is under way arrive, then match what the devices logged with what arrived.
 struct StreamPhase {
+    /// Whose stream: the Activ5's force for the matrix, each family's in the family rows.
+    var family = BenchFamily.a5
     var devices: [BenchDevice]
     var rate: Int
     var seconds: Double
@@ -66,24 +68,18 @@ struct StreamPhase {
         var inWindow = 0
         for device in devices {
             let records = TrafficRecord.read(path: device.trafficLog).filter { $0.nanoseconds >= begin }
-            var sentAt: [Int16: UInt64] = [:]
-            for record in records where record.kind == .notification && record.characteristic == "f0fe"
-                && record.nanoseconds <= windowClosed
-            {
-                if let sequence = record.int16 { sentAt[sequence] = record.nanoseconds }
+            let sentValues = records.compactMap { record -> (sequence: Int, nanoseconds: UInt64)? in
+                guard record.kind == .notification, record.characteristic == family.logName, record.nanoseconds <= windowClosed else { return nil }
+                return family.sequence(sent: record.value).map { ($0, record.nanoseconds) }
             }
-            sent += sentAt.count
+            sent += sentValues.count
             if let busTap {
-                for reception in busTap.receptions(ofAddress: device.address) where reception.nanoseconds >= begin {
-                    if let at = sentAt[reception.sequence] { busLatencies.append(Int64(reception.nanoseconds) - Int64(at)) }
-                }
+                let onBus = busTap.receptions(ofAddress: device.address).filter { $0.nanoseconds >= begin }
+                busLatencies += OrderedMatch.latencies(sent: sentValues, received: onBus, period: family.period)
             }
-            for reception in relay.receptions(of: device) where reception.nanoseconds >= begin {
-                if let at = sentAt.removeValue(forKey: reception.sequence) {
-                    notificationLatencies.append(Int64(reception.nanoseconds) - Int64(at))
-                }
-                if reception.nanoseconds >= windowStart, reception.nanoseconds <= windowClosed { inWindow += 1 }
-            }
+            let delivered = relay.receptions(of: device).filter { $0.nanoseconds >= begin }
+            notificationLatencies += OrderedMatch.latencies(sent: sentValues, received: delivered, period: family.period)
+            inWindow += delivered.count { $0.nanoseconds >= windowStart && $0.nanoseconds <= windowClosed }
             // The i-th write after the window opened answers the i-th command.
             let writes = records.filter { $0.kind == .write && $0.characteristic == "f0fa" && $0.nanoseconds >= windowStart }
             for (command, write) in zip(commandsSent[device.address] ?? [], writes) {

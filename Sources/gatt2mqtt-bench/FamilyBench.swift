@@ -1,0 +1,72 @@
+import Foundation
+import TestSupport
+
+/// Every family's main stream (belt headings, Activ5 force, CPR-band peaks, grip events) through the floor
+/// relay, gatt2mqtt and the Python relay, one after another, with the same virtual devices: the rows that
+/// hold gatt2mqtt's cost per message against the least a central can do and against the relay a user
+/// would otherwise write. No commands run meanwhile (the Activ5 matrix measures those).
+struct FamilyBench {
+    var families: [BenchFamily]
+    var devices: Int
+    var rates: [Int]
+    var seconds: Double
+    var acquireNotify: Bool
+    /// Which relays: `floor-relay`, `gatt2mqtt`, `peer`.
+    var relays: Set<Substring>
+    var logs: String
+
+    /// Runs every family at every rate; `rowDone` is told of each row as it ends (the report is written then).
+    func run(world: TestWorld, watcher: BrokerWatcher, forget: DBusFloor, rowDone: (BenchReport.FamilyRow) throws -> Void) async throws {
+        for family in families {
+            for rate in rates {
+                let simulators = try await startSimulators(family, rate: rate, world: world)
+                let row = await measure(family, rate: rate, devices: simulators.devices, world: world, watcher: watcher)
+                for process in simulators.processes { _ = await process.terminate(grace: .seconds(5)) }
+                // The next family's device takes the same address: BlueZ must not remember this one's services and name.
+                for device in simulators.devices { await forget.remove(device.address, on: device.central) }
+                watcher.clearReceptions()
+                try rowDone(row)
+            }
+        }
+    }
+
+    private func startSimulators(_ family: BenchFamily, rate: Int, world: TestWorld) async throws -> (devices: [BenchDevice], processes: [ManagedProcess]) {
+        var devices: [BenchDevice] = []
+        var processes: [ManagedProcess] = []
+        for index in 1...self.devices {
+            let adapter = world.peripheralAdapter(index)
+            let device = BenchDevice(
+                adapter: adapter, central: world.bridgeAdapters[0], address: world.adapterAddresses[world.bridgeAdapters.count + index - 1],
+                trafficLog: "\(logs)/\(family.rawValue)-\(rate)-\(adapter).log")
+            processes.append(try await world.startSimulator(
+                ["--traffic-log", device.trafficLog, "--notification-gap-ms", "0", "--log-level", "warning"]
+                    + family.simulatorArguments(rate: rate, name: index),
+                adapter: adapter))
+            devices.append(device)
+        }
+        return (devices, processes)
+    }
+
+    private func measure(_ family: BenchFamily, rate: Int, devices: [BenchDevice], world: TestWorld, watcher: BrokerWatcher) async -> BenchReport.FamilyRow {
+        var row = BenchReport.FamilyRow(family: family, devices: devices.count, rate: rate)
+        let phase = StreamPhase(family: family, devices: devices, rate: rate, seconds: seconds, commandsPerSecond: 0)
+        let label = "\(family.streamName), \(devices.count) × \(rate)/s"
+        for (key, program) in [("floor-relay", ProcessRelay.Program.floorRelay), ("gatt2mqtt", .gatt2mqtt), ("peer", .pythonPeer)] where relays.contains(Substring(key)) {
+            let relay = ProcessRelay(program, family: family, world: world, watcher: watcher, acquireNotify: acquireNotify)
+            print("bench: \(label): \(relay.name)")
+            do {
+                let figures = try await phase.run(relay)
+                switch program {
+                case .floorRelay: row.floorRelay = figures
+                case .gatt2mqtt: row.gatt2mqtt = figures
+                case .pythonPeer: row.peer = figures
+                }
+                print("bench: \(label): \(relay.name): \(figures.notificationLatency.text) ms, lost \(figures.lost) of \(figures.sent), CPU \(figures.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–") ms/1000, RSS \(figures.residentKilobytes ?? 0) KiB")
+            } catch {
+                print("bench: \(label): FAILED \(relay.name): \(error)")
+                row.failures.append("\(relay.name): \(error)")
+            }
+        }
+        return row
+    }
+}
