@@ -1,4 +1,5 @@
 import Peripherals
+import TestSupport
 import Testing
 
 @testable import Bridge
@@ -102,5 +103,22 @@ struct TopicsAndRepliesTests {
         #expect(CommandReply(command: "mode").json.text == #"{"command":"mode","ok":true}"#)
         let failed = CommandReply(command: "vibrate", error: CommandError(.notConnected, "belt \"x\" is gone"), transaction: .number(7))
         #expect(failed.json.text == #"{"command":"vibrate","error":{"code":"not_connected","message":"belt \"x\" is gone"},"ok":false,"transaction":7}"#)
+    }
+}
+
+/// The orientation payload written straight is the JSON the model gives, for any value.
+struct BeltOrientationPayloadTests {
+    @Test func theStraightPayloadIsTheModelsJSONByteForByte() {
+        var random = SplitMix64(seed: 32)
+        for _ in 0..<2_000 {
+            let value = BeltOrientation(
+                sensorID: UInt8.random(in: .min ... .max, using: &random), beltHeading: Int16.random(in: .min ... .max, using: &random),
+                boxHeading: Int16.random(in: .min ... .max, using: &random), boxRoll: Int16.random(in: .min ... .max, using: &random),
+                boxPitch: Int16.random(in: .min ... .max, using: &random), accuracy: UInt16.random(in: .min ... .max, using: &random),
+                magnetometerStatus: Int8.random(in: .min ... .max, using: &random), accelerometerStatus: Int8.random(in: .min ... .max, using: &random),
+                gyroscopeStatus: Int8.random(in: .min ... .max, using: &random), fusionStatus: Int8.random(in: .min ... .max, using: &random),
+                isInaccurate: Bool.random(using: &random))
+            #expect(BeltOrientationTopics.orientationPayload(value) == BeltTelemetry.orientationJSON(value).text)
+        }
     }
 }

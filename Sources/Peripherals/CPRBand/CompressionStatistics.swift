@@ -34,8 +34,11 @@ public struct CompressionStatistics: Sendable, Equatable {
     /// Deepest peak, mm.
     public private(set) var maximumMillimetres: Int?
     private var depthSumMillimetres = 0
-    /// Peak times still inside the window of the latest peak, in order of recording.
+    /// Peak times, ascending, from `windowStart` on: those still inside the window of the latest peak. Times
+    /// that leave the window are skipped, and dropped once they are half the array, so that a peak costs a
+    /// few comparisons rather than a pass over the window (hundreds of peaks a second in a benchmark).
     private var recentTimes: [Double] = []
+    private var windowStart = 0
 
     /// Creates empty statistics. A window that is not positive and finite becomes the default.
     public init(
@@ -74,16 +77,38 @@ public struct CompressionStatistics: Sendable, Equatable {
         maximumMillimetres = max(maximumMillimetres ?? millimetres, millimetres)
         firstTime = min(firstTime ?? time, time)
         lastTime = max(lastTime ?? time, time)
-        recentTimes.append(time)
+        // Peaks come in time order; one that does not is put in its place.
+        if let latest = recentTimes.last, time < latest {
+            recentTimes.insert(time, at: Self.firstIndex(in: recentTimes, from: windowStart) { $0 > time })
+        } else {
+            recentTimes.append(time)
+        }
         let horizon = (lastTime ?? time) - windowSeconds
-        recentTimes.removeAll { $0 <= horizon }
+        while windowStart < recentTimes.count, recentTimes[windowStart] <= horizon { windowStart += 1 }
+        if windowStart > recentTimes.count / 2 {
+            recentTimes.removeFirst(windowStart)
+            windowStart = 0
+        }
+    }
+
+    /// The first index from `start` whose time `isAfter` takes (binary search: `isAfter` is false, then true).
+    private static func firstIndex(in times: [Double], from start: Int, where isAfter: (Double) -> Bool) -> Int {
+        var (low, high) = (start, times.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if isAfter(times[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     /// Compressions per minute over the window ending at `now`; nil with fewer than two peaks in it.
     public func ratePerMinute(at now: Double) -> Double? {
-        let inWindow = recentTimes.filter { $0 > now - windowSeconds && $0 <= now }
-        guard let first = inWindow.min(), let last = inWindow.max(), last > first else { return nil }
-        return Double(inWindow.count - 1) / (last - first) * 60
+        let from = Self.firstIndex(in: recentTimes, from: windowStart) { $0 > now - windowSeconds }
+        let to = Self.firstIndex(in: recentTimes, from: from) { $0 > now }
+        guard to - from >= 2 else { return nil }
+        let (first, last) = (recentTimes[from], recentTimes[to - 1])
+        guard last > first else { return nil }
+        return Double(to - from - 1) / (last - first) * 60
     }
 
     /// Share of peaks inside `targetRange`, 0–1; nil before the first peak.
