@@ -22,6 +22,9 @@ public final class Bridge: Sendable {
     let homeAssistant: HomeAssistantAnnouncer
     let drivers: [any FamilyDriver]
     let gateway: Mutex<GatewayState>
+    /// The `scan` request's window, and the adapters' statuses: each owns its state.
+    let scanWindow = ScanWindow(seenLimit: GatewayState.strangerLimit)
+    let adapterStatuses: AdapterStatusBoard
     let metrics = DeviceMetrics()
     /// This gateway's part in a fleet; nil for a gateway on its own.
     let fleet: FleetCoordinator?
@@ -68,14 +71,7 @@ public final class Bridge: Sendable {
         var recognised: [String: DeviceFamily] = [:]
         /// Addresses a `disconnect` request took down: not reconnected until asked.
         var released: Set<String> = []
-        var scanUntil: ContinuousClock.Instant?
-        /// The latest scan request (a newer one extends the scan) and the addresses reported since the scan began.
-        var scanGeneration = 0
-        var scanSeen: Set<String> = []
         var lastInventory: String?
-        /// The last retained status of each adapter, and of the gateway's adapters together.
-        var adapterStatuses: [String: AdapterStatus] = [:]
-        var lastAdapterSummary: AdapterStatus?
         /// When each address was first seen, and the addresses whose adapter choice waits for the other
         /// adapters' reports (see `placement`).
         var firstSeen: [String: ContinuousClock.Instant] = [:]
@@ -107,6 +103,7 @@ public final class Bridge: Sendable {
         self.configuration = configuration
         self.logger = logger
         gateway = Mutex(GatewayState())
+        adapterStatuses = AdapterStatusBoard(adapters: configuration.adapters)
         drivers = FamilyRegistry.drivers.map { $0.init(configuration: configuration) }
         topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
         fleet = try configuration.fleet.map { options in

@@ -63,12 +63,12 @@ extension Bridge {
     func candidates(for seen: BlueZDevice, bluez: BlueZClient) async -> [BlueZDevice]? {
         let objects = await objects(of: seen.address, bluez: bluez)
         let address = seen.address
-        let (powered, settleEnds) = gateway.withLock { state in
+        let powered = adapterStatuses.powered
+        let settleEnds = gateway.withLock { state in
             if state.firstSeen[address] == nil { state.forgetStrangers() }
             let first = state.firstSeen[address] ?? .now
             state.firstSeen[address] = first
-            let powered = configuration.adapters.filter { state.adapterStatuses[$0] == .powered }
-            return (powered, first + Self.adapterSettle)
+            return first + Self.adapterSettle
         }
         let reporting = Set(objects.compactMap { adapterName($0.adapterPath) })
         if !Set(powered).isSubset(of: reporting), ContinuousClock.now < settleEnds {
@@ -119,13 +119,7 @@ extension Bridge {
     /// Publishes `gatt2mqtt/<gateway>/adapter/<name>` when it changed, and the summary on
     /// `gatt2mqtt/<gateway>/adapter` when that changed (both retained).
     func publishAdapterStatus(_ status: AdapterStatus, of name: String) {
-        let (changed, summary) = gateway.withLock { state -> (Bool, AdapterStatus?) in
-            let changed = state.adapterStatuses[name] != status
-            state.adapterStatuses[name] = status
-            let summary = AdapterStatus.summary(configuration.adapters.map { state.adapterStatuses[$0] ?? .missing })
-            defer { state.lastAdapterSummary = summary }
-            return (changed, state.lastAdapterSummary != summary ? summary : nil)
-        }
+        let (changed, summary) = adapterStatuses.record(status, of: name)
         if changed {
             logger.info("adapter \(status.rawValue)", metadata: ["adapter": "\(name)"])
             publisher.publish(.state(topics.adapter(name), status.rawValue))

@@ -58,12 +58,7 @@ extension Bridge {
     private func perform(_ request: GatewayRequest, bluez: BlueZClient) async throws(CommandError) -> JSONValue? {
         switch request {
         case .scan(let seconds):
-            let generation = gateway.withLock { state in
-                if (state.scanUntil.map { $0 <= .now }) ?? true { state.scanSeen = [] }
-                state.scanUntil = .now + .seconds(seconds)
-                state.scanGeneration += 1
-                return state.scanGeneration
-            }
+            let generation = scanWindow.open(for: seconds)
             for device in await allDevices(bluez) { reportSighting(device) }
             background.spawn { await self.finishScan(generation, after: seconds) }
             return .object(["duration_s": .number(Double(seconds))])
@@ -173,26 +168,14 @@ extension Bridge {
     /// Ends a scan with `{"finished":true,…}` on `gatt2mqtt/<gateway>/scan`, unless a later request extended it.
     private func finishScan(_ generation: Int, after seconds: Int) async {
         try? await Task.sleep(for: .seconds(seconds))
-        let seen = gateway.withLock { state -> Int? in
-            guard state.scanGeneration == generation else { return nil }
-            state.scanUntil = nil
-            return state.scanSeen.count
-        }
-        guard let seen else { return }
+        guard let seen = scanWindow.close(generation) else { return }
         let summary = JSONValue.object(["finished": .bool(true), "duration_s": .number(Double(seconds)), "seen": .number(Double(seen))])
         publisher.publish(Publication(topic: topics.scan, payload: summary.text, qos: 1))
     }
 
     /// During a scan, every device seen goes to `gatt2mqtt/<gateway>/scan`.
     func reportSighting(_ device: BlueZDevice) {
-        let scanning = gateway.withLock { state -> Bool in
-            guard adapterName(device.adapterPath) != nil, let until = state.scanUntil, ContinuousClock.now < until else { return false }
-            // Counted up to the limit of the tables keyed by advertising addresses: a scan renewed for hours
-            // among strangers advertising from ever new addresses must not grow the set without bound.
-            if state.scanSeen.count < GatewayState.strangerLimit { state.scanSeen.insert(device.address) }
-            return true
-        }
-        guard scanning else { return }
+        guard adapterName(device.adapterPath) != nil, scanWindow.sighted(device.address) else { return }
         var members: [String: JSONValue] = [
             "address": .string(device.address), "paired": .bool(device.paired), "adapter": .string(adapterName(device.adapterPath) ?? ""),
         ]
