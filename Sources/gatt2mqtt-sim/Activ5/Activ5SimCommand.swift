@@ -11,8 +11,6 @@ struct Activ5SimCommand: AsyncParsableCommand {
         abstract: "Simulates an Activ5 force sensor (legacy 5000/5A01/5A02; by default also F0F0, 180F, 180A).")
 
     /// Where the device's objects live on the bus; outside /org/bluez, as BlueZ requires of applications.
-    static let applicationPath = "/org/gatt2mqtt/sim/a5"
-    static let advertisementPath = "/org/gatt2mqtt/sim/a5/advertisement0"
 
     @OptionGroup var global: GlobalOptions
 
@@ -54,7 +52,6 @@ struct Activ5SimCommand: AsyncParsableCommand {
     func run() async throws {
         global.bootstrapLogging()
         let logger = Logger(label: "sim.a5")
-        let connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
 
         let wireProtocol: Activ5Protocol = legacy ? .legacy : .new
         var state = Activ5State(wireProtocol: wireProtocol, idlePowerOffSeconds: powerOffSeconds)
@@ -64,41 +61,13 @@ struct Activ5SimCommand: AsyncParsableCommand {
         settings.minimumStreamPeriod = .milliseconds(minimumPeriodMilliseconds)
         settings.sequenceForce = sequenceForce
 
-        let application = GattApplication(
-            connection: connection, rootPath: Self.applicationPath,
-            services: Activ5GattLayout.services(for: wireProtocol),
-            minimumNotificationInterval: global.notificationGap, observer: try global.trafficObserver())
-        let advertisement = LEAdvertisement(
-            connection: connection, path: Self.advertisementPath,
-            description: LEAdvertisementDescription(localName: name, serviceUUIDs: [Activ5GATT.advertisedServiceUUID]))
-        let registrar = PeripheralRegistrar(
-            connection: connection, adapter: global.adapter, application: application, advertisement: advertisement,
-            logger: Logger(label: "sim.peripheral"))
+        let runner = try PeripheralRunner(
+            global: global, family: "a5", services: Activ5GattLayout.services(for: wireProtocol), localName: name,
+            serviceUUIDs: [Activ5GATT.advertisedServiceUUID])
         let device = Activ5Simulator(
-            state: state, settings: settings, application: application, advertisement: advertisement,
-            registrar: registrar, output: SimulatorOutput(), logger: logger)
-        application.setDelegate(device)
-
+            state: state, settings: settings, application: runner.application, advertisement: runner.advertisement,
+            registrar: runner.registrar, output: SimulatorOutput(), logger: logger)
         logger.info("activ5 '\(name)' (\(wireProtocol) profile) on \(global.adapter)")
-        await registrar.start()
-        await device.start()
-        // Unstructured: `connection.disconnected()` ignores cancellation, so a task group could not end
-        // on power-off. Whichever ends first decides; the process exits with the rest still running.
-        let (ends, end) = AsyncStream<Bool>.makeStream()
-        let tasks = [
-            Task { for await line in StandardInputLines.stream() { await device.run(line) } },
-            Task { for await event in registrar.events { await device.handle(event) } },
-            Task {
-                await connection.disconnected()
-                end.yield(false)
-            },
-            Task {
-                for await _ in device.powerOffs { end.yield(true) }
-            },
-        ]
-        defer { for task in tasks { task.cancel() } }
-        if await ends.first(where: { _ in true }) == true { return }
-        logger.error("lost the D-Bus connection")
-        throw ExitCode.failure
+        try await runner.run(device, logger: logger, started: { await device.start() })
     }
 }

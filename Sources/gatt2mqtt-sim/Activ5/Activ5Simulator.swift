@@ -20,7 +20,7 @@ struct Activ5SimulatorSettings: Sendable {
 /// The behaviour of an Activ5 behind `GattApplication` (activ5.md §10): `Activ5State` answers writes and
 /// says what is due; this actor owns the clock, the stream timers, the force the user applies, the idle
 /// power-off and the test protocol on standard output.
-actor Activ5Simulator: GattApplicationDelegate {
+actor Activ5Simulator: SimulatedPeripheral {
     /// The periodic notifications.
     private enum Stream: CaseIterable {
         /// `IS` frames on 5A01 (after `ISOM!`).

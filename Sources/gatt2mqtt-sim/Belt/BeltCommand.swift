@@ -10,8 +10,6 @@ struct BeltCommand: AsyncParsableCommand {
         commandName: "belt", abstract: "Simulates a feelSpace naviBelt (services FE51/FE52/FE53).")
 
     /// Where the belt's objects live on the bus; outside /org/bluez, as BlueZ requires of applications.
-    static let applicationPath = "/org/gatt2mqtt/sim/belt"
-    static let advertisementPath = "/org/gatt2mqtt/sim/belt/advertisement0"
 
     @OptionGroup var global: GlobalOptions
 
@@ -62,7 +60,6 @@ struct BeltCommand: AsyncParsableCommand {
     func run() async throws {
         global.bootstrapLogging()
         let logger = Logger(label: "sim.belt")
-        let connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
 
         var state = BeltState(name: name, firmware: BeltFirmwareInfo(version: firmware))
         if let orientationPeriodMs { state.orientationPeriodMs = orientationPeriodMs }
@@ -72,34 +69,12 @@ struct BeltCommand: AsyncParsableCommand {
         settings.sequenceHeading = sequenceHeading
         settings.orientationPeriodFloor.milliseconds = minimumOrientationPeriodMs
 
-        let application = GattApplication(
-            connection: connection, rootPath: Self.applicationPath, services: BeltGattLayout.services,
-            minimumNotificationInterval: global.notificationGap, observer: try global.trafficObserver())
-        let advertisement = LEAdvertisement(
-            connection: connection, path: Self.advertisementPath,
-            description: LEAdvertisementDescription(localName: name, serviceUUIDs: BeltAdvertisement.serviceUUIDs))
-        let registrar = PeripheralRegistrar(
-            connection: connection, adapter: global.adapter, application: application, advertisement: advertisement,
-            logger: Logger(label: "sim.peripheral"))
+        let runner = try PeripheralRunner(
+            global: global, family: "belt", services: BeltGattLayout.services, localName: name, serviceUUIDs: BeltAdvertisement.serviceUUIDs)
         let belt = BeltSimulator(
-            state: state, settings: settings, application: application, advertisement: advertisement,
-            registrar: registrar, output: SimulatorOutput(), logger: logger)
-        application.setDelegate(belt)
-
+            state: state, settings: settings, application: runner.application, advertisement: runner.advertisement,
+            registrar: runner.registrar, output: SimulatorOutput(), logger: logger)
         logger.info("belt '\(name)' firmware \(firmware) on \(global.adapter)")
-        await registrar.start()
-        let console = Task {
-            for await line in StandardInputLines.stream() { await belt.run(line) }
-        }
-        defer { console.cancel() }
-        // Runs until the process is signalled; losing the bus ends it (exit status 1).
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await event in registrar.events { await belt.handle(event) } }
-            group.addTask { await connection.disconnected() }
-            await group.next()
-            group.cancelAll()
-        }
-        logger.error("lost the D-Bus connection")
-        throw ExitCode.failure
+        try await runner.run(belt, logger: logger)
     }
 }

@@ -22,7 +22,7 @@ struct BeltSimulatorSettings: Sendable {
 /// The behaviour of a naviBelt behind `GattApplication` (belt.md §6): `BeltState` answers writes, and
 /// this actor owns the timers (keep-alive, battery, orientation), the buttons, the standby power-off
 /// and the test protocol on standard output.
-actor BeltSimulator: GattApplicationDelegate {
+actor BeltSimulator: SimulatedPeripheral {
     private var state: BeltState
     private let settings: BeltSimulatorSettings
     private let application: GattApplication

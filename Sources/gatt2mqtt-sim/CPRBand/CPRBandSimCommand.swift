@@ -18,8 +18,6 @@ struct CPRBandSimCommand: AsyncParsableCommand {
             """)
 
     /// Where the band's objects live on the bus; outside /org/bluez, as BlueZ requires of applications.
-    static let applicationPath = "/org/gatt2mqtt/sim/cpr"
-    static let advertisementPath = "/org/gatt2mqtt/sim/cpr/advertisement0"
 
     @OptionGroup var global: GlobalOptions
 
@@ -99,7 +97,6 @@ struct CPRBandSimCommand: AsyncParsableCommand {
     func run() async throws {
         global.bootstrapLogging()
         let logger = Logger(label: "sim.cpr")
-        let connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
 
         var state = CPRBandState(name: name, enforcesReadyOnlyRule: !anyMode)
         if let batteryRaw { state.batteryRaw = batteryRaw.raw }
@@ -111,41 +108,14 @@ struct CPRBandSimCommand: AsyncParsableCommand {
         settings.seed = seed ?? CPRBandMotion.seed(for: name)
         if sequencePeaks { settings.sequencePeaksPerSecond = peaksPerSecond ?? Self.defaultPeaksPerSecond }
 
-        let application = GattApplication(
-            connection: connection, rootPath: Self.applicationPath, services: CPRBandGattLayout.services,
-            minimumNotificationInterval: global.notificationGap, observer: try global.trafficObserver())
-        let advertisement = LEAdvertisement(
-            connection: connection, path: Self.advertisementPath,
-            description: LEAdvertisementDescription(localName: name, serviceUUIDs: [CPRBandGATT.service]))
-        let registrar = PeripheralRegistrar(
-            connection: connection, adapter: global.adapter, application: application, advertisement: advertisement,
-            logger: Logger(label: "sim.peripheral"))
+        let runner = try PeripheralRunner(
+            global: global, family: "cpr", services: CPRBandGattLayout.services, localName: name, serviceUUIDs: [CPRBandGATT.service])
         let band = CPRBandSimulator(
-            state: state, settings: settings, application: application, advertisement: advertisement,
-            registrar: registrar, output: SimulatorOutput(), logger: logger)
-        application.setDelegate(band)
-
+            state: state, settings: settings, application: runner.application, advertisement: runner.advertisement,
+            registrar: runner.registrar, output: SimulatorOutput(), logger: logger)
         logger.info(
             "cpr band '\(name)' on \(global.adapter): \(rate) compressions/min, depth \(depth) mm, battery 0x\([state.batteryRaw].hex)"
         )
-        await registrar.start()
-        // Unstructured: `connection.disconnected()` ignores cancellation, so a task group could not end
-        // on power-off. Whichever ends first decides; the process exits with the rest still running.
-        let (ends, end) = AsyncStream<Bool>.makeStream()
-        let tasks = [
-            Task { for await line in StandardInputLines.stream() { await band.run(line) } },
-            Task { for await event in registrar.events { await band.handle(event) } },
-            Task {
-                await connection.disconnected()
-                end.yield(false)
-            },
-            Task {
-                for await _ in band.powerOffs { end.yield(true) }
-            },
-        ]
-        defer { for task in tasks { task.cancel() } }
-        if await ends.first(where: { _ in true }) == true { return }
-        logger.error("lost the D-Bus connection")
-        throw ExitCode.failure
+        try await runner.run(band, logger: logger)
     }
 }

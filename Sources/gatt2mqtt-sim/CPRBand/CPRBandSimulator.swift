@@ -23,7 +23,7 @@ struct CPRBandSimulatorSettings: Sendable {
 /// The behaviour of a CPR-Band behind `GattApplication` (cpr-band-and-grip.md §A.13): `CPRBandState`
 /// answers writes to FFF4; this actor owns the link events, the depth and angle streams while the band
 /// practices or evaluates, the power-off and the test protocol on standard output.
-actor CPRBandSimulator: GattApplicationDelegate {
+actor CPRBandSimulator: SimulatedPeripheral {
     /// The periodic notifications.
     private enum Stream: CaseIterable {
         /// FFF1, one peak per compression.

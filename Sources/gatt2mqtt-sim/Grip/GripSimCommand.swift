@@ -19,8 +19,6 @@ struct GripSimCommand: AsyncParsableCommand {
             """)
 
     /// Where the device's objects live on the bus; outside /org/bluez, as BlueZ requires of applications.
-    static let applicationPath = "/org/gatt2mqtt/sim/grip"
-    static let advertisementPath = "/org/gatt2mqtt/sim/grip/advertisement0"
 
     @OptionGroup var global: GlobalOptions
 
@@ -102,44 +100,23 @@ struct GripSimCommand: AsyncParsableCommand {
         settings.bondedElsewhere = bondedElsewhere
         settings.eventsPerSecond = eventsPerSecond
 
-        let connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
-        let application = GattApplication(
-            connection: connection, rootPath: Self.applicationPath, services: GripGattLayout.services(for: gripProfile),
-            minimumNotificationInterval: global.notificationGap, observer: try global.trafficObserver())
-        let advertisement = LEAdvertisement(
-            connection: connection, path: Self.advertisementPath,
-            description: LEAdvertisementDescription(localName: localName, serviceUUIDs: gripProfile.advertisedServiceUUIDs))
-        let registrar = PeripheralRegistrar(
-            connection: connection, adapter: global.adapter, application: application, advertisement: advertisement,
-            logger: Logger(label: "sim.peripheral"))
+        let runner = try PeripheralRunner(
+            global: global, family: "grip", services: GripGattLayout.services(for: gripProfile), localName: localName,
+            serviceUUIDs: gripProfile.advertisedServiceUUIDs)
         let output = SimulatorOutput()
         let grip = GripSimulator(
-            settings: settings, connection: connection, application: application, advertisement: advertisement,
+            settings: settings, connection: runner.connection, application: runner.application, advertisement: runner.advertisement,
             output: output, logger: logger)
-        application.setDelegate(grip)
-
         logger.info("grip '\(localName)' firmware \(firmware) on \(global.adapter)")
-        await grip.start()
-        // A real grip accepts Just Works bonding by itself, or declines it when it is not in pairing mode.
-        // bluetoothd asks the default agent on the accepting side (when its IO capability lets it ask),
-        // so the simulator offers one, before it advertises; a central's own agent may take over as default.
-        await BlueZClient(connection: connection, logger: Logger(label: "sim.agent")).registerPairingAgent(
-            path: "/org/gatt2mqtt/sim/agent", policy: refusePairing ? .refuseAll : .justWorks,
-            onRefusal: { method, device in output.line("DECLINED \(method) \(device)") })
-        await registrar.start()
-        let console = Task {
-            for await line in StandardInputLines.stream() { await grip.run(line) }
+        try await runner.run(grip, logger: logger) {
+            await grip.start()
+            // A real grip accepts Just Works bonding by itself, or declines it when it is not in pairing mode.
+            // bluetoothd asks the default agent on the accepting side (when its IO capability lets it ask),
+            // so the simulator offers one, before it advertises; a central's own agent may take over as default.
+            await BlueZClient(connection: runner.connection, logger: Logger(label: "sim.agent")).registerPairingAgent(
+                path: "/org/gatt2mqtt/sim/agent", policy: refusePairing ? .refuseAll : .justWorks,
+                onRefusal: { method, device in output.line("DECLINED \(method) \(device)") })
         }
-        defer { console.cancel() }
-        // Runs until the process is signalled; losing the bus ends it (exit status 1).
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await event in registrar.events { await grip.handle(event) } }
-            group.addTask { await connection.disconnected() }
-            await group.next()
-            group.cancelAll()
-        }
-        logger.error("lost the D-Bus connection")
-        throw ExitCode.failure
     }
 
     /// The profile from `--profile`, or the placeholder.

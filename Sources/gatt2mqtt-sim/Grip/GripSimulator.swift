@@ -33,7 +33,7 @@ struct GripSimulatorSettings: Sendable {
 /// adapter (the `device` option BlueZ gives with a read or write) must be `Paired` or `Bonded`.
 /// StartNotify comes without options (bluetoothd 5.66, BlueZoo), so it is checked against the one
 /// central the grip has accepted.
-actor GripSimulator: GattApplicationDelegate {
+actor GripSimulator: SimulatedPeripheral {
     /// `org.bluez.Error.NotPermitted` "Not paired": what bluetoothd makes of ATT's insufficient
     /// authentication or encryption (foundations.md §1.4).
     static let notPaired = DBusError(name: "org.bluez.Error.NotPermitted", message: "Not paired")
