@@ -61,7 +61,10 @@ public final class Bridge: Sendable {
 
     /// What the gateway knows beyond BlueZ: its sessions and the users' choices.
     struct GatewayState: Sendable {
-        var sessions: [String: RunningSession] = [:]
+        /// Sessions by object path (the adapter's device that serves them), and the same by `<family>/<id>`:
+        /// a command finds its device's session without a search.
+        private(set) var sessions: [String: RunningSession] = [:]
+        private var pathsByDevice: [String: String] = [:]
         var states: [String: ConnectionState] = [:]
         /// Addresses a `connect` request asked for (and the family it named).
         var requested: [String: DeviceFamily?] = [:]
@@ -90,6 +93,27 @@ public final class Bridge: Sendable {
             let kept = Set(sessions.values.map(\.address)).union(requested.keys).union(released).union(waitingForSlot).union(settling)
             recognised = recognised.filter { kept.contains($0.key) }
             firstSeen = firstSeen.filter { kept.contains($0.key) }
+        }
+
+        mutating func add(_ session: RunningSession, at path: String) {
+            sessions[path] = session
+            pathsByDevice[DeviceMetrics.key(session.session.family, session.session.id)] = path
+        }
+
+        mutating func removeSession(at path: String) -> RunningSession? {
+            guard let removed = sessions.removeValue(forKey: path) else { return nil }
+            pathsByDevice.removeValue(forKey: DeviceMetrics.key(removed.session.family, removed.session.id))
+            return removed
+        }
+
+        mutating func removeAllSessions() -> [RunningSession] {
+            defer { (sessions, pathsByDevice) = ([:], [:]) }
+            return Array(sessions.values)
+        }
+
+        /// The session serving `<family>/<id>`, if any.
+        func session(family: DeviceFamily, id: String) -> RunningSession? {
+            pathsByDevice[DeviceMetrics.key(family, id)].flatMap { sessions[$0] }
         }
 
         /// Sessions (connections held or sought) per adapter.

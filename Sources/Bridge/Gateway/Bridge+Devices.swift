@@ -129,8 +129,10 @@ extension Bridge {
                 group.addTask { await self.commandRouter.execute(commands, on: session, path: path) }
             }
         }
-        state.sessions[path] = RunningSession(
-            session: session, address: device.address, adapter: adapterName(device.adapterPath) ?? "", task: task, commands: continuation)
+        state.add(
+            RunningSession(
+                session: session, address: device.address, adapter: adapterName(device.adapterPath) ?? "", task: task, commands: continuation),
+            at: path)
         homeAssistant.announce(
             HomeAssistantDiscovery.Device(
                 family: driver.family, id: session.id, address: device.address, name: device.name ?? device.alias,
@@ -148,7 +150,7 @@ extension Bridge {
     /// connection attempt still makes its last calls (an abandoned link's Disconnect), which on the real
     /// stack took down the link of a session a `connect` request started right after a `disconnect`.
     func stopSession(at path: String, bluez: BlueZClient, settled: Bool = false) async {
-        guard let entry = gateway.withLock({ $0.sessions.removeValue(forKey: path) }) else { return }
+        guard let entry = gateway.withLock({ $0.removeSession(at: path) }) else { return }
         entry.commands.finish()
         entry.task.cancel()
         await entry.session.shutDown()
@@ -162,5 +164,12 @@ extension Bridge {
             watcher.cancel()
         }
         if gateway.withLock({ !$0.waitingForSlot.isEmpty }) { background.spawn { await self.considerAllDevices(bluez) } }
+    }
+}
+
+extension Bridge {
+    /// The command queue of the session serving `<family>/<id>`, if one does.
+    func commandQueue(family: DeviceFamily, id: String) -> AsyncStream<CommandRouter.Queued>.Continuation? {
+        gateway.withLock { $0.session(family: family, id: id)?.commands }
     }
 }

@@ -3,8 +3,9 @@ import Logging
 import MQTT
 
 extension Bridge {
-    /// The receive path: every message from the broker, to the part of the gateway it is for.
+    /// The receive path: every message from the broker, to the feature whose route takes it (`brokerRoutes`).
     func receiveCommands() async {
+        let routes = brokerRoutes
         for await message in mqtt.messages {
             // Nothing larger than payload_size_limit is parsed: commands and requests are answered that they are too
             // large (CommandPayload); anything else (a claim, `desired`, `info`, a followed leaf) is dropped here.
@@ -16,30 +17,7 @@ extension Bridge {
                      metadata: ["topic": "\(message.topic.prefix(200))", "bytes": "\(message.payload.count)"])
                 continue
             }
-            if receiveFleetMessage(message) { continue }
-            if message.topic == topics.status {
-                // Only the retained copy our subscription brings ends the leftovers: a persistent session may
-                // first deliver what was queued for it, such as the crashed run's own will.
-                if message.retain { leftoversRead.fire() }
-            } else if message.topic == homeAssistant.statusTopic {
-                if message.payloadString == "online" { homeAssistant.announceAgain() }
-            } else if let name = topics.parseRequest(message.topic) {
-                handleRequest(message, name: name, bluez: bluez)
-            } else if let (family, id, name) = topics.parseCommand(message.topic) {
-                commandRouter.route(
-                    message, family: family, id: id, name: name,
-                    queue: { gateway.withLock { $0.sessions.values.first { $0.session.family == family && $0.session.id == id }?.commands } },
-                    answersWithoutSession: { answersWithoutSession(family: family, id: id) })
-            } else if topics.isMalformedCommand(message.topic) {
-                warn("command ignored: its topic names no valid device id or command", kind: "malformed command topic",
-                     metadata: ["topic": "\(message.topic.prefix(200))"])
-            } else if message.retain, let (family, id) = topics.parseInfo(message.topic) {
-                correctLeftovers(family: family, id: id, info: message)
-            } else if let (family, id, leaf) = topics.parseLeaf(message.topic), let driver = drivers.first(where: { $0.family == family }),
-                driver.followedLeaves.contains(leaf), !driver.followed(id: id, leaf: leaf, payload: message.payload)
-            {
-                warn("malformed \(leaf) ignored", kind: "malformed \(leaf)", metadata: ["topic": "\(message.topic)"])
-            }
+            _ = BrokerRoute.deliver(message, to: routes)
         }
     }
 

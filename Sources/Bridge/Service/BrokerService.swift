@@ -38,27 +38,9 @@ extension Bridge {
         brokerUp.open()
     }
 
+    /// Every feature's filters (`brokerRoutes`); the gateway statuses last, after the retained state they end.
     private func subscribe() throws {
-        for family in DeviceFamily.allCases {
-            try mqtt.subscribe(topics.commandFilter(family), qos: .atLeastOnce)
-            // The retained `info` of the devices an earlier run of this gateway served shows what a crash left
-            // behind (correctLeftovers).
-            try mqtt.subscribe(topics.infoFilter(family), qos: .atLeastOnce)
-        }
-        for driver in drivers {
-            for leaf in driver.followedLeaves { try mqtt.subscribe(topics.leafFilter(driver.family, leaf), qos: .atLeastOnce) }
-        }
-        // Subscribed last, the gateway's own retained status (just published) arrives after every retained
-        // `info`: it ends the leftovers, which are corrected before any device is served.
-        try mqtt.subscribe(topics.status, qos: .atLeastOnce)
-        try mqtt.subscribe(topics.requestFilter, qos: .atLeastOnce)
-        if let topic = homeAssistant.statusTopic { try mqtt.subscribe(topic, qos: .atLeastOnce) }
-        if fleet != nil {
-            try mqtt.subscribe(topics.claimFilter, qos: .atMostOnce)
-            try mqtt.subscribe(topics.fleetHeartbeatFilter, qos: .atMostOnce)
-            // The other gateways' wills: a gateway that dies while its broker lives is gone at once.
-            try mqtt.subscribe(topics.everyGateway("status"), qos: .atLeastOnce)
-        }
+        for subscription in BrokerRoute.subscriptions(of: brokerRoutes) { try mqtt.subscribe(subscription.filter, qos: subscription.qos) }
     }
 
     func closeBrokerSession() async {
