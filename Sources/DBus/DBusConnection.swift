@@ -96,6 +96,7 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     private func closeOnQueue() {
+        assertConfined(to: queue)
         guard let connection = raw else { return }
         raw = nil
         dbus_connection_remove_filter(connection, incomingMessageFilter, Unmanaged.passUnretained(self).toOpaque())
@@ -127,6 +128,7 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     private func markLost() {
+        assertConfined(to: queue)
         guard !lost else { return }
         lost = true
         for (_, subscription) in subscriptions { subscription.continuation.finish() }
@@ -239,6 +241,7 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     private func unsubscribe(_ id: UInt64) {
+        assertConfined(to: queue)
         guard let subscription = subscriptions.removeValue(forKey: id), let connection = raw, !lost else { return }
         dbus_bus_remove_match(connection, subscription.rule.text, nil)
     }
@@ -263,6 +266,7 @@ public final class DBusConnection: @unchecked Sendable {
     /// watches, without telling the main loop that a Disconnected message now waits: dispatch it, or
     /// nothing would ever notice (and calls in flight would wait forever).
     private func dispatchIfDisconnected(_ connection: OpaquePointer) {
+        assertConfined(to: queue)
         if dbus_connection_get_is_connected(connection) == 0 { mainLoop?.scheduleDispatch() }
     }
 
@@ -270,6 +274,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Runs on `queue` for every incoming message that is not a reply to a pending call.
     fileprivate func filter(_ rawMessage: OpaquePointer) -> DBusHandlerResult {
+        assertConfined(to: queue)
         let message = DBusMessage(retaining: rawMessage)
         if message.isSignal {
             if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {

@@ -79,6 +79,7 @@ final class DBusMainLoop: @unchecked Sendable {
     /// Installs the glue and starts the I/O thread; called on `queue`. The loop stays alive until the
     /// thread has ended, after ``uninstall()``.
     func install() {
+        assertConfined(to: queue)
         installed = true
         let me = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_set_watch_functions(
@@ -106,6 +107,7 @@ final class DBusMainLoop: @unchecked Sendable {
     /// Detaches from libdbus and ends the I/O thread; called on `queue`. Never waits for the thread,
     /// which may itself be waiting for the queue.
     func uninstall() {
+        assertConfined(to: queue)
         installed = false
         dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
@@ -187,6 +189,7 @@ final class DBusMainLoop: @unchecked Sendable {
 
     /// On `queue`, on the I/O thread: handles what the poll found, fires due timeouts, dispatches.
     private func turn(_ ready: [(Int, UInt32)], _ readable: [(Int32, DescriptorReadiness)]) {
+        assertConfined(to: queue)
         guard installed else { return }
         for (descriptor, readiness) in readable {
             // Looked up again: an earlier handler of this turn may have removed it.
@@ -248,6 +251,7 @@ final class DBusMainLoop: @unchecked Sendable {
 
     /// Polls `descriptor` for reading from the next turn on; `handler` runs on the I/O thread.
     func watchDescriptor(_ descriptor: Int32, _ handler: @escaping DescriptorHandler) -> HostedDescriptor {
+        assertConfined(to: queue)
         let registration = table.withLock { table in
             defer { table.nextRegistration += 1 }
             table.descriptors[descriptor] = (table.nextRegistration, handler)
@@ -260,6 +264,7 @@ final class DBusMainLoop: @unchecked Sendable {
 
     /// Stops polling `descriptor`; its handler is not called again once this returns.
     func unwatchDescriptor(_ descriptor: Int32) {
+        assertConfined(to: queue)
         _ = table.withLock { $0.descriptors.removeValue(forKey: descriptor) }
         _ = epoll_ctl(userDescriptors, EPOLL_CTL_DEL, descriptor, nil)
     }
@@ -288,6 +293,7 @@ final class DBusMainLoop: @unchecked Sendable {
     // MARK: Watches (on `queue`)
 
     private func addWatch(_ watch: OpaquePointer) -> dbus_bool_t {
+        assertConfined(to: queue)
         let entry = Watch(
             descriptor: dbus_watch_get_unix_fd(watch), flags: dbus_watch_get_flags(watch), enabled: dbus_watch_get_enabled(watch) != 0)
         table.withLock { $0.watches[Int(bitPattern: watch)] = entry }
@@ -296,11 +302,13 @@ final class DBusMainLoop: @unchecked Sendable {
     }
 
     private func removeWatch(_ watch: OpaquePointer) {
+        assertConfined(to: queue)
         _ = table.withLock { $0.watches.removeValue(forKey: Int(bitPattern: watch)) }
         changed()
     }
 
     private func toggleWatch(_ watch: OpaquePointer) {
+        assertConfined(to: queue)
         let enabled = dbus_watch_get_enabled(watch) != 0
         table.withLock { $0.watches[Int(bitPattern: watch)]?.enabled = enabled }
         changed()
@@ -309,6 +317,7 @@ final class DBusMainLoop: @unchecked Sendable {
     // MARK: Timeouts (on `queue`)
 
     private func addTimeout(_ timeout: OpaquePointer) -> dbus_bool_t {
+        assertConfined(to: queue)
         let interval = Int(dbus_timeout_get_interval(timeout))
         let entry = Timeout(intervalMs: interval, enabled: dbus_timeout_get_enabled(timeout) != 0, deadline: .now + .milliseconds(interval))
         table.withLock { $0.timeouts[Int(bitPattern: timeout)] = entry }
@@ -318,10 +327,12 @@ final class DBusMainLoop: @unchecked Sendable {
     }
 
     private func removeTimeout(_ timeout: OpaquePointer) {
+        assertConfined(to: queue)
         _ = table.withLock { $0.timeouts.removeValue(forKey: Int(bitPattern: timeout)) }
     }
 
     private func toggleTimeout(_ timeout: OpaquePointer) {
+        assertConfined(to: queue)
         let enabled = dbus_timeout_get_enabled(timeout) != 0
         let interval = Int(dbus_timeout_get_interval(timeout))
         let key = Int(bitPattern: timeout)

@@ -86,3 +86,11 @@ extension MQTTClient {
     /// How long the host may go without serving the socket (it ticks it about once a second).
     static let hostSilenceMilliseconds: Int32 = 5000
 }
+
+extension MQTTClient {
+    /// Debug builds check that the client's own thread never reads, writes or keeps alive the broker's socket
+    /// while a host thread holds it (`ride(on:)`): libmosquitto's calls on a socket belong to one thread at a time.
+    func assertSocketIsOwn() {
+        assert(state.withLock { $0.riding == nil }, "the client's thread served the broker's socket while the host thread held it")
+    }
+}

@@ -55,6 +55,7 @@ extension MQTTClient {
         }
         let code: Int32
         if handle.writesOnIOThread {
+            assertSocketIsOwn()
             code = mosquitto_loop(handle.pointer, IOLoop.pollMilliseconds, 1)
         } else if let host = host.withLock({ $0 }), state.withLock({ $0.isConnected && !$0.sessionNeedsRestore }) {
             code = ride(on: host)
@@ -79,6 +80,7 @@ extension MQTTClient {
     /// socket (for writing only while a packet waits) and the client's own wake-up, then read, write
     /// and run the keep-alive.
     private func pollAndServe() -> Int32 {
+        assertSocketIsOwn()
         let socket = mosquitto_socket(handle.pointer)
         guard socket >= 0 else { return MosquittoHandle.noConnection }
         var descriptors = [
