@@ -1,18 +1,31 @@
-/// Matches what a relay delivered with what the device sent, in order. A stream's sequence repeats (a
-/// belt heading every 360 values, a grip event every 14), so a value is matched with the first unmatched
-/// value sent with the same sequence, looking at most one period ahead: values skipped on the way were
-/// lost. Every relay delivers a device's values in the order they were sent (one MQTT connection).
+/// Matches what a relay delivered with what the device sent. A stream's sequence repeats (a belt heading
+/// every 360 values, a grip event every 14), so a sequence names a value only near where the stream is:
+/// a delivered value is matched with the earliest unmatched value sent with its sequence that is no more
+/// than half a period behind the furthest value matched so far and no more than a period ahead of it.
+/// Relays deliver a device's values in order, but a simulator's traffic log may write two values it sent
+/// close together in the other order; within half a period that does not matter. Values never matched
+/// were lost.
 enum OrderedMatch {
     /// Send → arrival, in nanoseconds, for each delivered value that matched.
     static func latencies(sent: [(sequence: Int, nanoseconds: UInt64)], received: [Reception], period: Int) -> [Int64] {
+        // For each sequence, the positions in `sent` not matched yet, in order.
+        var waiting: [Int: [Int]] = [:]
+        var heads: [Int: Int] = [:]
+        for (position, value) in sent.enumerated() { waiting[value.sequence, default: []].append(position) }
+        var furthest = -1
         var latencies: [Int64] = []
-        var next = 0
         for reception in received {
-            var probe = next
-            while probe < sent.count, probe - next < period, sent[probe].sequence != reception.sequence { probe += 1 }
-            guard probe < sent.count, probe - next < period, sent[probe].nanoseconds <= reception.nanoseconds else { continue }
-            latencies.append(Int64(reception.nanoseconds) - Int64(sent[probe].nanoseconds))
-            next = probe + 1
+            guard let positions = waiting[reception.sequence] else { continue }
+            var head = heads[reception.sequence] ?? 0
+            // Older than half a period behind: a value of an earlier round that was lost.
+            while head < positions.count, positions[head] < furthest - period / 2 { head += 1 }
+            heads[reception.sequence] = head
+            guard head < positions.count, positions[head] <= max(furthest, 0) + period else { continue }
+            let value = sent[positions[head]]
+            guard value.nanoseconds <= reception.nanoseconds else { continue }
+            latencies.append(Int64(reception.nanoseconds) - Int64(value.nanoseconds))
+            heads[reception.sequence] = head + 1
+            furthest = max(furthest, positions[head])
         }
         return latencies
     }
