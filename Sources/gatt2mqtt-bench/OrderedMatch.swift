@@ -6,6 +6,9 @@
 /// close together in the other order; within half a period that does not matter. Values never matched
 /// were lost.
 enum OrderedMatch {
+    /// How much earlier than its send a value may be timed on arrival (nanoseconds).
+    static let loggingSlack: UInt64 = 1_000_000
+
     /// Send → arrival, in nanoseconds, for each delivered value that matched.
     static func latencies(sent: [(sequence: Int, nanoseconds: UInt64)], received: [Reception], period: Int) -> [Int64] {
         // For each sequence, the positions in `sent` not matched yet, in order.
@@ -22,7 +25,9 @@ enum OrderedMatch {
             heads[reception.sequence] = head
             guard head < positions.count, positions[head] <= max(furthest, 0) + period else { continue }
             let value = sent[positions[head]]
-            guard value.nanoseconds <= reception.nanoseconds else { continue }
+            // A simulator logs a value once its write returned, so a fast reader may time it a little earlier;
+            // a value logged well after the reception is a later round's, not this one.
+            guard value.nanoseconds <= reception.nanoseconds + Self.loggingSlack else { continue }
             latencies.append(Int64(reception.nanoseconds) - Int64(value.nanoseconds))
             heads[reception.sequence] = head + 1
             furthest = max(furthest, positions[head])

@@ -68,10 +68,7 @@ struct StreamPhase {
         var inWindow = 0
         for device in devices {
             let records = TrafficRecord.read(path: device.trafficLog).filter { $0.nanoseconds >= begin }
-            let sentValues = records.compactMap { record -> (sequence: Int, nanoseconds: UInt64)? in
-                guard record.kind == .notification, record.characteristic == family.logName, record.nanoseconds <= windowClosed else { return nil }
-                return family.sequence(sent: record.value).map { ($0, record.nanoseconds) }
-            }
+            let sentValues = Self.sent(records, family: family, until: windowClosed)
             sent += sentValues.count
             if let busTap {
                 let onBus = busTap.receptions(ofAddress: device.address).filter { $0.nanoseconds >= begin }
@@ -112,6 +109,17 @@ struct StreamPhase {
             busLatency: busTap == nil ? nil : LatencySummary(nanoseconds: busLatencies),
             instructionsPerMessage: instructions.flatMap { inWindow > 0 ? Double($0.total) / Double(inWindow) : nil },
             notificationPathInstructionsPerMessage: instructions?.within.flatMap { inWindow > 0 ? Double($0) / Double(inWindow) : nil })
+    }
+
+    /// The stream's values a device's log says it sent up to `end`, each once: a value notified to two
+    /// subscriptions at once is logged twice in a row, and no stream repeats a sequence back to back.
+    static func sent(_ records: [TrafficRecord], family: BenchFamily, until end: UInt64) -> [(sequence: Int, nanoseconds: UInt64)] {
+        var values: [(sequence: Int, nanoseconds: UInt64)] = []
+        for record in records where record.kind == .notification && record.characteristic == family.logName && record.nanoseconds <= end {
+            guard let sequence = family.sequence(sent: record.value), values.last?.sequence != sequence else { continue }
+            values.append((sequence, record.nanoseconds))
+        }
+        return values
     }
 
     /// Sample-period commands (the period in force, so the stream does not change), one at a time,
