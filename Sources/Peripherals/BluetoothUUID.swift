@@ -10,6 +10,13 @@ public enum BluetoothUUID: Sendable {
         return "0000" + String(repeating: "0", count: 4 - hex.count) + hex + baseSuffix
     }
 
+    /// The 16-bit form of a full UUID on the Bluetooth base (`0000fe51-0000-1000-8000-00805f9b34fb` → `fe51`),
+    /// the UUID as it is otherwise: how the simulators' traffic logs name a characteristic.
+    public static func shortForm(_ uuid: String) -> String {
+        guard uuid.count == 36, uuid.hasPrefix("0000"), uuid.hasSuffix(baseSuffix) else { return uuid }
+        return String(uuid.dropFirst(4).prefix(4))
+    }
+
     /// Normalises a UUID string: trims, lower-cases, drops a `0x` prefix and expands 16- and 32-bit
     /// forms onto the base UUID, so that `"FE51"`, `"0xfe51"` and the full form compare equal.
     /// Repeated until nothing changes (`"0x0xfe51"`, `"0x fe51"`), so normalising a normalised UUID

@@ -36,21 +36,17 @@ enum BenchFamily: String, CaseIterable, Codable, Sendable {
     var streamUUID: String {
         switch self {
         case .belt: BeltGATT.Characteristic.orientation
-        case .a5: "0000f0fe-0000-1000-8000-00805f9b34fb"
+        case .a5: Activ5GATT.Characteristic.force
         case .cpr: CPRBandGATT.Characteristic.depth
         case .grip: GripProfile.placeholder.eventCharacteristicUUID
         }
     }
 
     /// The Activ5's sample period (F0FA), which the relays write; the other families' simulators are told their rate.
-    var periodUUID: String? { self == .a5 ? "0000f0fa-0000-1000-8000-00805f9b34fb" : nil }
+    var periodUUID: String? { self == .a5 ? Activ5GATT.Characteristic.samplePeriod : nil }
 
     /// The characteristic as the simulators' traffic logs name it (the 16-bit form on the Bluetooth base).
-    var logName: String {
-        let uuid = streamUUID.lowercased()
-        let base = "-0000-1000-8000-00805f9b34fb"
-        return uuid.hasPrefix("0000") && uuid.hasSuffix(base) ? String(uuid.dropFirst(4).prefix(4)) : uuid
-    }
+    var logName: String { BluetoothUUID.shortForm(streamUUID) }
 
     /// The QoS the bridge publishes the stream with: events and peaks are not to be lost, samples are.
     var qos: UInt8 { self == .cpr || self == .grip ? 1 : 0 }

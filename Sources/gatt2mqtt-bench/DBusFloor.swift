@@ -25,7 +25,8 @@ final class DBusFloor: Sendable {
 
     private static let bluez = "org.bluez"
     private let family: BenchFamily
-    private let deliver: Deliver?
+    /// What is done with each value: `deliver`, or timing it into the table.
+    private let take: Deliver
 
     private let connection: DBusConnection
     private let table = ReceptionTable()
@@ -38,12 +39,12 @@ final class DBusFloor: Sendable {
         connection = try DBusConnection(address: address)
         self.acquireNotify = acquireNotify
         self.family = family
-        self.deliver = deliver
+        take = Self.taker(family: family, table: table, deliver: deliver)
         let signals = connection.signals(
             matching: DBusMatchRule(
                 sender: Self.bluez, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
                 pathNamespace: "/org/bluez"))
-        let take = Self.taker(family: family, table: table, deliver: deliver)
+        let take = take
         listener = Task {
             for await signal in signals {
                 guard signal.arguments.first?.string == "org.bluez.GattCharacteristic1",
@@ -133,7 +134,7 @@ final class DBusFloor: Sendable {
             let reply = try await call(device.stream, "org.bluez.GattCharacteristic1", "AcquireNotify", [.properties([:])])
             guard let socket = reply.first?.fileDescriptor, socket >= 0 else { throw BenchFailure("AcquireNotify gave no socket") }
             sockets.withLock { $0[device.address] = socket }
-            let take = Self.taker(family: family, table: table, deliver: deliver)
+            let take = take
             let key = device.address.uppercased().replacingOccurrences(of: ":", with: "_")
             connection.watch(socket) { _ in
                 // A closed socket is noticed by stopStreaming's close.

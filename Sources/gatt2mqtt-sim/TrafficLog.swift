@@ -1,6 +1,7 @@
 import BlueZ
 import Foundation
 import Locks
+import Peripherals
 
 /// `--traffic-log FILE`: one line per notification sent and per write received, with the moment it
 /// crossed the bus on the system's monotonic clock, so that another process on the same machine (the
@@ -37,7 +38,7 @@ final class TrafficLog: Sendable {
 
     private func record(_ kind: String, _ uuid: String, _ value: [UInt8]) {
         let nanoseconds = MonotonicClock.nanoseconds()
-        let line = "\(kind) \(BluetoothShortUUID.text(uuid)) \(value.hex) \(nanoseconds)\n"
+        let line = "\(kind) \(BluetoothUUID.shortForm(uuid)) \(value.hex) \(nanoseconds)\n"
         buffer.withLock { $0 += line }
     }
 
@@ -53,14 +54,4 @@ final class TrafficLog: Sendable {
 struct TrafficLogError: Error, CustomStringConvertible {
     let path: String
     var description: String { "cannot create the traffic log \(path)" }
-}
-
-/// The 16-bit form of a UUID on the Bluetooth base (`0000fe51-0000-1000-8000-00805f9b34fb` → `fe51`),
-/// the full form otherwise.
-enum BluetoothShortUUID {
-    static func text(_ uuid: String) -> String {
-        let suffix = "-0000-1000-8000-00805f9b34fb"
-        guard uuid.count == 36, uuid.hasPrefix("0000"), uuid.hasSuffix(suffix) else { return uuid }
-        return String(uuid.dropFirst(4).prefix(4))
-    }
 }

@@ -10,7 +10,7 @@ struct BrokerRouteTests {
     @Test func aMessageGoesToTheFirstRouteThatTakesIt() {
         let taken = Mutex<[String]>([])
         func route(_ name: String, takes prefix: String) -> BrokerRoute {
-            BrokerRoute(name: name, subscriptions: [], take: { message in
+            BrokerRoute(subscriptions: [], take: { message in
                 taken.withLock { $0.append(name) }
                 return message.topic.hasPrefix(prefix)
             })
@@ -23,13 +23,13 @@ struct BrokerRouteTests {
 
     @Test func gatewayStatusesAreSubscribedAfterEveryOtherFilter() {
         let routes = [
-            BrokerRoute(name: "fleet", subscriptions: [
+            BrokerRoute(subscriptions: [
                 .init(filter: "gatt2mqtt/+/claim/+/+", qos: .atMostOnce), .init(filter: "gatt2mqtt/+/status", qos: .atLeastOnce, afterRetainedState: true),
             ], take: { _ in false }),
-            BrokerRoute(name: "leftovers", subscriptions: [
+            BrokerRoute(subscriptions: [
                 .init(filter: "belt/+/info", qos: .atLeastOnce), .init(filter: "gatt2mqtt/gw/status", qos: .atLeastOnce, afterRetainedState: true),
             ], take: { _ in false }),
-            BrokerRoute(name: "commands", subscriptions: [.init(filter: "belt/+/cmd/+", qos: .atLeastOnce)], take: { _ in false }),
+            BrokerRoute(subscriptions: [.init(filter: "belt/+/cmd/+", qos: .atLeastOnce)], take: { _ in false }),
         ]
         #expect(BrokerRoute.subscriptions(of: routes).map(\.filter) == [
             "gatt2mqtt/+/claim/+/+", "belt/+/info", "belt/+/cmd/+", "gatt2mqtt/+/status", "gatt2mqtt/gw/status",

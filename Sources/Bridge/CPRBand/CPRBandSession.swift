@@ -75,7 +75,7 @@ actor CPRBandSession: LinkedSession {
     /// connection's RSSI), with the distance it suggests; nothing while BlueZ has no measurement.
     private func publishSignal() async {
         guard let device = await core.link.current(), let rssi = device.rssi else { return }
-        core.publish(telemetry.withState { $0.signal(rssi: rssi, advertisedTxPower: device.txPower) })
+        telemetry.publish { $0.signal(rssi: rssi, advertisedTxPower: device.txPower) }
     }
 
     private func subscribe(_ uuid: String) async throws {

@@ -11,7 +11,6 @@ extension Bridge {
     private var fleetRoute: BrokerRoute? {
         guard fleet != nil else { return nil }
         return BrokerRoute(
-            name: "fleet",
             subscriptions: [
                 .init(filter: topics.claimFilter, qos: .atMostOnce), .init(filter: topics.fleetHeartbeatFilter, qos: .atMostOnce),
                 .init(filter: topics.everyGateway("status"), qos: .atLeastOnce, afterRetainedState: true),
@@ -23,7 +22,6 @@ extension Bridge {
     /// device is served), ended by the gateway's own retained status.
     private var leftoversRoute: BrokerRoute {
         BrokerRoute(
-            name: "leftovers",
             subscriptions: DeviceFamily.allCases.map { .init(filter: topics.infoFilter($0), qos: .atLeastOnce) }
                 + [.init(filter: topics.status, qos: .atLeastOnce, afterRetainedState: true)],
             take: { [self] message in
@@ -43,7 +41,7 @@ extension Bridge {
     private var homeAssistantRoute: BrokerRoute? {
         guard let topic = homeAssistant.statusTopic else { return nil }
         return BrokerRoute(
-            name: "homeassistant", subscriptions: [.init(filter: topic, qos: .atLeastOnce)],
+            subscriptions: [.init(filter: topic, qos: .atLeastOnce)],
             take: { [self] message in
                 guard message.topic == topic else { return false }
                 if message.payloadString == "online" { homeAssistant.announceAgain() }
@@ -54,7 +52,7 @@ extension Bridge {
     /// The gateway's requests (scan, connect, …).
     private var requestRoute: BrokerRoute {
         BrokerRoute(
-            name: "requests", subscriptions: [.init(filter: topics.requestFilter, qos: .atLeastOnce)],
+            subscriptions: [.init(filter: topics.requestFilter, qos: .atLeastOnce)],
             take: { [self] message in
                 guard let name = topics.parseRequest(message.topic) else { return false }
                 handleRequest(message, name: name, bluez: bluez)
@@ -65,7 +63,7 @@ extension Bridge {
     /// Commands to devices, to their sessions' queues (or answered here when no session takes them).
     private var commandRoute: BrokerRoute {
         BrokerRoute(
-            name: "commands", subscriptions: DeviceFamily.allCases.map { .init(filter: topics.commandFilter($0), qos: .atLeastOnce) },
+            subscriptions: DeviceFamily.allCases.map { .init(filter: topics.commandFilter($0), qos: .atLeastOnce) },
             take: { [self] message in
                 if let (family, id, name) = topics.parseCommand(message.topic) {
                     commandRouter.route(
@@ -83,7 +81,6 @@ extension Bridge {
     /// The leaves a family follows (a device's `desired` state, a belt's navigation), kept by its driver.
     private var followedLeavesRoute: BrokerRoute {
         BrokerRoute(
-            name: "followed leaves",
             subscriptions: drivers.flatMap { driver in
                 driver.followedLeaves.map { .init(filter: topics.leafFilter(driver.family, $0), qos: .atLeastOnce) }
             },

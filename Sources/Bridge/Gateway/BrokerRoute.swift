@@ -13,7 +13,6 @@ struct BrokerRoute: Sendable {
         var afterRetainedState = false
     }
 
-    let name: String
     let subscriptions: [Subscription]
     /// Handles a message; false leaves it to the next route.
     let take: @Sendable (MQTTMessage) -> Bool
