@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "BlueZ", "Fleet", "Locks", "MQTT", "Peripherals", .product(name: "Logging", package: "swift-log"),
+                "BlueZ", "DBus", "Fleet", "Locks", "MQTT", "Peripherals", "WakePipe", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -133,7 +133,13 @@ let package = Package(
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "Locks"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "DBus", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals", "TestSupport"]),
-        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Locks", "TestSupport"]),
+        .testTarget(
+            name: "BridgeTests",
+            dependencies: [
+                "BlueZ", "Bridge", "DBus", "Locks", "MQTT", "Peripherals", "TestSupport", "WakePipe",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),
         .testTarget(name: "WebUITests", dependencies: ["WebUI", "Bridge"]),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration", "TestSupport", "WebUI"]),

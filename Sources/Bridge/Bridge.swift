@@ -1,5 +1,4 @@
 import BlueZ
-import DBus
 import Logging
 import MQTT
 import Locks
@@ -14,7 +13,7 @@ public final class Bridge: Sendable {
     public let configuration: BridgeConfiguration
     let topics: TopicMap
     let logger: Logger
-    let mqtt: MQTTClient
+    let mqtt: any BrokerConnection
     let publisher: BrokerPublisher
     /// Commands from the broker to the devices' queues, and their replies.
     let commandRouter: CommandRouter
@@ -39,9 +38,8 @@ public final class Bridge: Sendable {
     let requestLimiter = Mutex(CommandRateLimiter(perSecond: Bridge.requestsPerSecond, burst: 10))
     let requestsInFlight = InFlightLimit(4)
     let started = ContinuousClock.now
-    /// BlueZ, on the system bus (or `DBUS_SYSTEM_BUS_ADDRESS`).
-    let dbus: DBusConnection
-    let bluez: BlueZClient
+    /// BlueZ: on the system bus (or `DBUS_SYSTEM_BUS_ADDRESS`), or in memory under test.
+    let bluez: any BluetoothCentral
     let notifier: SystemdNotifier
     /// Start-up steps the services wait for: the broker session with its subscriptions, the retained
     /// `info` of an earlier run read (or 3 s passed), BlueZ's objects cached and the agent registered.
@@ -120,7 +118,20 @@ public final class Bridge: Sendable {
         var load: [String: Int] { Dictionary(sessions.values.map { ($0.adapter, 1) }, uniquingKeysWith: +) }
     }
 
-    public init(configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()) throws {
+    /// The gateway on the system bus's BlueZ and the configured broker.
+    public convenience init(configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()) throws {
+        try self.init(
+            configuration: configuration, logger: logger, notifier: notifier,
+            broker: { try MQTTClient(configuration: $0, logger: Logger(label: "gatt2mqtt.mqtt")) },
+            central: BlueZCentral(acquireNotify: configuration.acquireNotify))
+    }
+
+    /// The gateway on any broker and any BlueZ (the seam a gateway under test runs on): `broker` makes the
+    /// connection from the settings the gateway chose (its will, a persistent session, its limits).
+    init(
+        configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier,
+        broker: (MQTTConfiguration) throws -> any BrokerConnection, central: any BluetoothCentral
+    ) throws {
         guard TopicMap.isValidGatewayName(configuration.gateway) else {
             throw CommandError(.invalidValue, "gateway name '\(configuration.gateway)' may only hold letters, digits, '-' and '_', at most 64 of them")
         }
@@ -146,7 +157,7 @@ public final class Bridge: Sendable {
         mqttConfiguration.maximumPacketSize = configuration.payloadSizeLimit * 2 + 4096
         if mqttConfiguration.protocolVersion == .v5 { mqttConfiguration.sessionExpiry = configuration.sessionExpirySeconds }
         mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
-        mqtt = try MQTTClient(configuration: mqttConfiguration, logger: Logger(label: "gatt2mqtt.mqtt"))
+        mqtt = try broker(mqttConfiguration)
         if fleet != nil {
             // A device's retained state waits after a reconnect until the fleet says the device is still this
             // gateway's (Bridge+Fleet.swift): cut off, it may have passed to another gateway, whose state it would
@@ -164,8 +175,7 @@ public final class Bridge: Sendable {
         homeAssistant = HomeAssistantAnnouncer(
             discovery: HomeAssistantDiscovery(topics: topics, fleet: fleet != nil, prefix: configuration.homeAssistant.discoveryPrefix),
             publisher: publisher, enabled: configuration.homeAssistant.enabled)
-        dbus = try DBusConnection.system(logger: Logger(label: "gatt2mqtt.dbus"))
-        bluez = BlueZClient(connection: dbus, logger: Logger(label: "gatt2mqtt.bluez"), acquireNotify: configuration.acquireNotify)
+        bluez = central
         self.notifier = notifier
     }
 

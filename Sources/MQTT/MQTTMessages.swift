@@ -10,6 +10,14 @@ public struct MQTTMessages: AsyncSequence, Sendable {
     let stream: AsyncStream<MQTTMessage>
     let waiting: WaitingBytes
 
+    init(stream: AsyncStream<MQTTMessage>, waiting: WaitingBytes) {
+        self.stream = stream
+        self.waiting = waiting
+    }
+
+    /// Messages from elsewhere than libmosquitto (an in-memory broker), with no bound on the bytes that wait.
+    public init(_ stream: AsyncStream<MQTTMessage>) { self.init(stream: stream, waiting: WaitingBytes(limit: nil)) }
+
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncStream<MQTTMessage>.AsyncIterator
         let waiting: WaitingBytes

@@ -12,26 +12,7 @@ struct BeltSessionTests {
     private let id = "001122334466"
     private let sink = RecordingSink()
     private let metrics = DeviceMetrics()
-    private let link = InMemoryLink(
-        device: BlueZDevice(address: "00:11:22:33:44:66", name: "naviBelt"), services: Set(BeltGATT.characteristics.map(\.service)),
-        values: [
-            BeltGATT.Characteristic.firmwareInfo: BeltFirmwareInfo(version: 46).encoded(),
-            BeltGATT.Characteristic.batteryStatus:
-                BeltNotification.battery(BeltBatteryStatus(powerStatus: .battery, levelPercent: 80, timeSeconds: 3600)).encoded(),
-        ],
-        answer: BeltSessionTests.answer)
-
-    /// The belt's answers to the handshake's requests, on its parameter notification characteristic.
-    private static func answer(_ write: InMemoryLink.Write) -> [(characteristic: String, bytes: [UInt8])] {
-        let answers: [([UInt8], BeltParameterValue)] = [
-            (BeltCommand.requestMode.encoded(), .mode(.app)),
-            (BeltCommand.requestDefaultIntensity.encoded(), .defaultIntensity(50)),
-            (BeltCommand.requestHeadingOffset.encoded(), .headingOffset(45)),
-            (BeltCommand.requestAdvancedParameter(.accuracySignal).encoded(), .accuracySignal(.compassMode)),
-        ]
-        guard let value = answers.first(where: { $0.0 == write.bytes })?.1 else { return [] }
-        return [(BeltGATT.Characteristic.parameterNotification, BeltNotification.parameter(value).encoded())]
-    }
+    private let link = InMemoryDevices.belt()
 
     private func connectedSession() async -> InMemorySession<BeltSession> {
         let driver = BeltDriver()

@@ -8,9 +8,7 @@ import Testing
 /// the whole session, from connect to telemetry and commands, with no BlueZ, bus or broker.
 struct CPRBandSessionTests {
     private let id = "001122334455"
-    private let link = InMemoryLink(
-        device: BlueZDevice(address: "00:11:22:33:44:55", name: "CPR-Band 01"), services: [CPRBandGATT.service],
-        values: [CPRBandGATT.Characteristic.battery: [208]])
+    private let link = InMemoryDevices.cprBand()
     private let sink = RecordingSink()
     private let metrics = DeviceMetrics()
     private let driver = CPRBandDriver(options: CPRBandOptions())

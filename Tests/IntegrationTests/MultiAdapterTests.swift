@@ -5,7 +5,8 @@ import TestSupport
 
 /// A gateway with several adapters: each device on the adapter that hears it best and has a free slot.
 /// BlueZoo only, since its fixture sets what each adapter hears (btvirt's controllers report no signal);
-/// `CPRBandEndToEndTests.sixBandsAtOnceSpreadOverTheAdaptersSlots` spreads devices over adapters in both worlds.
+/// `CPRBandEndToEndTests.sixBandsAtOnceSpreadOverTheAdaptersSlots` spreads devices over adapters in both worlds, and
+/// `GatewayPlacementTests` (in memory) checks what the gateway decides when an adapter is full.
 @Suite(.serialized)
 struct MultiAdapterTests {
     /// The inventory entry of `address`, once it satisfies `predicate`.
@@ -36,35 +37,6 @@ struct MultiAdapterTests {
             for topic in ["gatt2mqtt/test/adapter", "gatt2mqtt/test/adapter/hci0", "gatt2mqtt/test/adapter/hci1"] {
                 #expect(try await recorder.waitFor(topic).payloadString == "powered", "\(topic)")
             }
-            await recorder.stop()
-        }
-    }
-
-    /// With one slot each: the second device goes to the weaker adapter, the third waits (in the
-    /// inventory and the log) and takes the slot the first one frees.
-    @Test func aFullAdapterPassesDevicesOnAndAFreedSlotIsTaken() async throws {
-        try await TestWorld.with(.bluezoo, centralAdapters: 2, peripheralAdapters: 3) { world in
-            for device in 2...4 {
-                try await world.setSignal(adapter: 0, device: device, mean: -50)
-                if device < 4 { try await world.setSignal(adapter: 1, device: device, mean: -80) } else { try await world.setOutOfRange(adapter: 1, device: device) }
-            }
-            let (first, second, third) = (world.adapterAddresses[2], world.adapterAddresses[3], world.adapterAddresses[4])
-            let recorder = try await TopicRecorder(url: world.broker.url)
-            _ = try await world.startSimulator(["belt"], adapter: world.peripheralAdapter(1))
-            let bridge = try await world.startBridge(extraArguments: ["--adapter-slots", "1"])
-            #expect(try await entry(recorder, first) { $0["state"] as? String == "connected" }["adapter"] as? String == "hci0")
-            _ = try await world.startSimulator(["cpr", "--name", "CPR-02"], adapter: world.peripheralAdapter(2))
-            #expect(try await entry(recorder, second) { $0["state"] as? String == "connected" }["adapter"] as? String == "hci1")
-            _ = try await world.startSimulator(["cpr", "--name", "CPR-03"], adapter: world.peripheralAdapter(3))
-            _ = try await entry(recorder, third) { $0["state"] as? String == "waiting_for_slot" }
-            try await bridge.waitForLine(containing: "no free connection slot")
-
-            let mark = recorder.mark
-            try recorder.publish("gatt2mqtt/test/request/disconnect", #"{"address":"\#(first)"}"#)
-            let moved = try await entry(recorder, third, after: mark) { $0["state"] as? String == "connected" }
-            #expect(moved["adapter"] as? String == "hci0")
-            let left = try await entry(recorder, first, after: mark) { $0["state"] as? String == "idle" }
-            #expect(left["adapter"] == nil)
             await recorder.stop()
         }
     }

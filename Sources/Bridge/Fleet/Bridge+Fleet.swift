@@ -6,7 +6,7 @@ import MQTT
 /// the claims it makes are published, and its link actions carried out. Sessions start only on the
 /// owner (`considerDevice` asks `FleetCoordinator.isOwner`).
 extension Bridge {
-    func runFleet(_ fleet: FleetCoordinator, bluez: BlueZClient) async {
+    func runFleet(_ fleet: FleetCoordinator, bluez: any BluetoothCentral) async {
         var lastHeartbeat: ContinuousClock.Instant?
         while !Task.isCancelled {
             // Heartbeats only while other gateways may be online: alone, the gateway keeps quiet as one without a fleet.
@@ -28,7 +28,7 @@ extension Bridge {
 
     /// One device's turn; `objects` are its objects on every adapter that hears it, `device` the one
     /// that stands for them.
-    private func arbitrate(_ device: BlueZDevice, objects: [BlueZDevice], fleet: FleetCoordinator, bluez: BlueZClient) async {
+    private func arbitrate(_ device: BlueZDevice, objects: [BlueZDevice], fleet: FleetCoordinator, bluez: any BluetoothCentral) async {
         guard let driver = driver(for: device) else { return }
         let id = id(of: device.address)
         let key = FleetCoordinator.key(driver.family, id)

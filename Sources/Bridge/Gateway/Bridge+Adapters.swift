@@ -16,7 +16,7 @@ extension Bridge {
     func adapterPath(_ name: String) -> String { "/org/bluez/" + name }
 
     /// The device's objects on every configured adapter that has seen it, in the configured order.
-    func objects(of address: String, bluez: BlueZClient) async -> [BlueZDevice] {
+    func objects(of address: String, bluez: any BluetoothCentral) async -> [BlueZDevice] {
         var objects: [BlueZDevice] = []
         for name in configuration.adapters {
             if let device = await bluez.devices(on: adapterPath(name)).first(where: { $0.address.uppercased() == address.uppercased() }) {
@@ -28,7 +28,7 @@ extension Bridge {
 
     /// Every device any adapter has seen, once per address, with its objects on the configured adapters
     /// (in their order).
-    func sightings(_ bluez: BlueZClient) async -> [[BlueZDevice]] {
+    func sightings(_ bluez: any BluetoothCentral) async -> [[BlueZDevice]] {
         var byAddress: [String: [BlueZDevice]] = [:]
         var order: [String] = []
         for name in configuration.adapters {
@@ -48,19 +48,19 @@ extension Bridge {
     }
 
     /// Every device any adapter has seen, once per address (`representative`).
-    func allDevices(_ bluez: BlueZClient) async -> [BlueZDevice] {
+    func allDevices(_ bluez: any BluetoothCentral) async -> [BlueZDevice] {
         let groups = await sightings(bluez)
         let serving = gateway.withLock { Set($0.sessions.keys) }
         return groups.map { representative(of: $0, serving: serving) }
     }
 
-    func considerAllDevices(_ bluez: BlueZClient) async {
+    func considerAllDevices(_ bluez: any BluetoothCentral) async {
         for device in await allDevices(bluez) { await considerDevice(device, bluez: bluez) }
     }
 
     /// The device's objects on the adapters that report it, once they may be chosen from; nil while the
     /// other adapters' reports are awaited (the device is considered again then).
-    func candidates(for seen: BlueZDevice, bluez: BlueZClient) async -> [BlueZDevice]? {
+    func candidates(for seen: BlueZDevice, bluez: any BluetoothCentral) async -> [BlueZDevice]? {
         let objects = await objects(of: seen.address, bluez: bluez)
         let address = seen.address
         let powered = adapterStatuses.powered
@@ -96,7 +96,7 @@ extension Bridge {
     }
 
     /// Says once (log and inventory) that a device waits for a slot.
-    func reportWaitingForSlot(_ device: BlueZDevice, candidates: [BlueZDevice], bluez: BlueZClient) {
+    func reportWaitingForSlot(_ device: BlueZDevice, candidates: [BlueZDevice], bluez: any BluetoothCentral) {
         logger.warning("no free connection slot for a device; it waits for one", metadata: [
             "device": "\(device.address)", "adapters": "\(candidates.compactMap { adapterName($0.adapterPath) }.joined(separator: ","))",
             "slots": "\(configuration.adapterSlots)",
@@ -107,7 +107,7 @@ extension Bridge {
     // MARK: Status
 
     /// Reads every adapter's status from BlueZ and publishes the changed ones.
-    func refreshAdapterStatuses(_ bluez: BlueZClient) async {
+    func refreshAdapterStatuses(_ bluez: any BluetoothCentral) async {
         for name in configuration.adapters {
             let status = AdapterStatus.of(
                 powered: await bluez.adapter(named: name)?.powered, serviceRunning: await bluez.isServiceRunning,
@@ -130,7 +130,7 @@ extension Bridge {
     // MARK: Discovery
 
     /// Keeps LE discovery running on every adapter, starting it again after BlueZ comes back.
-    func keepDiscovering(_ bluez: BlueZClient) async {
+    func keepDiscovering(_ bluez: any BluetoothCentral) async {
         while !Task.isCancelled {
             for name in configuration.adapters {
                 guard let adapter = await bluez.adapter(named: name), adapter.powered, !adapter.discovering else { continue }

@@ -3,7 +3,7 @@ import BlueZ
 /// The device policy: which devices BlueZ reports get a session, on which adapter, and when one ends.
 extension Bridge {
     /// Reacts to BlueZ: new or changed devices may be belts; a device that drops its link ends its session's link.
-    func follow(_ events: AsyncStream<BlueZEvent>, bluez: BlueZClient) async {
+    func follow(_ events: AsyncStream<BlueZEvent>, bluez: any BluetoothCentral) async {
         await considerAllDevices(bluez)
         await refreshAdapterStatuses(bluez)
         for await event in events {
@@ -75,7 +75,7 @@ extension Bridge {
 
     /// Starts a session for a device of a known family unless one runs, the policy says no, or a
     /// `disconnect` request took it down; on the adapter `placement` chooses among those that see it.
-    func considerDevice(_ seen: BlueZDevice, bluez: BlueZClient, force: Bool = false) async {
+    func considerDevice(_ seen: BlueZDevice, bluez: any BluetoothCentral, force: Bool = false) async {
         guard adapterName(seen.adapterPath) != nil, let driver = driver(for: seen) else { return }
         let address = seen.address
         // In a fleet only the device's owner connects it (a gateway alone owns what it connects).
@@ -105,14 +105,14 @@ extension Bridge {
     }
 
     /// Starts the device's session and its command queue, and announces it to Home Assistant.
-    private func startSession(driver: any FamilyDriver, device: BlueZDevice, bluez: BlueZClient, state: inout GatewayState) {
+    private func startSession(driver: any FamilyDriver, device: BlueZDevice, bluez: any BluetoothCentral, state: inout GatewayState) {
         logger.info("device found", metadata: [
             "device": "\(device.address)", "family": "\(driver.family.rawValue)", "name": "\(device.name ?? "")",
             "adapter": "\(adapterName(device.adapterPath) ?? "")",
         ])
         let path = device.path
         let context = SessionContext(
-            link: { DeviceLink(device: $0, bluez: bluez) }, publisher: publisher, logger: logger, gateway: configuration.gateway,
+            link: { bluez.link(to: $0) }, publisher: publisher, logger: logger, gateway: configuration.gateway,
             id: id(of: device.address), liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
             stateChanged: { [weak self] newState in
                 guard let self else { return }
@@ -149,7 +149,7 @@ extension Bridge {
     /// With `settled`, also waits (up to 15 s) for the session's task to end: a task cancelled inside a
     /// connection attempt still makes its last calls (an abandoned link's Disconnect), which on the real
     /// stack took down the link of a session a `connect` request started right after a `disconnect`.
-    func stopSession(at path: String, bluez: BlueZClient, settled: Bool = false) async {
+    func stopSession(at path: String, bluez: any BluetoothCentral, settled: Bool = false) async {
         guard let entry = gateway.withLock({ $0.removeSession(at: path) }) else { return }
         entry.commands.finish()
         entry.task.cancel()

@@ -4,7 +4,7 @@ import MQTT
 /// The gateway's request API (Zigbee2MQTT style): `gatt2mqtt/<gateway>/request/<name>` answered on
 /// `gatt2mqtt/<gateway>/response/<name>`, or on the request's MQTT 5 response topic.
 extension Bridge {
-    func handleRequest(_ message: MQTTMessage, name: String, bluez: BlueZClient) {
+    func handleRequest(_ message: MQTTMessage, name: String, bluez: any BluetoothCentral) {
         var transaction: JSONValue?
         do throws(CommandError) {
             let payload = try CommandPayload(bytes: message.payload, sizeLimit: configuration.payloadSizeLimit)
@@ -55,7 +55,7 @@ extension Bridge {
         }
     }
 
-    private func perform(_ request: GatewayRequest, bluez: BlueZClient) async throws(CommandError) -> JSONValue? {
+    private func perform(_ request: GatewayRequest, bluez: any BluetoothCentral) async throws(CommandError) -> JSONValue? {
         switch request {
         case .scan(let seconds):
             let generation = scanWindow.open(for: seconds)
@@ -131,7 +131,7 @@ extension Bridge {
         }
     }
 
-    private func knownDevice(_ address: String, _ bluez: BlueZClient) async throws(CommandError) -> BlueZDevice {
+    private func knownDevice(_ address: String, _ bluez: any BluetoothCentral) async throws(CommandError) -> BlueZDevice {
         guard let device = await allDevices(bluez).first(where: { $0.address.uppercased() == address }) else {
             let adapters = configuration.adapters.joined(separator: ", ")
             throw CommandError(.unknownDevice, "\(address) has not been seen on \(adapters); scan first")
@@ -141,7 +141,7 @@ extension Bridge {
 
     // MARK: Inventory and scan results
 
-    func inventory(_ bluez: BlueZClient) async -> DeviceInventory {
+    func inventory(_ bluez: any BluetoothCentral) async -> DeviceInventory {
         let devices = await allDevices(bluez)
         let (states, sessions, waiting) = gateway.withLock { ($0.states, Set($0.sessions.keys), $0.waitingForSlot) }
         let entries = devices.compactMap { device -> DeviceInventory.Entry? in
@@ -156,7 +156,7 @@ extension Bridge {
     }
 
     /// Publishes the retained inventory when it changed.
-    func publishInventory(_ bluez: BlueZClient) async {
+    func publishInventory(_ bluez: any BluetoothCentral) async {
         let text = await inventory(bluez).retainedText
         let changed = gateway.withLock { state in
             defer { state.lastInventory = text }

@@ -10,7 +10,6 @@ struct BlueZService: Service {
         let started = await cancelWhenGracefulShutdown { await bridge.startBlueZ() }
         if started { try? await gracefulShutdown() }
         bridge.bluez.stop()
-        bridge.dbus.close()
     }
 }
 

@@ -18,7 +18,7 @@ struct BrokerService: Service {
 extension Bridge {
     func openBrokerSession() async throws {
         // The bus connection's thread polls the broker's socket too: one I/O thread for the gateway.
-        mqtt.start(host: dbus)
+        mqtt.start(host: bluez.descriptorHost)
         do {
             try await mqtt.connected(timeout: .seconds(10))
         } catch let error as MQTTError where error.isPermanent {

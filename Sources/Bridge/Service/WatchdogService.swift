@@ -7,12 +7,12 @@ struct WatchdogService: Service {
     let bridge: Bridge
 
     func run() async {
-        let dbus = bridge.dbus
+        let bluez = bridge.bluez
         let healthFile = bridge.configuration.healthFile.map { HealthFile(path: $0, logger: bridge.logger) }
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                group.addTask { await bridge.notifier.runWatchdog { await dbus.isConnected } }
-                if let healthFile { group.addTask { await healthFile.run { await dbus.isConnected } } }
+                group.addTask { await bridge.notifier.runWatchdog { await bluez.isBusConnected } }
+                if let healthFile { group.addTask { await healthFile.run { await bluez.isBusConnected } } }
             }
         }
     }

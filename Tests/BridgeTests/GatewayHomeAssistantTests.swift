@@ -1,0 +1,68 @@
+import MQTT
+import Testing
+
+@testable import Bridge
+
+/// Home Assistant discovery, whole but in memory (`InMemoryGateway`): retained configs appear with what the
+/// device told, come again when Home Assistant says `online`, go when the device is forgotten, follow the
+/// discovery prefix, and are not sent when discovery is off. A real Home Assistant reads them in
+/// `HomeAssistantLiveTests`.
+@Suite struct GatewayHomeAssistantTests {
+    @Test func configsAppearAreRepublishedAndRemoved() async throws {
+        try await InMemoryGateway.with { gateway in
+            let belt = InMemoryDevices.belt()
+            let id = await gateway.connect(belt, family: "belt")
+            let heading = "homeassistant/sensor/test_belt_\(id)/heading/config"
+            // The belt's `info` follows its connection; the configs carry the firmware it told (they come again once
+            // `info` is in).
+            let info = await gateway.probe.next(on: "belt/\(id)/info").payloadString ?? ""
+            #expect(info.contains(#""firmware":46"#), "\(info)")
+            await gateway.probe.next(on: heading) { $0.contains(#""sw_version":"46""#) }
+
+            // Retained, for a Home Assistant that subscribes later.
+            let config = try #require(gateway.broker.retained(heading))
+            #expect(config.payloadString?.contains(#""state_topic":"belt/\#(id)/heading""#) == true)
+            #expect(gateway.broker.retained("homeassistant/binary_sensor/gatt2mqtt_test/status/config") != nil)
+
+            // Home Assistant's birth message brings every config again.
+            let mark = gateway.probe.mark
+            try gateway.publish("homeassistant/status", "online")
+            await gateway.probe.next(on: heading, after: mark)
+            await gateway.probe.next(on: "homeassistant/select/test_belt_\(id)/mode/config", after: mark)
+
+            // Forgetting the belt removes it from Home Assistant (empty retained payloads).
+            let beforeForget = gateway.probe.mark
+            try gateway.publish("gatt2mqtt/test/request/forget", #"{"address":"\#(belt.device.address)"}"#)
+            await gateway.probe.next(on: heading, after: beforeForget) { $0.isEmpty }
+            #expect(gateway.broker.retainedTopics("homeassistant/+/test_belt_\(id)/+/config").isEmpty)
+        }
+    }
+
+    /// `homeassistant.discovery_prefix` moves the configs and the birth message Home Assistant is followed on.
+    @Test func anotherDiscoveryPrefixMovesTheConfigsAndTheBirthMessage() async throws {
+        try await InMemoryGateway.with(configure: { $0.homeAssistant.discoveryPrefix = "site-ha" }) { gateway in
+            let id = await gateway.connect(InMemoryDevices.belt(), family: "belt")
+            let heading = "site-ha/sensor/test_belt_\(id)/heading/config"
+            await gateway.probe.next(on: heading)
+            let mark = gateway.probe.mark
+            try gateway.publish("site-ha/status", "online")
+            await gateway.probe.next(on: heading, after: mark)
+            #expect(!gateway.probe.messages.contains { $0.topic.hasPrefix("homeassistant/") }, "nothing under the default prefix")
+        }
+    }
+
+    /// `homeassistant.enabled: false`: the device runs, and Home Assistant is told nothing.
+    @Test func disabledDiscoveryAnnouncesNothing() async throws {
+        try await InMemoryGateway.with(configure: { $0.homeAssistant.enabled = false }) { gateway in
+            let id = await gateway.connect(InMemoryDevices.belt(), family: "belt")
+            // Configs go out when a session starts, before its connection is reported: none came.
+            #expect(gateway.probe.payloads(on: "belt/\(id)/connection").last == "connected")
+            #expect(!gateway.probe.messages.contains { $0.topic.hasPrefix("homeassistant/") })
+            // Nor is Home Assistant's birth message followed.
+            try gateway.publish("homeassistant/status", "online")
+            try gateway.publish("gatt2mqtt/test/request/devices", "{}")
+            await gateway.probe.next(on: "gatt2mqtt/test/response/devices")
+            #expect(!gateway.probe.messages.contains { $0.topic.hasPrefix("homeassistant/") && $0.topic != "homeassistant/status" })
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Bridge
+import Locks
+import MQTT
+import WakePipe
+import struct Synchronization.Atomic
+
+/// A broker in memory, for driving whole gateways without mosquitto: it keeps retained messages (an empty
+/// payload clears one), hands each message to every client whose filters match (the sender's own included,
+/// as a broker does without No Local), sends the retained ones on subscribing, and publishes a client's will
+/// when its connection is cut rather than closed.
+final class InMemoryBroker: Sendable {
+    private struct Subscriber {
+        var filters: [String] = []
+        let continuation: AsyncStream<MQTTMessage>.Continuation
+    }
+
+    private struct State {
+        var retained: [String: MQTTMessage] = [:]
+        var subscribers: [Int: Subscriber] = [:]
+        var nextClient = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// A new client; `will` is published if it is cut (`InMemoryBrokerClient.cut()`).
+    func client(will: MQTTMessage? = nil) -> InMemoryBrokerClient {
+        let id = state.withLock { state in
+            defer { state.nextClient += 1 }
+            return state.nextClient
+        }
+        return InMemoryBrokerClient(broker: self, id: id, will: will)
+    }
+
+    /// The retained message on `topic`, if any.
+    func retained(_ topic: String) -> MQTTMessage? { state.withLock { $0.retained[topic] } }
+
+    /// The topics with a retained message that `filter` matches, sorted.
+    func retainedTopics(_ filter: String) -> [String] {
+        state.withLock { $0.retained.keys.filter { Self.filter(filter, matches: $0) }.sorted() }
+    }
+
+    func connect(_ id: Int, continuation: AsyncStream<MQTTMessage>.Continuation) {
+        state.withLock { $0.subscribers[id] = Subscriber(continuation: continuation) }
+    }
+
+    func disconnect(_ id: Int) {
+        state.withLock { $0.subscribers.removeValue(forKey: id) }?.continuation.finish()
+    }
+
+    /// Delivers under the lock, so that every client sees messages in the order they were published.
+    func publish(_ message: MQTTMessage) {
+        state.withLock { state in
+            if message.retain {
+                if message.payload.isEmpty { state.retained.removeValue(forKey: message.topic) } else { state.retained[message.topic] = message }
+            }
+            var delivered = message
+            delivered.retain = false
+            for subscriber in state.subscribers.values where subscriber.filters.contains(where: { Self.filter($0, matches: message.topic) }) {
+                subscriber.continuation.yield(delivered)
+            }
+        }
+    }
+
+    func subscribe(_ id: Int, to filter: String) {
+        state.withLock { state in
+            guard state.subscribers[id] != nil else { return }
+            state.subscribers[id]?.filters.append(filter)
+            for message in state.retained.values.sorted(by: { $0.topic < $1.topic }) where Self.filter(filter, matches: message.topic) {
+                state.subscribers[id]?.continuation.yield(message)
+            }
+        }
+    }
+
+    /// MQTT's topic filter rules: `+` is one level, a last `#` is the rest (the parent included), and a
+    /// wildcard in the first level matches no `$` topic.
+    static func filter(_ filter: String, matches topic: String) -> Bool {
+        let filterLevels = filter.split(separator: "/", omittingEmptySubsequences: false)
+        let topicLevels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        if topic.hasPrefix("$"), filterLevels.first == "+" || filterLevels.first == "#" { return false }
+        for (index, level) in filterLevels.enumerated() {
+            if level == "#" { return true }
+            guard index < topicLevels.count else { return false }
+            if level != "+" && level != topicLevels[index] { return false }
+        }
+        return filterLevels.count == topicLevels.count
+    }
+}
+
+/// One client of an `InMemoryBroker`, as the gateway sees its broker (`BrokerConnection`).
+final class InMemoryBrokerClient: BrokerConnection {
+    private let broker: InMemoryBroker
+    private let id: Int
+    private let will: MQTTMessage?
+    private let stream: AsyncStream<MQTTMessage>
+    private let continuation: AsyncStream<MQTTMessage>.Continuation
+    private let counts = Mutex(MQTTStatistics())
+    private let connectedNow = Atomic<Bool>(false)
+
+    init(broker: InMemoryBroker, id: Int, will: MQTTMessage?) {
+        self.broker = broker
+        self.id = id
+        self.will = will
+        (stream, continuation) = AsyncStream<MQTTMessage>.makeStream()
+    }
+
+    func start(host: (any DescriptorHost)?) {
+        broker.connect(id, continuation: continuation)
+        connectedNow.store(true, ordering: .relaxed)
+    }
+
+    func connected(timeout: Duration) async throws {}
+
+    func stop() async {
+        connectedNow.store(false, ordering: .relaxed)
+        broker.disconnect(id)
+    }
+
+    /// The connection drops without a clean stop: the broker publishes the will.
+    func cut() {
+        connectedNow.store(false, ordering: .relaxed)
+        broker.disconnect(id)
+        if let will { broker.publish(will) }
+    }
+
+    func publish(_ message: MQTTMessage) throws {
+        guard connectedNow.load(ordering: .relaxed) else { throw MQTTError.notConnected }
+        counts.withLock { $0.messagesPublished += 1 }
+        broker.publish(message)
+    }
+
+    func subscribe(_ filter: String, qos: MQTTQoS) throws { broker.subscribe(id, to: filter) }
+
+    var messages: MQTTMessages { MQTTMessages(stream) }
+    var isConnected: Bool { connectedNow.load(ordering: .relaxed) }
+    var statistics: MQTTStatistics { counts.withLock { $0 } }
+
+    // Nothing is restored after a reconnect in memory, so nothing is withheld.
+    func withholdOnRestore(_ predicate: @escaping @Sendable (String) -> Bool) {}
+    func hasWithheld(under prefix: String) -> Bool { false }
+    func releaseWithheld(under prefix: String, republish: Bool) {}
+}
