@@ -5,66 +5,83 @@ import ServiceLifecycle
 @testable import Bridge
 
 /// A whole gateway in memory, as SwiftNIO's `EmbeddedChannel` stands in for a socket: the real `Bridge` and
-/// its services, on an `InMemoryBroker` and an `InMemoryCentral`, with a probe client that records every
-/// message on the broker and a log kept in memory. Nothing is started outside the test process.
+/// its services, on an `InMemoryWorld`'s broker and an `InMemoryCentral` of its own, with a log kept in
+/// memory. Nothing is started outside the test process.
 struct InMemoryGateway {
     let bridge: Bridge
-    let broker: InMemoryBroker
+    let world: InMemoryWorld
     let central: InMemoryCentral
-    /// Every message on the broker, in order, from before the gateway started.
-    let probe: RecordingSink
     let log: RecordingLog
-    private let prober: InMemoryBrokerClient
+    private let client: InMemoryBrokerClient
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
 
-    /// Runs `body` with a running gateway named `test` (its status `online`, BlueZ followed), and stops it
-    /// afterwards, as SIGTERM does, whatever `body` did.
+    var broker: InMemoryBroker { world.broker }
+    var probe: RecordingSink { world.probe }
+
+    /// Starts gateway `name` on `adapters` in `world`, and returns once it runs (its status `online`, BlueZ followed).
+    static func start(
+        _ name: String = "test", in world: InMemoryWorld, adapters: [String] = ["hci0"], configure: (inout BridgeConfiguration) -> Void = { _ in }
+    ) async throws -> InMemoryGateway {
+        let central = InMemoryCentral(adapters: adapters)
+        let log = RecordingLog()
+        var configuration = BridgeConfiguration(mqtt: MQTTConfiguration(host: "in-memory"), adapters: adapters, gateway: name)
+        configure(&configuration)
+        var client: InMemoryBrokerClient?
+        let bridge = try Bridge(
+            configuration: configuration, logger: log.logger(), notifier: SystemdNotifier(environment: [:]),
+            broker: { settings in
+                let made = world.broker.client(will: settings.will)
+                client = made
+                return made
+            },
+            central: central)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: bridge.services, gracefulShutdownSignals: [], logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }))
+        let running = Task { try await group.run() }
+        await log.waitForLine(containing: "bridge running")
+        return InMemoryGateway(bridge: bridge, world: world, central: central, log: log, client: client!, group: group, running: running)
+    }
+
+    /// Runs `body` with a running gateway named `test` in a world of its own, and stops both afterwards, as
+    /// SIGTERM does, whatever `body` did.
     static func with<Result>(
         adapters: [String] = ["hci0"], configure: (inout BridgeConfiguration) -> Void = { _ in },
         _ body: (InMemoryGateway) async throws -> Result
     ) async throws -> Result {
-        let broker = InMemoryBroker()
-        let central = InMemoryCentral(adapters: adapters)
-        let (probe, log) = (RecordingSink(), RecordingLog())
-        let prober = broker.client()
-        prober.start(host: nil)
-        try prober.subscribe("#", qos: .atLeastOnce)
-        let recording = Task { for await message in prober.messages { try? probe.publish(message) } }
-
-        var configuration = BridgeConfiguration(mqtt: MQTTConfiguration(host: "in-memory"), adapters: adapters, gateway: "test")
-        configure(&configuration)
-        let bridge = try Bridge(
-            configuration: configuration, logger: log.logger(), notifier: SystemdNotifier(environment: [:]),
-            broker: { broker.client(will: $0.will) }, central: central)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: bridge.services, gracefulShutdownSignals: [], logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }))
-        let running = Task { try await group.run() }
-        let gateway = InMemoryGateway(bridge: bridge, broker: broker, central: central, probe: probe, log: log, prober: prober)
-        await log.waitForLine(containing: "bridge running")
-
-        let result: Result
-        do {
-            result = try await body(gateway)
-        } catch {
-            await gateway.stop(group, running, recording)
-            throw error
+        try await InMemoryWorld.with { world in
+            let gateway = try await start(in: world, adapters: adapters, configure: configure)
+            do {
+                let result = try await body(gateway)
+                await gateway.stop()
+                return result
+            } catch {
+                await gateway.stop()
+                throw error
+            }
         }
-        await gateway.stop(group, running, recording)
-        return result
     }
 
-    private func stop(_ group: ServiceGroup, _ running: Task<Void, any Error>, _ recording: Task<Void, Never>) async {
+    /// Stops the gateway as SIGTERM does: devices disconnected, `offline` said, the session closed.
+    func stop() async {
         await group.triggerGracefulShutdown()
         _ = await running.result
-        await prober.stop()
-        await recording.value
+    }
+
+    /// Ends the gateway as SIGKILL does: its broker connection is cut (the broker publishes its will) and
+    /// nothing it does afterwards reaches the broker; its links go down with it.
+    func kill() async {
+        client.cut()
+        running.cancel()
+        _ = await running.result
     }
 
     /// Publishes `payload` on `topic` as another client on the broker would.
     func publish(_ topic: String, _ payload: String, retain: Bool = false, responseTopic: String? = nil) throws {
-        try prober.publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain, responseTopic: responseTopic))
+        try world.publish(topic, payload, retain: retain, responseTopic: responseTopic)
     }
 
-    func publish(_ message: MQTTMessage) throws { try prober.publish(message) }
+    func publish(_ message: MQTTMessage) throws { try world.publish(message) }
 
     /// `link`'s device appears to BlueZ; returns once its session says `connected`.
     @discardableResult
