@@ -21,6 +21,8 @@ actor InMemoryLink: GATTLink {
     private var subscriptionWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private(set) var writes: [Write] = []
     private(set) var isConnected = false
+    /// False while the device is out of range: connecting fails, as BlueZ's Connect does then.
+    private(set) var isReachable = true
 
     /// `values` answers reads by characteristic; `answer` gives the notifications a write causes.
     init(
@@ -33,7 +35,13 @@ actor InMemoryLink: GATTLink {
         self.answer = answer
     }
 
-    func connect(timeout: Duration) async throws { isConnected = true }
+    func connect(timeout: Duration) async throws {
+        guard isReachable else { throw CommandError(.notConnected, "the device is out of range") }
+        isConnected = true
+    }
+
+    /// The device goes out of range (its link, if any, drops through `InMemoryCentral.dropLink`) or comes back.
+    func setReachable(_ reachable: Bool) { isReachable = reachable }
 
     func disconnect() {
         isConnected = false
