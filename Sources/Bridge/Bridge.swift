@@ -20,9 +20,12 @@ public final class Bridge: Sendable {
     /// The configs Home Assistant has been sent.
     let homeAssistant: HomeAssistantAnnouncer
     let drivers: [any FamilyDriver]
-    let gateway: Mutex<GatewayState>
+    /// The sessions, found by object path, `<family>/<id>` and address, and the devices that wait for a slot.
+    let sessions = SessionTable()
+    /// The users' choices and what the device policy learnt of each address.
+    let choices = Mutex(DeviceChoices())
     /// The `scan` request's window, and the adapters' statuses: each owns its state.
-    let scanWindow = ScanWindow(seenLimit: GatewayState.strangerLimit)
+    let scanWindow = ScanWindow(seenLimit: DeviceChoices.strangerLimit)
     let adapterStatuses: AdapterStatusBoard
     let metrics = DeviceMetrics()
     /// This gateway's part in a fleet; nil for a gateway on its own.
@@ -47,77 +50,6 @@ public final class Bridge: Sendable {
     let leftoversRead = OneShotSignal()
     let bluezUp = StartupGate()
 
-    /// A session with its task and its command queue, keyed by the device's object path (on the adapter
-    /// that serves it).
-    struct RunningSession: Sendable {
-        var session: any DeviceSession
-        var address: String
-        var adapter: String
-        var task: Task<Void, Never>
-        var commands: AsyncStream<CommandRouter.Queued>.Continuation
-    }
-
-    /// What the gateway knows beyond BlueZ: its sessions and the users' choices.
-    struct GatewayState: Sendable {
-        /// Sessions by object path (the adapter's device that serves them), and the same by `<family>/<id>`:
-        /// a command finds its device's session without a search.
-        private(set) var sessions: [String: RunningSession] = [:]
-        private var pathsByDevice: [String: String] = [:]
-        var states: [String: ConnectionState] = [:]
-        /// Addresses a `connect` request asked for (and the family it named).
-        var requested: [String: DeviceFamily?] = [:]
-        /// The family each device was first recognised as, by address. A device keeps it when its
-        /// name changes: on connecting, bluetoothd reads the GAP Device Name, which a BlueZ-based
-        /// peripheral serves as its host's name ("BlueZ 5.66"), and a CPR band can be renamed.
-        var recognised: [String: DeviceFamily] = [:]
-        /// Addresses a `disconnect` request took down: not reconnected until asked.
-        var released: Set<String> = []
-        var lastInventory: String?
-        /// When each address was first seen, and the addresses whose adapter choice waits for the other
-        /// adapters' reports (see `placement`).
-        var firstSeen: [String: ContinuousClock.Instant] = [:]
-        var settling: Set<String> = []
-        /// Addresses that wait for a free slot on an adapter that sees them.
-        var waitingForSlot: Set<String> = []
-
-        /// At most this many addresses are remembered per table keyed by what advertises (`recognised`, `firstSeen`):
-        /// anyone in radio range can advertise a family's name from any number of addresses.
-        static let strangerLimit = 1024
-
-        /// Makes room in the tables keyed by advertising addresses once they hold `strangerLimit`: addresses with
-        /// no session, no `connect` request and no `disconnect` are forgotten (they are learnt again if they come back).
-        mutating func forgetStrangers() {
-            guard recognised.count >= Self.strangerLimit || firstSeen.count >= Self.strangerLimit else { return }
-            let kept = Set(sessions.values.map(\.address)).union(requested.keys).union(released).union(waitingForSlot).union(settling)
-            recognised = recognised.filter { kept.contains($0.key) }
-            firstSeen = firstSeen.filter { kept.contains($0.key) }
-        }
-
-        mutating func add(_ session: RunningSession, at path: String) {
-            sessions[path] = session
-            pathsByDevice[DeviceMetrics.key(session.session.family, session.session.id)] = path
-        }
-
-        mutating func removeSession(at path: String) -> RunningSession? {
-            guard let removed = sessions.removeValue(forKey: path) else { return nil }
-            pathsByDevice.removeValue(forKey: DeviceMetrics.key(removed.session.family, removed.session.id))
-            return removed
-        }
-
-        mutating func removeAllSessions() -> [RunningSession] {
-            defer { (sessions, pathsByDevice) = ([:], [:]) }
-            return Array(sessions.values)
-        }
-
-        /// The session serving `<family>/<id>`, if any.
-        func session(family: DeviceFamily, id: String) -> RunningSession? {
-            pathsByDevice[DeviceMetrics.key(family, id)].flatMap { sessions[$0] }
-        }
-
-        /// Sessions (connections held or sought) per adapter.
-        var load: [String: Int] { Dictionary(sessions.values.map { ($0.adapter, 1) }, uniquingKeysWith: +) }
-    }
-
     /// The gateway on the system bus's BlueZ and the configured broker.
     public convenience init(configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()) throws {
         try self.init(
@@ -137,7 +69,6 @@ public final class Bridge: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
-        gateway = Mutex(GatewayState())
         adapterStatuses = AdapterStatusBoard(adapters: configuration.adapters)
         drivers = FamilyRegistry.drivers.map { $0.init(configuration: configuration) }
         topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
@@ -199,14 +130,11 @@ public final class Bridge: Sendable {
     /// Totals since the start, for `/metrics` and the health report.
     public var counters: GatewayCounters {
         let statistics = mqtt.statistics
-        let sessions = gateway.withLock { state in
-            Dictionary(state.sessions.keys.map { (state.states[$0]?.rawValue ?? "connecting", 1) }, uniquingKeysWith: +)
-        }
         return GatewayCounters(
             messagesIn: statistics.messagesReceived, messagesOut: statistics.messagesPublished,
             brokerReconnects: statistics.reconnects, droppedMessages: statistics.droppedMessages,
             oversizedMessages: statistics.oversizedMessages + oversizedMessages.load(ordering: .relaxed),
-            droppedNotifications: bluez.droppedNotifications, refusedClaims: fleet?.refusedClaims ?? 0, sessions: sessions,
+            droppedNotifications: bluez.droppedNotifications, refusedClaims: fleet?.refusedClaims ?? 0, sessions: sessions.countsByState,
             devices: metrics.snapshot.mapValues(GatewayCounters.Device.init),
             residentBytes: HealthReport.residentBytes(), uptimeSeconds: (ContinuousClock.now - started) / .seconds(1))
     }

@@ -18,7 +18,7 @@ extension Bridge {
                 lastHeartbeat = .now
             }
             let groups = await sightings(bluez)
-            let serving = gateway.withLock { Set($0.sessions.keys) }
+            let serving = sessions.paths
             for objects in groups {
                 await arbitrate(representative(of: objects, serving: serving), objects: objects, fleet: fleet, bluez: bluez)
             }
@@ -32,10 +32,8 @@ extension Bridge {
         guard let driver = driver(for: device) else { return }
         let id = id(of: device.address)
         let key = FleetCoordinator.key(driver.family, id)
-        let (session, linkUp, load, wanted) = gateway.withLock { state in
-            let running = state.sessions.first { $0.value.address == device.address }
-            return (running?.key, running.map { state.states[$0.key] == .connected } ?? false, state.load, wants(device, driver: driver, state: state))
-        }
+        let (session, linkUp, load) = sessions.fleetView(of: device.address)
+        let wanted = choices.withLock { wants(device, driver: driver, choices: $0) }
         // Free slots on the adapters that hear the device; its own slot counts as free while it holds it.
         // A device the users' choices keep from connecting (auto-connect policy, a `disconnect`
         // request) gets none: this gateway never takes it, and lets go of it if it owns it.

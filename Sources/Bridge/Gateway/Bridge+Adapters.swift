@@ -50,7 +50,7 @@ extension Bridge {
     /// Every device any adapter has seen, once per address (`representative`).
     func allDevices(_ bluez: any BluetoothCentral) async -> [BlueZDevice] {
         let groups = await sightings(bluez)
-        let serving = gateway.withLock { Set($0.sessions.keys) }
+        let serving = sessions.paths
         return groups.map { representative(of: $0, serving: serving) }
     }
 
@@ -64,19 +64,20 @@ extension Bridge {
         let objects = await objects(of: seen.address, bluez: bluez)
         let address = seen.address
         let powered = adapterStatuses.powered
-        let settleEnds = gateway.withLock { state in
-            if state.firstSeen[address] == nil { state.forgetStrangers() }
-            let first = state.firstSeen[address] ?? .now
-            state.firstSeen[address] = first
+        let held = sessions.addresses
+        let settleEnds = choices.withLock { choices in
+            if choices.firstSeen[address] == nil { choices.forgetStrangers(held: held) }
+            let first = choices.firstSeen[address] ?? .now
+            choices.firstSeen[address] = first
             return first + Self.adapterSettle
         }
         let reporting = Set(objects.compactMap { adapterName($0.adapterPath) })
         if !Set(powered).isSubset(of: reporting), ContinuousClock.now < settleEnds {
-            let scheduled = gateway.withLock { $0.settling.insert(address).inserted }
+            let scheduled = choices.withLock { $0.settling.insert(address).inserted }
             if scheduled {
                 background.spawn {
                     try? await Task.sleep(until: settleEnds)
-                    self.gateway.withLock { _ = $0.settling.remove(address) }
+                    self.choices.withLock { _ = $0.settling.remove(address) }
                     if let device = await bluez.device(at: seen.path) { await self.considerDevice(device, bluez: bluez) }
                 }
             }
@@ -85,13 +86,14 @@ extension Bridge {
         return objects
     }
 
-    /// The object through which to connect a device, among its `candidates`, given the sessions in
-    /// `state`; nil when every adapter that may serve it is full. Called under the gateway's lock
-    /// together with starting the session, so that two devices never take one adapter's last slot.
-    func placement(among candidates: [BlueZDevice], state: GatewayState) -> BlueZDevice? {
+    /// The object through which to connect a device, among its `candidates`, given the sessions per adapter
+    /// (`load`); nil when every adapter that may serve it is full. Called under the session table's lock
+    /// together with starting the session (`SessionTable.place`), so that two devices never take one
+    /// adapter's last slot.
+    func placement(among candidates: [BlueZDevice], load: [String: Int]) -> BlueZDevice? {
         let choice = AdapterChoice(adapters: configuration.adapters, slots: configuration.adapterSlots)
         let sightings = candidates.map { AdapterChoice.Sighting(adapter: adapterName($0.adapterPath) ?? "", rssi: $0.rssi, paired: $0.paired) }
-        guard let chosen = choice.choose(sightings, load: state.load) else { return nil }
+        guard let chosen = choice.choose(sightings, load: load) else { return nil }
         return candidates.first { adapterName($0.adapterPath) == chosen }
     }
 

@@ -12,7 +12,7 @@ extension Bridge {
             switch event {
             case .serviceVanished:
                 for name in configuration.adapters { publishAdapterStatus(.missing, of: name) }
-                for session in gateway.withLock({ $0.sessions.values.map(\.session) }) { await session.linkDidDrop() }
+                for session in sessions.all { await session.linkDidDrop() }
             case .serviceAppeared:
                 await refreshAdapterStatuses(bluez)
                 await considerAllDevices(bluez)
@@ -31,7 +31,7 @@ extension Bridge {
                 }
                 await publishInventory(bluez)
             case .propertiesChanged(let path, BlueZInterface.device, let changed, _):
-                let session = gateway.withLock { $0.sessions[path]?.session }
+                let session = sessions.session(at: path)?.session
                 // Only while the link is still down: a late `Connected: false` of an earlier link (one a
                 // `disconnect` request closed just before a `connect` request opened the next) must not
                 // end the new one. The cache already holds what came after the event.
@@ -46,7 +46,7 @@ extension Bridge {
             case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.gattService):
                 // The device's GATT server went away while the link stayed up (on the real stack when the
                 // peripheral's application ends; a Service Changed can do the same): its session starts over.
-                let owner = gateway.withLock { $0.sessions.first { path.hasPrefix($0.key + "/") }?.value.session }
+                let owner = sessions.session(holding: path)
                 if let owner { await owner.linkDidDrop() }
             case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
                 // bluetoothd drops a device it has never connected when discovery ends (BlueZoo keeps it):
@@ -63,12 +63,13 @@ extension Bridge {
     /// The family that serves `device`: the one a `connect` request named, else the one it was first
     /// recognised as, else the one its advertisement matches (remembered from then on).
     func driver(for device: BlueZDevice) -> (any FamilyDriver)? {
-        let known = gateway.withLock { ($0.requested[device.address] ?? nil) ?? $0.recognised[device.address] }
+        let known = choices.withLock { ($0.requested[device.address] ?? nil) ?? $0.recognised[device.address] }
         if let known { return drivers.first { $0.family == known } }
         guard let matched = drivers.first(where: { $0.matches(device) }) else { return nil }
-        gateway.withLock { state in
-            state.forgetStrangers()
-            state.recognised[device.address] = matched.family
+        let held = sessions.addresses
+        choices.withLock { choices in
+            choices.forgetStrangers(held: held)
+            choices.recognised[device.address] = matched.family
         }
         return matched
     }
@@ -80,32 +81,27 @@ extension Bridge {
         let address = seen.address
         // In a fleet only the device's owner connects it (a gateway alone owns what it connects).
         if let fleet, !fleet.mayConnect(FleetCoordinator.key(driver.family, id(of: address))) { return }
-        let wanted = gateway.withLock { state -> Bool in
-            guard !state.sessions.values.contains(where: { $0.address == address }) else { return false }
-            return force || wants(seen, driver: driver, state: state)
+        guard sessions.path(serving: address) == nil, force || choices.withLock({ wants(seen, driver: driver, choices: $0) }),
+            let candidates = await candidates(for: seen, bluez: bluez)
+        else { return }
+        let placed = sessions.place(address, choose: { placement(among: candidates, load: $0) }) { device in
+            startSession(driver: driver, device: device, bluez: bluez)
         }
-        guard wanted, let candidates = await candidates(for: seen, bluez: bluez) else { return }
-        let nowWaiting = gateway.withLock { state -> Bool in
-            guard !state.sessions.values.contains(where: { $0.address == address }) else { return false }
-            guard let device = placement(among: candidates, state: state) else { return state.waitingForSlot.insert(address).inserted }
-            state.waitingForSlot.remove(address)
-            startSession(driver: driver, device: device, bluez: bluez, state: &state)
-            return false
-        }
-        if nowWaiting { reportWaitingForSlot(seen, candidates: candidates, bluez: bluez) }
+        if placed == .waiting(newly: true) { reportWaitingForSlot(seen, candidates: candidates, bluez: bluez) }
     }
 
     /// Whether the users' choices let the device connect: a `connect` request for it, or the auto-connect
     /// policy unless a `disconnect` request took it down.
-    func wants(_ device: BlueZDevice, driver: any FamilyDriver, state: GatewayState) -> Bool {
+    func wants(_ device: BlueZDevice, driver: any FamilyDriver, choices: DeviceChoices) -> Bool {
         // A bonded device of a family that restores its bonds (the grip) connects whatever the policy says.
         let restored = driver.restoresBondedDevices && device.paired
         let allowed = configuration.autoConnect.allows(device.address) || restored
-        return state.requested[device.address] != nil || (allowed && !state.released.contains(device.address))
+        return choices.requested[device.address] != nil || (allowed && !choices.released.contains(device.address))
     }
 
-    /// Starts the device's session and its command queue, and announces it to Home Assistant.
-    private func startSession(driver: any FamilyDriver, device: BlueZDevice, bluez: any BluetoothCentral, state: inout GatewayState) {
+    /// Starts the device's session and its command queue, and announces it to Home Assistant; the session
+    /// table adds what this returns (`SessionTable.place`).
+    private func startSession(driver: any FamilyDriver, device: BlueZDevice, bluez: any BluetoothCentral) -> RunningSession {
         logger.info("device found", metadata: [
             "device": "\(device.address)", "family": "\(driver.family.rawValue)", "name": "\(device.name ?? "")",
             "adapter": "\(adapterName(device.adapterPath) ?? "")",
@@ -116,7 +112,7 @@ extension Bridge {
             id: id(of: device.address), liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
             stateChanged: { [weak self] newState in
                 guard let self else { return }
-                self.gateway.withLock { $0.states[path] = newState }
+                self.sessions.setConnectionState(newState, at: path)
                 self.commandRouter.connectionChanged(path, to: newState)
                 self.background.spawn { await self.publishInventory(bluez) }
             },
@@ -129,15 +125,13 @@ extension Bridge {
                 group.addTask { await self.commandRouter.execute(commands, on: session, path: path) }
             }
         }
-        state.add(
-            RunningSession(
-                session: session, address: device.address, adapter: adapterName(device.adapterPath) ?? "", task: task, commands: continuation),
-            at: path)
         homeAssistant.announce(
             HomeAssistantDiscovery.Device(
                 family: driver.family, id: session.id, address: device.address, name: device.name ?? device.alias,
                 model: driver.homeAssistant),
             at: path)
+        return RunningSession(
+            session: session, address: device.address, adapter: adapterName(device.adapterPath) ?? "", task: task, commands: continuation)
     }
 
     /// A device's `<id>`: its configured alias, else its address in lower-case hex.
@@ -150,7 +144,7 @@ extension Bridge {
     /// connection attempt still makes its last calls (an abandoned link's Disconnect), which on the real
     /// stack took down the link of a session a `connect` request started right after a `disconnect`.
     func stopSession(at path: String, bluez: any BluetoothCentral, settled: Bool = false) async {
-        guard let entry = gateway.withLock({ $0.removeSession(at: path) }) else { return }
+        guard let entry = sessions.remove(at: path) else { return }
         entry.commands.finish()
         entry.task.cancel()
         await entry.session.shutDown()
@@ -163,13 +157,13 @@ extension Bridge {
             timer.cancel()
             watcher.cancel()
         }
-        if gateway.withLock({ !$0.waitingForSlot.isEmpty }) { background.spawn { await self.considerAllDevices(bluez) } }
+        if sessions.hasWaiting { background.spawn { await self.considerAllDevices(bluez) } }
     }
 }
 
 extension Bridge {
     /// The command queue of the session serving `<family>/<id>`, if one does.
     func commandQueue(family: DeviceFamily, id: String) -> AsyncStream<CommandRouter.Queued>.Continuation? {
-        gateway.withLock { $0.session(family: family, id: id)?.commands }
+        sessions.session(family: family, id: id)?.commands
     }
 }

@@ -9,7 +9,7 @@ extension Bridge {
         guard case .object(let members)? = JSONValue.parse(info.payload),
             members["gateway"] == .string(configuration.gateway)
         else { return }
-        let served = gateway.withLock { $0.session(family: family, id: id) != nil }
+        let served = sessions.session(family: family, id: id) != nil
         guard !served else { return }
         logger.info("correcting the retained state an earlier run left", metadata: ["device": "\(family.rawValue)/\(id)"])
         publisher.publish(.state(topics.device(family, id, "connection"), ConnectionState.disconnected.rawValue))

@@ -66,21 +66,21 @@ extension Bridge {
             return await inventory(bluez).json
         case .connect(let address, let family):
             let device = try await knownDevice(address, bluez)
-            gateway.withLock { state in
-                state.requested[address] = family
-                state.released.remove(address)
+            choices.withLock { choices in
+                choices.requested[address] = family
+                choices.released.remove(address)
             }
             guard let driver = driver(for: device) else {
-                gateway.withLock { _ = $0.requested.removeValue(forKey: address) }
+                choices.withLock { _ = $0.requested.removeValue(forKey: address) }
                 throw CommandError(.invalidValue, "\(address) belongs to no known family; name one with 'family'")
             }
             await considerDevice(device, bluez: bluez, force: true)
             return .object(["address": .string(address), "id": .string(id(of: address)), "family": .string(driver.family.rawValue)])
         case .disconnect(let address):
             let device = try await knownDevice(address, bluez)
-            gateway.withLock { state in
-                state.requested.removeValue(forKey: address)
-                state.released.insert(address)
+            choices.withLock { choices in
+                choices.requested.removeValue(forKey: address)
+                choices.released.insert(address)
             }
             await stopSession(at: device.path, bluez: bluez, settled: true)
             let objects = await objects(of: address, bluez: bluez)
@@ -109,11 +109,11 @@ extension Bridge {
             return .object(["address": .string(address), "paired": .bool(true)])
         case .forget(let address):
             let device = try await knownDevice(address, bluez)
-            gateway.withLock { state in
-                state.requested.removeValue(forKey: address)
-                state.recognised.removeValue(forKey: address)
-                state.states.removeValue(forKey: device.path)
+            choices.withLock { choices in
+                choices.requested.removeValue(forKey: address)
+                choices.recognised.removeValue(forKey: address)
             }
+            sessions.forgetConnectionState(at: device.path)
             commandRouter.connectionChanged(device.path, to: .disconnected)
             await stopSession(at: device.path, bluez: bluez, settled: true)
             // A forgotten device leaves Home Assistant too.
@@ -143,10 +143,10 @@ extension Bridge {
 
     func inventory(_ bluez: any BluetoothCentral) async -> DeviceInventory {
         let devices = await allDevices(bluez)
-        let (states, sessions, waiting) = gateway.withLock { ($0.states, Set($0.sessions.keys), $0.waitingForSlot) }
+        let (states, served, waiting) = sessions.inventoryView()
         let entries = devices.compactMap { device -> DeviceInventory.Entry? in
             guard let driver = driver(for: device) else { return nil }
-            let serving = sessions.contains(device.path)
+            let serving = served.contains(device.path)
             let state = serving ? states[device.path]?.rawValue ?? "disconnected" : waiting.contains(device.address) ? "waiting_for_slot" : "idle"
             return DeviceInventory.Entry(
                 address: device.address, id: id(of: device.address), family: driver.family, name: device.name ?? device.alias, state: state,
@@ -158,9 +158,9 @@ extension Bridge {
     /// Publishes the retained inventory when it changed.
     func publishInventory(_ bluez: any BluetoothCentral) async {
         let text = await inventory(bluez).retainedText
-        let changed = gateway.withLock { state in
-            defer { state.lastInventory = text }
-            return state.lastInventory != text
+        let changed = choices.withLock { choices in
+            defer { choices.lastInventory = text }
+            return choices.lastInventory != text
         }
         if changed { publisher.publish(.state(topics.devices, text)) }
     }

@@ -30,7 +30,7 @@ extension Bridge {
 
     func stopAllSessions() async {
         notifier.stopping(status: "disconnecting devices")
-        let all = gateway.withLock { $0.removeAllSessions() }
+        let all = sessions.removeAll()
         background.cancelAll()
         logger.debug("stopping sessions", metadata: ["sessions": "\(all.count)"])
         // All at once: bluetoothd answers a Disconnect only when the link is down, up to 2 s later.
