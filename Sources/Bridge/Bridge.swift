@@ -44,11 +44,9 @@ public final class Bridge: Sendable {
     /// BlueZ: on the system bus (or `DBUS_SYSTEM_BUS_ADDRESS`), or in memory under test.
     let bluez: any BluetoothCentral
     let notifier: SystemdNotifier
-    /// Start-up steps the services wait for: the broker session with its subscriptions, the retained
-    /// `info` of an earlier run read (or 3 s passed), BlueZ's objects cached and the agent registered.
-    let brokerUp = StartupGate()
+    /// Fired when the retained `info` of an earlier run has been read (the gateway's own retained status came
+    /// back after it): BlueZ starts then, or after 3 s.
     let leftoversRead = OneShotSignal()
-    let bluezUp = StartupGate()
 
     /// The gateway on the system bus's BlueZ and the configured broker.
     public convenience init(configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()) throws {

@@ -2,15 +2,21 @@ import Logging
 import MQTT
 import ServiceLifecycle
 
-/// The broker session: connects with the `offline` will, says `online` and subscribes to what the
-/// gateway follows. First in the group, so the last to stop: it says `offline` and closes the session
-/// once the devices are disconnected.
+/// The broker session: connects with the `offline` will, says `online`, subscribes to what the gateway follows,
+/// and runs inside it the receive path and BlueZ (`BlueZService`). Outermost, so the last to stop: it says
+/// `offline` and closes the session once the devices are disconnected.
 struct BrokerService: Service {
     let bridge: Bridge
 
     func run() async throws {
         try await cancelWhenGracefulShutdown { try await bridge.openBrokerSession() }
-        try? await gracefulShutdown()
+        do {
+            // Stopped in reverse: the receive path first, so no command reaches a closing session, then BlueZ.
+            if !Task.isShuttingDownGracefully { try await bridge.runInside([BlueZService(bridge: bridge), CommandReceiverService(bridge: bridge)]) }
+        } catch {
+            await bridge.closeBrokerSession()
+            throw error
+        }
         await bridge.closeBrokerSession()
     }
 }
@@ -35,7 +41,6 @@ extension Bridge {
         }
         publisher.publish(.state(topics.status, "online"))
         try subscribe()
-        brokerUp.open()
     }
 
     /// Every feature's filters (`brokerRoutes`); the gateway statuses last, after the retained state they end.

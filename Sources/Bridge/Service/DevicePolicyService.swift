@@ -1,15 +1,15 @@
+import BlueZ
 import ServiceLifecycle
 
-/// The device policy (`Bridge+Devices`): follows BlueZ, starts a session for each device the users'
-/// choices let connect, and keeps discovering. At shutdown it disconnects every device, all at once.
+/// The device policy (`Bridge+Devices`): follows BlueZ (`events`, taken before BlueZ started), starts a session
+/// for each device the users' choices let connect, and keeps discovering. Runs inside `BlueZService`, so BlueZ
+/// is up: the gateway is ready. At shutdown it disconnects every device, all at once.
 struct DevicePolicyService: Service {
     let bridge: Bridge
+    let events: AsyncStream<BlueZEvent>
 
     func run() async {
-        // Before BlueZ starts, so that nothing it reports is missed; `follow` begins with what is cached.
-        let events = await bridge.bluez.events()
         await cancelWhenGracefulShutdown {
-            guard await bridge.bluezUp.passed() else { return }
             bridge.announceRunning()
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await bridge.follow(events, bluez: bridge.bluez) }
