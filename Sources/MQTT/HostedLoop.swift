@@ -5,8 +5,10 @@ import WakePipe
     import Glibc
 #endif
 
-/// The broker's socket polled by a host thread (`start(host:)`) while the session is up: the gateway then
-/// has one I/O thread for the bus, the notification sockets and the broker.
+/// The broker's socket polled by a host thread (`start(host:)`) while the session is up, over plain TCP and
+/// TLS alike: the gateway then has one I/O thread for the bus, the notification sockets and the broker. Over
+/// TLS every read and write of the OpenSSL connection is the host's: publishers only queue their packets
+/// (libmosquitto's threaded mode) and ask the host to poll for writing.
 extension MQTTClient {
     /// Hands the socket to `host` and sleeps until the host reports it failed or `stop()` wakes this
     /// thread; then takes it back (libmosquitto's calls on it are this thread's again). Returns the

@@ -54,11 +54,12 @@ extension MQTTClient {
             progress.socketOpen = true
         }
         let code: Int32
-        if handle.writesOnIOThread {
+        if let host = host.withLock({ $0 }), state.withLock({ $0.isConnected && !$0.sessionNeedsRestore }) {
+            // TLS included: the host thread then does every read and write of the OpenSSL connection.
+            code = ride(on: host)
+        } else if handle.writesOnIOThread {
             assertSocketIsOwn()
             code = mosquitto_loop(handle.pointer, IOLoop.pollMilliseconds, 1)
-        } else if let host = host.withLock({ $0 }), state.withLock({ $0.isConnected && !$0.sessionNeedsRestore }) {
-            code = ride(on: host)
         } else {
             code = pollAndServe()
         }

@@ -84,15 +84,15 @@ public final class MQTTClient: Sendable {
     ///
     /// With a `host` (the D-Bus connection, whose thread already carries the values that are published),
     /// that thread polls the broker's socket once the session is up: it reads, writes and keeps the
-    /// connection alive, and the client's own thread sleeps until the socket fails, to reconnect. Over TLS
-    /// the client's own thread keeps the socket: an OpenSSL connection is written and read by one thread.
+    /// connection alive, and the client's own thread sleeps until the socket fails, to reconnect. Over TLS as
+    /// well: the OpenSSL connection is then read and written by the host's thread alone.
     public func start(host: (any DescriptorHost)? = nil) {
         let shouldStart = state.withLock { state in
             guard state.lifecycle == .idle else { return false }
             state.lifecycle = .running
             return true
         }
-        if !handle.writesOnIOThread { self.host.withLock { $0 = host } }
+        self.host.withLock { $0 = host }
         guard shouldStart else { return }
         logger.info("connecting to \(configuration.host):\(configuration.port)")
         let started = IOThread.start(name: "mqtt-io") { [weak self] in
@@ -189,8 +189,13 @@ public final class MQTTClient: Sendable {
                 throw MQTTError.notConnected
             }
             try MosquittoHandle.check(code, "publish to '\(message.topic)'")
-            // Written here unless the socket was full: then the thread that polls it must poll for writing.
-            if !handle.writesOnIOThread, mosquitto_want_write(handle.pointer) { pollForWriting() }
+            if handle.writesOnIOThread {
+                // Queued (TLS): libmosquitto wakes its own loop, but a host thread serving the socket must be told.
+                if state.withLock({ $0.riding != nil }) { pollForWriting() }
+            } else if mosquitto_want_write(handle.pointer) {
+                // Written here unless the socket was full: then the thread that polls it must poll for writing.
+                pollForWriting()
+            }
             state.withLock { state in
                 state.statistics.messagesPublished += 1
                 state.unfinishedPublishes += 1

@@ -18,7 +18,8 @@ private let libraryInitialization: Int32 = mosquitto_lib_init()
 /// - over plain TCP the handle is not put in threaded mode: the publishing thread writes the packet
 ///   itself (under libmosquitto's `current_out_packet_mutex`), and the I/O thread is not woken for
 ///   it. Over TLS it is (`mosquitto_threaded_set(true)`): an OpenSSL connection must not be written
-///   by one thread while another reads it, so packets are queued for the I/O thread;
+///   by one thread while another reads it, so packets are queued for the thread that serves the socket
+///   (the host thread while the socket rides on one, `HostedLoop.swift`; else the client's own);
 /// - the calls that are not safe to overlap (connect, reconnect, loop, disconnect) are made only
 ///   by the client's I/O thread, after setup;
 /// - setup (options, credentials, TLS, will, callbacks) happens in `MQTTClient.init` before the
@@ -26,7 +27,7 @@ private let libraryInitialization: Int32 = mosquitto_lib_init()
 final class MosquittoHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    /// Whether packets are written by the I/O thread only (TLS), or by whichever thread sends them.
+    /// Whether packets are written only by the thread that serves the socket (TLS), or by whichever thread sends them.
     let writesOnIOThread: Bool
 
     init(clientID: String, cleanStart: Bool, writesOnIOThread: Bool) throws {

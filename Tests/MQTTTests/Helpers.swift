@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MQTT
 import TestSupport
+import Testing
 
 /// Test clients log nothing unless MQTT_TEST_LOG is set (then at debug level, to stderr).
 let testLogger: Logger = {
@@ -26,6 +27,25 @@ func withBroker(
         throw error
     }
     await broker.stop()
+}
+
+/// Runs `body` with a fresh broker that speaks TLS only, with a self-signed certificate for 127.0.0.1 made here,
+/// and the TLS settings a client needs to trust it; the broker and the certificate are gone afterwards.
+func withTLSBroker(_ body: (MosquittoBroker, MQTTTLSConfiguration) async throws -> Void) async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let certificate = folder + "/broker.pem", key = folder + "/broker.key"
+    let openssl = try ManagedProcess.launch(
+        "openssl",
+        arguments: [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        ])
+    #expect(try await openssl.waitForExit() == .exited(0), "\(openssl.outputText)")
+    var options = MosquittoBroker.Options()
+    options.extraConfiguration = ["certfile \(certificate)", "keyfile \(key)"]
+    try await withBroker(options) { broker in try await body(broker, MQTTTLSConfiguration(caFile: certificate)) }
 }
 
 extension MosquittoBroker {

@@ -50,7 +50,31 @@ import Testing
         }
     }
 
-    /// A client named `hosted`, connected, subscribed to `hosted/cmd/#`, and riding on a bus connection's thread.
+    /// Over TLS too the host thread serves the socket (every read and write of the OpenSSL connection): messages
+    /// both ways, a burst whose packets only queue (threaded mode) and are written by the host, and the keep-alive.
+    @Test func overTLSTheHostServesTheSocketToo() async throws {
+        try await withRidingClient(tls: true, { $0.keepAlive = 5 }) { broker, tls, client in
+            try await broker.mosquittoPub(["-t", "hosted/cmd/go", "-m", "secure", "-q", "1", "--cafile", try #require(tls.caFile)])
+            #expect(try await nextMessage(from: client).payloadString == "secure")
+
+            let listener = try await broker.connectedClient("listener") { $0.tls = tls }
+            try await broker.subscribe(listener, to: "hosted/#")
+            for index in 0..<2_000 {
+                try client.publish(MQTTMessage(topic: "hosted/burst", string: "\(index)", qos: .atMostOnce))
+            }
+            try client.publish(MQTTMessage(topic: "hosted/end", string: "done", qos: .atLeastOnce))
+            #expect(try await nextMessage(from: listener) { $0.topic == "hosted/end" }.payloadString == "done")
+            #expect(client.state.withLock { $0.riding != nil }, "the host served the socket throughout")
+            await listener.stop()
+
+            let log = try broker.log
+            try await log.waitForLine(containing: "Received PINGREQ from hosted", after: log.lineCount, timeout: .seconds(12))
+            #expect(client.isConnected && client.statistics.reconnects == 0)
+        }
+    }
+
+    /// A client named `hosted`, connected (over TLS with `tls`), subscribed to `hosted/cmd/#`, and riding on a bus
+    /// connection's thread.
     private func withRidingClient(
         _ configure: (inout MQTTConfiguration) -> Void = { _ in },
         _ body: (MosquittoBroker, DBusConnection, MQTTClient) async throws -> Void
@@ -58,15 +82,39 @@ import Testing
         try await PrivateBus.with { bus in
             try await withBroker { broker in
                 let host = try DBusConnection(address: bus.address)
-                let client = try broker.makeClient("hosted", configure)
-                client.start(host: host)
-                try await client.connected(timeout: .seconds(5))
-                try await broker.subscribe(client, to: "hosted/cmd/#")
-                try await waitUntil(timeout: .seconds(5)) { client.state.withLock { $0.riding != nil } }
-                try await body(broker, host, client)
-                await client.stop()
+                try await ride(broker, host: host, configure) { client in try await body(broker, host, client) }
                 host.close()
             }
         }
+    }
+
+    private func withRidingClient(
+        tls: Bool, _ configure: @escaping (inout MQTTConfiguration) -> Void,
+        _ body: (MosquittoBroker, MQTTTLSConfiguration, MQTTClient) async throws -> Void
+    ) async throws {
+        try await PrivateBus.with { bus in
+            try await withTLSBroker { broker, settings in
+                let host = try DBusConnection(address: bus.address)
+                try await ride(broker, host: host, { configure(&$0); $0.tls = settings }) { client in try await body(broker, settings, client) }
+                host.close()
+            }
+        }
+    }
+
+    private func ride(
+        _ broker: MosquittoBroker, host: DBusConnection, _ configure: (inout MQTTConfiguration) -> Void, _ body: (MQTTClient) async throws -> Void
+    ) async throws {
+        let client = try broker.makeClient("hosted", configure)
+        client.start(host: host)
+        try await client.connected(timeout: .seconds(5))
+        try await broker.subscribe(client, to: "hosted/cmd/#")
+        try await waitUntil(timeout: .seconds(5)) { client.state.withLock { $0.riding != nil } }
+        do {
+            try await body(client)
+        } catch {
+            await client.stop()
+            throw error
+        }
+        await client.stop()
     }
 }

@@ -143,23 +143,9 @@ import Testing
     }
 
     /// Over TLS the client keeps libmosquitto's threaded mode (one thread reads and writes the OpenSSL
-    /// connection): a round trip, and a burst that the I/O thread writes, against a TLS listener.
+    /// connection): a round trip, and a burst that the client's own thread writes, against a TLS listener.
     @Test func aTLSBrokerIsReachedAndABurstGetsThrough() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let certificate = folder + "/broker.pem", key = folder + "/broker.key"
-        let openssl = try ManagedProcess.launch(
-            "openssl",
-            arguments: [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
-            ])
-        #expect(try await openssl.waitForExit() == .exited(0), "\(openssl.outputText)")
-        var options = MosquittoBroker.Options()
-        options.extraConfiguration = ["certfile \(certificate)", "keyfile \(key)"]
-        try await withBroker(options) { broker in
-            let tls = MQTTTLSConfiguration(caFile: certificate)
+        try await withTLSBroker { broker, tls in
             let subscriber = try await broker.connectedClient("tls-sub") { $0.tls = tls }
             let publisher = try await broker.connectedClient("tls-pub") { $0.tls = tls }
             try await broker.subscribe(subscriber, to: "tls/end")
