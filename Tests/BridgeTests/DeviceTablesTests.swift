@@ -42,7 +42,7 @@ struct DeviceTablesTests {
         #expect(table.remove(at: belt.path)?.session.family == .belt)
         #expect(table.session(family: .belt, id: "a") == nil && table.path(serving: belt.address) == nil)
         #expect(table.removeAll().count == 1)
-        #expect(table.session(family: .grip, id: "a") == nil && table.isEmpty)
+        #expect(table.session(family: .grip, id: "a") == nil && table.paths.isEmpty)
     }
 
     /// `place` offers the sessions per adapter to the choice; a device no adapter has room for waits (said once),

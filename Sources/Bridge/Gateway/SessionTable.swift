@@ -57,14 +57,12 @@ final class SessionTable: Sendable {
 
     var all: [any DeviceSession] { state.withLock { $0.sessions.values.map(\.session) } }
     var paths: Set<String> { state.withLock { Set($0.sessions.keys) } }
-    var isEmpty: Bool { state.withLock { $0.sessions.isEmpty } }
 
     /// The addresses the table holds on to (served or waiting): the device policy forgets no stranger among them.
     var addresses: Set<String> { state.withLock { Set($0.pathsByAddress.keys).union($0.waitingForSlot) } }
 
     // MARK: States
 
-    func connectionState(at path: String) -> ConnectionState? { state.withLock { $0.states[path] } }
     func setConnectionState(_ newState: ConnectionState, at path: String) { state.withLock { $0.states[path] = newState } }
     func forgetConnectionState(at path: String) { state.withLock { _ = $0.states.removeValue(forKey: path) } }
 

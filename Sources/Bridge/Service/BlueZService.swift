@@ -10,17 +10,9 @@ struct BlueZService: Service {
         // Taken before BlueZ starts, so that nothing it reports is missed; `follow` begins with what is cached.
         let events = await bridge.bluez.events()
         let started = await cancelWhenGracefulShutdown { await bridge.startBlueZ() }
-        do {
-            if started, !Task.isShuttingDownGracefully {
-                var inside: [any Service] = [DevicePolicyService(bridge: bridge, events: events)]
-                if let fleet = bridge.fleet { inside.append(FleetService(bridge: bridge, fleet: fleet)) }
-                try await bridge.runInside(inside)
-            }
-        } catch {
-            bridge.bluez.stop()
-            throw error
-        }
-        bridge.bluez.stop()
+        var inside: [any Service] = [DevicePolicyService(bridge: bridge, events: events)]
+        if let fleet = bridge.fleet { inside.append(FleetService(bridge: bridge, fleet: fleet)) }
+        try await bridge.runInside(started ? inside : []) { bridge.bluez.stop() }
     }
 }
 

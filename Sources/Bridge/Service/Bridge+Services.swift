@@ -21,12 +21,21 @@ extension Bridge {
         return outermost.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) }
     }
 
-    /// Runs `services` inside the calling service, until they end or its task is shut down gracefully; they are
-    /// stopped in reverse order.
-    func runInside(_ services: [any Service]) async throws {
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
-            logger: Logger(label: "gatt2mqtt.services")))
-        try await group.run()
+    /// Runs `services` inside the calling service, until they end or its task is shut down gracefully (they are
+    /// stopped in reverse order), then `tearDown`, also when one of them failed. Nothing runs inside when the
+    /// calling service is already shutting down (a start-up cut short) or `services` is empty.
+    func runInside(_ services: [any Service], thenTearDown tearDown: () async -> Void) async throws {
+        do {
+            if !services.isEmpty, !Task.isShuttingDownGracefully {
+                let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+                    services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
+                    logger: Logger(label: "gatt2mqtt.services")))
+                try await group.run()
+            }
+        } catch {
+            await tearDown()
+            throw error
+        }
+        await tearDown()
     }
 }

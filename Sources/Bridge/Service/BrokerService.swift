@@ -10,14 +10,10 @@ struct BrokerService: Service {
 
     func run() async throws {
         try await cancelWhenGracefulShutdown { try await bridge.openBrokerSession() }
-        do {
-            // Stopped in reverse: the receive path first, so no command reaches a closing session, then BlueZ.
-            if !Task.isShuttingDownGracefully { try await bridge.runInside([BlueZService(bridge: bridge), CommandReceiverService(bridge: bridge)]) }
-        } catch {
+        // Stopped in reverse: the receive path first, so no command reaches a closing session, then BlueZ.
+        try await bridge.runInside([BlueZService(bridge: bridge), CommandReceiverService(bridge: bridge)]) {
             await bridge.closeBrokerSession()
-            throw error
         }
-        await bridge.closeBrokerSession()
     }
 }
 
