@@ -65,13 +65,6 @@ extension PrivateBus {
     /// Runs `body` with a fresh bus and stops the bus afterwards, also when `body` throws.
     public static func with<T: Sendable>(_ body: (PrivateBus) async throws -> T) async throws -> T {
         let bus = try await start()
-        do {
-            let result = try await body(bus)
-            await bus.stop()
-            return result
-        } catch {
-            await bus.stop()
-            throw error
-        }
+        return try await withCleanUp({ await bus.stop() }) { try await body(bus) }
     }
 }

@@ -270,13 +270,6 @@ extension TestWorld {
         broker brokerOptions: MosquittoBroker.Options = .init(), _ body: (TestWorld) async throws -> T
     ) async throws -> T {
         let world = try await start(kind, centralAdapters: centralAdapters, peripheralAdapters: peripheralAdapters, broker: brokerOptions)
-        do {
-            let result = try await body(world)
-            await world.stop()
-            return result
-        } catch {
-            await world.stop()
-            throw error
-        }
+        return try await withCleanUp({ await world.stop() }) { try await body(world) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Peripherals
 import MQTT
+import Peripherals
+import TestSupport
 import Testing
 
 @testable import Bridge
@@ -41,15 +42,10 @@ import Testing
             let a = try await InMemoryGateway.start("gw-a", in: world, adapters: ["hci0"], configure: Self.fleet(folder, "gw-a"))
             b.central.add(belt, on: "hci1", rssi: -50)
             a.central.add(belt, on: "hci0", rssi: -80)
-            do {
-                try await body(world, a, b, belt, folder)
-            } catch {
+            try await withCleanUp({
                 await a.stop()
                 await b.stop()
-                throw error
-            }
-            await a.stop()
-            await b.stop()
+            }) { try await body(world, a, b, belt, folder) }
         }
     }
 

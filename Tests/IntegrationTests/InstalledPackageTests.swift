@@ -24,13 +24,7 @@ struct InstalledPackageTests {
     /// Boots a guest with `deb` installed, runs `body` on it and powers it off, whatever `body` did.
     private func withGuest(installing deb: String, simulator: String? = nil, _ body: (InstalledGuest) async throws -> Void) async throws {
         let guest = try await InstalledGuest.boot(packages: [deb], simulator: simulator)
-        do {
-            try await body(guest)
-        } catch {
-            await guest.stop()
-            throw error
-        }
-        await guest.stop()
+        try await withCleanUp({ await guest.stop() }) { try await body(guest) }
     }
 
     // MARK: The service

@@ -20,13 +20,7 @@ func withBroker(
     _ body: (MosquittoBroker) async throws -> Void
 ) async throws {
     let broker = try await MosquittoBroker.start(options: options)
-    do {
-        try await body(broker)
-    } catch {
-        await broker.stop()
-        throw error
-    }
-    await broker.stop()
+    try await withCleanUp({ await broker.stop() }) { try await body(broker) }
 }
 
 /// Runs `body` with a fresh broker that speaks TLS only, with a self-signed certificate for 127.0.0.1 made here,

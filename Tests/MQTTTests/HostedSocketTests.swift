@@ -109,12 +109,6 @@ import Testing
         try await client.connected(timeout: .seconds(5))
         try await broker.subscribe(client, to: "hosted/cmd/#")
         try await waitUntil(timeout: .seconds(5)) { client.state.withLock { $0.riding != nil } }
-        do {
-            try await body(client)
-        } catch {
-            await client.stop()
-            throw error
-        }
-        await client.stop()
+        try await withCleanUp({ await client.stop() }) { try await body(client) }
     }
 }

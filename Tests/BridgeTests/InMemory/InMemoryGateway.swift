@@ -1,6 +1,7 @@
 import Logging
 import MQTT
 import ServiceLifecycle
+import TestSupport
 
 @testable import Bridge
 
@@ -51,14 +52,7 @@ struct InMemoryGateway {
     ) async throws -> Result {
         try await InMemoryWorld.with { world in
             let gateway = try await start(in: world, adapters: adapters, configure: configure)
-            do {
-                let result = try await body(gateway)
-                await gateway.stop()
-                return result
-            } catch {
-                await gateway.stop()
-                throw error
-            }
+            return try await withCleanUp({ await gateway.stop() }) { try await body(gateway) }
         }
     }
 

@@ -1,4 +1,5 @@
 import MQTT
+import TestSupport
 
 /// A broker in memory and a probe client on it that records every message from the start: where one or
 /// several `InMemoryGateway`s run, and where a test publishes as another client would.
@@ -20,14 +21,7 @@ final class InMemoryWorld: Sendable {
     /// Runs `body` with a fresh world, and stops its probe afterwards whatever `body` did.
     static func with<Result>(_ body: (InMemoryWorld) async throws -> Result) async throws -> Result {
         let world = try InMemoryWorld()
-        do {
-            let result = try await body(world)
-            await world.stop()
-            return result
-        } catch {
-            await world.stop()
-            throw error
-        }
+        return try await withCleanUp({ await world.stop() }) { try await body(world) }
     }
 
     func stop() async {
