@@ -96,4 +96,16 @@ import Testing
         #expect(!registry.retainedMessages.contains { $0.topic == "belt/c/owner" })
         #expect(registry.withheld == ["belt/a/owner", "belt/a/info", "belt/b/owner"], "withheld again by the second restore")
     }
+
+    @Test func aConfigurationPrintedAnywhereHidesItsPassword() throws {
+        var configuration = try MQTTConfiguration(url: "mqtts://broker.example:8883", clientID: "gw")
+        configuration.username = "gatt2mqtt"
+        configuration.password = "s3cret"
+        struct Holder { var settings: MQTTConfiguration }
+        // Printed by reflection inside another value, as ServiceLifecycle prints a service.
+        for text in ["\(configuration)", String(reflecting: configuration), "\(Holder(settings: configuration))"] {
+            #expect(!text.contains("s3cret"), "\(text)")
+            #expect(text.contains("mqtts://broker.example:8883") && text.contains("password set"), "\(text)")
+        }
+    }
 }
