@@ -1,5 +1,5 @@
 // libFuzzer target: a topic from the broker through the TopicMap parsers the receive path runs on every
-// message (Bridge+Receive.swift, Bridge+Fleet.swift): parseClaim, parseGatewayStatus,
+// message (ReceivePath and the features' routes): parseClaim, parseGatewayStatus,
 // parseFleetHeartbeat, parseRequest, parseCommand, parseInfo, parseLeaf and withoutBase; and the same
 // text as a gateway name, device id or base topic through the validity predicates. TopicMap is public
 // API, so scripts/fuzz links this file against the Bridge objects (and their dependencies).

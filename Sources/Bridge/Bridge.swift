@@ -1,52 +1,42 @@
 import BlueZ
 import Logging
 import MQTT
-import Locks
-import struct Synchronization.Atomic
+import ServiceLifecycle
 
-/// What the gateway's services share: the broker client, the BlueZ client, the sessions and the users'
-/// choices. The services themselves (`services`) do the work, each with one job.
+/// The gateway, put together: one feature for each job, each owning its state, and the services that run them.
+/// Start-up order is the services' nesting, not gates: the broker session comes first and runs the receive path
+/// and BlueZ inside it; BlueZ, once started, runs the device policy and the fleet inside it. A graceful shutdown
+/// (SIGTERM, SIGINT) stops them from the inside out: the watchdog, the receive path, the fleet, then every device
+/// is disconnected, BlueZ is let go, and last the broker hears `offline`. Any of them that ends or fails ends
+/// the group.
+///
+/// ```
+/// BrokerService ─ connect, "online", subscribe to every feature's route
+/// ├── CommandReceiverService           the receive path (it reads the retained leftovers first)
+/// └── BlueZService ─ leftovers read (≤3 s), BlueZ started, pairing agent
+///     ├── DevicePolicyService          READY=1, BlueZ followed, discovery kept on
+///     └── FleetService                 with a fleet only
+/// WatchdogService
+/// ```
 ///
 /// Commands are parsed on the receive path and handed to the device's own queue, so a slow device never
 /// holds up the broker connection or another device.
 public final class Bridge: Sendable {
     public let configuration: BridgeConfiguration
-    let topics: TopicMap
-    let logger: Logger
-    let mqtt: any BrokerConnection
-    let publisher: BrokerPublisher
-    /// Commands from the broker to the devices' queues, and their replies.
-    let commandRouter: CommandRouter
-    /// The configs Home Assistant has been sent.
-    let homeAssistant: HomeAssistantAnnouncer
-    let drivers: [any FamilyDriver]
-    /// The sessions, found by object path, `<family>/<id>` and address, and the devices that wait for a slot.
-    let sessions = SessionTable()
-    /// The users' choices and what the device policy learnt of each address.
-    let choices = Mutex(DeviceChoices())
-    /// The `scan` request's window, and the adapters' statuses: each owns its state.
-    let scanWindow = ScanWindow(seenLimit: DeviceChoices.strangerLimit)
-    let adapterStatuses: AdapterStatusBoard
-    let metrics = DeviceMetrics()
+    /// The broker, BlueZ, the settings and the families, as every feature reaches them.
+    let context: GatewayContext
+    /// Sessions and placement: which devices are served, on which adapter; their commands and the device list.
+    let sessions: DeviceSessions
+    /// The `request/<name>` API.
+    let requests: GatewayRequests
     /// This gateway's part in a fleet; nil for a gateway on its own.
-    let fleet: FleetCoordinator?
-    /// Gateway requests, scan ends and inventory updates, which run beside the receive path; ended at shutdown.
-    let background = OwnedTasks()
-    /// Warnings that other clients on the broker can cause, at most a few a minute each.
-    let warnings: WarningLimiter
-    /// Messages the receive path dropped for their size.
-    let oversizedMessages = Atomic<Int>(0)
-    /// Gateway requests admitted per second, and running at once.
-    static let requestsPerSecond = 5.0
-    let requestLimiter = Mutex(CommandRateLimiter(perSecond: Bridge.requestsPerSecond, burst: 10))
-    let requestsInFlight = InFlightLimit(4)
-    let started = ContinuousClock.now
-    /// BlueZ: on the system bus (or `DBUS_SYSTEM_BUS_ADDRESS`), or in memory under test.
-    let bluez: any BluetoothCentral
+    let fleet: FleetService?
+    /// The retained state a crash left behind, corrected before BlueZ starts.
+    let leftovers: Leftovers
+    let adapters: AdapterWatch
+    let receivePath: ReceivePath
     let notifier: SystemdNotifier
-    /// Fired when the retained `info` of an earlier run has been read (the gateway's own retained status came
-    /// back after it): BlueZ starts then, or after 3 s.
-    let leftoversRead = OneShotSignal()
+    let started = ContinuousClock.now
 
     /// The gateway on the system bus's BlueZ and the configured broker.
     public convenience init(configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()) throws {
@@ -66,11 +56,10 @@ public final class Bridge: Sendable {
             throw CommandError(.invalidValue, "gateway name '\(configuration.gateway)' may only hold letters, digits, '-' and '_', at most 64 of them")
         }
         self.configuration = configuration
-        self.logger = logger
-        adapterStatuses = AdapterStatusBoard(adapters: configuration.adapters)
-        drivers = FamilyRegistry.drivers.map { $0.init(configuration: configuration) }
-        topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
-        fleet = try configuration.fleet.map { options in
+        self.notifier = notifier
+        let drivers = FamilyRegistry.drivers.map { $0.init(configuration: configuration) }
+        let topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
+        let coordinator = try configuration.fleet.map { options in
             let incarnation = try Incarnation.forGateway(options) { logger.notice("\($0)") }
             return FleetCoordinator(gateway: configuration.gateway, incarnation: incarnation, options: options)
         }
@@ -86,54 +75,79 @@ public final class Bridge: Sendable {
         mqttConfiguration.maximumPacketSize = configuration.payloadSizeLimit * 2 + 4096
         if mqttConfiguration.protocolVersion == .v5 { mqttConfiguration.sessionExpiry = configuration.sessionExpirySeconds }
         mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
-        mqtt = try broker(mqttConfiguration)
-        if fleet != nil {
+        let mqtt = try broker(mqttConfiguration)
+        if coordinator != nil {
             // A device's retained state waits after a reconnect until the fleet says the device is still this
-            // gateway's (Bridge+Fleet.swift): cut off, it may have passed to another gateway, whose state it would
+            // gateway's (FleetService): cut off, it may have passed to another gateway, whose state it would
             // otherwise overwrite.
-            let topics = topics
             mqtt.withholdOnRestore { topics.parseLeaf($0) != nil }
         }
         let warnings = WarningLimiter()
-        self.warnings = warnings
-        publisher = BrokerPublisher(
+        let publisher = BrokerPublisher(
             client: mqtt, topics: topics, logger: logger, discoveryPrefix: configuration.homeAssistant.discoveryPrefix, warnings: warnings)
-        commandRouter = CommandRouter(
+        let context = GatewayContext(
+            configuration: configuration, topics: topics, logger: logger, mqtt: mqtt, publisher: publisher, bluez: central, drivers: drivers,
+            warnings: warnings, background: OwnedTasks())
+        self.context = context
+        let commandRouter = CommandRouter(
             drivers: drivers, publisher: publisher, logger: logger, payloadSizeLimit: configuration.payloadSizeLimit,
             commandRate: configuration.commandRate)
-        homeAssistant = HomeAssistantAnnouncer(
-            discovery: HomeAssistantDiscovery(topics: topics, fleet: fleet != nil, prefix: configuration.homeAssistant.discoveryPrefix),
+        let homeAssistant = HomeAssistantAnnouncer(
+            discovery: HomeAssistantDiscovery(topics: topics, fleet: coordinator != nil, prefix: configuration.homeAssistant.discoveryPrefix),
             publisher: publisher, enabled: configuration.homeAssistant.enabled)
-        bluez = central
-        self.notifier = notifier
+        adapters = AdapterWatch(context: context, statuses: AdapterStatusBoard(adapters: configuration.adapters))
+        let sessions = DeviceSessions(
+            context: context, commandRouter: commandRouter, homeAssistant: homeAssistant, adapterStatuses: adapters.statuses, fleet: coordinator)
+        self.sessions = sessions
+        requests = GatewayRequests(context: context, sessions: sessions)
+        let fleet = coordinator.map { FleetService(context: context, coordinator: $0, sessions: sessions) }
+        self.fleet = fleet
+        leftovers = Leftovers(context: context, sessions: sessions.table)
+        // The order a message is offered in: the fleet sees a gateway status first (and leaves the gateway's own to
+        // the leftovers); the rest are disjoint.
+        let routes = [
+            fleet?.route, leftovers.route, homeAssistant.route, requests.route,
+            sessions.commandRoute { family, id in fleet?.answersWithoutSession(family: family, id: id) ?? true },
+            sessions.followedLeavesRoute,
+        ].compactMap { $0 }
+        receivePath = ReceivePath(context: context, routes: routes)
+    }
+
+    /// The gateway's services (see the drawing above); the health report runs beside them (`healthReporter`).
+    public var services: [ServiceGroupConfiguration.ServiceConfiguration] {
+        let bluez = BlueZService(sessions: sessions, adapters: adapters, notifier: notifier, leftoversRead: leftovers.read, fleet: fleet)
+        let broker = BrokerService(
+            context: context, notifier: notifier, routes: receivePath.routes, inside: [bluez, CommandReceiverService(path: receivePath)])
+        let outermost: [any Service] = [broker, WatchdogService(context: context, notifier: notifier)]
+        return outermost.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) }
     }
 
     // MARK: Health
 
     /// The service that publishes this gateway's health report.
     public var healthReporter: HealthReporter {
-        HealthReporter(publisher: publisher, interval: configuration.healthInterval, counters: { self.counters }, logger: logger)
+        HealthReporter(publisher: context.publisher, interval: configuration.healthInterval, counters: { self.counters }, logger: context.logger)
     }
 
     /// Each family's commands with working payloads, for the live page's forms.
     public var commandCatalogue: [DeviceFamily: [CommandExample]] {
-        Dictionary(uniqueKeysWithValues: drivers.map { ($0.family, $0.commandExamples) })
+        Dictionary(uniqueKeysWithValues: context.drivers.map { ($0.family, $0.commandExamples) })
     }
 
     /// How the live page shows each family's devices.
     public var livePageCards: [DeviceFamily: LivePageCard] {
-        Dictionary(uniqueKeysWithValues: drivers.map { ($0.family, $0.livePage) })
+        Dictionary(uniqueKeysWithValues: context.drivers.map { ($0.family, $0.livePage) })
     }
 
     /// Totals since the start, for `/metrics` and the health report.
     public var counters: GatewayCounters {
-        let statistics = mqtt.statistics
+        let statistics = context.mqtt.statistics
         return GatewayCounters(
             messagesIn: statistics.messagesReceived, messagesOut: statistics.messagesPublished,
             brokerReconnects: statistics.reconnects, droppedMessages: statistics.droppedMessages,
-            oversizedMessages: statistics.oversizedMessages + oversizedMessages.load(ordering: .relaxed),
-            droppedNotifications: bluez.droppedNotifications, refusedClaims: fleet?.refusedClaims ?? 0, sessions: sessions.countsByState,
-            devices: metrics.snapshot.mapValues(GatewayCounters.Device.init),
+            oversizedMessages: statistics.oversizedMessages + receivePath.oversizedMessages.load(ordering: .relaxed),
+            droppedNotifications: context.bluez.droppedNotifications, refusedClaims: fleet?.coordinator.refusedClaims ?? 0,
+            sessions: sessions.table.countsByState, devices: sessions.metrics.snapshot.mapValues(GatewayCounters.Device.init),
             residentBytes: HealthReport.residentBytes(), uptimeSeconds: (ContinuousClock.now - started) / .seconds(1))
     }
 }

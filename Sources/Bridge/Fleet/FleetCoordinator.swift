@@ -3,7 +3,7 @@ import Locks
 
 /// This gateway's side of a fleet: an ownership arbiter per device (keyed `<family>/<id>`), the
 /// gateways heard lately, and the claims due for publishing. Pure bookkeeping under one lock; the
-/// bridge feeds it what it sees and carries out what it decides (`Bridge+Fleet.swift`).
+/// bridge feeds it what it sees and carries out what it decides (`FleetService`).
 ///
 /// A gateway that joins only when others are online (the default, `FleetOptions.joining`) is alone while no
 /// other gateway's `status` is `online`: it then takes what it serves at once and publishes neither claims nor

@@ -1,8 +1,9 @@
 import MQTT
 
 /// What one feature of the gateway takes from the broker: the filters it subscribes to, and the messages
-/// it handles. Each feature declares its own (`Bridge.brokerRoutes`); the receive path offers every message
-/// to the routes in order until one takes it, and the broker session subscribes to every route's filters.
+/// it handles. Each feature declares its own (`route`) and `Bridge.init` lists them; the receive path offers
+/// every message to the routes in order until one takes it, and the broker session subscribes to every
+/// route's filters.
 struct BrokerRoute: Sendable {
     struct Subscription: Sendable, Equatable {
         var filter: String

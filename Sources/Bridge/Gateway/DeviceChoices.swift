@@ -11,10 +11,8 @@ struct DeviceChoices: Sendable {
     var recognised: [String: DeviceFamily] = [:]
     /// Addresses a `disconnect` request took down: not reconnected until asked.
     var released: Set<String> = []
-    /// The inventory last published, to publish it again only when it changed.
-    var lastInventory: String?
     /// When each address was first seen, and the addresses whose adapter choice waits for the other
-    /// adapters' reports (see `Bridge.candidates`).
+    /// adapters' reports (see `DeviceSessions.candidates`).
     var firstSeen: [String: ContinuousClock.Instant] = [:]
     var settling: Set<String> = []
 

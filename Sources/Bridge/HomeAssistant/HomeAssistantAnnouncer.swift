@@ -1,4 +1,5 @@
 import Locks
+import MQTT
 
 /// What this gateway has told Home Assistant: the gateway's config and each served device's, kept so
 /// that they can be sent again when Home Assistant restarts and withdrawn when a device is forgotten.
@@ -24,8 +25,19 @@ final class HomeAssistantAnnouncer: Sendable {
         self.enabled = enabled
     }
 
-    /// Where Home Assistant says it has started; nil while disabled, when that is nobody's business here.
-    var statusTopic: String? { enabled ? discovery.statusTopic : nil }
+    /// Home Assistant's status: every config is sent again when it comes back online. Nil while disabled, when
+    /// that status is nobody's business here.
+    var route: BrokerRoute? {
+        guard enabled else { return nil }
+        let topic = discovery.statusTopic
+        return BrokerRoute(
+            subscriptions: [.init(filter: topic, qos: .atLeastOnce)],
+            take: { [self] message in
+                guard message.topic == topic else { return false }
+                if message.payloadString == "online" { announceAgain() }
+                return true
+            })
+    }
 
     func announceGateway() {
         guard enabled else { return }

@@ -2,51 +2,48 @@ import Logging
 import MQTT
 import ServiceLifecycle
 
-/// The broker session: connects with the `offline` will, says `online`, subscribes to what the gateway follows,
-/// and runs inside it the receive path and BlueZ (`BlueZService`). Outermost, so the last to stop: it says
-/// `offline` and closes the session once the devices are disconnected.
+/// The broker session: connects with the `offline` will, says `online`, subscribes to every feature's filters,
+/// and runs inside it the receive path and BlueZ (`inside`). Outermost, so the last to stop: it says `offline`
+/// and closes the session once the devices are disconnected.
 struct BrokerService: Service {
-    let bridge: Bridge
+    let context: GatewayContext
+    let notifier: SystemdNotifier
+    /// Every feature's route: their filters are subscribed to.
+    let routes: [BrokerRoute]
+    /// Stopped in reverse: the last first. Put the receive path last, so no command reaches a closing session.
+    let inside: [any Service]
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown { try await bridge.openBrokerSession() }
-        // Stopped in reverse: the receive path first, so no command reaches a closing session, then BlueZ.
-        try await bridge.runInside([BlueZService(bridge: bridge), CommandReceiverService(bridge: bridge)]) {
-            await bridge.closeBrokerSession()
-        }
+        try await cancelWhenGracefulShutdown { try await open() }
+        try await ServiceNesting.run(inside) { await close() }
     }
-}
 
-extension Bridge {
-    func openBrokerSession() async throws {
+    private func open() async throws {
+        let mqtt = context.mqtt
         // The bus connection's thread polls the broker's socket too: one I/O thread for the gateway.
-        mqtt.start(host: bluez.descriptorHost)
+        mqtt.start(host: context.bluez.descriptorHost)
         do {
             try await mqtt.connected(timeout: .seconds(10))
         } catch let error as MQTTError where error.isPermanent {
             // Wrong credentials or a TLS failure will not heal by retrying, and must never fall back to
             // anything weaker: stop with the reason.
-            logger.critical("cannot use the broker: \(error)")
+            context.logger.critical("cannot use the broker: \(error)")
             await mqtt.stop()
             throw error
         } catch {
             if Task.isCancelled { return }
             // Keep going: the client retries with backoff and sends the retained state once connected.
-            logger.error("broker not reachable yet: \(error)")
+            context.logger.error("broker not reachable yet: \(error)")
             notifier.status("broker not reachable yet; retrying")
         }
-        publisher.publish(.state(topics.status, "online"))
-        try subscribe()
+        context.publisher.publish(.state(context.topics.status, "online"))
+        // The gateway statuses last, after the retained state they end.
+        for subscription in BrokerRoute.subscriptions(of: routes) { try mqtt.subscribe(subscription.filter, qos: subscription.qos) }
     }
 
-    /// Every feature's filters (`brokerRoutes`); the gateway statuses last, after the retained state they end.
-    private func subscribe() throws {
-        for subscription in BrokerRoute.subscriptions(of: brokerRoutes) { try mqtt.subscribe(subscription.filter, qos: subscription.qos) }
-    }
-
-    func closeBrokerSession() async {
-        publisher.publish(.state(topics.status, "offline"))
-        await mqtt.stop()
-        logger.info("bridge stopped")
+    private func close() async {
+        context.publisher.publish(.state(context.topics.status, "offline"))
+        await context.mqtt.stop()
+        context.logger.info("bridge stopped")
     }
 }

@@ -1,11 +1,11 @@
 import ServiceLifecycle
 
-/// The receive path (`Bridge.receiveCommands`): commands, gateway requests, claims and retained leftovers
-/// from the broker. It stops before the devices are disconnected, so no command reaches a closing session.
+/// The receive path (`ReceivePath`): commands, gateway requests, claims and retained leftovers from the broker.
+/// It stops before the devices are disconnected, so no command reaches a closing session.
 struct CommandReceiverService: Service {
-    let bridge: Bridge
+    let path: ReceivePath
 
     func run() async {
-        await cancelWhenGracefulShutdown { await bridge.receiveCommands() }
+        await cancelWhenGracefulShutdown { await path.run() }
     }
 }

@@ -1,45 +1,85 @@
 import BlueZ
 import ServiceLifecycle
 
-/// The device policy (`Bridge+Devices`): follows BlueZ (`events`, taken before BlueZ started), starts a session
-/// for each device the users' choices let connect, and keeps discovering. Runs inside `BlueZService`, so BlueZ
-/// is up: the gateway is ready. At shutdown it disconnects every device, all at once.
+/// The device policy: follows BlueZ (`events`, taken before BlueZ started), has the sessions feature start a
+/// session for each device the users' choices let connect, keeps the adapters' statuses and discovery up. Runs
+/// inside `BlueZService`, so BlueZ is up: the gateway is ready. At shutdown it disconnects every device, all at once.
 struct DevicePolicyService: Service {
-    let bridge: Bridge
+    let sessions: DeviceSessions
+    let adapters: AdapterWatch
+    let notifier: SystemdNotifier
     let events: AsyncStream<BlueZEvent>
 
     func run() async {
         await cancelWhenGracefulShutdown {
-            bridge.announceRunning()
+            announceRunning()
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await bridge.follow(events, bluez: bridge.bluez) }
-                group.addTask { await bridge.keepDiscovering(bridge.bluez) }
+                group.addTask { await follow() }
+                group.addTask { await adapters.keepDiscovering() }
             }
         }
-        await bridge.stopAllSessions()
-    }
-}
-
-extension Bridge {
-    func announceRunning() {
-        homeAssistant.announceGateway()
-        let adapters = configuration.adapters.joined(separator: ",")
-        logger.info("bridge running", metadata: ["adapters": "\(adapters)", "gateway": "\(configuration.gateway)"])
-        notifier.ready(status: "running on \(adapters) as gateway \(configuration.gateway)")
-    }
-
-    func stopAllSessions() async {
         notifier.stopping(status: "disconnecting devices")
-        let all = sessions.removeAll()
-        background.cancelAll()
-        logger.debug("stopping sessions", metadata: ["sessions": "\(all.count)"])
-        // All at once: bluetoothd answers a Disconnect only when the link is down, up to 2 s later.
-        await withTaskGroup(of: Void.self) { group in
-            for entry in all {
-                entry.commands.finish()
-                entry.task.cancel()
-                group.addTask { await entry.session.shutDown() }
+        await sessions.stopAll()
+    }
+
+    private func announceRunning() {
+        let context = sessions.context
+        sessions.homeAssistant.announceGateway()
+        let adapters = context.configuration.adapters.joined(separator: ",")
+        context.logger.info("bridge running", metadata: ["adapters": "\(adapters)", "gateway": "\(context.configuration.gateway)"])
+        notifier.ready(status: "running on \(adapters) as gateway \(context.configuration.gateway)")
+    }
+
+    /// Reacts to BlueZ: new or changed devices may be served; a device that drops its link ends its session's link.
+    private func follow() async {
+        await sessions.considerAllDevices()
+        await adapters.refresh()
+        for await event in events {
+            _ = await adapters.take(event)
+            await take(event)
+        }
+    }
+
+    private func take(_ event: BlueZEvent) async {
+        let bluez = sessions.context.bluez
+        let table = sessions.table
+        switch event {
+        case .serviceVanished:
+            for session in table.all { await session.linkDidDrop() }
+        case .serviceAppeared:
+            await adapters.refresh()
+            await sessions.considerAllDevices()
+        case .interfacesAdded(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
+            if let device = await bluez.device(at: path) {
+                sessions.reportSighting(device)
+                await sessions.considerDevice(device)
             }
+            await sessions.publishInventory()
+        case .propertiesChanged(let path, BlueZInterface.device, let changed, _):
+            let session = table.session(at: path)?.session
+            // Only while the link is still down: a late `Connected: false` of an earlier link (one a
+            // `disconnect` request closed just before a `connect` request opened the next) must not
+            // end the new one. The cache already holds what came after the event.
+            if changed["Connected"]?.bool == false, let session, await bluez.device(at: path)?.connected != true {
+                await session.linkDidDrop()
+            }
+            if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil, let device = await bluez.device(at: path) {
+                sessions.reportSighting(device)
+                await sessions.considerDevice(device)
+            }
+            if changed["Paired"] != nil || changed["Name"] != nil { await sessions.publishInventory() }
+        case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.gattService):
+            // The device's GATT server went away while the link stayed up (on the real stack when the
+            // peripheral's application ends; a Service Changed can do the same): its session starts over.
+            if let owner = table.session(holding: path) { await owner.linkDidDrop() }
+        case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
+            // bluetoothd drops a device it has never connected when discovery ends (BlueZoo keeps it):
+            // a session reconnecting to the gone object would only fail; the device gets a new one
+            // when it is seen again.
+            await sessions.stopSession(at: path)
+            await sessions.publishInventory()
+        default:
+            break
         }
     }
 }

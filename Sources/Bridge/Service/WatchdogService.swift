@@ -4,14 +4,15 @@ import ServiceLifecycle
 /// daemon restarted. The broker is left out: its client reconnects by itself, and an outage is no reason
 /// to restart. The health file, where one is configured, follows the same check.
 struct WatchdogService: Service {
-    let bridge: Bridge
+    let context: GatewayContext
+    let notifier: SystemdNotifier
 
     func run() async {
-        let bluez = bridge.bluez
-        let healthFile = bridge.configuration.healthFile.map { HealthFile(path: $0, logger: bridge.logger) }
+        let bluez = context.bluez
+        let healthFile = context.configuration.healthFile.map { HealthFile(path: $0, logger: context.logger) }
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                group.addTask { await bridge.notifier.runWatchdog { await bluez.isBusConnected } }
+                group.addTask { await notifier.runWatchdog { await bluez.isBusConnected } }
                 if let healthFile { group.addTask { await healthFile.run { await bluez.isBusConnected } } }
             }
         }

@@ -1,0 +1,84 @@
+import BlueZ
+import Fleet
+import ServiceLifecycle
+
+/// This gateway's part in a fleet: every second, each device this gateway hears goes to its arbiter
+/// (`FleetCoordinator`); the claims it makes are published, and its link actions carried out through the
+/// sessions feature, which starts a session only on the owner. Its broker side (claims, heartbeats, the other
+/// gateways' statuses) is in `+Messages`. Runs inside `BlueZService`, so BlueZ is up.
+struct FleetService: Service {
+    let context: GatewayContext
+    let coordinator: FleetCoordinator
+    let sessions: DeviceSessions
+
+    func run() async {
+        await cancelWhenGracefulShutdown { await takeTurns() }
+    }
+
+    private func takeTurns() async {
+        var lastHeartbeat: ContinuousClock.Instant?
+        while !Task.isCancelled {
+            // Heartbeats only while other gateways may be online: alone, the gateway keeps quiet as one without a fleet.
+            if coordinator.presence != .inFleet {
+                lastHeartbeat = nil
+            } else if lastHeartbeat.map({ ContinuousClock.now - $0 >= coordinator.policy.refreshInterval }) ?? true {
+                let beat = JSONValue.object(["incarnation": .number(Double(coordinator.incarnation))])
+                context.publisher.publish(Publication(topic: context.topics.fleetHeartbeat, payload: beat.text))
+                lastHeartbeat = .now
+            }
+            let groups = await context.sightings()
+            let serving = sessions.table.paths
+            for objects in groups {
+                await arbitrate(sessions.representative(of: objects, serving: serving), objects: objects)
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// One device's turn; `objects` are its objects on every adapter that hears it, `device` the one
+    /// that stands for them.
+    private func arbitrate(_ device: BlueZDevice, objects: [BlueZDevice]) async {
+        guard let driver = sessions.driver(for: device) else { return }
+        let configuration = context.configuration
+        let topics = context.topics
+        let id = context.id(of: device.address)
+        let key = FleetCoordinator.key(driver.family, id)
+        let (session, linkUp, load) = sessions.table.fleetView(of: device.address)
+        let wanted = sessions.choices.withLock { sessions.wants(device, driver: driver, choices: $0) }
+        // Free slots on the adapters that hear the device; its own slot counts as free while it holds it.
+        // A device the users' choices keep from connecting (auto-connect policy, a `disconnect`
+        // request) gets none: this gateway never takes it, and lets go of it if it owns it.
+        let adapters = Set(objects.compactMap { context.adapterName($0.adapterPath) })
+        let open = adapters.map { max(0, configuration.adapterSlots - (load[$0] ?? 0)) }.reduce(0, +) + (session == nil ? 0 : 1)
+        let free = wanted ? open : 0
+        let rssi = objects.compactMap(\.rssi).max().map(Int.init)
+        let step = coordinator.step(key, rssi: rssi, freeSlots: free, linkUp: linkUp, brokerConnected: context.mqtt.isConnected)
+        if let claim = step.claim {
+            context.publisher.publish(Publication(topic: topics.claim(driver.family, id), payload: ClaimCodec.encode(claim), qos: 1))
+        }
+        // The device's retained state withheld at a reconnect: published again once a lease of listening has shown
+        // the device is still this gateway's, forgotten if it is another's now.
+        let prefix = topics.device(driver.family, id, "")
+        if !step.listening, context.mqtt.hasWithheld(under: prefix) {
+            let mine = coordinator.isOwner(key)
+            context.logger.info(
+                "fleet: retained state after the reconnect \(mine ? "published again" : "dropped: another gateway owns the device")",
+                metadata: ["device": "\(device.address)"])
+            context.mqtt.releaseWithheld(under: prefix, republish: mine)
+        }
+        if let change = step.decision.change {
+            context.logger.info("fleet: \(change)", metadata: ["device": "\(device.address)", "term": "\(step.decision.term)"])
+            if case .tookOwnership = change {
+                context.publisher.publish(.state(topics.device(driver.family, id, "owner"), configuration.gateway))
+            }
+        }
+        switch step.decision.action {
+        case .connect where session == nil:
+            await sessions.considerDevice(device)
+        case .disconnect:
+            if let session { await sessions.stopSession(at: session) }
+        default:
+            break
+        }
+    }
+}

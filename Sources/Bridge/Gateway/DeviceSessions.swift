@@ -1,0 +1,155 @@
+import BlueZ
+import Locks
+
+/// The sessions feature: which devices BlueZ reports get a session, on which adapter (`+Placement`), and when
+/// one ends. It owns the session table and the users' choices; the requests, the fleet and the device policy
+/// ask it to start or stop a device's session.
+final class DeviceSessions: Sendable {
+    let context: GatewayContext
+    /// The sessions, found by object path, `<family>/<id>` and address, and the devices that wait for a slot.
+    let table = SessionTable()
+    /// The users' choices and what the device policy learnt of each address.
+    let choices = Mutex(DeviceChoices())
+    let metrics = DeviceMetrics()
+    /// What was last said of the devices: the retained list, and the scan's window.
+    let inventoryBoard = InventoryBoard()
+    let commandRouter: CommandRouter
+    let homeAssistant: HomeAssistantAnnouncer
+    /// Which adapters are powered: a device waits for their reports before its adapter is chosen.
+    let adapterStatuses: AdapterStatusBoard
+    /// In a fleet, only a device's owner connects it; nil for a gateway on its own.
+    let fleet: FleetCoordinator?
+
+    init(
+        context: GatewayContext, commandRouter: CommandRouter, homeAssistant: HomeAssistantAnnouncer, adapterStatuses: AdapterStatusBoard,
+        fleet: FleetCoordinator?
+    ) {
+        self.context = context
+        self.commandRouter = commandRouter
+        self.homeAssistant = homeAssistant
+        self.adapterStatuses = adapterStatuses
+        self.fleet = fleet
+    }
+
+    /// The family that serves `device`: the one a `connect` request named, else the one it was first
+    /// recognised as, else the one its advertisement matches (remembered from then on).
+    func driver(for device: BlueZDevice) -> (any FamilyDriver)? {
+        let known = choices.withLock { ($0.requested[device.address] ?? nil) ?? $0.recognised[device.address] }
+        if let known { return context.driver(of: known) }
+        guard let matched = context.drivers.first(where: { $0.matches(device) }) else { return nil }
+        let held = table.addresses
+        choices.withLock { choices in
+            choices.forgetStrangers(held: held)
+            choices.recognised[device.address] = matched.family
+        }
+        return matched
+    }
+
+    /// Starts a session for a device of a known family unless one runs, the policy says no, or a
+    /// `disconnect` request took it down; on the adapter `placement` chooses among those that see it.
+    func considerDevice(_ seen: BlueZDevice, force: Bool = false) async {
+        guard context.adapterName(seen.adapterPath) != nil, let driver = driver(for: seen) else { return }
+        let address = seen.address
+        // In a fleet only the device's owner connects it (a gateway alone owns what it connects).
+        if let fleet, !fleet.mayConnect(FleetCoordinator.key(driver.family, context.id(of: address))) { return }
+        guard table.path(serving: address) == nil, force || choices.withLock({ wants(seen, driver: driver, choices: $0) }),
+            let candidates = await candidates(for: seen)
+        else { return }
+        let placed = table.place(address, choose: { placement(among: candidates, load: $0) }) { device in
+            startSession(driver: driver, device: device)
+        }
+        if placed == .waiting(newly: true) { reportWaitingForSlot(seen, candidates: candidates) }
+    }
+
+    func considerAllDevices() async {
+        for device in await allDevices() { await considerDevice(device) }
+    }
+
+    /// Whether the users' choices let the device connect: a `connect` request for it, or the auto-connect
+    /// policy unless a `disconnect` request took it down.
+    func wants(_ device: BlueZDevice, driver: any FamilyDriver, choices: DeviceChoices) -> Bool {
+        // A bonded device of a family that restores its bonds (the grip) connects whatever the policy says.
+        let restored = driver.restoresBondedDevices && device.paired
+        let allowed = context.configuration.autoConnect.allows(device.address) || restored
+        return choices.requested[device.address] != nil || (allowed && !choices.released.contains(device.address))
+    }
+
+    /// Starts the device's session and its command queue, and announces it to Home Assistant; the session
+    /// table adds what this returns (`SessionTable.place`).
+    private func startSession(driver: any FamilyDriver, device: BlueZDevice) -> RunningSession {
+        let context = context
+        context.logger.info("device found", metadata: [
+            "device": "\(device.address)", "family": "\(driver.family.rawValue)", "name": "\(device.name ?? "")",
+            "adapter": "\(context.adapterName(device.adapterPath) ?? "")",
+        ])
+        let path = device.path
+        let sessionContext = SessionContext(
+            link: { context.bluez.link(to: $0) }, publisher: context.publisher, logger: context.logger, gateway: context.configuration.gateway,
+            id: context.id(of: device.address), liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
+            stateChanged: { [weak self] newState in
+                guard let self else { return }
+                self.table.setConnectionState(newState, at: path)
+                self.commandRouter.connectionChanged(path, to: newState)
+                self.publishInventoryLater()
+            },
+            described: { [weak self] info in self?.homeAssistant.describe(at: path, info: info) })
+        let session = driver.makeSession(for: device, context: sessionContext)
+        let (commands, continuation) = commandRouter.makeQueue()
+        let commandRouter = commandRouter
+        let task = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await session.run() }
+                group.addTask { await commandRouter.execute(commands, on: session, path: path) }
+            }
+        }
+        homeAssistant.announce(
+            HomeAssistantDiscovery.Device(
+                family: driver.family, id: session.id, address: device.address, name: device.name ?? device.alias,
+                model: driver.homeAssistant),
+            at: path)
+        return RunningSession(
+            session: session, address: device.address, adapter: context.adapterName(device.adapterPath) ?? "", task: task,
+            commands: continuation)
+    }
+
+    /// Stops a device's session (and its link); the freed slot may go to a device that waits for one.
+    /// With `settled`, also waits (up to 15 s) for the session's task to end: a task cancelled inside a
+    /// connection attempt still makes its last calls (an abandoned link's Disconnect), which on the real
+    /// stack took down the link of a session a `connect` request started right after a `disconnect`.
+    func stopSession(at path: String, settled: Bool = false) async {
+        guard let entry = table.remove(at: path) else { return }
+        entry.commands.finish()
+        entry.task.cancel()
+        await entry.session.shutDown()
+        metrics.release(DeviceMetrics.key(entry.session.family, entry.session.id))
+        if settled {
+            let ended = FirstAnswer<Bool>()
+            let watcher = Task { await entry.task.value; ended.answer(true) }
+            let timer = ended.answer(false, at: .now + .seconds(15))
+            if await !ended.value { context.logger.warning("a stopped session's task is still running after 15 s") }
+            timer.cancel()
+            watcher.cancel()
+        }
+        if table.hasWaiting { context.background.spawn { await self.considerAllDevices() } }
+    }
+
+    /// Ends every session at shutdown, all at once: bluetoothd answers a Disconnect only when the link is
+    /// down, up to 2 s later.
+    func stopAll() async {
+        let all = table.removeAll()
+        context.background.cancelAll()
+        context.logger.debug("stopping sessions", metadata: ["sessions": "\(all.count)"])
+        await withTaskGroup(of: Void.self) { group in
+            for entry in all {
+                entry.commands.finish()
+                entry.task.cancel()
+                group.addTask { await entry.session.shutDown() }
+            }
+        }
+    }
+
+    /// The command queue of the session serving `<family>/<id>`, if one does.
+    func commandQueue(family: DeviceFamily, id: String) -> AsyncStream<CommandRouter.Queued>.Continuation? {
+        table.session(family: family, id: id)?.commands
+    }
+}

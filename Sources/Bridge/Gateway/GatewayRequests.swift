@@ -1,0 +1,177 @@
+import BlueZ
+import Locks
+import MQTT
+
+/// The gateway's request API (Zigbee2MQTT style): `gatt2mqtt/<gateway>/request/<name>` answered on
+/// `gatt2mqtt/<gateway>/response/<name>`, or on the request's MQTT 5 response topic. It owns its rate limits;
+/// what a request changes goes through the sessions feature.
+final class GatewayRequests: Sendable {
+    /// Requests admitted per second, and running at once.
+    static let perSecond = 5.0
+    private let limiter = Mutex(CommandRateLimiter(perSecond: GatewayRequests.perSecond, burst: 10))
+    private let inFlight = InFlightLimit(4)
+    let context: GatewayContext
+    let sessions: DeviceSessions
+
+    init(context: GatewayContext, sessions: DeviceSessions) {
+        self.context = context
+        self.sessions = sessions
+    }
+
+    /// The gateway's requests (scan, connect, …).
+    var route: BrokerRoute {
+        BrokerRoute(
+            subscriptions: [.init(filter: context.topics.requestFilter, qos: .atLeastOnce)],
+            take: { [self] message in
+                guard let name = context.topics.parseRequest(message.topic) else { return false }
+                handle(message, name: name)
+                return true
+            })
+    }
+
+    func handle(_ message: MQTTMessage, name: String) {
+        var transaction: JSONValue?
+        do throws(CommandError) {
+            let payload = try CommandPayload(bytes: message.payload, sizeLimit: context.configuration.payloadSizeLimit)
+            transaction = payload.transaction
+            let request = try GatewayRequest.parse(name: name, payload: payload)
+            // Requests scan, pair, connect and forget (BlueZ calls that take seconds): a few a second, a few at a time,
+            // whoever sends them. (`devices` and `scan` read the BlueZ object cache, not D-Bus, but are limited alike.)
+            guard limiter.withLock({ $0.admit("requests", at: .now) }) else {
+                throw CommandError(.rateLimited, "more than \(Self.perSecond) requests per second")
+            }
+            guard inFlight.take() else {
+                throw CommandError(.rateLimited, "\(inFlight.limit) requests are in progress already: wait for an answer")
+            }
+            // Pairing and connecting take seconds: never on the receive path.
+            context.background.spawn { [self, transaction] in
+                defer { inFlight.give() }
+                let result: Result<JSONValue?, CommandError>
+                do throws(CommandError) {
+                    result = .success(try await perform(request))
+                } catch {
+                    result = .failure(error)
+                }
+                respond(to: message, name: name, result: result, transaction: transaction)
+            }
+        } catch {
+            respond(to: message, name: name, result: .failure(error), transaction: transaction)
+        }
+    }
+
+    private func respond(to request: MQTTMessage, name: String, result: Result<JSONValue?, CommandError>, transaction: JSONValue?) {
+        var members: [String: JSONValue] = ["request": .string(name)]
+        switch result {
+        case .success(let data):
+            members["ok"] = .bool(true)
+            if let data { members["data"] = data }
+        case .failure(let error):
+            members["ok"] = .bool(false)
+            members["error"] = .object(["code": .string(error.code.rawValue), "message": .string(error.message)])
+            context.warn("request refused", kind: "request refused (\(error.code.rawValue))",
+                         metadata: ["request": "\(name)", "code": "\(error.code.rawValue)", "reason": "\(error.message)"])
+        }
+        if let transaction { members["transaction"] = transaction }
+        let topic = context.publisher.answerTopic(for: request, otherwise: context.topics.response(name))
+        do {
+            try context.mqtt.publish(
+                MQTTMessage(topic: topic, string: JSONValue.object(members).text, qos: .atLeastOnce, correlationData: request.correlationData))
+        } catch {
+            context.logger.error("cannot answer \(name): \(error)")
+        }
+    }
+
+    private func perform(_ request: GatewayRequest) async throws(CommandError) -> JSONValue? {
+        let bluez = context.bluez
+        switch request {
+        case .scan(let seconds):
+            let generation = sessions.inventoryBoard.scanWindow.open(for: seconds)
+            for device in await sessions.allDevices() { sessions.reportSighting(device) }
+            context.background.spawn { await self.finishScan(generation, after: seconds) }
+            return .object(["duration_s": .number(Double(seconds))])
+        case .devices:
+            return await sessions.inventory().json
+        case .connect(let address, let family):
+            let device = try await knownDevice(address)
+            sessions.choices.withLock { choices in
+                choices.requested[address] = family
+                choices.released.remove(address)
+            }
+            guard let driver = sessions.driver(for: device) else {
+                sessions.choices.withLock { _ = $0.requested.removeValue(forKey: address) }
+                throw CommandError(.invalidValue, "\(address) belongs to no known family; name one with 'family'")
+            }
+            await sessions.considerDevice(device, force: true)
+            return .object(["address": .string(address), "id": .string(context.id(of: address)), "family": .string(driver.family.rawValue)])
+        case .disconnect(let address):
+            let device = try await knownDevice(address)
+            sessions.choices.withLock { choices in
+                choices.requested.removeValue(forKey: address)
+                choices.released.insert(address)
+            }
+            await sessions.stopSession(at: device.path, settled: true)
+            let objects = await context.objects(of: address)
+            for object in objects where object.hasLink {
+                try? await bluez.disconnect(devicePath: object.path)
+            }
+            // The reply says the link is down, so a `connect` right after it starts from a clean state.
+            for object in objects {
+                _ = await bluez.waitUntilDisconnected(devicePath: object.path, timeout: .seconds(5))
+            }
+            await sessions.publishInventory()
+            return nil
+        case .pair(let address):
+            let device = try await knownDevice(address)
+            do {
+                try await bluez.pair(devicePath: device.path)
+                try await bluez.setTrusted(devicePath: device.path)
+            } catch {
+                // The device's users hear of it too, not only the requester.
+                if let family = sessions.driver(for: device)?.family {
+                    context.publisher.report(
+                        DeviceFailure(.pairingFailed, "\(error)"), family: family, id: context.id(of: address), logger: context.logger)
+                }
+                throw CommandError(.gattError, "pairing with \(address) failed: \(error)")
+            }
+            await sessions.publishInventory()
+            return .object(["address": .string(address), "paired": .bool(true)])
+        case .forget(let address):
+            let device = try await knownDevice(address)
+            sessions.choices.withLock { choices in
+                choices.requested.removeValue(forKey: address)
+                choices.recognised.removeValue(forKey: address)
+            }
+            sessions.table.forgetConnectionState(at: device.path)
+            sessions.commandRouter.connectionChanged(device.path, to: .disconnected)
+            await sessions.stopSession(at: device.path, settled: true)
+            // A forgotten device leaves Home Assistant too.
+            sessions.homeAssistant.withdraw(at: device.path)
+            // Every adapter keeps its own object (and bond) of the device.
+            for object in await context.objects(of: address) {
+                do {
+                    try await bluez.removeDevice(devicePath: object.path, adapterPath: object.adapterPath)
+                } catch {
+                    throw CommandError(.gattError, "cannot remove \(address): \(error)")
+                }
+            }
+            await sessions.publishInventory()
+            return nil
+        }
+    }
+
+    private func knownDevice(_ address: String) async throws(CommandError) -> BlueZDevice {
+        guard let device = await sessions.allDevices().first(where: { $0.address.uppercased() == address }) else {
+            let adapters = context.configuration.adapters.joined(separator: ", ")
+            throw CommandError(.unknownDevice, "\(address) has not been seen on \(adapters); scan first")
+        }
+        return device
+    }
+
+    /// Ends a scan with `{"finished":true,…}` on `gatt2mqtt/<gateway>/scan`, unless a later request extended it.
+    private func finishScan(_ generation: Int, after seconds: Int) async {
+        try? await Task.sleep(for: .seconds(seconds))
+        guard let seen = sessions.inventoryBoard.scanWindow.close(generation) else { return }
+        let summary = JSONValue.object(["finished": .bool(true), "duration_s": .number(Double(seconds)), "seen": .number(Double(seen))])
+        context.publisher.publish(Publication(topic: context.topics.scan, payload: summary.text, qos: 1))
+    }
+}
