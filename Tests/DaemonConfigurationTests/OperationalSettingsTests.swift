@@ -2,7 +2,7 @@ import Testing
 
 @testable import DaemonConfiguration
 
-/// Health interval, session expiry and command rate limits.
+/// Health interval and file, session expiry and command rate limits.
 struct OperationalSettingsTests {
     @Test func theyAreReadFromTheFileAndTheHealthFlagWins() throws {
         let yaml = "health_s: 2.5\nbroker: {session_expiry_s: 60}\nlimits: {command_rate: 5, command_burst: 9}"
@@ -14,6 +14,14 @@ struct OperationalSettingsTests {
         var flags = CommandLineSettings()
         flags.healthSeconds = 1
         #expect(try ConfigurationLoader.load(yaml: yaml, commandLine: flags).bridge.healthInterval == .seconds(1))
+    }
+
+    /// `GATT2MQTT_HEALTH_FILE` (what the container image sets) wins over the file's `health_file`; none by default.
+    @Test func theHealthFileComesFromTheEnvironmentOrTheFile() throws {
+        #expect(try load("").bridge.healthFile == nil)
+        #expect(try load("health_file: /run/gatt2mqtt/alive").bridge.healthFile == "/run/gatt2mqtt/alive")
+        let both = try load("health_file: /run/gatt2mqtt/alive", environment: ["GATT2MQTT_HEALTH_FILE": "/tmp/gatt2mqtt-alive"])
+        #expect(both.bridge.healthFile == "/tmp/gatt2mqtt-alive")
     }
 
     @Test(arguments: [

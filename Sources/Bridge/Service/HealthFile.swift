@@ -7,8 +7,13 @@ import Logging
 /// modification time is set every `interval` while the same health check as the watchdog's passes, so a
 /// wedged daemon leaves it to age.
 struct HealthFile: Sendable {
+    /// The interval of a health file made without one (as `WatchdogService` makes it). A task-local, not a
+    /// setting: the daemon never binds it, and a test binds it around the gateway it starts, to see rounds
+    /// in milliseconds instead of 15 s.
+    @TaskLocal static var defaultInterval: Duration = .seconds(15)
+
     let path: String
-    var interval: Duration = .seconds(15)
+    var interval: Duration = HealthFile.defaultInterval
     let logger: Logger
 
     func run(isHealthy: @Sendable () async -> Bool) async {

@@ -12,6 +12,13 @@ final class InMemoryBroker: Sendable {
     private struct Subscriber {
         var filters: [String] = []
         let continuation: AsyncStream<MQTTMessage>.Continuation
+        /// Counts a delivery, as a real client counts what the broker sent it (`messagesReceived`).
+        let received: @Sendable () -> Void
+
+        func deliver(_ message: MQTTMessage) {
+            received()
+            continuation.yield(message)
+        }
     }
 
     private struct State {
@@ -39,8 +46,8 @@ final class InMemoryBroker: Sendable {
         state.withLock { $0.retained.keys.filter { Self.filter(filter, matches: $0) }.sorted() }
     }
 
-    func connect(_ id: Int, continuation: AsyncStream<MQTTMessage>.Continuation) {
-        state.withLock { $0.subscribers[id] = Subscriber(continuation: continuation) }
+    func connect(_ id: Int, continuation: AsyncStream<MQTTMessage>.Continuation, received: @escaping @Sendable () -> Void) {
+        state.withLock { $0.subscribers[id] = Subscriber(continuation: continuation, received: received) }
     }
 
     func disconnect(_ id: Int) {
@@ -56,7 +63,7 @@ final class InMemoryBroker: Sendable {
             var delivered = message
             delivered.retain = false
             for subscriber in state.subscribers.values where subscriber.filters.contains(where: { Self.filter($0, matches: message.topic) }) {
-                subscriber.continuation.yield(delivered)
+                subscriber.deliver(delivered)
             }
         }
     }
@@ -66,7 +73,7 @@ final class InMemoryBroker: Sendable {
             guard state.subscribers[id] != nil else { return }
             state.subscribers[id]?.filters.append(filter)
             for message in state.retained.values.sorted(by: { $0.topic < $1.topic }) where Self.filter(filter, matches: message.topic) {
-                state.subscribers[id]?.continuation.yield(message)
+                state.subscribers[id]?.deliver(message)
             }
         }
     }
@@ -104,7 +111,7 @@ final class InMemoryBrokerClient: BrokerConnection {
     }
 
     func start(host: (any DescriptorHost)?) {
-        broker.connect(id, continuation: continuation)
+        broker.connect(id, continuation: continuation) { [weak self] in self?.counts.withLock { $0.messagesReceived += 1 } }
         connectedNow.store(true, ordering: .relaxed)
     }
 

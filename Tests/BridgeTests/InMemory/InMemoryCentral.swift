@@ -16,6 +16,9 @@ final class InMemoryCentral: BluetoothCentral {
         var followers: [AsyncStream<BlueZEvent>.Continuation] = []
         var discovering: [String] = []
         var removed: [String] = []
+        var busConnected = true
+        var busChecks = 0
+        var busCheckWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Mutex(State())
@@ -67,6 +70,25 @@ final class InMemoryCentral: BluetoothCentral {
         emit(.propertiesChanged(path: path, interface: BlueZInterface.device, changed: ["Connected": .boolean(false)], invalidated: []))
     }
 
+    /// The bus connection is lost (false) or answers again: what the gateway's health check (`isBusConnected`) says.
+    func setBusConnected(_ connected: Bool) { state.withLock { $0.busConnected = connected } }
+
+    /// How often the gateway has asked whether the bus answers: the health file asks once a round, so a test
+    /// waits for rounds with `waitForBusChecks(_:)` rather than sleeping.
+    var busChecks: Int { state.withLock { $0.busChecks } }
+
+    /// Returns once the gateway has asked `count` times in all.
+    func waitForBusChecks(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let reached = state.withLock { state in
+                if state.busChecks >= count { return true }
+                state.busCheckWaiters.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
+    }
+
     /// The adapters discovery was started on, in order.
     var discoveryStarts: [String] { state.withLock { $0.discovering } }
     /// The devices the gateway removed (`forget`).
@@ -88,7 +110,18 @@ final class InMemoryCentral: BluetoothCentral {
         return stream
     }
 
-    var isBusConnected: Bool { get async { true } }
+    var isBusConnected: Bool {
+        get async {
+            let (connected, reached) = state.withLock { state in
+                state.busChecks += 1
+                let reached = state.busCheckWaiters.filter { $0.count <= state.busChecks }.map(\.continuation)
+                state.busCheckWaiters.removeAll { $0.count <= state.busChecks }
+                return (state.busConnected, reached)
+            }
+            for waiter in reached { waiter.resume() }
+            return connected
+        }
+    }
     var descriptorHost: (any DescriptorHost)? { nil }
     var isServiceRunning: Bool { get async { true } }
     var accessDenied: Bool { false }

@@ -6,8 +6,8 @@ import TestSupport
 @testable import Bridge
 
 /// A whole gateway in memory, as SwiftNIO's `EmbeddedChannel` stands in for a socket: the real `Bridge` and
-/// its services, on an `InMemoryWorld`'s broker and an `InMemoryCentral` of its own, with a log kept in
-/// memory. Nothing is started outside the test process.
+/// its services with the health reporter, on an `InMemoryWorld`'s broker and an `InMemoryCentral` of its own,
+/// with a log kept in memory. Nothing is started outside the test process.
 struct InMemoryGateway {
     let bridge: Bridge
     let world: InMemoryWorld
@@ -37,8 +37,11 @@ struct InMemoryGateway {
                 return made
             },
             central: central)
+        // The health reporter beside the bridge's services, as the daemon runs it (Gatt2MQTT.swift): last, so the
+        // first to stop. It says nothing before its first interval (60 s unless configured).
+        let services = bridge.services + [.init(service: bridge.healthReporter, successTerminationBehavior: .gracefullyShutdownGroup)]
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: bridge.services, gracefulShutdownSignals: [], logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }))
+            services: services, gracefulShutdownSignals: [], logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }))
         let running = Task { try await group.run() }
         await log.waitForLine(containing: "bridge running")
         return InMemoryGateway(bridge: bridge, world: world, central: central, log: log, client: client!, group: group, running: running)
