@@ -34,6 +34,9 @@ public struct BridgeConfiguration: Sendable {
     /// A file whose modification time says the gateway is alive: touched every 15 s while the bus answers, as the
     /// systemd watchdog is pinged (a container's HEALTHCHECK reads it). None by default.
     public var healthFile: String?
+    /// How often the health file is touched. Not a setting (a container's HEALTHCHECK expects 15 s); a test
+    /// shortens it to see rounds in milliseconds.
+    var healthFileInterval: Duration = .seconds(15)
     /// Commands accepted per device: a burst, then a steady rate per second.
     public var commandRate = (perSecond: 20.0, burst: 40.0)
     /// Aliases replacing the address as a device's `<id>` in topics: upper-case address with colons

@@ -9,7 +9,7 @@ import Testing
 /// refusals answered and rate-limited in the log, answers kept off state topics, and never a GATT write
 /// for bad input. What crosses a real boundary (the broker's Maximum Packet Size, the simulator's writes
 /// over BlueZ) stays in the process tests.
-@Suite struct GatewayCommandRoutingTests {
+@Suite(.timeLimit(.minutes(1))) struct GatewayCommandRoutingTests {
     /// Commands that take arguments (a bare `{}` is a valid `start`, so argument-less commands are tried
     /// only with payloads that are malformed as such).
     static let commands: [(family: String, names: [String])] = [

@@ -122,7 +122,10 @@ import TestSupport
             gateway.central.setBusConnected(true)
             await rounds(1, of: gateway)
             #expect(try modified(path).timeIntervalSinceNow > -60, "touched again once the bus is back")
-            #expect(gateway.log.lines.filter { $0.contains("health file") }.count == 1, "\(gateway.log.lines)")
+            let said = gateway.log.lines.filter { $0.contains("health file") }
+            #expect(said.count == 3, "each change logged once: \(said)")
+            #expect(said.contains { $0.contains("no longer touched, BlueZ's bus does not answer") }, "\(said)")
+            #expect(said.last?.contains("touched again") == true, "\(said)")
         }
     }
 
@@ -148,9 +151,10 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         let path = [directory, folder, "alive"].compactMap { $0 }.joined(separator: "/")
         try await withCleanUp({ try? FileManager.default.removeItem(atPath: directory) }) {
-            try await HealthFile.$defaultInterval.withValue(.milliseconds(10)) {
-                try await InMemoryGateway.with(configure: { $0.healthFile = path }) { try await body($0, path) }
-            }
+            try await InMemoryGateway.with(configure: {
+                $0.healthFile = path
+                $0.healthFileInterval = .milliseconds(10)
+            }) { try await body($0, path) }
         }
     }
 

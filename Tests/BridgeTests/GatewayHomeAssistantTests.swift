@@ -7,7 +7,7 @@ import Testing
 /// device told, come again when Home Assistant says `online`, go when the device is forgotten, follow the
 /// discovery prefix, and are not sent when discovery is off. A real Home Assistant reads them in
 /// `HomeAssistantLiveTests`.
-@Suite struct GatewayHomeAssistantTests {
+@Suite(.timeLimit(.minutes(1))) struct GatewayHomeAssistantTests {
     @Test func configsAppearAreRepublishedAndRemoved() async throws {
         try await InMemoryGateway.with { gateway in
             let belt = InMemoryDevices.belt()

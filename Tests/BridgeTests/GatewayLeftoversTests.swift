@@ -6,7 +6,7 @@ import Testing
 /// What a crashed gateway leaves on the broker, whole but in memory: a gateway killed (its will published, nothing
 /// else) leaves its belt's retained state saying `connected`; the next start corrects it before serving the belt
 /// again. The same across a real bluetoothd, whose links outlive their client, runs in `RetainedStateTests`.
-@Suite struct GatewayLeftoversTests {
+@Suite(.timeLimit(.minutes(1))) struct GatewayLeftoversTests {
     @Test func aCrashIsCorrectedByTheNextStartBeforeTheDeviceIsServed() async throws {
         try await InMemoryWorld.with { world in
             let belt = InMemoryDevices.belt()

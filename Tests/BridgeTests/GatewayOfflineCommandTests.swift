@@ -7,7 +7,7 @@ import Testing
 /// A command for a device that is offline, whole but in memory (`InMemoryGateway`): refused at once, unless its
 /// sender opted into waiting with an MQTT 5 message expiry; then it runs when the device is back, or is answered
 /// `expired`, and waiting commands fill the device's queue only to its limit.
-@Suite struct GatewayOfflineCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct GatewayOfflineCommandTests {
     /// The belt connected, then out of range: its session says `disconnected` and keeps trying.
     private func beltGoneAway(_ gateway: InMemoryGateway) async -> (belt: InMemoryLink, id: String) {
         let belt = InMemoryDevices.belt()

@@ -7,7 +7,7 @@ import Testing
 /// The gateway's options, whole but in memory (`InMemoryGateway`): the command rate limit, a base topic and the
 /// auto-connect allow list. The bridge on MQTT 3.1.1 crosses the broker's protocol and stays a process test
 /// (`BridgeOptionsEndToEndTests`).
-@Suite struct GatewayOptionsTests {
+@Suite(.timeLimit(.minutes(1))) struct GatewayOptionsTests {
     /// More commands than `limits.command_rate` allows after its burst: the excess is refused with `rate_limited`
     /// and never written; every admitted one is.
     @Test func commandsBeyondTheRateLimitAreRefusedWithoutAWrite() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// Where a gateway with several adapters serves each device, whole but in memory (`InMemoryGateway`): on the
 /// adapter that hears it best among those with a free slot. That an adapter's RSSI reaches the gateway from
 /// BlueZ stays in the process tests (`MultiAdapterTests`).
-@Suite struct GatewayPlacementTests {
+@Suite(.timeLimit(.minutes(1))) struct GatewayPlacementTests {
     /// The inventory entry of `address` in the gateway's retained `devices`, once it satisfies `predicate`.
     private func entry(
         _ gateway: InMemoryGateway, _ address: String, after mark: Int = 0, where predicate: @escaping @Sendable ([String: Any]) -> Bool

@@ -6,7 +6,7 @@ import Testing
 /// The gateway's request API and device policy, whole but in memory (`InMemoryGateway`): what requests
 /// decide (who connects, who stays down, who is forgotten) and how floods of them are refused. Scanning
 /// and bonding with real BlueZ stay in the process tests (`GatewayRequestTests`).
-@Suite struct GatewayRequestLogicTests {
+@Suite(.timeLimit(.minutes(1))) struct GatewayRequestLogicTests {
     private func request(_ gateway: InMemoryGateway, _ name: String, _ payload: String) async throws -> String {
         let mark = gateway.probe.mark
         try gateway.publish("gatt2mqtt/test/request/\(name)", payload)

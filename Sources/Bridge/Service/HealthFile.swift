@@ -7,31 +7,37 @@ import Logging
 /// modification time is set every `interval` while the same health check as the watchdog's passes, so a
 /// wedged daemon leaves it to age.
 struct HealthFile: Sendable {
-    /// The interval of a health file made without one (as `WatchdogService` makes it). A task-local, not a
-    /// setting: the daemon never binds it, and a test binds it around the gateway it starts, to see rounds
-    /// in milliseconds instead of 15 s.
-    @TaskLocal static var defaultInterval: Duration = .seconds(15)
-
     let path: String
-    var interval: Duration = HealthFile.defaultInterval
+    let interval: Duration
     let logger: Logger
 
+    /// What a round found; only a change from the round before is logged.
+    private enum Round: Equatable {
+        case touched
+        case cannotTouch(Int32)
+        case unhealthy
+    }
+
     func run(isHealthy: @Sendable () async -> Bool) async {
-        var failure: Int32?
-        var first = true
+        var last: Round?
+        var touchedBefore = false
         while !Task.isCancelled {
-            if await isHealthy() {
-                let code = touch()
-                if code != failure {
-                    if let code { logger.warning("cannot touch the health file \(path): \(String(cString: strerror(code)))") }
-                    else if !first { logger.notice("the health file \(path) is touched again") }
-                }
-                if code == nil && first {
+            let round: Round = await isHealthy() ? touch().map(Round.cannotTouch) ?? .touched : .unhealthy
+            if round != last {
+                switch round {
+                case .touched where !touchedBefore:
                     logger.info("health file \(path): touched every \(interval) while BlueZ's bus answers")
-                    first = false
+                case .touched:
+                    logger.notice("health file \(path): touched again")
+                case .cannotTouch(let code):
+                    logger.warning("cannot touch the health file \(path): \(String(cString: strerror(code)))")
+                case .unhealthy:
+                    // The file ages from now: a HEALTHCHECK that reads it will call the gateway unhealthy.
+                    logger.warning("health file \(path): no longer touched, BlueZ's bus does not answer")
                 }
-                failure = code
             }
+            touchedBefore = touchedBefore || round == .touched
+            last = round
             do { try await Task.sleep(for: interval) } catch { return }
         }
     }

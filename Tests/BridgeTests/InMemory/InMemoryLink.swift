@@ -20,6 +20,7 @@ actor InMemoryLink: GATTLink {
     private var subscribers: [String: (lane: NotificationLane?, continuation: AsyncStream<[UInt8]>.Continuation)] = [:]
     private var subscriptionWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private(set) var writes: [Write] = []
+    private var writeWaiters: [(from: Int, write: Write, continuation: CheckedContinuation<Void, Never>)] = []
     private(set) var isConnected = false
     /// False while the device is out of range: connecting fails, as BlueZ's Connect does then.
     private(set) var isReachable = true
@@ -74,7 +75,20 @@ actor InMemoryLink: GATTLink {
     func write(_ bytes: [UInt8], to characteristic: String, in service: String?, type: GattWriteType) throws {
         let write = Write(characteristic: characteristic, bytes: bytes)
         writes.append(write)
+        let count = writes.count
+        writeWaiters.removeAll { waiter in
+            guard waiter.write == write, count > waiter.from else { return false }
+            waiter.continuation.resume()
+            return true
+        }
         for notification in answer(write) { deliver(notification.bytes, on: notification.characteristic) }
+    }
+
+    /// Returns once `write` is among the writes after the first `from`: a test waits for a write the gateway makes
+    /// on its own, after another event, instead of checking at once.
+    func waitForWrite(_ write: Write, after from: Int) async {
+        guard !writes.dropFirst(from).contains(write) else { return }
+        await withCheckedContinuation { writeWaiters.append((from, write, $0)) }
     }
 
     func current() -> BlueZDevice? { device }
