@@ -63,19 +63,7 @@ public final class Bridge: Sendable {
             let incarnation = try Incarnation.forGateway(options) { logger.notice("\($0)") }
             return FleetCoordinator(gateway: configuration.gateway, incarnation: incarnation, options: options)
         }
-        var mqttConfiguration = configuration.mqtt
-        // A persistent session: QoS 1 commands sent while the gateway is cut off wait at the broker.
-        mqttConfiguration.cleanStart = false
-        // After a reconnect the broker delivers every command queued meanwhile at once: never drop one.
-        // The bytes that wait are bounded apart (MQTTConfiguration.incomingBufferBytes, 64 MiB): that many messages
-        // of the largest size taken would be gigabytes.
-        mqttConfiguration.incomingBufferSize = max(mqttConfiguration.incomingBufferSize, 65_536)
-        // Twice what a command may be, and room for topic and properties: a command up to that is answered that it is
-        // too large; anything larger (other clients' payloads of up to 256 MB on a shared broker) never arrives.
-        mqttConfiguration.maximumPacketSize = configuration.payloadSizeLimit * 2 + 4096
-        if mqttConfiguration.protocolVersion == .v5 { mqttConfiguration.sessionExpiry = configuration.sessionExpirySeconds }
-        mqttConfiguration.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
-        let mqtt = try broker(mqttConfiguration)
+        let mqtt = try broker(Self.brokerSettings(configuration, topics: topics))
         if coordinator != nil {
             // A device's retained state waits after a reconnect until the fleet says the device is still this
             // gateway's (FleetService): cut off, it may have passed to another gateway, whose state it would
@@ -111,6 +99,24 @@ public final class Bridge: Sendable {
             sessions.followedLeavesRoute,
         ].compactMap { $0 }
         receivePath = ReceivePath(context: context, routes: routes)
+    }
+
+    /// The broker settings the gateway connects with: the configured ones, with its will, a persistent session and
+    /// its size limits.
+    private static func brokerSettings(_ configuration: BridgeConfiguration, topics: TopicMap) -> MQTTConfiguration {
+        var settings = configuration.mqtt
+        // A persistent session: QoS 1 commands sent while the gateway is cut off wait at the broker.
+        settings.cleanStart = false
+        // After a reconnect the broker delivers every command queued meanwhile at once: never drop one.
+        // The bytes that wait are bounded apart (MQTTConfiguration.incomingBufferBytes, 64 MiB): that many messages
+        // of the largest size taken would be gigabytes.
+        settings.incomingBufferSize = max(settings.incomingBufferSize, 65_536)
+        // Twice what a command may be, and room for topic and properties: a command up to that is answered that it is
+        // too large; anything larger (other clients' payloads of up to 256 MB on a shared broker) never arrives.
+        settings.maximumPacketSize = configuration.payloadSizeLimit * 2 + 4096
+        if settings.protocolVersion == .v5 { settings.sessionExpiry = configuration.sessionExpirySeconds }
+        settings.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
+        return settings
     }
 
     /// The gateway's services (see the drawing above); the health report runs beside them (`healthReporter`).
