@@ -25,15 +25,11 @@ extension BlueZClient {
 
     /// Every device BlueZ knows on the adapter at `adapterPath`.
     public func devices(on adapterPath: String) async -> [BlueZDevice] {
-        await cache.objects
-            .compactMap { path, interfaces in interfaces[BlueZInterface.device].flatMap { BlueZDevice(path: path, properties: $0) } }
-            .filter { $0.adapterPath == adapterPath }
-            .sorted { $0.path < $1.path }
+        await cache.devices(on: adapterPath)
     }
 
     public func device(at path: String) async -> BlueZDevice? {
-        guard let properties = await cache.objects[path]?[BlueZInterface.device] else { return nil }
-        return BlueZDevice(path: path, properties: properties)
+        await cache.devices[path]
     }
 
     /// The path of the characteristic `characteristicUUID` in service `serviceUUID` of the device.

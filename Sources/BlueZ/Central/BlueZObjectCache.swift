@@ -7,6 +7,10 @@ actor BlueZObjectCache {
     typealias Interfaces = [String: [String: DBusValue]]
 
     private(set) var objects: [String: Interfaces] = [:]
+    /// Every Device1 object, parsed, by path: kept as the objects change, since the gateway asks for an adapter's
+    /// devices every second (a fleet's turn) and on device events. Parsing every object on each ask cost more
+    /// than the rest of an idle gateway together (callgrind, the real bluetoothd with five adapters).
+    private(set) var devices: [String: BlueZDevice] = [:]
     private(set) var serviceRunning = false
     private var subscribers: [Int: AsyncStream<BlueZEvent>.Continuation] = [:]
     private var nextSubscriber = 0
@@ -34,6 +38,7 @@ actor BlueZObjectCache {
     func load(_ snapshot: [String: Interfaces]) {
         for (path, interfaces) in snapshot {
             objects[path, default: [:]].merge(interfaces) { $1 }
+            if interfaces[BlueZInterface.device] != nil { refreshDevice(path) }
         }
         serviceRunning = true
         publish(.serviceAppeared)
@@ -44,6 +49,7 @@ actor BlueZObjectCache {
         guard serviceRunning || !objects.isEmpty else { return }
         let paths = Array(objects.keys)
         objects = [:]
+        devices = [:]
         serviceRunning = false
         publish(.serviceVanished)
         for path in paths { notifyWaiters(path) }
@@ -51,6 +57,7 @@ actor BlueZObjectCache {
 
     func interfacesAdded(_ path: String, _ interfaces: Interfaces) {
         objects[path, default: [:]].merge(interfaces) { $1 }
+        if interfaces[BlueZInterface.device] != nil { refreshDevice(path) }
         publish(.interfacesAdded(path: path, interfaces: Array(interfaces.keys)))
         notifyWaiters(path)
     }
@@ -58,6 +65,7 @@ actor BlueZObjectCache {
     func interfacesRemoved(_ path: String, _ names: [String]) {
         for name in names { objects[path]?[name] = nil }
         if objects[path]?.isEmpty == true { objects[path] = nil }
+        if names.contains(BlueZInterface.device) { refreshDevice(path) }
         publish(.interfacesRemoved(path: path, interfaces: names))
         notifyWaiters(path)
     }
@@ -71,8 +79,18 @@ actor BlueZObjectCache {
             }
             for key in invalidated { objects[path]?[interface]?[key] = nil }
         }
+        if interface == BlueZInterface.device { refreshDevice(path) }
         publish(.propertiesChanged(path: path, interface: interface, changed: changed, invalidated: invalidated))
         notifyWaiters(path)
+    }
+
+    /// The devices of the adapter at `adapterPath`, by path.
+    func devices(on adapterPath: String) -> [BlueZDevice] {
+        devices.values.filter { $0.adapterPath == adapterPath }.sorted { $0.path < $1.path }
+    }
+
+    private func refreshDevice(_ path: String) {
+        devices[path] = objects[path]?[BlueZInterface.device].flatMap { BlueZDevice(path: path, properties: $0) }
     }
 
     // MARK: Waiting for a state
