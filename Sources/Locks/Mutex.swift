@@ -7,13 +7,17 @@ import Synchronization
 ///
 /// Files that use it import `Locks`, and `struct Synchronization.Atomic` alone when they also need
 /// atomics: both modules name a `Mutex`, and a whole `import Synchronization` would make it ambiguous.
+///
+/// Inlinable, so that each caller gets it specialized for its value: an unspecialized generic call from another
+/// module looks up its types' metadata at run time, on every notification's path (the lane's lock) among others.
 public struct Mutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
-    private let lock: Synchronization.Mutex<Value>
+    @usableFromInline let lock: Synchronization.Mutex<Value>
     #if GATT2MQTT_TSAN
     /// An address of its own for the annotations (the value's address cannot be taken without an access).
-    private let token = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+    @usableFromInline let token = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
     #endif
 
+    @inlinable
     public init(_ initialValue: consuming sending Value) {
         lock = Synchronization.Mutex(initialValue)
     }
@@ -23,6 +27,7 @@ public struct Mutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
     #endif
 
     /// Runs `body` with the value while holding the lock.
+    @inlinable
     public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
