@@ -18,15 +18,16 @@ import TestSupport
 
     // MARK: The report
 
-    /// A belt connected and quiet, then busy with commands and headings: the report names it, and the busy
-    /// window's rates are above the quiet one's. Every key the process test looked for is there, with real values.
+    /// A belt connected and quiet (a report with nothing in and no notifications), then busy with commands and
+    /// headings: the report names it, with rates above zero. Every key the process test looked for is there, with
+    /// real values.
     @Test func theReportShowsAConnectedBeltAndItsTraffic() async throws {
         try await InMemoryGateway.with(configure: { $0.healthInterval = Self.reportInterval }) { gateway in
             let belt = InMemoryDevices.belt()
             let id = await gateway.connect(belt, family: "belt")
             let key = "belt/\(id)"
             // After the handshake a window passes in which nothing comes in and the belt sends nothing.
-            let quiet = await report(gateway) {
+            _ = await report(gateway) {
                 $0.number("messages_in_per_s") == 0 && $0.device(key, "notifications_per_s") == 0
             }
             // Traffic runs on until a report has seen it, so no window boundary can split it away.
@@ -46,7 +47,9 @@ import TestSupport
             #expect(busy.number("rss_bytes") > 1_000_000, "this process's resident memory, from /proc")
             #expect(busy.number("uptime_s") >= 0 && busy.number("uptime_s") < 60)
             #expect(busy.devices == [key], "the one device this gateway serves")
-            #expect(busy.number("messages_out_per_s") > quiet.number("messages_out_per_s"), "replies and headings besides the reports")
+            // Each heading goes out (as `heading` and `orientation`) in the window that counts it. Not compared with the
+            // quiet window's: late start-up publications (Home Assistant's configs once `info` is in) may fall in it.
+            #expect(busy.number("messages_out_per_s") >= busy.device(key, "notifications_per_s"), "headings, replies and the reports")
             for total in ["decode_errors", "broker_reconnects", "dropped_messages", "dropped_notifications", "oversized_messages"] {
                 #expect(busy.number(total) == 0, "nothing went wrong: \(total)")
             }
