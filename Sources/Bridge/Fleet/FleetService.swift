@@ -44,7 +44,7 @@ struct FleetService: Service {
         let id = context.id(of: device.address)
         let key = FleetCoordinator.key(driver.family, id)
         let (session, linkUp, load) = sessions.table.fleetView(of: device.address)
-        let wanted = sessions.choices.withLock { sessions.wants(device, driver: driver, choices: $0) }
+        let wanted = sessions.wants(device, driver: driver)
         // Free slots on the adapters that hear the device; its own slot counts as free while it holds it.
         // A device the users' choices keep from connecting (auto-connect policy, a `disconnect`
         // request) gets none: this gateway never takes it, and lets go of it if it owns it.

@@ -17,9 +17,9 @@ struct AdapterWatch: Sendable {
         }
     }
 
-    /// Takes what BlueZ says of an adapter; false for an event about anything else. The adapter's state comes
-    /// from the event itself: by the time it is handled, the cache may already hold a bluetoothd that came back.
-    func take(_ event: BlueZEvent) async -> Bool {
+    /// Takes what BlueZ says of an adapter, and leaves every other event alone. The adapter's state comes from
+    /// the event itself: by the time it is handled, the cache may already hold a bluetoothd that came back.
+    func take(_ event: BlueZEvent) async {
         switch event {
         case .serviceVanished:
             for name in context.configuration.adapters { publish(.missing, of: name) }
@@ -32,9 +32,8 @@ struct AdapterWatch: Sendable {
                 publish(powered ? .powered : .off, of: name)
             }
         default:
-            return false
+            break
         }
-        return true
     }
 
     /// Publishes an adapter's status when it changed, and the summary when that changed (both retained).

@@ -52,7 +52,7 @@ final class DeviceSessions: Sendable {
         let address = seen.address
         // In a fleet only the device's owner connects it (a gateway alone owns what it connects).
         if let fleet, !fleet.mayConnect(FleetCoordinator.key(driver.family, context.id(of: address))) { return }
-        guard table.path(serving: address) == nil, force || choices.withLock({ wants(seen, driver: driver, choices: $0) }),
+        guard table.path(serving: address) == nil, force || wants(seen, driver: driver),
             let candidates = await candidates(for: seen)
         else { return }
         let placed = table.place(address, choose: { placement(among: candidates, load: $0) }) { device in
@@ -67,11 +67,11 @@ final class DeviceSessions: Sendable {
 
     /// Whether the users' choices let the device connect: a `connect` request for it, or the auto-connect
     /// policy unless a `disconnect` request took it down.
-    func wants(_ device: BlueZDevice, driver: any FamilyDriver, choices: DeviceChoices) -> Bool {
+    func wants(_ device: BlueZDevice, driver: any FamilyDriver) -> Bool {
         // A bonded device of a family that restores its bonds (the grip) connects whatever the policy says.
         let restored = driver.restoresBondedDevices && device.paired
         let allowed = context.configuration.autoConnect.allows(device.address) || restored
-        return choices.requested[device.address] != nil || (allowed && !choices.released.contains(device.address))
+        return choices.withLock { $0.requested[device.address] != nil || (allowed && !$0.released.contains(device.address)) }
     }
 
     /// Starts the device's session and its command queue, and announces it to Home Assistant; the session

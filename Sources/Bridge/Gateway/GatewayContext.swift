@@ -46,9 +46,10 @@ struct GatewayContext: Sendable {
 
     /// The device's objects on every configured adapter that has seen it, in the configured order.
     func objects(of address: String) async -> [BlueZDevice] {
+        let address = address.uppercased()
         var objects: [BlueZDevice] = []
         for name in configuration.adapters {
-            if let device = await bluez.devices(on: adapterPath(name)).first(where: { $0.address.uppercased() == address.uppercased() }) {
+            if let device = await bluez.devices(on: adapterPath(name)).first(where: { $0.address.uppercased() == address }) {
                 objects.append(device)
             }
         }

@@ -35,7 +35,7 @@ struct DevicePolicyService: Service {
         await sessions.considerAllDevices()
         await adapters.refresh()
         for await event in events {
-            _ = await adapters.take(event)
+            await adapters.take(event)
             await take(event)
         }
     }
