@@ -18,6 +18,9 @@ struct ClientState {
     var failedAttempts = 0
     /// What the last failed attempt ran into, for timeout errors.
     var lastError: String?
+    /// The broker's refusal was recorded as `lastError` by the CONNACK callback: the loop's own failure
+    /// that follows (the closed connection) must not overwrite the broker's reason.
+    var refusalRecorded = false
     /// A failure that retrying will not fix by itself (refused CONNACK, TLS): reported to
     /// `connected(timeout:)` at once instead of after the timeout.
     var lastFatalError: MQTTError?

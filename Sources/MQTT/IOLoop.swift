@@ -133,7 +133,9 @@ extension MQTTClient {
             state.isConnected = false
             state.failedAttempts += 1
             // A refused CONNACK was already recorded by its callback with the broker's reason.
-            if state.lastFatalError == nil || isTLS {
+            let refused = state.refusalRecorded
+            state.refusalRecorded = false
+            if (!refused && state.lastFatalError == nil) || isTLS {
                 state.lastError = "\(phase): \(reason)"
             }
             if isTLS {

@@ -140,7 +140,9 @@ public final class MQTTClient: Sendable {
     /// Throws `MQTTError.connectionRefused` when the broker refuses the connection (bad
     /// credentials, not authorised), `.tls` when the TLS handshake fails, `.timeout` when neither
     /// success nor such a failure happens within `timeout` (e.g. nothing listens on the port),
-    /// and `.stopped` after `stop()`. The client keeps retrying in the background regardless.
+    /// and `.stopped` after `stop()`. The client keeps retrying in the background regardless. A refusal
+    /// that says the broker cannot take clients now (unavailable, busy, over quota or rate) is waited
+    /// through like an unreachable broker: it ends in `.timeout` naming it, not at once.
     public func connected(timeout: Duration = .seconds(10)) async throws {
         let id = state.withLock { $0.connectionWaiters.makeID() }
         let timer = Task { [weak self] in

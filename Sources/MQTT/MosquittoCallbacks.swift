@@ -85,9 +85,22 @@ extension MQTTClient {
             let reason =
                 configuration.protocolVersion == .v5
                 ? String(cString: mosquitto_reason_string(code)) : String(cString: mosquitto_connack_string(code))
+            if ConnackRefusal.isTemporary(code: code, version: configuration.protocolVersion) {
+                // A broker starting, overloaded or rate-limiting says so; it will accept later. The client
+                // retries with backoff and its connection waiters keep waiting (a RabbitMQ node accepts TCP
+                // before its MQTT plugin admits clients, and answers "server unavailable" meanwhile).
+                state.withLock { state in
+                    state.lastError = reason
+                    state.refusalRecorded = true
+                    state.lastFatalError = nil  // the broker's newest answer is the one that counts
+                }
+                logger.warning("broker refused the connection for now: \(reason); retrying")
+                return
+            }
             let error = MQTTError.connectionRefused(reason: reason)
             state.withLock { state in
                 state.lastError = reason
+                state.refusalRecorded = true
                 state.lastFatalError = error
                 state.connectionWaiters.resumeAll(throwing: error)
             }

@@ -129,6 +129,51 @@ import Testing
         }
     }
 
+    /// A broker that says it cannot take clients yet ("server unavailable", as a RabbitMQ node says while its
+    /// MQTT plugin starts) is retried, not given up on: the wait for the connection goes on through the
+    /// refusals and ends when a broker on that port accepts. Before, the first such answer ended it.
+    @Test(arguments: [MQTTProtocolVersion.v5, .v311])
+    func serverUnavailableIsRetriedUntilTheBrokerAccepts(version: MQTTProtocolVersion) async throws {
+        let unavailable = try UnavailableBroker()
+        var configuration = try MQTTConfiguration(url: "mqtt://127.0.0.1:\(unavailable.port)", clientID: "patient")
+        configuration.protocolVersion = version
+        configuration.backoff = MQTTBackoff(initial: .milliseconds(50), maximum: .milliseconds(200), jitter: 0.2)
+        let client = try MQTTClient(configuration: configuration, logger: testLogger)
+        client.start()
+        let waiting = Task { try await client.connected(timeout: .seconds(30)) }
+        try await unavailable.waitForRefusals(3)
+        #expect(!client.isConnected)
+        unavailable.close()
+        let broker = try await MosquittoBroker.start(port: unavailable.port)
+        try await withCleanUp({
+            await client.stop()
+            await broker.stop()
+        }) {
+            try await waiting.value
+            #expect(client.isConnected)
+            #expect(unavailable.refusedCount >= 3)
+        }
+    }
+
+    /// While the broker only refuses for now, the wait times out naming the broker's answer.
+    @Test func aTimeoutWhileTheBrokerRefusesForNowNamesItsAnswer() async throws {
+        let unavailable = try UnavailableBroker()
+        var configuration = try MQTTConfiguration(url: "mqtt://127.0.0.1:\(unavailable.port)", clientID: "patient")
+        configuration.protocolVersion = .v311
+        configuration.backoff = MQTTBackoff(initial: .milliseconds(50), maximum: .milliseconds(100), jitter: 0.2)
+        let client = try MQTTClient(configuration: configuration, logger: testLogger)
+        client.start()
+        try await unavailable.waitForRefusals(2)
+        await #expect {
+            try await client.connected(timeout: .milliseconds(300))
+        } throws: { error in
+            guard case MQTTError.timeout(let last) = error else { return false }
+            return last?.localizedCaseInsensitiveContains("unavailable") == true
+        }
+        await client.stop()
+        unavailable.close()
+    }
+
     @Test func tlsAgainstAPlainBrokerFailsClearly() async throws {
         try await withBroker { broker in
             let client = try broker.makeClient("tls") { $0.tls = MQTTTLSConfiguration() }
