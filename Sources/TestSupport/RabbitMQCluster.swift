@@ -3,11 +3,11 @@ import Locks
 
 /// A real clustered broker for one test or benchmark: Debian's `rabbitmq-server` nodes on 127.0.0.1
 /// with the MQTT plugin (MQTT 3.1.1 only; retained messages are kept by the node that received them),
-/// formed into one cluster by classic peer discovery.
+/// formed into one cluster by classic peer discovery. A node is ready once it accepts an MQTT CONNECT.
 ///
 /// Everything is private to the instance: its own directory, its own `epmd` on a free port (so node
 /// names never meet another run's), its own Erlang cookie, free MQTT and distribution ports. The
-/// nodes log to stdout, so waits are on their log lines. Every process is killed, and the directory
+/// nodes log to stdout (kept in each node's folder). Every process is killed, and the directory
 /// removed, on `stop()` or release.
 public final class RabbitMQCluster: Sendable {
     /// The MQTT port of each node, in node order.
@@ -161,15 +161,28 @@ public final class RabbitMQCluster: Sendable {
             "/usr/lib/rabbitmq/bin/rabbitmq-server", environment: environment(node: index), name: "rabbitmq:\(name(of: index))",
             logFile: "\(folder(of: index))/node.log")
         nodes.withLock { $0[index] = process }
+        let last = Mutex("none")
         do {
             // "Server startup complete" comes after peer discovery has joined the node to the cluster.
             try await process.waitForLine(containing: "Server startup complete", timeout: timeout)
+            // Ready is what MQTT says: the node takes TCP, and even logs that its MQTT listener started,
+            // while it still answers CONNECT with "server unavailable".
             let port = mqttPorts[index]
-            try await withTimeout(.seconds(10), "MQTT on \(port)") {
-                while !FreePort.isAccepting(port: port) { try await Task.sleep(for: .milliseconds(50)) }
+            try await withTimeout(.seconds(60), "MQTT CONNECT accepted on \(port)") {
+                while true {
+                    do {
+                        let code = try MQTTHandshake.connackCode(port: port, clientID: "g2m-ready-\(index)", timeout: .seconds(2))
+                        if code == MQTTHandshake.accepted { return }
+                        last.withLock { $0 = "CONNACK \(code)" }
+                    } catch {
+                        last.withLock { $0 = "\(error)" }
+                    }
+                    if let exit = process.exit { throw StartFailure(description: "the node \(exit)") }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
             }
         } catch {
-            throw StartFailure(description: "RabbitMQ node \(name(of: index)) did not start: \(error)")
+            throw StartFailure(description: "RabbitMQ node \(name(of: index)) did not start: \(error) (last MQTT answer: \(last.withLock { $0 }))")
         }
     }
 
