@@ -49,6 +49,7 @@ final class ProcessOutput: Sendable {
         var partial: [OutputLine.Stream: [UInt8]] = [:]
         var openStreams = 2
         var exit: ProcessExit?
+        let name: String
         var nextID = 0
         var lineWaiters: [Int: LineWaiter] = [:]
         var exitWaiters: [Int: CheckedContinuation<ProcessExit, any Error>] = [:]
@@ -59,20 +60,29 @@ final class ProcessOutput: Sendable {
         /// that awaits the exit then sees every line the process wrote.
         var finished: ProcessExit? { openStreams == 0 ? exit : nil }
 
-        mutating func resumeExitWaitersIfDone() {
+        /// Once the output is read to the end and the exit is known: exit waiters get the exit, and line
+        /// waiters fail, since no line can come any more. Both must be known, so that a failure names how the
+        /// process ended (its pipes close a moment before its reaper reports it).
+        mutating func resumeWaitersIfDone() {
             guard let finished else { return }
             let waiters = exitWaiters
             exitWaiters = [:]
             for continuation in waiters.values { continuation.resume(returning: finished) }
+            let lineWaiters = self.lineWaiters
+            self.lineWaiters = [:]
+            for waiter in lineWaiters.values {
+                waiter.continuation.resume(throwing: OutputEnded(name: name, exit: finished))
+            }
         }
     }
 
     let name: String
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let log: LogSink?
 
     init(name: String, logFile: String?) {
         self.name = name
+        self.state = Mutex(State(name: name))
         self.log = LogSink(path: logFile, name: name)
     }
 
@@ -135,14 +145,7 @@ final class ProcessOutput: Sendable {
         if !rest.isEmpty { append(OutputLine(stream: stream, text: String(decoding: rest, as: UTF8.self))) }
         state.withLock { state in
             state.openStreams -= 1
-            guard state.openStreams == 0 else { return }
-            state.resumeExitWaitersIfDone()
-            // No line can arrive any more: fail the waits now rather than at their timeouts.
-            let waiters = state.lineWaiters
-            state.lineWaiters = [:]
-            for waiter in waiters.values {
-                waiter.continuation.resume(throwing: OutputEnded(name: name, exit: state.exit))
-            }
+            state.resumeWaitersIfDone()
         }
     }
 
@@ -150,7 +153,7 @@ final class ProcessOutput: Sendable {
         log?.write(OutputLine(stream: .stderr, text: "-- \(name) \(exit)"))
         state.withLock { state in
             state.exit = exit
-            state.resumeExitWaitersIfDone()
+            state.resumeWaitersIfDone()
         }
     }
 
@@ -168,8 +171,8 @@ final class ProcessOutput: Sendable {
                         continuation.resume(throwing: CancellationError())
                     } else if let line = state.lines.dropFirst(max(after, 0)).first(where: { predicate($0.text) }) {
                         continuation.resume(returning: line.text)
-                    } else if state.openStreams == 0 {
-                        continuation.resume(throwing: OutputEnded(name: name, exit: state.exit))
+                    } else if let exit = state.finished {
+                        continuation.resume(throwing: OutputEnded(name: name, exit: exit))
                     } else {
                         state.lineWaiters[id] = LineWaiter(
                             after: after, predicate: predicate, continuation: continuation)
@@ -216,15 +219,15 @@ final class ProcessOutput: Sendable {
     }
 }
 
-/// Thrown when a process's output ended before the awaited line appeared.
+/// Thrown when a process ended, its output read to the end, before the awaited line appeared.
 public struct OutputEnded: Error, CustomStringConvertible, Sendable {
     /// The process's name.
     public let name: String
     /// How it ended, if it had by then.
-    public let exit: ProcessExit?
+    public let exit: ProcessExit
 
     /// A sentence for test failures.
-    public var description: String { "\(name) closed its output (\(exit?.description ?? "still running"))" }
+    public var description: String { "\(name) ended before the line came (\(exit))" }
 }
 
 /// Copies output lines to a file (for reading after a failed run) and, with the environment

@@ -1,4 +1,5 @@
 import Foundation
+import Locks
 
 /// Starts and reaps children with `posix_spawn`.
 ///
@@ -16,9 +17,25 @@ enum Spawn {
         let stdin: FileHandle?
     }
 
+    /// Held from a child's pipes' creation until it is spawned. Swift cannot call pipe2, so a pipe is made
+    /// first and marked close-on-exec after: a child spawned by another thread in between would inherit its
+    /// write end, and the output would not end until that unrelated child did.
+    private static let spawning = Mutex(())
+
     static func start(
         path: String, arguments: [String], environment: [String: String], workingDirectory: String?,
         standardInput: Bool = false
+    ) throws -> Started {
+        try spawning.withLock { _ in
+            try startLocked(
+                path: path, arguments: arguments, environment: environment, workingDirectory: workingDirectory,
+                standardInput: standardInput)
+        }
+    }
+
+    private static func startLocked(
+        path: String, arguments: [String], environment: [String: String], workingDirectory: String?,
+        standardInput: Bool
     ) throws -> Started {
         let stdout = try makePipe()
         let stderr = try makePipe()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlueZ
 import DBus
+import Foundation
 import Logging
 
 /// A simulated device as the runner drives it: BlueZ's events (connections, subscriptions), the lines of
@@ -54,7 +55,17 @@ struct PeripheralRunner {
         let (ends, end) = AsyncStream<Bool>.makeStream()
         let (connection, registrar) = (connection, registrar)
         let tasks = [
-            Task { for await line in StandardInputLines.stream() { await device.run(line) } },
+            Task {
+                for await line in StandardInputLines.stream() {
+                    // A test's barrier: echoed in order with everything written before, so once the test reads
+                    // the echo it has read every earlier line (ManagedProcess.caughtUp).
+                    if line.hasPrefix("SYNC ") {
+                        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                    } else {
+                        await device.run(line)
+                    }
+                }
+            },
             Task { for await event in registrar.events { await device.handle(event) } },
             Task {
                 await connection.disconnected()

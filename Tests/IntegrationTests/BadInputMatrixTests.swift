@@ -32,6 +32,7 @@ struct BadInputMatrixTests {
             #expect(health.payloadString?.contains(#""dropped_messages":0"#) == true)
             let warnings = bridge.lines.filter { $0.text.contains("message ignored: larger than payload_size_limit") }
             #expect(warnings.count == 5, "\(warnings.map(\.text))")
+            try await belt.caughtUp()
             #expect(!belt.lines.dropFirst(before).contains { $0.text.hasPrefix("WRITE ") && !$0.text.contains("0000fe02-") })
         }
     }

@@ -79,6 +79,7 @@ struct BeltEndToEndTests {
             #expect(answer.payloadString == #"{"command":"vibrate","ok":true}"#)
             #expect(answer.correlationData == [0xC0, 0xFF, 0xEE])
             try await belt.waitForLine(after: beforeBad) { $0.hasPrefix("WRITE \(Self.vibrationCommand)") }
+            try await belt.caughtUp()
             let vibrations = belt.lines.dropFirst(beforeBad).filter { $0.text.hasPrefix("WRITE \(Self.vibrationCommand)") }
             #expect(vibrations.count == 1, "only the valid vibrate command may reach the belt")
             #expect(vibrations.first?.text == "WRITE \(Self.vibrationCommand) 0201aaaa000002" + "5a00" + "0000" + "00" + "f401" + "0000" + "0000")

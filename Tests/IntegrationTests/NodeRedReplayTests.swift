@@ -118,6 +118,7 @@ struct NodeRedReplayTests {
 
         // The belt received the vibrate command byte-exact, once.
         try await belt.waitForLine(after: writesBefore) { $0.hasPrefix("WRITE \(Self.vibrationCommand) ") }
+        try await belt.caughtUp()
         let vibrations = belt.lines.dropFirst(writesBefore).map(\.text).filter {
             $0.hasPrefix("WRITE \(Self.vibrationCommand) ")
         }

@@ -100,6 +100,7 @@ struct SecurityTests {
             try dashboard.publish("belt/\(id)/cmd/vibrate", #"{"direction":45,"switch_to_app":true}"#)
             try operatorClient.publish("belt/\(id)/cmd/vibrate", #"{"direction":90,"switch_to_app":true}"#)
             try await belt.waitForLine(after: before) { $0.hasPrefix("WRITE 0000fe03-0000-1000-8000-00805f9b34fb 0201aaaa0000035a00") }
+            try await belt.caughtUp()
             let vibrations = belt.lines.dropFirst(before).filter { $0.text.hasPrefix("WRITE 0000fe03") }
             #expect(vibrations.count == 1, "only the operator's command ran: \(vibrations.map(\.text))")
             #expect(try await dashboard.waitFor("belt/\(id)/heading").payloadString != nil, "the dashboard still reads telemetry")
