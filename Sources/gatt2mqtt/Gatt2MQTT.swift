@@ -121,14 +121,24 @@ struct Gatt2MQTT: AsyncParsableCommand {
         return settings
     }
 
+    /// The entry point. A program that cannot read its command line must not run as if it had been given no
+    /// flags: the static Swift runtime reads it from /proc, and in a chroot without /proc (a fresh image, an
+    /// installer) it found nothing, not even the program's name, so `gatt2mqtt --version` started the daemon.
+    static func main() async {
+        guard !CommandLine.arguments.isEmpty else {
+            LastWords.write("gatt2mqtt: cannot read the command line (is /proc mounted?)")
+            Glibc.exit(2)  // as for a usage error
+        }
+        await main(nil)
+    }
+
     func run() async throws {
         let loaded: LoadedConfiguration
         do {
             loaded = try ConfigurationLoader.load(commandLine: commandLine)
         } catch {
             // A usage summary would bury the one line that matters; 78 is sysexits' EX_CONFIG.
-            let line = Array("gatt2mqtt: configuration error: \(error)\n".utf8)
-            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            LastWords.write("gatt2mqtt: configuration error: \(error)")
             throw ExitCode(78)
         }
         if printConfig {
@@ -141,6 +151,17 @@ struct Gatt2MQTT: AsyncParsableCommand {
         }
         let threshold = DaemonLogging.bootstrap(level: loaded.logLevel)
         let logger = Logger(label: "gatt2mqtt")
+        do {
+            try await serve(loaded, threshold: threshold, logger: logger)
+        } catch {
+            // ArgumentParser would print the error bare, which the journal files at info: the line that says
+            // why the daemon stopped is logged instead, at its priority.
+            logger.critical("stopped: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func serve(_ loaded: LoadedConfiguration, threshold: LogThreshold, logger: Logger) async throws {
         logger.info("gatt2mqtt \(Gatt2MQTTVersion.current) starting", metadata: ["configuration": "\(loaded.file ?? "none")"])
         logger.debug("configuration in effect:\n\(loaded)")
         let bridge = try Bridge(configuration: loaded.bridge, logger: logger)

@@ -12,13 +12,47 @@ struct VersionAndLoggingEndToEndTests {
         #expect(daemon.lines.map(\.text) == [try ProjectPaths.version()])
     }
 
+    /// A program that cannot read its command line refuses to run, rather than start the daemon as if it had
+    /// been given no flags: the Swift runtime reads it from /proc, hidden here under an empty tmpfs (as in a
+    /// chroot without /proc) in a mount namespace of its own.
+    @Test func withoutItsCommandLineItRefusesToRun() async throws {
+        let blind = try ManagedProcess.launch(
+            "unshare", arguments: ["--map-root-user", "--mount", "sh", "-c", #"mount -t tmpfs none /proc && exec "$0" --version"#,
+                                   ProjectPaths.binary("gatt2mqtt")], name: "gatt2mqtt")
+        #expect(try await blind.waitForExit() == .exited(2))
+        #expect(blind.lines.map(\.text) == ["gatt2mqtt: cannot read the command line (is /proc mounted?)"])
+    }
+
+    /// What `sh -c` runs to hand the daemon a JOURNAL_STREAM naming its own standard error, as systemd does.
+    private static let asIfUnderSystemd = #"JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2) exec "$0" "$@""#
+
+    /// The line that says why the daemon stopped is at error priority or worse, so `journalctl -p err` shows it:
+    /// a bus it cannot reach, and a configuration it refuses. ArgumentParser printed the first bare (info).
+    @Test func whyTheDaemonStoppedIsAtErrorPriority() async throws {
+        let unreachable = try ManagedProcess.launch(
+            "/bin/sh", arguments: ["-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--broker", "mqtt://127.0.0.1:1"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/gatt2mqtt-test-bus"], name: "gatt2mqtt")
+        #expect(try await unreachable.waitForExit() == .exited(1))
+        let lines = unreachable.lines.map(\.text)
+        for line in lines {
+            #expect(line.range(of: #"^<[2-7]>"#, options: .regularExpression) != nil, "every line has a priority: \(line)")
+        }
+        let last = try #require(lines.last)
+        #expect(last.range(of: #"^<[0-3]>"#, options: .regularExpression) != nil && last.contains("/nonexistent/gatt2mqtt-test-bus"), "\(lines)")
+
+        let misconfigured = try ManagedProcess.launch(
+            "/bin/sh", arguments: ["-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--adapter-slots", "0"], name: "gatt2mqtt")
+        #expect(try await misconfigured.waitForExit() == .exited(78))
+        #expect(misconfigured.lines.map(\.text).allSatisfy { $0.hasPrefix("<3>gatt2mqtt: configuration error: ") }, "\(misconfigured.outputText)")
+        #expect(!misconfigured.lines.isEmpty)
+    }
+
     /// systemd sets JOURNAL_STREAM to standard error's `device:inode` when that is the journal; the shell
     /// below does the same for a pipe, so the daemon must take the pipe for the journal.
     @Test func linesForTheJournalCarryTheirPriorityAndNoTimestamp() async throws {
         try await TestWorld.with { world in
-            let script = #"JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2) exec "$0" "$@""#
             let daemon = try world.launch(
-                "/bin/sh", ["-c", script, ProjectPaths.binary("gatt2mqtt"), "--broker", world.broker.url, "--adapter", world.bridgeAdapters[0],
+                "/bin/sh", ["-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--broker", world.broker.url, "--adapter", world.bridgeAdapters[0],
                             "--gateway", "journal", "--log-level", "info"], name: "gatt2mqtt")
             let version = try ProjectPaths.version()
             try await daemon.waitForLine(containing: "<6>info gatt2mqtt: configuration=none gatt2mqtt \(version) starting")
