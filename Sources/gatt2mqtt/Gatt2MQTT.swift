@@ -122,7 +122,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
     }
 
     /// The entry point. A program that cannot read its command line must not run as if it had been given no
-    /// flags: the static Swift runtime reads it from /proc, and in a chroot without /proc (a fresh image, an
+    /// flags: the Swift runtime reads it from /proc, and in a chroot without /proc (a fresh image, an
     /// installer) it found nothing, not even the program's name, so `gatt2mqtt --version` started the daemon.
     static func main() async {
         guard !CommandLine.arguments.isEmpty else {
