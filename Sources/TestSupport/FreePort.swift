@@ -9,11 +9,29 @@ public enum FreePort {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXFailure("socket") }
         defer { close(fd) }
+        return try bindLoopback(fd)
+    }
 
+    /// Whether something accepts TCP connections on 127.0.0.1:`port` right now.
+    public static func isAccepting(port: Int) -> Bool {
+        // A refused loopback connect fails at once, so the timeout only bounds an unanswered one.
+        guard let connection = try? TCPSocket.connect(port: port, timeout: .seconds(1)) else { return false }
+        connection.close()
+        return true
+    }
+
+    /// 127.0.0.1:`port`, for bind and connect.
+    static func loopbackAddress(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// Binds `fd` to 127.0.0.1 on a port the kernel picks, and returns that port.
+    static func bindLoopback(_ fd: Int32) throws -> Int {
+        var address = loopbackAddress(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
@@ -22,23 +40,6 @@ public enum FreePort {
         }
         guard bound else { throw POSIXFailure("bind 127.0.0.1:0") }
         return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Whether something accepts TCP connections on 127.0.0.1:`port` right now.
-    public static func isAccepting(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        // A refused loopback connect fails at once, so no connect timeout is needed here.
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
     }
 }
 

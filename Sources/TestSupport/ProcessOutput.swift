@@ -49,7 +49,6 @@ final class ProcessOutput: Sendable {
         var partial: [OutputLine.Stream: [UInt8]] = [:]
         var openStreams = 2
         var exit: ProcessExit?
-        let name: String
         var nextID = 0
         var lineWaiters: [Int: LineWaiter] = [:]
         var exitWaiters: [Int: CheckedContinuation<ProcessExit, any Error>] = [:]
@@ -63,7 +62,7 @@ final class ProcessOutput: Sendable {
         /// Once the output is read to the end and the exit is known: exit waiters get the exit, and line
         /// waiters fail, since no line can come any more. Both must be known, so that a failure names how the
         /// process ended (its pipes close a moment before its reaper reports it).
-        mutating func resumeWaitersIfDone() {
+        mutating func resumeWaitersIfDone(name: String) {
             guard let finished else { return }
             let waiters = exitWaiters
             exitWaiters = [:]
@@ -77,12 +76,11 @@ final class ProcessOutput: Sendable {
     }
 
     let name: String
-    private let state: Mutex<State>
+    private let state = Mutex(State())
     private let log: LogSink?
 
     init(name: String, logFile: String?) {
         self.name = name
-        self.state = Mutex(State(name: name))
         self.log = LogSink(path: logFile, name: name)
     }
 
@@ -145,7 +143,7 @@ final class ProcessOutput: Sendable {
         if !rest.isEmpty { append(OutputLine(stream: stream, text: String(decoding: rest, as: UTF8.self))) }
         state.withLock { state in
             state.openStreams -= 1
-            state.resumeWaitersIfDone()
+            state.resumeWaitersIfDone(name: name)
         }
     }
 
@@ -153,7 +151,7 @@ final class ProcessOutput: Sendable {
         log?.write(OutputLine(stream: .stderr, text: "-- \(name) \(exit)"))
         state.withLock { state in
             state.exit = exit
-            state.resumeWaitersIfDone()
+            state.resumeWaitersIfDone(name: name)
         }
     }
 

@@ -22,22 +22,14 @@ public final class UnavailableBroker: Sendable {
         guard fd >= 0 else { throw POSIXFailure("socket") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0 && listen(fd, 16) == 0
-            }
-        }
-        guard listening else {
-            let failure = POSIXFailure("listen on 127.0.0.1")
+        do {
+            port = try FreePort.bindLoopback(fd)
+            guard listen(fd, 16) == 0 else { throw POSIXFailure("listen on 127.0.0.1:\(port)") }
+        } catch {
             Glibc.close(fd)
-            throw failure
+            throw error
         }
         listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread { [self] in serve() }
         thread.name = "unavailable-broker-\(port)"
         thread.start()
