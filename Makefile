@@ -1,5 +1,5 @@
 # Shortcuts; each target is one script in scripts/.
-.PHONY: demo test bench bench-real bench-fleet bench-soak fuzz tsan deb
+.PHONY: demo test bench bench-real bench-fleet bench-soak fuzz tsan deb deb-arm64
 
 demo:
 	scripts/demo
@@ -32,3 +32,7 @@ tsan:
 # The Debian package (dpkg-buildpackage on debian/, then lintian): .build/package/gatt2mqtt_<version>_<arch>.deb.
 deb:
 	scripts/package
+
+# The arm64 package, cross-compiled here (TOOLCHAINS): .build/package/arm64/gatt2mqtt_<version>_arm64.deb.
+deb-arm64:
+	scripts/package --arch arm64

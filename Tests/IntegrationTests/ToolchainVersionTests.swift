@@ -2,34 +2,70 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `.swift-version` is the one statement of the Swift toolchain gatt2mqtt needs: the container's builder
-/// stage uses it, Package.swift asks for no newer tools, and the README names it.
+/// TOOLCHAINS is the one statement of the compiler that makes each architecture's release: swift.org's
+/// toolchain for amd64 (`.swift-version`, which swiftly reads, names the same one for development) and
+/// Debian's swiftlang for arm64 (cross-compiled). The container's builder stage, Package.swift, the
+/// README and the cross scripts are kept in agreement with it here.
 struct ToolchainVersionTests {
     static func read(_ file: String) throws -> String { try String(contentsOfFile: ProjectPaths.root + "/" + file, encoding: .utf8) }
 
-    static func stated() throws -> [Int] {
-        let text = try read(".swift-version").trimmingCharacters(in: .whitespacesAndNewlines)
-        let parts = text.split(separator: ".").compactMap { Int($0) }
-        try #require(parts.count >= 2 && parts.count == text.split(separator: ".").count, ".swift-version is a version: \(text)")
+    /// TOOLCHAINS' line for an architecture: its source and version.
+    static func stated(for arch: String) throws -> (source: String, version: String) {
+        let lines = try read("TOOLCHAINS").split(separator: "\n").filter { !$0.hasPrefix("#") }
+        let fields = try #require(lines.map { $0.split(separator: " ") }.first { $0.first == Substring(arch) },
+                                  "TOOLCHAINS has a line for \(arch)")
+        try #require(fields.count == 3, "TOOLCHAINS' \(arch) line is ARCH SOURCE VERSION")
+        return (String(fields[1]), String(fields[2]))
+    }
+
+    static func numbers(_ version: String) throws -> [Int] {
+        let parts = version.split(separator: ".").compactMap { Int($0) }
+        try #require(parts.count >= 2 && parts.count == version.split(separator: ".").count, "a version: \(version)")
         return parts
     }
 
+    @Test func everyPackagedArchitectureHasOneToolchain() throws {
+        #expect(try Self.stated(for: "amd64").source == "swift.org")
+        #expect(try Self.stated(for: "arm64").source == "debian-sid")
+        _ = try Self.numbers(try Self.stated(for: "amd64").version)
+        _ = try Self.numbers(try Self.stated(for: "arm64").version)
+    }
+
+    @Test func theDevelopmentToolchainIsTheAmd64One() throws {
+        let development = try Self.read(".swift-version").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(development == (try Self.stated(for: "amd64").version))
+    }
+
     @Test func theContainerBuildsWithTheStatedToolchain() throws {
-        let version = try Self.stated().map(String.init).joined(separator: ".")
+        let version = try Self.stated(for: "amd64").version
         let builders = try Self.read("docker/Dockerfile").split(separator: "\n").filter { $0.hasPrefix("FROM swift:") }
         #expect(builders == ["FROM swift:\(version)-bookworm AS package"])
     }
 
-    @Test func packageSwiftAsksForNoNewerTools() throws {
+    /// Both compilers build the source, so Package.swift may ask for no newer tools than the older one.
+    @Test func packageSwiftAsksForNoNewerToolsThanEitherCompiler() throws {
         let first = try #require(try Self.read("Package.swift").split(separator: "\n").first)
         let tools = try #require(first.split(separator: ":").last?.trimmingCharacters(in: .whitespaces))
         let asked = tools.split(separator: ".").compactMap { Int($0) }
-        let stated = try Self.stated()
-        #expect(!stated.lexicographicallyPrecedes(asked), "swift-tools-version \(tools) needs a toolchain no newer than .swift-version")
+        for arch in ["amd64", "arm64"] {
+            let stated = try Self.numbers(try Self.stated(for: arch).version)
+            #expect(!stated.lexicographicallyPrecedes(asked), "swift-tools-version \(tools) needs a toolchain no newer than \(arch)'s")
+        }
     }
 
-    @Test func theReadmeNamesIt() throws {
-        let version = try Self.stated().map(String.init).joined(separator: ".")
-        #expect(try Self.read("README.md").contains("Swift \(version) toolchain"))
+    @Test func theReadmeNamesBoth() throws {
+        let readme = try Self.read("README.md")
+        #expect(readme.contains("Swift \(try Self.stated(for: "amd64").version) toolchain"))
+        #expect(readme.contains("swiftlang \(try Self.stated(for: "arm64").version)"))
+    }
+
+    /// The cross scripts take the arm64 version from TOOLCHAINS and check the compiler against it; a
+    /// version written into them would be a second statement that could disagree.
+    @Test func theCrossScriptsReadTheVersionFromToolchains() throws {
+        let version = try Self.stated(for: "arm64").version
+        for script in ["scripts/cross/lib.sh", "scripts/cross/arm64", "scripts/package", "debian/rules"] {
+            #expect(!(try Self.read(script).contains(version)), "\(script) names \(version)")
+        }
+        #expect(try Self.read("scripts/cross/lib.sh").contains("TOOLCHAINS"))
     }
 }
