@@ -17,6 +17,7 @@ import ServiceLifecycle
 ///     ├── DevicePolicyService          READY=1, BlueZ followed, discovery kept on
 ///     └── FleetService                 with a fleet only
 /// WatchdogService
+/// SystemBusWatch                       ends the gateway, with an error, when the bus is lost
 /// ```
 ///
 /// Commands are parsed on the receive path and handed to the device's own queue, so a slow device never
@@ -125,7 +126,11 @@ public final class Bridge: Sendable {
         let broker = BrokerService(
             context: context, notifier: notifier, routes: receivePath.routes, inside: [bluez, CommandReceiverService(path: receivePath)])
         let outermost: [any Service] = [broker, WatchdogService(context: context, notifier: notifier)]
-        return outermost.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) }
+        // A lost bus ends the group gracefully: `offline` still reaches the broker, and then the error ends the run.
+        let busWatch = ServiceGroupConfiguration.ServiceConfiguration(
+            service: SystemBusWatch(bluez: context.bluez), successTerminationBehavior: .gracefullyShutdownGroup,
+            failureTerminationBehavior: .gracefullyShutdownGroup)
+        return outermost.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) } + [busWatch]
     }
 
     // MARK: Health

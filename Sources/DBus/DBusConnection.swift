@@ -25,7 +25,7 @@ public final class DBusConnection: @unchecked Sendable {
     let loopForAnyThread: DBusMainLoop
     private var subscriptions: [UInt64: Subscription] = [:]
     private var nextSubscriptionID: UInt64 = 0
-    private var lostContinuations: [CheckedContinuation<Void, Never>] = []
+    private var lostWaiters: [LossWaiter] = []
     /// Calls sent and not answered yet. libdbus does not complete them when the bus itself goes away,
     /// so losing the bus fails them here.
     private var inFlight: [ObjectIdentifier: PendingReply] = [:]
@@ -118,12 +118,18 @@ public final class DBusConnection: @unchecked Sendable {
         }
     }
 
-    /// Returns when the bus connection is lost (or closed).
+    /// Returns when the bus connection is lost (or closed), or when the calling task is cancelled.
     public func disconnected() async {
-        await withCheckedContinuation { continuation in
-            queue.async {
-                if self.lost { continuation.resume() } else { self.lostContinuations.append(continuation) }
+        let waiter = LossWaiter()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard waiter.install(continuation) else { return }
+                queue.async {
+                    if self.lost { waiter.resume() } else { self.lostWaiters.append(waiter) }
+                }
             }
+        } onCancel: {
+            waiter.resume()
         }
     }
 
@@ -133,8 +139,8 @@ public final class DBusConnection: @unchecked Sendable {
         lost = true
         for (_, subscription) in subscriptions { subscription.continuation.finish() }
         subscriptions = [:]
-        lostContinuations.forEach { $0.resume() }
-        lostContinuations = []
+        lostWaiters.forEach { $0.resume() }
+        lostWaiters = []
         let unanswered = inFlight.values
         inFlight = [:]
         for waiter in unanswered {

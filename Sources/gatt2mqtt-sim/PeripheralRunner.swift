@@ -50,8 +50,9 @@ struct PeripheralRunner {
         await beforeAdvertising()
         await registrar.start()
         await started()
-        // Unstructured: `connection.disconnected()` ignores cancellation, so a task group could not end on
-        // power-off. Whichever ends first decides; the process exits with the rest still running.
+        // Unstructured: the standard input's reader is a thread blocked in read(2) that no cancellation
+        // reaches, so a task group could not end on power-off. Whichever ends first decides; the process
+        // exits with the rest still running.
         let (ends, end) = AsyncStream<Bool>.makeStream()
         let (connection, registrar) = (connection, registrar)
         let tasks = [

@@ -169,6 +169,24 @@ struct ConnectionBehaviourTests {
         connection.close()
     }
 
+    /// A wait for the loss is a service's job for the whole run: a shutdown cancels it, before or after it began.
+    @Test func aWaitForTheLossEndsWhenItsTaskIsCancelled() async throws {
+        try await PrivateBus.with { bus in
+            let connection = try DBusConnection(address: bus.address)
+            let waiting = Task { await connection.disconnected() }
+            _ = try await connection.nameHasOwner("x.y")
+            waiting.cancel()
+            await waiting.value
+            let cancelledFirst = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                await connection.disconnected()
+            }
+            await cancelledFirst.value
+            #expect(await connection.isConnected, "cancelled waits, not a lost bus")
+            connection.close()
+        }
+    }
+
     /// The bridge's shutdown once hung here: dbus-daemon died while a Disconnect call was in flight,
     /// and neither the call nor the connection ever learned of it.
     @Test func aCallInFlightWhenTheBusDiesFailsAtOnce() async throws {

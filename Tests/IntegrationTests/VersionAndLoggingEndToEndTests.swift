@@ -47,6 +47,33 @@ struct VersionAndLoggingEndToEndTests {
         #expect(!misconfigured.lines.isEmpty)
     }
 
+    /// dbus-daemon goes away under the running daemon (stopped, restarted, crashed): libdbus never reconnects,
+    /// so it ends at once, says `offline`, and the reason is its last line, at critical. Before, it ran on
+    /// without BlueZ until systemd's watchdog killed it, and in a container for ever.
+    @Test func aLostBusEndsTheDaemonWithItsReasonAtCritical() async throws {
+        let broker = try await MosquittoBroker.start()
+        let bus = try await PrivateBus.start()
+        let daemon = try ManagedProcess.launch(
+            "/bin/sh", arguments: ["-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--broker", broker.url, "--gateway", "busless"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], name: "gatt2mqtt")
+        try await withCleanUp({
+            await daemon.terminate()
+            _ = try? await daemon.waitForExit()
+            await bus.stop()
+            await broker.stop()
+        }) {
+            let recorder = try await TopicRecorder(url: broker.url)
+            defer { Task { await recorder.stop() } }
+            try await recorder.waitFor("gatt2mqtt/busless/status", timeout: .seconds(30)) { $0.payloadString == "online" }
+            let mark = recorder.mark
+            await bus.stop()
+            #expect(try await daemon.waitForExit() == .exited(1))
+            let last = try #require(daemon.lines.map(\.text).last)
+            #expect(last.hasPrefix("<2>") && last.contains("stopped: lost the D-Bus system bus"), "\(daemon.outputText)")
+            try await recorder.waitFor("gatt2mqtt/busless/status", after: mark, timeout: .seconds(10)) { $0.payloadString == "offline" }
+        }
+    }
+
     /// systemd sets JOURNAL_STREAM to standard error's `device:inode` when that is the journal; the shell
     /// below does the same for a pipe, so the daemon must take the pipe for the journal.
     @Test func linesForTheJournalCarryTheirPriorityAndNoTimestamp() async throws {

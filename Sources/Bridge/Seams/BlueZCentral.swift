@@ -23,6 +23,7 @@ struct BlueZCentral: BluetoothCentral {
     func registerPairingAgent() async { await client.registerPairingAgent() }
     func events() async -> AsyncStream<BlueZEvent> { await client.events() }
     var isBusConnected: Bool { get async { await connection.isConnected } }
+    func busLost() async { await connection.disconnected() }
     var descriptorHost: (any DescriptorHost)? { connection }
     var isServiceRunning: Bool { get async { await client.isServiceRunning } }
     var accessDenied: Bool { client.accessDenied }

@@ -14,6 +14,8 @@ protocol BluetoothCentral: Sendable {
     func events() async -> AsyncStream<BlueZEvent>
     /// Whether the bus connection still answers (the watchdog's test).
     var isBusConnected: Bool { get async }
+    /// Returns when the bus connection is lost for good (or closed), or when the calling task is cancelled.
+    func busLost() async
     /// The thread whose poll loop may serve the broker's socket too; nil where there is none.
     var descriptorHost: (any DescriptorHost)? { get }
     var isServiceRunning: Bool { get async }

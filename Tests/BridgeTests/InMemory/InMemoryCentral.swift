@@ -17,6 +17,8 @@ final class InMemoryCentral: BluetoothCentral {
         var discovering: [String] = []
         var removed: [String] = []
         var busConnected = true
+        var busLost = false
+        var busLossWaiters: [AsyncStream<Never>.Continuation] = []
         var busChecks = 0
         var busCheckWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
@@ -73,6 +75,17 @@ final class InMemoryCentral: BluetoothCentral {
     /// The bus connection is lost (false) or answers again: what the gateway's health check (`isBusConnected`) says.
     func setBusConnected(_ connected: Bool) { state.withLock { $0.busConnected = connected } }
 
+    /// The bus goes away for good: `busLost()` returns, and the bus no longer answers.
+    func loseBus() {
+        let waiters = state.withLock { state in
+            state.busConnected = false
+            state.busLost = true
+            defer { state.busLossWaiters = [] }
+            return state.busLossWaiters
+        }
+        waiters.forEach { $0.finish() }
+    }
+
     /// How often the gateway has asked whether the bus answers: the health file asks once a round, so a test
     /// waits for rounds with `waitForBusChecks(_:)` rather than sleeping.
     var busChecks: Int { state.withLock { $0.busChecks } }
@@ -122,6 +135,17 @@ final class InMemoryCentral: BluetoothCentral {
             return connected
         }
     }
+    /// Ends on `loseBus()` or when the caller is cancelled (an AsyncStream's iteration ends on either).
+    func busLost() async {
+        let (stream, continuation) = AsyncStream<Never>.makeStream()
+        let lost = state.withLock { state in
+            if !state.busLost { state.busLossWaiters.append(continuation) }
+            return state.busLost
+        }
+        if lost { return }
+        for await _ in stream {}
+    }
+
     var descriptorHost: (any DescriptorHost)? { nil }
     var isServiceRunning: Bool { get async { true } }
     var accessDenied: Bool { false }

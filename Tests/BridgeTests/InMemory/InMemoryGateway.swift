@@ -65,6 +65,9 @@ struct InMemoryGateway {
         _ = await running.result
     }
 
+    /// How the gateway's run ended, once it has ended by itself (or been stopped).
+    var ended: Result<Void, any Error> { get async { await running.result } }
+
     /// Ends the gateway as SIGKILL does: its broker connection is cut (the broker publishes its will) and
     /// nothing it does afterwards reaches the broker; its links go down with it.
     func kill() async {
