@@ -50,9 +50,11 @@ public final class InstalledGuest: Sendable {
     /// `simulator` (a static gatt2mqtt-sim on the host, as scripts/package leaves beside the package: the guest
     /// has no Swift runtime) is copied into the run folder for `startSimulator`.
     /// `timeout` covers making the root and booting.
-    public static func boot(packages: [String], simulator: String? = nil, timeout: Duration = .seconds(600)) async throws -> InstalledGuest {
+    public static func boot(
+        packages: [String], release: DebianRelease = .bookworm, simulator: String? = nil, timeout: Duration = .seconds(600)
+    ) async throws -> InstalledGuest {
         let deadline = ContinuousClock.now + timeout
-        let root = try await makeRoot(packages: packages, timeout: timeout)
+        let root = try await makeRoot(packages: packages, release: release, timeout: timeout)
         let port = try FreePort.allocate()
         // Under .build rather than /tmp: the guest's systemd-tmpfiles empties its /tmp at boot (guest-main
         // also exempts the run folder, for a GATT2MQTT_KEEP_LOGS folder there).
@@ -64,10 +66,13 @@ public final class InstalledGuest: Sendable {
                 script: ProjectPaths.root + "/scripts/installed/boot", arguments: [root, runFolder, "\(port)"],
                 name: "installed-guest", label: "installed guest", runFolder: runFolder, logFile: runFolder + "/console.log",
                 timeout: max(deadline - ContinuousClock.now, .seconds(1)))
-            let stateLine = agent.process.lines.map(\.text).last(where: { $0.hasPrefix("g2m-guest: system ") })
+            // Not at the line's start: systemd 257 (Debian 13) writes terminal resets and a cursor-position query
+            // on the console before the agent's first line (its TTYReset= and terminal size probe).
+            let marker = "g2m-guest: system "
+            let stateLine = agent.process.lines.map(\.text).last(where: { $0.contains(marker) })
             return InstalledGuest(
                 mqttPort: port, runFolder: runFolder, root: root, kernelRelease: String(ready.split(separator: " ").last ?? ""),
-                systemState: stateLine.map { String($0.dropFirst("g2m-guest: system ".count)) } ?? "unknown",
+                systemState: stateLine.flatMap { line in line.range(of: marker).map { String(line[$0.upperBound...]) } } ?? "unknown",
                 simulator: simulatorInGuest, agent: agent)
         } catch {
             if TestWorld.keptLogs == nil { try? FileManager.default.removeItem(atPath: runFolder) }
@@ -90,10 +95,11 @@ public final class InstalledGuest: Sendable {
     }
 
     /// The root for `packages`, made by scripts/installed/root (which reuses a root made for the same files).
-    static func makeRoot(packages: [String], timeout: Duration) async throws -> String {
+    static func makeRoot(packages: [String], release: DebianRelease, timeout: Duration) async throws -> String {
         guard !packages.isEmpty else { throw WorldFailure(description: "installed guest: no package to install") }
         let paths = packages.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let maker = try ManagedProcess.launch(ProjectPaths.root + "/scripts/installed/root", arguments: paths, name: "installed-root")
+        let maker = try ManagedProcess.launch(
+            ProjectPaths.root + "/scripts/installed/root", arguments: ["--release", release.rawValue] + paths, name: "installed-root")
         let exit = try await maker.waitForExit(timeout: timeout)
         let root = maker.lines.filter { $0.stream == .stdout }.last?.text ?? ""
         guard exit == .exited(0), root.hasPrefix("/") else {

@@ -2,16 +2,20 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The Debian package as a user meets it: installed by apt on a clean Debian 12 root (its Depends resolved
+/// The Debian package as a user meets it: installed by apt on a clean Debian 12 or 13 root (its Depends resolved
 /// by apt), booted with systemd as PID 1, the distribution's own dbus-daemon and D-Bus policy, the real
 /// bluetoothd started by bluetooth.service, btvirt's controllers and a virtual belt. The unit runs exactly
 /// as shipped. Runs when `GATT2MQTT_WORLDS` names `installed` (scripts/test: after scripts/package).
 @Suite(.serialized, .enabled(if: InstalledPackages.enabled, "needs GATT2MQTT_WORLDS=installed and scripts/package's output"))
 struct InstalledPackageTests {
-    /// Starts, runs a belt, logs at its priorities, stops cleanly, and is restarted by the watchdog.
-    @Test func theServiceUnderSystemd() async throws {
+    /// Starts, runs a belt, logs at its priorities, stops cleanly, is restarted by the watchdog, and says why
+    /// it stopped at error priority when its bus goes away: on Debian 12 and on Debian 13.
+    @Test(arguments: DebianRelease.allCases)
+    func theServiceUnderSystemd(on release: DebianRelease) async throws {
         let packages = try InstalledPackages.current()
-        try await withGuest(installing: packages.deb, simulator: packages.simulator) { try await serviceRunsAndServesABelt($0, packages: packages) }
+        try await withGuest(installing: packages.deb, release: release, simulator: packages.simulator) {
+            try await serviceRunsAndServesABelt($0, packages: packages)
+        }
     }
 
     /// An upgrade from the previous version keeps an edited conffile and the fleet's incarnation and restarts
@@ -22,8 +26,10 @@ struct InstalledPackageTests {
     }
 
     /// Boots a guest with `deb` installed, runs `body` on it and powers it off, whatever `body` did.
-    private func withGuest(installing deb: String, simulator: String? = nil, _ body: (InstalledGuest) async throws -> Void) async throws {
-        let guest = try await InstalledGuest.boot(packages: [deb], simulator: simulator)
+    private func withGuest(
+        installing deb: String, release: DebianRelease = .bookworm, simulator: String? = nil, _ body: (InstalledGuest) async throws -> Void
+    ) async throws {
+        let guest = try await InstalledGuest.boot(packages: [deb], release: release, simulator: simulator)
         try await withCleanUp({ await guest.stop() }) { try await body(guest) }
     }
 
@@ -88,6 +94,21 @@ struct InstalledPackageTests {
         try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: beforeStop, timeout: .seconds(30)) { $0.payloadString == "offline" }
         #expect(try await guest.output("systemctl show -P Result gatt2mqtt") == "success")
         #expect(try await guest.output("systemctl show -P ExecMainStatus gatt2mqtt") == "0")
+
+        // The system bus goes away under the running daemon: it stops, and the line that says why is in
+        // `journalctl -p err`, the place an administrator looks first.
+        let beforeBus = recorder.mark
+        #expect(try await guest.run("systemctl start gatt2mqtt", timeout: .seconds(90)).status == 0)
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: beforeBus, timeout: .seconds(60)) { $0.payloadString == "online" }
+        let since = try await guest.output("date +%s.%N")
+        #expect(try await guest.run("systemctl stop dbus.socket dbus.service", timeout: .seconds(60)).status == 0)
+        // Waits in the guest for the line as the journal gets it (or 60 s): the first `stopped:` line at err or worse.
+        let stopped = try await guest.run(
+            "coproc J { timeout 60 journalctl -f -o cat -u gatt2mqtt -p err --since @\(since); };"
+                + #" while read -r line <&"${J[0]}"; do case "$line" in *stopped:*) echo "$line"; kill "$J_PID"; break;; esac; done"#,
+            timeout: .seconds(90))
+        let errors = try await guest.lines("journalctl -o cat -u gatt2mqtt -p err --since @\(since)")
+        #expect(stopped.output.contains { $0.contains("stopped: lost the D-Bus system bus") }, "why it stopped, at error priority or worse: \(errors)")
     }
 
     /// "Overall exposure level for gatt2mqtt.service: 1.9 OK 🙂" → 1.9.
