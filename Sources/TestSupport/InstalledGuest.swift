@@ -1,10 +1,13 @@
 import Foundation
 
-/// The project's Debian package as a user has it: installed by apt on a clean Debian 12
+/// The project's Debian package as a user has it: installed by apt on a clean Debian 12 or 13
 /// (`scripts/installed/root`) and booted under qemu (TCG, no KVM needed) with systemd as PID 1, the
 /// distribution's dbus-daemon and D-Bus policy, Debian's bluetooth.service, two btvirt LE controllers (hci0
 /// for the gateway, hci1 for a simulator) and mosquitto (`scripts/installed/boot`). Nothing of the test
 /// environment touches the package's files, its unit or any D-Bus policy (`scripts/installed/guest-main`).
+/// An arm64 package makes an arm64 guest (qemu-system-aarch64, Debian 13's arm64 kernel), slower to make
+/// (4–5 minutes: its maintainer scripts run under qemu-user) and without controllers: that kernel has no
+/// hci_vhci.
 ///
 /// The guest's mosquitto is forwarded to `127.0.0.1:mqttPort` on the host. Everything else goes through
 /// the serial console's agent (`GuestConsole`): `run` a shell command as root in the guest. Files reach
