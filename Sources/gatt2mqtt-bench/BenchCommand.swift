@@ -48,6 +48,11 @@ struct BenchCommand: AsyncParsableCommand {
     var familyRates = "50,200"
 
     @Option(help: ArgumentHelp(
+        "After each family's rows, count its instructions per value under callgrind with one device at this rate, or none.",
+        discussion: "gatt2mqtt alone, without commands: the whole process's and the notification path's instructions per value, and from them the share of a Cortex-A53 core that ten devices at 50/s need (BENCHMARKS.md, on paper). The dumps stay in .build/bench-callgrind/<family>."))
+    var familyInstructions = "50"
+
+    @Option(help: ArgumentHelp(
         "The BlueZ to measure against: bluezoo, or real (the real bluetoothd in the test guest).",
         discussion: "In the real world every device gets a central adapter of its own (btvirt's controllers hold one working link each), and the Python relay is not run: bleak needs file-descriptor passing, which the guest's TCP bus lacks, and inside the guest it cannot reach the broker."))
     var world = "bluezoo"
@@ -141,6 +146,10 @@ struct BenchCommand: AsyncParsableCommand {
             return family
         }
         let familyRateList = try Self.numbers(familyRates, "--family-rates")
+        let familyInstructionRate = familyInstructions == "none" ? nil : Int(familyInstructions)
+        guard familyInstructions == "none" || familyInstructionRate.map({ (1...1000).contains($0) }) == true else {
+            throw ValidationError("--family-instructions: a rate from 1 to 1000, or none")
+        }
         guard (1...50).contains(familyDevices), familyRateList.allSatisfy({ (1...1000).contains($0) }) else {
             throw ValidationError("--family-devices: 1 to 50; --family-rates: 1 to 1000 per second")
         }
@@ -202,9 +211,12 @@ struct BenchCommand: AsyncParsableCommand {
             if !familyList.isEmpty {
                 let bench = FamilyBench(
                     families: familyList, devices: familyDevices, rates: familyRateList.sorted(), seconds: seconds, acquireNotify: acquireNotify,
-                    relays: chosen, logs: logs)
+                    relays: chosen, logs: logs, instructionRate: chosen.contains("gatt2mqtt") ? familyInstructionRate : nil)
                 try await bench.run(world: world, watcher: watcher, forget: floorRelay.floor) { row in
                     report.families.append(row)
+                    try write(report)
+                } instructionsDone: { row in
+                    report.familyInstructions.append(row)
                     try write(report)
                 }
             }

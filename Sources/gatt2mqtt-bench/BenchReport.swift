@@ -51,6 +51,8 @@ struct BenchReport: Codable, Sendable {
     var instructions: InstructionCount? = nil
     /// Every family's stream beside the floor relay and the Python relay.
     var families: [FamilyRow] = []
+    /// Every family's stream with gatt2mqtt under callgrind.
+    var familyInstructions: [FamilyInstructionRow] = []
 
     // MARK: Ratios (the goals of BENCHMARKS.md)
 
@@ -161,6 +163,7 @@ struct BenchReport: Codable, Sendable {
         }
         if let instructions { text += instructions.markdown() }
         text += familiesMarkdown()
+        text += FamilyInstructionRow.markdown(familyInstructions)
         let failures = rows.flatMap { row in row.failures.map { "- \(row.devices) × \(row.rate)/s: \($0)" } }
             + families.flatMap { row in row.failures.map { "- \(row.family.streamName), \(row.devices) × \(row.rate)/s: \($0)" } }
         if !failures.isEmpty { text += "\nFailures:\n" + failures.joined(separator: "\n") + "\n" }

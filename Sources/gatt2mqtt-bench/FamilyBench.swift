@@ -14,26 +14,44 @@ struct FamilyBench {
     /// Which relays: `floor-relay`, `gatt2mqtt`, `peer`.
     var relays: Set<Substring>
     var logs: String
+    /// After each family's rows, one device at this rate with gatt2mqtt under callgrind; nil for none.
+    var instructionRate: Int? = nil
 
-    /// Runs every family at every rate; `rowDone` is told of each row as it ends (the report is written then).
-    func run(world: TestWorld, watcher: BrokerWatcher, forget: DBusFloor, rowDone: (BenchReport.FamilyRow) throws -> Void) async throws {
+    /// Runs every family at every rate; `rowDone` is told of each row as it ends (the report is written then),
+    /// and `instructionsDone` of each family's count under callgrind.
+    func run(
+        world: TestWorld, watcher: BrokerWatcher, forget: DBusFloor, rowDone: (BenchReport.FamilyRow) throws -> Void,
+        instructionsDone: (FamilyInstructionRow) throws -> Void = { _ in }
+    ) async throws {
         for family in families {
             for rate in rates {
-                let simulators = try await startSimulators(family, rate: rate, world: world)
+                let simulators = try await startSimulators(family, rate: rate, count: devices, world: world)
                 let row = await measure(family, rate: rate, devices: simulators.devices, world: world, watcher: watcher)
-                for process in simulators.processes { _ = await process.terminate(grace: .seconds(5)) }
-                // The next family's device takes the same address: BlueZ must not remember this one's services and name.
-                for device in simulators.devices { await forget.remove(device.address, on: device.central) }
-                watcher.clearReceptions()
+                try await finish(simulators, forget: forget, watcher: watcher)
                 try rowDone(row)
+            }
+            if let instructionRate {
+                let simulators = try await startSimulators(family, rate: instructionRate, count: 1, world: world)
+                let row = await countInstructions(family, rate: instructionRate, devices: simulators.devices, world: world, watcher: watcher)
+                try await finish(simulators, forget: forget, watcher: watcher)
+                try instructionsDone(row)
             }
         }
     }
 
-    private func startSimulators(_ family: BenchFamily, rate: Int, world: TestWorld) async throws -> (devices: [BenchDevice], processes: [ManagedProcess]) {
+    private func finish(_ simulators: (devices: [BenchDevice], processes: [ManagedProcess]), forget: DBusFloor, watcher: BrokerWatcher) async throws {
+        for process in simulators.processes { _ = await process.terminate(grace: .seconds(5)) }
+        // The next family's device takes the same address: BlueZ must not remember this one's services and name.
+        for device in simulators.devices { await forget.remove(device.address, on: device.central) }
+        watcher.clearReceptions()
+    }
+
+    private func startSimulators(
+        _ family: BenchFamily, rate: Int, count: Int, world: TestWorld
+    ) async throws -> (devices: [BenchDevice], processes: [ManagedProcess]) {
         var devices: [BenchDevice] = []
         var processes: [ManagedProcess] = []
-        for index in 1...self.devices {
+        for index in 1...count {
             let adapter = world.peripheralAdapter(index)
             let device = BenchDevice(
                 adapter: adapter, central: world.bridgeAdapters[0], address: world.adapterAddresses[world.bridgeAdapters.count + index - 1],
@@ -66,6 +84,28 @@ struct FamilyBench {
                 print("bench: \(label): FAILED \(relay.name): \(error)")
                 row.failures.append("\(relay.name): \(error)")
             }
+        }
+        return row
+    }
+
+    /// gatt2mqtt alone under callgrind: its dumps go to .build/bench-callgrind/<family>.
+    private func countInstructions(
+        _ family: BenchFamily, rate: Int, devices: [BenchDevice], world: TestWorld, watcher: BrokerWatcher
+    ) async -> FamilyInstructionRow {
+        var row = FamilyInstructionRow(family: family, devices: devices.count, rate: rate)
+        let folder = ProjectPaths.root + "/.build/bench-callgrind/\(family.rawValue)"
+        let label = "\(family.streamName), \(devices.count) × \(rate)/s under callgrind"
+        do {
+            try? FileManager.default.removeItem(atPath: folder)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let relay = ProcessRelay(.gatt2mqtt, family: family, world: world, watcher: watcher, acquireNotify: acquireNotify, callgrind: Callgrind(folder: folder))
+            print("bench: \(label): \(relay.name)")
+            let figures = try await StreamPhase(family: family, devices: devices, rate: rate, seconds: seconds, commandsPerSecond: 0).run(relay)
+            row.gatt2mqtt = figures
+            print("bench: \(label): \(figures.instructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–") instructions a value (the notification path \(figures.notificationPathInstructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–"))")
+        } catch {
+            print("bench: \(label): FAILED: \(error)")
+            row.failures.append("\(error)")
         }
         return row
     }
