@@ -27,19 +27,19 @@ struct FamilyBench {
             for rate in rates {
                 let simulators = try await startSimulators(family, rate: rate, count: devices, world: world)
                 let row = await measure(family, rate: rate, devices: simulators.devices, world: world, watcher: watcher)
-                try await finish(simulators, forget: forget, watcher: watcher)
+                await finish(simulators, forget: forget, watcher: watcher)
                 try rowDone(row)
             }
             if let instructionRate {
                 let simulators = try await startSimulators(family, rate: instructionRate, count: 1, world: world)
                 let row = await countInstructions(family, rate: instructionRate, devices: simulators.devices, world: world, watcher: watcher)
-                try await finish(simulators, forget: forget, watcher: watcher)
+                await finish(simulators, forget: forget, watcher: watcher)
                 try instructionsDone(row)
             }
         }
     }
 
-    private func finish(_ simulators: (devices: [BenchDevice], processes: [ManagedProcess]), forget: DBusFloor, watcher: BrokerWatcher) async throws {
+    private func finish(_ simulators: (devices: [BenchDevice], processes: [ManagedProcess]), forget: DBusFloor, watcher: BrokerWatcher) async {
         for process in simulators.processes { _ = await process.terminate(grace: .seconds(5)) }
         // The next family's device takes the same address: BlueZ must not remember this one's services and name.
         for device in simulators.devices { await forget.remove(device.address, on: device.central) }
