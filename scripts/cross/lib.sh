@@ -20,12 +20,17 @@
 cross_repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cross_cache="$cross_repo/.build/cross"
 cross_host="$cross_cache/sid-amd64"
-cross_bundle="$cross_cache/aarch64-trixie.artifactbundle"
-cross_sysroot="$cross_bundle/aarch64-trixie/sysroot"
+# The Swift SDK's name (swift build --swift-sdk), and where cross_run's commands find the SDKs
+# (--swift-sdks-path).
+cross_sdk=aarch64-trixie
+cross_sdks_inside=/sdks
+cross_bundle="$cross_cache/$cross_sdk.artifactbundle"
+cross_sysroot="$cross_bundle/$cross_sdk/sysroot"
 # The sysroot as cross_run's commands see it.
-cross_sysroot_inside=/sdks/aarch64-trixie.artifactbundle/aarch64-trixie/sysroot
+cross_sysroot_inside="$cross_sdks_inside/$cross_sdk.artifactbundle/$cross_sdk/sysroot"
 cross_mirror="http://deb.debian.org/debian"
 . "$cross_repo/scripts/lib/retry.sh"
+. "$cross_repo/scripts/lib/arm64-apt.sh"
 
 # The Swift version TOOLCHAINS states for arm64 (upstream, without the Debian revision).
 cross_stated_version() {
@@ -82,7 +87,7 @@ cross_prepare() {
     if [ ! -f "$cross_bundle/.complete-$swift_version" ]; then
         echo "cross: making the aarch64 Swift SDK (trixie, swiftlang $swift_version)" >&2
         rm -rf "$cross_bundle"
-        mkdir -p "$cross_bundle/aarch64-trixie"
+        mkdir -p "$cross_bundle/$cross_sdk"
         make_sysroot() {
             rm -rf "$cross_sysroot"
             mmdebstrap --quiet --arch=arm64 --variant=extract \
@@ -93,14 +98,9 @@ cross_prepare() {
         # The extract variant makes no /lib -> usr/lib link, and libm.so's linker script names /lib.
         ln -s usr/lib "$cross_sysroot/lib"
         rm -rf "$cross_sysroot/dev" "$cross_sysroot/tmp" "$cross_sysroot/var"
-        # The arm64 swiftlang of the root's version: sid's arm64 index in apt lists of its own (the host's
-        # stay as they are).
-        local arm64_apt=(-o Dir::Etc::SourceList="$cross_cache/apt/sid.list" -o Dir::Etc::SourceParts=/dev/null
-            -o Dir::State::Lists="$cross_cache/apt/lists" -o Dir::State::Status=/dev/null
-            -o Dir::Cache="$cross_cache/apt/cache" -o APT::Architecture=arm64 -o APT::Architectures=arm64
-            -o APT::Sandbox::User=root -o Acquire::Check-Valid-Until=false)
-        mkdir -p "$cross_cache/apt/lists/partial" "$cross_cache/apt/cache/archives/partial"
-        echo "deb [arch=arm64] $cross_mirror sid main" >"$cross_cache/apt/sid.list"
+        # The arm64 swiftlang of the root's version, from sid's arm64 index.
+        local arm64_apt
+        arm64_apt_options "$cross_cache/apt" sid
         swift_deb() {
             rm -rf "$cross_cache/deb" && mkdir -p "$cross_cache/deb"
             (cd "$cross_cache/deb" && apt-get download -qq "${arm64_apt[@]}" "swiftlang=$swift_version")
@@ -119,15 +119,15 @@ cross_prepare() {
 {
   "schemaVersion": "1.0",
   "artifacts": {
-    "aarch64-trixie": {
+    "$cross_sdk": {
       "type": "swiftSDK",
       "version": "$swift_version",
-      "variants": [{ "path": "aarch64-trixie", "supportedTriples": ["x86_64-unknown-linux-gnu", "x86_64-pc-linux-gnu"] }]
+      "variants": [{ "path": "$cross_sdk", "supportedTriples": ["x86_64-unknown-linux-gnu", "x86_64-pc-linux-gnu"] }]
     }
   }
 }
 EOF
-        cat >"$cross_bundle/aarch64-trixie/swift-sdk.json" <<'EOF'
+        cat >"$cross_bundle/$cross_sdk/swift-sdk.json" <<'EOF'
 {
   "schemaVersion": "4.0",
   "targetTriples": {
@@ -140,7 +140,7 @@ EOF
   }
 }
 EOF
-        cat >"$cross_bundle/aarch64-trixie/toolset.json" <<'EOF'
+        cat >"$cross_bundle/$cross_sdk/toolset.json" <<'EOF'
 {
   "schemaVersion": "1.0",
   "rootPath": "/usr/libexec/swift/bin",
@@ -155,13 +155,13 @@ EOF
 # The compiler finds its libraries through $ORIGIN, which glibc resolves from /proc/self/exe: hence /proc.
 cross_run() {
     unshare --mount --propagation private bash -euo pipefail -s "$cross_host" "$cross_repo" "$cross_bundle" \
-        "$cross_sysroot_inside" "$@" <<'INNER'
-host="$1" repo="$2" bundle="$3" sysroot="$4"
-shift 4
-mkdir -p "$host/src" "$host/sdks/aarch64-trixie.artifactbundle" "$host/opt/swift-packages"
+        "$cross_sdks_inside/$(basename "$cross_bundle")" "$cross_sysroot_inside" "$@" <<'INNER'
+host="$1" repo="$2" bundle="$3" bundle_inside="$4" sysroot="$5"
+shift 5
+mkdir -p "$host/src" "$host$bundle_inside" "$host/opt/swift-packages"
 mount -t proc proc "$host/proc"
 mount --bind "$repo" "$host/src"
-mount --bind "$bundle" "$host/sdks/aarch64-trixie.artifactbundle"
+mount --bind "$bundle" "$host$bundle_inside"
 if [ -d /opt/swift-packages ]; then mount --bind -o ro /opt/swift-packages "$host/opt/swift-packages"; fi
 if [ -f /etc/gitconfig ]; then cp /etc/gitconfig "$host/etc/gitconfig"; fi
 if [ -x /usr/bin/qemu-aarch64-static ]; then
