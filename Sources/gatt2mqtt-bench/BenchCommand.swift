@@ -281,14 +281,13 @@ struct BenchCommand: AsyncParsableCommand {
         var count = InstructionCount(devices: devices.count, rate: rate)
         let label = "\(devices.count) × \(rate)/s under callgrind"
         let folder = ProjectPaths.root + "/.build/bench-callgrind"
+        let callgrind: Callgrind
         do {
-            try? FileManager.default.removeItem(atPath: folder)
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            callgrind = try Callgrind.inEmptyFolder(folder)
         } catch {
             count.failures.append("cannot create \(folder): \(error)")
             return count
         }
-        let callgrind = Callgrind(folder: folder)
         let phase = StreamPhase(devices: devices, rate: rate, seconds: seconds, commandsPerSecond: 0)
         for program in [ProcessRelay.Program.gatt2mqtt, .pythonPeer] where chosen.contains(program == .gatt2mqtt ? "gatt2mqtt" : "peer") {
             let relay = ProcessRelay(program, world: world, watcher: watcher, acquireNotify: acquireNotify, callgrind: callgrind)

@@ -9,6 +9,13 @@ struct Callgrind: Sendable {
     /// Where the dumps go, one file per process and dump.
     let folder: String
 
+    /// A callgrind whose dumps go to `folder`, emptied first: an earlier run's dumps would be read as this one's.
+    static func inEmptyFolder(_ folder: String) throws -> Callgrind {
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return Callgrind(folder: folder)
+    }
+
     /// `executable arguments` under callgrind, writing its dumps as `<folder>/<name>.<pid>[.<n>]`.
     func wrap(_ executable: String, _ arguments: [String], name: String) -> (executable: String, arguments: [String]) {
         ("/usr/bin/valgrind", ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=\(folder)/\(name).%p", executable] + arguments)

@@ -96,9 +96,8 @@ struct FamilyBench {
         let folder = ProjectPaths.root + "/.build/bench-callgrind/\(family.rawValue)"
         let label = "\(family.streamName), \(devices.count) × \(rate)/s under callgrind"
         do {
-            try? FileManager.default.removeItem(atPath: folder)
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let relay = ProcessRelay(.gatt2mqtt, family: family, world: world, watcher: watcher, acquireNotify: acquireNotify, callgrind: Callgrind(folder: folder))
+            let callgrind = try Callgrind.inEmptyFolder(folder)
+            let relay = ProcessRelay(.gatt2mqtt, family: family, world: world, watcher: watcher, acquireNotify: acquireNotify, callgrind: callgrind)
             print("bench: \(label): \(relay.name)")
             let figures = try await StreamPhase(family: family, devices: devices, rate: rate, seconds: seconds, commandsPerSecond: 0).run(relay)
             row.gatt2mqtt = figures
