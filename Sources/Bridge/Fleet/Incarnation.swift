@@ -14,8 +14,7 @@ import Peripherals
 /// - a file that is not there is the first start, which begins at the clock's seconds (at least 1): a gateway
 ///   that ran on the clock before it had a file (see `forGateway`) does not go back when it gets one; a file
 ///   that is there but unreadable, empty or not a number is refused with what is wrong, rather than read as 0;
-/// - the new value is written to a temporary file, flushed to disk, renamed over the old one and the folder
-///   flushed, so a power cut leaves either the old number or the new one;
+/// - the new value replaces the old one durably (`DurableFile`): a power cut leaves either the old number or the new one;
 /// - it stops below 2^53 − 1, the largest a claim carries (`ClaimCodec.maximumCounter`);
 /// - the file stays locked while the gateway runs: a second gateway given the same file (two on one host with
 ///   the default) refuses to start instead of sharing a counter.
@@ -42,14 +41,13 @@ enum Incarnation {
 
     /// Locks `file`, reads it, writes and returns the next incarnation. The lock is held until the process ends.
     static func next(file: String) throws -> UInt64 {
-        let folder = file.lastIndex(of: "/").map { String(file[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        do throws(DurableFile.Failure) {
+            try DurableFile.createFolder(of: file)
         } catch {
-            throw Failure(description: "cannot create the folder of \(file): \(error)")
+            throw Failure(description: error.description)
         }
         let lock = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw Failure(description: "cannot open \(file).lock: \(errorText())") }
+        guard lock >= 0 else { throw Failure(description: "cannot open \(file).lock: \(DurableFile.errorText())") }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             close(lock)
             throw Failure(description: "\(file) is in use by another gatt2mqtt: give each gateway its own fleet.incarnation_file")
@@ -57,23 +55,25 @@ enum Incarnation {
         // The descriptor is kept open on purpose: the lock lasts as long as the process.
         let last = try read(file)
         let next = last == 0 ? clockSeconds() : last + 1
-        try write(next, to: file, folder: folder)
+        do throws(DurableFile.Failure) {
+            try DurableFile.replace(file, with: Array("\(next)\n".utf8))
+        } catch {
+            throw Failure(description: error.description)
+        }
         return next
     }
 
     /// The last incarnation: 0 when the file does not exist.
     static func read(_ file: String) throws -> UInt64 {
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 {
-            if errno == ENOENT { return 0 }
-            throw Failure(description: "cannot read \(file): \(errorText())")
+        let bytes: [UInt8]?
+        do throws(DurableFile.Failure) {
+            bytes = try DurableFile.read(file, limit: 31)
+        } catch {
+            throw Failure(description: error.description)
         }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 32)
-        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        guard count >= 0 else { throw Failure(description: "cannot read \(file): \(errorText())") }
-        let text = String(decoding: bytes[..<count], as: UTF8.self).trimming()
-        guard count < bytes.count, let value = UInt64(text) else {
+        guard let bytes else { return 0 }
+        let text = String(decoding: bytes, as: UTF8.self).trimming()
+        guard bytes.count < 32, let value = UInt64(text) else {
             throw Failure(
                 description: "\(file) holds no incarnation number ('\(text.prefix(20))'): restore it, or remove it to start again at 1", damaged: true)
         }
@@ -83,26 +83,6 @@ enum Incarnation {
         return value
     }
 
-    private static func write(_ value: UInt64, to file: String, folder: String) throws {
-        let temporary = file + ".new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure(description: "cannot write \(temporary): \(errorText())") }
-        let bytes = Array("\(value)\n".utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == bytes.count, synced else { throw Failure(description: "cannot write \(temporary): \(errorText())") }
-        guard rename(temporary, file) == 0 else { throw Failure(description: "cannot replace \(file): \(errorText())") }
-        // The rename itself is durable once the folder is.
-        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
-    }
-
     /// The clock's whole seconds since 1970, at least 1 (a box without a real-time clock may start near 0).
     static func clockSeconds() -> UInt64 { UInt64(max(1, Date().timeIntervalSince1970)) }
-
-    private static func errorText() -> String { String(cString: strerror(errno)) }
 }
