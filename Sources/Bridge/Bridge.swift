@@ -85,17 +85,19 @@ public final class Bridge: Sendable {
             discovery: HomeAssistantDiscovery(topics: topics, fleet: coordinator != nil, prefix: configuration.homeAssistant.discoveryPrefix),
             publisher: publisher, enabled: configuration.homeAssistant.enabled)
         adapters = AdapterWatch(context: context, statuses: AdapterStatusBoard(adapters: configuration.adapters))
+        let adoptions = Adoptions(context: context)
         let sessions = DeviceSessions(
-            context: context, commandRouter: commandRouter, homeAssistant: homeAssistant, adapterStatuses: adapters.statuses, fleet: coordinator)
+            context: context, commandRouter: commandRouter, homeAssistant: homeAssistant, adapterStatuses: adapters.statuses, fleet: coordinator,
+            adoptions: adoptions)
         self.sessions = sessions
         requests = GatewayRequests(context: context, sessions: sessions)
         let fleet = coordinator.map { FleetService(context: context, coordinator: $0, sessions: sessions) }
         self.fleet = fleet
-        leftovers = Leftovers(context: context, sessions: sessions.table)
+        leftovers = Leftovers(context: context, sessions: sessions.table, adoptions: adoptions)
         // The order a message is offered in: the fleet sees a gateway status first (and leaves the gateway's own to
         // the leftovers); the rest are disjoint.
         let routes = [
-            fleet?.route, leftovers.route, homeAssistant.route, requests.route,
+            fleet?.route, leftovers.route, adoptions.route, homeAssistant.route, requests.route,
             sessions.commandRoute { family, id in fleet?.answersWithoutSession(family: family, id: id) ?? true },
             sessions.followedLeavesRoute,
         ].compactMap { $0 }

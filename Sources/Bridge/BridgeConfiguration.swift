@@ -22,8 +22,11 @@ public struct BridgeConfiguration: Sendable {
     public var families = FamilySettingsStore()
     /// Set for a gateway in a fleet: it connects only the devices the fleet's rules give it.
     public var fleet: FleetOptions?
-    /// Which devices connect without a `connect` request.
-    public var autoConnect = AutoConnectPolicy.all
+    /// Which devices connect without a `connect` request: by default only adopted ones (`Adoptions`).
+    public var autoConnect = AutoConnectPolicy.adopted([])
+    /// Where the gateway keeps what outlives it (the adopted devices); nil keeps them in memory only (and on the
+    /// broker, retained).
+    public var stateDirectory: String?
     /// How long the broker keeps the gateway's session (and the QoS 1 commands for it) while the
     /// gateway is away (MQTT 5; with 3.1.1 the session persists until the gateway returns).
     public var sessionExpirySeconds: UInt32 = 3600

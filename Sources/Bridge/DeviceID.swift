@@ -5,4 +5,10 @@ public enum DeviceID {
     public static func from(address: String) -> String {
         String(address.lowercased().unicodeScalars.filter { ("0"..."9").contains($0) || ("a"..."f").contains($0) }.map(Character.init))
     }
+
+    /// Whether `text` is a Bluetooth address as BlueZ spells it: six pairs of hex digits (either case) between colons.
+    public static func isAddress(_ text: String) -> Bool {
+        let pairs = text.split(separator: ":", omittingEmptySubsequences: false)
+        return pairs.count == 6 && pairs.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
 }

@@ -81,6 +81,12 @@ public struct TopicMap: Sendable {
     /// Every fleet gateway's claims.
     public var claimFilter: String { everyGateway("claim/+/+") }
 
+    /// The devices this gateway adopted (retained), `gatt2mqtt/<gateway>/adopted`.
+    public var adopted: String { gatewayTopic("adopted") }
+
+    /// Whether the join window is open (retained), `gatt2mqtt/<gateway>/permit_join`.
+    public var permitJoin: String { gatewayTopic("permit_join") }
+
     /// A fleet gateway's heartbeat, `gatt2mqtt/<gateway>/fleet`.
     public var fleetHeartbeat: String { gatewayTopic("fleet") }
 
@@ -97,21 +103,19 @@ public struct TopicMap: Sendable {
         return (String(parts[1]), family, String(parts[4]))
     }
 
-    /// The gateway of `gatt2mqtt/<gateway>/status`; nil for anything else, or a name no gateway may have.
-    public func parseGatewayStatus(_ topic: String) -> String? {
-        guard let parts = deviceLevels(topic), parts.count == 3, parts[0] == "gatt2mqtt", parts[2] == "status",
+    /// The gateway of `gatt2mqtt/<gateway>/<leaf>` (one level); nil for anything else, or a name no gateway may have.
+    public func parseGatewayLeaf(_ topic: String, _ leaf: String) -> String? {
+        guard let parts = deviceLevels(topic), parts.count == 3, parts[0] == "gatt2mqtt", parts[2] == leaf,
             Self.isValidGatewayName(String(parts[1]))
         else { return nil }
         return String(parts[1])
     }
 
-    /// The gateway of `gatt2mqtt/<gateway>/fleet`; nil for anything else, or a name no gateway may have.
-    public func parseFleetHeartbeat(_ topic: String) -> String? {
-        guard let parts = deviceLevels(topic), parts.count == 3, parts[0] == "gatt2mqtt", parts[2] == "fleet",
-            Self.isValidGatewayName(String(parts[1]))
-        else { return nil }
-        return String(parts[1])
-    }
+    /// The gateway of `gatt2mqtt/<gateway>/status`.
+    public func parseGatewayStatus(_ topic: String) -> String? { parseGatewayLeaf(topic, "status") }
+
+    /// The gateway of `gatt2mqtt/<gateway>/fleet`.
+    public func parseFleetHeartbeat(_ topic: String) -> String? { parseGatewayLeaf(topic, "fleet") }
 
     /// The request name of `gatt2mqtt/<gateway>/request/<name>`; nil for any other topic.
     public func parseRequest(_ topic: String) -> String? {

@@ -64,6 +64,7 @@ struct ConfigurationKey: Hashable, Sendable {
     static let payloadSizeLimit = Self("payload_size_limit", .integer)
     static let healthInterval = Self("health_s", .number)
     static let healthFile = Self("health_file", .path, environment: "GATT2MQTT_HEALTH_FILE")
+    static let stateDirectory = Self("state_directory", .path, environment: "GATT2MQTT_STATE_DIRECTORY")
     static let commandRate = Self("limits.command_rate", .number)
     static let commandBurst = Self("limits.command_burst", .integer)
     static let homeAssistantEnabled = Self("homeassistant.enabled", .text)
@@ -81,7 +82,7 @@ struct ConfigurationKey: Hashable, Sendable {
     private static let gatewayKeys: [Self] = [
         brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
         tlsCertificateFile, tlsKeyFile, sessionExpiry, gateway, baseTopic, adapter, adapters, adapterSlots,
-        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile, homeAssistantEnabled, homeAssistantPrefix, commandRate,
+        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix, commandRate,
         commandBurst, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
         httpPasswordFile, httpTokenFile, httpHosts,
     ]

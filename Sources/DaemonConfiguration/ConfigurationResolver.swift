@@ -15,9 +15,12 @@ struct ConfigurationResolver {
     let settings: Settings
     /// The default gateway name is derived from it.
     let hostName: String
+    /// The folder systemd made for the unit (`StateDirectory=`, passed as `STATE_DIRECTORY`): the default state directory.
+    var systemdStateDirectory: String? = nil
 
     static let defaultBroker = "mqtt://127.0.0.1:1883"
     static let defaultAdapter = "hci0"
+    static let defaultStateDirectory = "/var/lib/gatt2mqtt"
     static let keepAliveRange = 5...65535
     static let adapterSlotRange = 1...64
     static let payloadSizeRange = 64...268_435_455
@@ -62,6 +65,8 @@ struct ConfigurationResolver {
             bridge.healthInterval = .milliseconds(Int(seconds * 1000))
         }
         bridge.healthFile = text(.healthFile)
+        bridge.stateDirectory = text(.stateDirectory) ?? systemdStateDirectory.flatMap { $0.split(separator: ":").first.map(String.init) }
+            ?? Self.defaultStateDirectory
         if let seconds = integer(.sessionExpiry) {
             guard (0...Int(UInt32.max)).contains(seconds) else { throw fail(.sessionExpiry, "must be from 0 to \(UInt32.max) seconds, not \(seconds)") }
             bridge.sessionExpirySeconds = UInt32(seconds)
@@ -264,9 +269,9 @@ struct ConfigurationResolver {
             caFile: text(.tlsCAFile), certificateFile: text(.tlsCertificateFile), keyFile: text(.tlsKeyFile))
     }
 
-    /// `allow` implies `allowed`, unless a source of higher precedence sets `auto_connect` (so
-    /// `--auto-connect all` overrides a file's allow list); `none` with addresses of the same source is
-    /// a contradiction.
+    /// `adopted` by default; `allow` implies `allowed`, unless a source of higher precedence sets `auto_connect` (so
+    /// `--auto-connect all` overrides a file's allow list), and `adopted` takes the allow list as adopted devices;
+    /// `none` with addresses of the same source is a contradiction.
     private func resolveAutoConnect() throws(ConfigurationError) -> AutoConnectPolicy {
         var addresses: Set<String> = []
         for address in list(.allow) {
@@ -276,13 +281,14 @@ struct ConfigurationResolver {
             addresses.insert(normalized)
         }
         let mode = text(.autoConnect)
-        guard mode == nil || ["all", "none", "allowed"].contains(mode) else {
-            throw fail(.autoConnect, "must be all, none or allowed, not '\(mode ?? "")'")
+        guard mode == nil || ["adopted", "all", "none", "allowed"].contains(mode) else {
+            throw fail(.autoConnect, "must be adopted, all, none or allowed, not '\(mode ?? "")'")
         }
         guard let mode, let modeSource = settings[.autoConnect]?.source else {
-            return addresses.isEmpty ? .all : .allowList(addresses)
+            return addresses.isEmpty ? .adopted([]) : .allowList(addresses)
         }
         if mode == "allowed" { return .allowList(addresses) }
+        if mode == "adopted" { return .adopted(addresses) }
         guard let allowSource = settings[.allow]?.source, !addresses.isEmpty, allowSource >= modeSource else {
             return mode == "all" ? .all : .none
         }

@@ -64,11 +64,10 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         add(1, "acquire_notify: \(bridge.acquireNotify)")
 
         add(0, "devices:")
+        add(1, "auto_connect: \(bridge.autoConnect.name)")
         switch bridge.autoConnect {
-        case .all: add(1, "auto_connect: all")
-        case .none: add(1, "auto_connect: none")
-        case .allowList(let addresses):
-            add(1, "auto_connect: allowed")
+        case .all, .none: break
+        case .allowList(let addresses), .adopted(let addresses):
             add(1, "allow: [" + addresses.sorted().map(quoted).joined(separator: ", ") + "]")
         }
         if bridge.aliases.isEmpty {
@@ -86,6 +85,7 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         add(0, "payload_size_limit: \(bridge.payloadSizeLimit)")
         add(0, "health_s: \(number(bridge.healthInterval / .seconds(1)))")
         if let file = bridge.healthFile { add(0, "health_file: \(quoted(file))") }
+        if let folder = bridge.stateDirectory { add(0, "state_directory: \(quoted(folder))") }
         add(0, "limits:")
         add(1, "command_rate: \(number(bridge.commandRate.perSecond))")
         add(1, "command_burst: \(Int(bridge.commandRate.burst))")

@@ -17,6 +17,9 @@ public final class TestWorld: Sendable {
     private let children = Mutex<[ManagedProcess]>([])
     /// Whether `stop()` ran (it releases the real guest's lease once).
     private let stopped = Mutex(false)
+    /// The gateways' state directories (`<folder>/<process name>`): a gateway restarted in this world finds what it
+    /// kept, and no world sees another's. Removed by `stop()`.
+    public let stateFolder = FileManager.default.temporaryDirectory.appendingPathComponent("gatt2mqtt-state-\(UUID().uuidString)").path
 
     /// What runs BlueZ: BlueZoo on a private bus of this world's own, or the shared real-BlueZ guest.
     private enum Backend: Sendable {
@@ -121,13 +124,20 @@ public final class TestWorld: Sendable {
         let process = try launch(
             ProjectPaths.binary("gatt2mqtt"),
             ["--broker", brokerURL ?? broker.url] + (adapters ?? bridgeAdapters).flatMap { ["--adapter", $0] }
-                + ["--gateway", gateway, "--log-level", "debug"] + extraArguments,
+                + ["--gateway", gateway, "--log-level", "debug"] + Self.withAutoConnect(extraArguments),
             name: gateway == "test" ? "gatt2mqtt" : "gatt2mqtt-\(gateway)", extraEnvironment: extraEnvironment)
         try await process.waitForLine(containing: "bridge running", timeout: .seconds(20))
         return process
     }
 
-    /// Starts any other BlueZ client (bluetoothctl, a Python script) in this world.
+    /// The arguments a test's gateway gets unless the test chooses: every device of a known family connects
+    /// (`--auto-connect all`), as the tests of one family's bridging need; adoption has tests of its own.
+    static func withAutoConnect(_ arguments: [String]) -> [String] {
+        arguments.contains(where: { ["--auto-connect", "--allow"].contains($0) }) ? arguments : ["--auto-connect", "all"] + arguments
+    }
+
+    /// Starts any other BlueZ client (bluetoothctl, a Python script) in this world. A gateway among them keeps its
+    /// state in this world's `stateFolder`, under the process's name, never in the machine's /var/lib/gatt2mqtt.
     public func launch(
         _ executable: String, _ arguments: [String], name: String? = nil, extraEnvironment: [String: String] = [:],
         standardInput: Bool = false
@@ -135,8 +145,9 @@ public final class TestWorld: Sendable {
         let logFile = Self.keptLogs.map { folder in
             "\(folder)/\(kind)-\(ObjectIdentifier(self).hashValue & 0xffff)-\(name ?? URL(fileURLWithPath: executable).lastPathComponent).log"
         }
+        let stateDirectory = ["GATT2MQTT_STATE_DIRECTORY": "\(stateFolder)/\(name ?? URL(fileURLWithPath: executable).lastPathComponent)"]
         let process = try ManagedProcess.launch(
-            executable, arguments: arguments, environment: environment.merging(extraEnvironment) { $1 }, name: name,
+            executable, arguments: arguments, environment: environment.merging(stateDirectory) { $1 }.merging(extraEnvironment) { $1 }, name: name,
             logFile: logFile, standardInput: standardInput)
         children.withLock { $0.append(process) }
         return process
@@ -252,6 +263,7 @@ public final class TestWorld: Sendable {
             if first { await GuestLease.shared.release() }
         }
         await broker.stop()
+        try? FileManager.default.removeItem(atPath: stateFolder)
     }
 }
 

@@ -53,18 +53,21 @@ import Testing
         }
     }
 
-    /// `auto_connect` as an allow list: only the listed device connects by itself; the other is seen, listed idle,
-    /// never connected.
+    /// `auto_connect` as an allow list: only the listed device connects by itself; the other is seen (listed idle
+    /// and not adopted in the `devices` answer, in no retained list), never connected.
     @Test func onlyAnAllowedDeviceConnectsByItself() async throws {
         let (allowed, other) = (InMemoryDevices.belt(address: "00:11:22:33:44:01"), InMemoryDevices.belt(address: "00:11:22:33:44:02"))
         try await InMemoryGateway.with(configure: { $0.autoConnect = .allowList([allowed.device.address]) }) { gateway in
             gateway.central.add(other)
             await gateway.connect(allowed, family: "belt")
             let otherID = DeviceID.from(address: other.device.address)
-            let devices = await gateway.probe.next(on: "gatt2mqtt/test/devices") { $0.contains(other.device.address) && $0.contains(#""state":"connected""#) }
+            let mark = gateway.probe.mark
+            try gateway.publish("gatt2mqtt/test/request/devices", "{}")
+            let devices = await gateway.probe.next(on: "gatt2mqtt/test/response/devices", after: mark)
             #expect(devices.payloadString?.contains(
-                #""address":"\#(other.device.address)","family":"belt","id":"\#(otherID)","name":"naviGuertel 01","paired":false,"state":"idle""#) == true,
+                #""address":"\#(other.device.address)","adopted":false,"family":"belt","id":"\#(otherID)","name":"naviGuertel 01","paired":false,"rssi":-60,"state":"idle""#) == true,
                 "\(devices.payloadString ?? "")")
+            #expect(gateway.probe.payloads(on: "gatt2mqtt/test/devices").allSatisfy { !$0.contains(other.device.address) })
             #expect(gateway.probe.payloads(on: "belt/\(otherID)/connection").isEmpty)
             #expect(await other.writes.isEmpty)
             #expect(await !other.isConnected)

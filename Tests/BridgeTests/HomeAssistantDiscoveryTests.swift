@@ -222,12 +222,12 @@ struct HomeAssistantControlsTests {
         try discovery.configs(for: device).map { try #require(try JSONSerialization.jsonObject(with: Data($0.payload.utf8)) as? [String: Any]) }
     }
 
-    /// The gateway's own device: status, version, adapters, connected devices, message rates and a scan button,
-    /// all unavailable while the gateway is offline but the status itself.
+    /// The gateway's own device: status, version, adapters, connected devices, message rates, a scan button and a
+    /// permit-join switch, all unavailable while the gateway is offline but the status itself.
     @Test func theGatewayIsADeviceOfItsOwn() throws {
         let configs = discovery.gatewayConfigs()
         #expect(configs.map { $0.topic.split(separator: "/")[3] }.sorted() == [
-            "adapters", "connected_devices", "messages_in", "messages_out", "scan", "status", "version",
+            "adapters", "connected_devices", "messages_in", "messages_out", "permit_join", "scan", "status", "version",
         ])
         for config in configs {
             let payload = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
@@ -237,6 +237,9 @@ struct HomeAssistantControlsTests {
         }
         let scan = try #require(configs.first { $0.topic == "homeassistant/button/gatt2mqtt_hall/scan/config" })
         #expect(scan.payload.contains(#""command_topic":"gatt2mqtt/hall/request/scan""#))
+        let join = try #require(configs.first { $0.topic == "homeassistant/switch/gatt2mqtt_hall/permit_join/config" })
+        #expect(join.payload.contains(#""command_topic":"gatt2mqtt/hall/request/permit_join""#))
+        #expect(join.payload.contains(#""state_topic":"gatt2mqtt/hall/permit_join""#))
         let request = try GatewayRequest.parse(name: "scan", payload: CommandPayload(bytes: Array(#"{"duration_s":10}"#.utf8)))
         #expect(request == .scan(seconds: 10))
     }

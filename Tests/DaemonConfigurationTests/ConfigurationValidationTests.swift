@@ -56,7 +56,7 @@ struct ConfigurationValidationTests {
         ("base_topic: a/+/b", "base_topic", "without '+', '#', empty levels or a leading '$', not 'a/+/b'"),
         ("base_topic: site/", "base_topic", "not 'site/'"),
         ("base_topic: $SYS", "base_topic", "not '$SYS'"),
-        ("devices: {auto_connect: some}", "devices.auto_connect", "must be all, none or allowed, not 'some'"),
+        ("devices: {auto_connect: some}", "devices.auto_connect", "must be adopted, all, none or allowed, not 'some'"),
         ("devices: {allow: [nope]}", "devices.allow", "'nope' is not a Bluetooth address"),
         ("devices: {allow: ['AA:BB:CC:DD:EE']}", "devices.allow", "is not a Bluetooth address"),
         (

@@ -86,7 +86,7 @@ struct YAMLParserTests {
         #expect(
             document.keys == [
                 "broker", "gateway", "base_topic", "adapters", "adapter_slots", "bluez", "devices", "belt", "a5", "cpr",
-                "grip", "log_level", "payload_size_limit", "health_s", "health_file", "limits", "homeassistant", "fleet", "http",
+                "grip", "log_level", "payload_size_limit", "health_s", "health_file", "state_directory", "limits", "homeassistant", "fleet", "http",
             ])
         #expect(document["broker"]?["url"] == plain("mqtts://broker.example.net:8883", 12))
         #expect(document["base_topic"] == doubleQuoted("", 27))
@@ -100,8 +100,8 @@ struct YAMLParserTests {
         #expect(document["belt"] == mapping(44))
         #expect(document["cpr"]?["range_mm"] == sequence(56, plain("50", 56), plain("60", 56)))
         #expect(document["cpr"]?["distance"]?["reference_dbm"] == plain("-59", 61))
-        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 81))
-        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 84))
+        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 82))
+        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 85))
     }
 
     // MARK: Block collections

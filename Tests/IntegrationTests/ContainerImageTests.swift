@@ -109,6 +109,8 @@ struct ContainerImageTests {
                 ], name: "container")
             try await container.waitForLine(containing: "gatt2mqtt \(version) starting", timeout: .seconds(60))
             try await recorder.waitFor("gatt2mqtt/container/status") { $0.payloadString == "online" }
+            // The belt is a stranger until a join window adopts it.
+            try recorder.publish("gatt2mqtt/container/request/permit_join", "{}")
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             try await recorder.waitFor("belt/\(id)/heading")
 

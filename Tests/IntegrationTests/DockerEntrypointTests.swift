@@ -16,6 +16,8 @@ struct DockerEntrypointTests {
                 "GATT2MQTT_ADAPTER": "hci0", "GATT2MQTT_GATEWAY": "docker", "GATT2MQTT_CONFIG": "/nonexistent/gatt2mqtt.yaml",
             ])
             try await recorder.waitFor("gatt2mqtt/docker/status") { $0.payloadString == "online" }
+            // The belt is a stranger until a join window adopts it.
+            try recorder.publish("gatt2mqtt/docker/request/permit_join", "{}")
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             await recorder.stop()
         }

@@ -22,14 +22,14 @@ struct GatewayRequestTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge(extraArguments: ["--auto-connect", "none"])
 
-            // Not connected by itself; the inventory lists it as idle.
-            try await recorder.waitFor("gatt2mqtt/test/devices") { $0.payloadString?.contains(#""state":"idle""#) == true }
-            #expect(recorder.messages(on: "belt/\(id)/connection").isEmpty)
-
             #expect(try await request(recorder, "scan", #"{"duration_s":5}"#) == #"{"data":{"duration_s":5},"ok":true,"request":"scan"}"#)
             let seen = try await recorder.waitFor("gatt2mqtt/test/scan") { $0.payloadString?.contains(address) == true }
             #expect(seen.payloadString?.contains(#""family":"belt""#) == true)
             #expect(seen.payloadString?.contains(#""name":"naviGuertel-SIM""#) == true)
+            // Not connected by itself: seen, idle, and none of the gateway's, so not in the retained list.
+            #expect(try await request(recorder, "devices", "{}").contains(#""adopted":false,"family":"belt""#))
+            #expect(recorder.messages(on: "belt/\(id)/connection").isEmpty)
+            #expect(!recorder.messages(on: "gatt2mqtt/test/devices").contains { $0.payloadString?.contains(address) == true })
 
             let connected = try await request(recorder, "connect", #"{"address":"\#(address.lowercased())","transaction":7}"#)
             #expect(connected.contains(#""ok":true"#) && connected.contains(#""transaction":7"#))
@@ -63,11 +63,16 @@ struct GatewayRequestTests {
 
             // Forget removes the bond; the device comes back from discovery unpaired. btvirt's scanner reports an
             // advertiser again only when its advertising changes, so on the real stack the belt is simply gone.
-            let beforeForget = recorder.mark
             #expect(try await request(recorder, "forget", #"{"address":"\#(address)"}"#) == #"{"ok":true,"request":"forget"}"#)
-            try await recorder.waitFor("gatt2mqtt/test/devices", after: beforeForget) { message in
-                let text = message.payloadString ?? ""
-                return world.isReal ? !text.contains(address) : text.contains(#""paired":false"#)
+            if world.isReal {
+                #expect(try await !request(recorder, "devices", "{}").contains(address))
+            } else {
+                let rediscovered = recorder.mark
+                try recorder.publish("gatt2mqtt/test/request/scan", #"{"duration_s":30}"#)
+                try await recorder.waitFor("gatt2mqtt/test/scan", after: rediscovered) { message in
+                    let text = message.payloadString ?? ""
+                    return text.contains(address) && text.contains(#""paired":false"#)
+                }
             }
 
             // Refusals.
@@ -89,7 +94,7 @@ struct GatewayRequestTests {
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge(extraArguments: ["--auto-connect", "none"])
-            try await recorder.waitFor("gatt2mqtt/test/devices") { $0.payloadString?.contains(address) == true }
+            try await recorder.waitUntilSeen(address)
 
             // Served as the wrong family, the belt has none of an Activ5's services: the connection fails, and says why.
             #expect(try await request(recorder, "connect", #"{"address":"\#(address)","family":"a5"}"#).contains(#""ok":true"#))

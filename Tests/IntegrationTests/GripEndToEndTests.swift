@@ -87,7 +87,7 @@ struct GripEndToEndTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge(extraArguments: ["--auto-connect", "none"])
             let (grip, address, id) = try await startGrip(world, ["--refuse-pairing"])
-            try await recorder.waitFor("gatt2mqtt/test/devices") { $0.payloadString?.contains(address) == true }
+            try await recorder.waitUntilSeen(address)
             try recorder.publish("gatt2mqtt/test/request/pair", #"{"address":"\#(address)"}"#)
             let answer = try #require(try await recorder.waitFor("gatt2mqtt/test/response/pair").payloadString)
             #expect(answer.contains(#""ok":false"#) && answer.contains("pairing with \(address) failed"), "\(answer)")

@@ -54,12 +54,18 @@ struct InstalledPackageTests {
         #expect(try await guest.output("gatt2mqtt --version") == (try ProjectPaths.version()))
         try await recorder.waitFor("gatt2mqtt/\(gateway)/status", timeout: .seconds(60)) { $0.payloadString == "online" }
 
-        // A belt on the other controller: its headings reach the broker through the installed daemon.
+        // A belt on the other controller, adopted in a join window (devices in range are strangers until then): its
+        // headings reach the broker through the installed daemon.
+        let joinState = recorder.mark
+        try recorder.publish("gatt2mqtt/\(gateway)/request/permit_join", #"{"duration_s":300}"#)
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/permit_join", after: joinState, timeout: .seconds(30)) { ($0.payloadString ?? "").contains(#""open":true"#) }
         let belt = try await guest.startSimulator(["belt"])
         let address = try #require(belt.ready.split(separator: " ").dropFirst(2).first, "READY belt <address> …: \(belt.ready)")
         let id = address.lowercased().replacingOccurrences(of: ":", with: "")
         try await recorder.waitFor("belt/\(id)/connection", timeout: .seconds(120)) { $0.payloadString == "connected" }
         try await recorder.waitFor("belt/\(id)/heading", timeout: .seconds(60))
+        // Kept in the unit's StateDirectory, through the sandbox: the restart below finds the belt adopted.
+        #expect(try await guest.output("cat /var/lib/gatt2mqtt/adopted.json").contains(#""address":"\#(address)""#))
 
         // A warning provoked from the broker is in the journal at priority 4; info lines are not there.
         try recorder.publish("gatt2mqtt/\(gateway)/request/connect", "not json")
@@ -77,7 +83,8 @@ struct InstalledPackageTests {
         print("installed tier: systemd-analyze security gatt2mqtt: exposure \(exposure)")
         #expect(exposure <= 2.0, "\(security.suffix(40).joined(separator: "\n"))")
 
-        // A wedged daemon (SIGSTOP) is killed by the watchdog and started again; the belt comes back.
+        // A wedged daemon (SIGSTOP) is killed by the watchdog and started again; the belt comes back (still adopted:
+        // the join window did not outlive the process).
         let pid = try await guest.output("systemctl show -P MainPID gatt2mqtt")
         let mark = recorder.mark
         #expect(try await guest.run("systemctl kill -s SIGSTOP gatt2mqtt").status == 0)

@@ -71,6 +71,7 @@ struct SecurityTests {
                 ca_file: \(ca)
             gateway: {name: test}
             adapter: hci0
+            devices: {auto_connect: all}
             log_level: debug
             """.write(toFile: directory + "/gatt2mqtt.yaml", atomically: true, encoding: .utf8)
         return try world.launch(ProjectPaths.binary("gatt2mqtt"), ["--config", directory + "/gatt2mqtt.yaml"], name: "gatt2mqtt")

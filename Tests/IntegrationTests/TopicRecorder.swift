@@ -118,12 +118,23 @@ final class TopicRecorder: Sendable {
         return Dictionary(messages.filter(\.retain).map { ($0.topic, $0.payloadString ?? "") }, uniquingKeysWith: { _, last in last })
     }
 
-    func publish(_ topic: String, _ payload: String, responseTopic: String? = nil, correlation: [UInt8]? = nil) throws {
-        try client.publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, responseTopic: responseTopic, correlationData: correlation))
+    func publish(_ topic: String, _ payload: String, retain: Bool = false, responseTopic: String? = nil, correlation: [UInt8]? = nil) throws {
+        try client.publish(MQTTMessage(
+            topic: topic, string: payload, qos: .atLeastOnce, retain: retain, responseTopic: responseTopic, correlationData: correlation))
     }
 
     func stop() async {
         reader.cancel()
         await client.stop()
+    }
+}
+
+extension TopicRecorder {
+    /// Waits until the gateway has seen `address`: a scan reports it (a device that is none of the gateway's is in
+    /// no retained list, and a `connect` request needs a device BlueZ knows).
+    func waitUntilSeen(_ address: String, gateway: String = "test") async throws {
+        let mark = mark
+        try publish("gatt2mqtt/\(gateway)/request/scan", #"{"duration_s":30}"#)
+        try await waitFor("gatt2mqtt/\(gateway)/scan", after: mark) { $0.payloadString?.contains(#""address":"\#(address)""#) == true }
     }
 }

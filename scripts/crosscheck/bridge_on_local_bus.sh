@@ -38,7 +38,7 @@ mosquitto_sub -p "$port" -t "a5/$id/state" -W 90 >>"$work/state" 2>/dev/null &
 pids+=($!)
 mosquitto_sub -p "$port" -t "a5/$id/force" -C 3 -W 90 >"$work/force" 2>/dev/null &
 forces=$!
-"$bridge" --broker "mqtt://127.0.0.1:$port" --adapter "$adapter" --gateway local --log-level debug >"$work/bridge.log" 2>&1 &
+"$bridge" --broker "mqtt://127.0.0.1:$port" --adapter "$adapter" --gateway local --log-level debug --auto-connect all >"$work/bridge.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 600); do grep -qx stopped "$work/state" && break; sleep 0.1; done
 grep -qx stopped "$work/state" || fail "the Activ5 never reached 'stopped'"

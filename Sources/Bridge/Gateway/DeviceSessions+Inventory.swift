@@ -12,7 +12,8 @@ extension DeviceSessions {
             let state = serving ? states[device.path]?.rawValue ?? "disconnected" : waiting.contains(device.address) ? "waiting_for_slot" : "idle"
             return DeviceInventory.Entry(
                 address: device.address, id: context.id(of: device.address), family: driver.family, name: device.name ?? device.alias,
-                state: state, rssi: device.rssi, paired: device.paired, adapter: serving ? context.adapterName(device.adapterPath) : nil)
+                state: state, rssi: device.rssi, paired: device.paired, adapter: serving ? context.adapterName(device.adapterPath) : nil,
+                adopted: serving || isAdopted(device, driver: driver))
         }
         return DeviceInventory(entries: entries)
     }

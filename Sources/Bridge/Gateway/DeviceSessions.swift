@@ -19,12 +19,15 @@ final class DeviceSessions: Sendable {
     let adapterStatuses: AdapterStatusBoard
     /// In a fleet, only a device's owner connects it; nil for a gateway on its own.
     let fleet: FleetCoordinator?
+    /// The devices adopted, and the join window.
+    let adoptions: Adoptions
 
     init(
         context: GatewayContext, commandRouter: CommandRouter, homeAssistant: HomeAssistantAnnouncer, adapterStatuses: AdapterStatusBoard,
-        fleet: FleetCoordinator?
+        fleet: FleetCoordinator?, adoptions: Adoptions
     ) {
         self.context = context
+        self.adoptions = adoptions
         self.commandRouter = commandRouter
         self.homeAssistant = homeAssistant
         self.adapterStatuses = adapterStatuses
@@ -66,12 +69,22 @@ final class DeviceSessions: Sendable {
     }
 
     /// Whether the users' choices let the device connect: a `connect` request for it, or the auto-connect
-    /// policy unless a `disconnect` request took it down.
+    /// policy (with adoption) unless a `disconnect` request took it down.
     func wants(_ device: BlueZDevice, driver: any FamilyDriver) -> Bool {
-        // A bonded device of a family that restores its bonds (the grip) connects whatever the policy says.
-        let restored = driver.restoresBondedDevices && device.paired
-        let allowed = context.configuration.autoConnect.allows(device.address) || restored
+        let allowed = isAdopted(device, driver: driver, joining: true)
         return choices.withLock { $0.requested[device.address] != nil || (allowed && !$0.released.contains(device.address)) }
+    }
+
+    /// Whether the device is one of the gateway's, served and announced: the policy allows it (every device
+    /// under `all`, the allow list), it is adopted (adopted now, with `joining`, while a join window is open), a
+    /// `connect` request asked for it, or it is bonded and of a family that restores its bonds (the grip). A
+    /// stranger that only advertises a family's name is none of these, and leaves nothing retained.
+    func isAdopted(_ device: BlueZDevice, driver: any FamilyDriver, joining: Bool = false) -> Bool {
+        let address = device.address
+        if context.configuration.autoConnect.allows(address) || (driver.restoresBondedDevices && device.paired) { return true }
+        if choices.withLock({ $0.requested[address] != nil }) { return true }
+        guard adoptions.follows else { return false }
+        return joining ? adoptions.admits(address, as: driver.family) : adoptions.contains(address)
     }
 
     /// Starts the device's session and its command queue, and announces it to Home Assistant; the session

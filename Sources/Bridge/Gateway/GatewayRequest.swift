@@ -12,9 +12,11 @@ public enum GatewayRequest: Sendable, Equatable {
     case forget(address: String)
     /// Answers with the inventory.
     case devices
+    /// Opens the join window for `seconds` (0 closes it): devices of a known family seen meanwhile are adopted.
+    case permitJoin(seconds: Int)
 
     /// Every request's name, as in its topic.
-    public static let names = ["scan", "connect", "disconnect", "pair", "forget", "devices"]
+    public static let names = ["scan", "connect", "disconnect", "pair", "forget", "devices", "permit_join"]
 
     static func parse(name: String, payload: CommandPayload) throws(CommandError) -> GatewayRequest {
         switch name {
@@ -39,6 +41,10 @@ public enum GatewayRequest: Sendable, Equatable {
         case "devices":
             try payload.rejectUnknownFields(allowed: [])
             return .devices
+        case "permit_join":
+            try payload.rejectUnknownFields(allowed: ["duration_s", "value"])
+            let seconds = try payload.optionalInteger(payload.fields["duration_s"] != nil ? "duration_s" : "value", in: 0...JoinWindow.longest)
+            return .permitJoin(seconds: seconds ?? JoinWindow.usual)
         default:
             throw CommandError(.unknownCommand, "unknown request '\(name)'; known: \(names.joined(separator: ", "))")
         }
@@ -62,17 +68,30 @@ public enum GatewayRequest: Sendable, Equatable {
 
 /// Which devices connect without being asked.
 public enum AutoConnectPolicy: Sendable, Equatable {
-    /// Every device of a known family.
+    /// Devices adopted (by a request, the page or a join window: `Adoptions`) and these addresses (the default).
+    case adopted(Set<String>)
+    /// Every device of a known family: anyone in radio range who advertises a family's name gets a slot. For
+    /// closed rooms only.
     case all
     /// Only these addresses (upper-case, with colons).
     case allowList(Set<String>)
     /// None: only `connect` requests.
     case none
 
+    /// As the setting spells it.
+    public var name: String {
+        switch self {
+        case .adopted: "adopted"
+        case .all: "all"
+        case .allowList: "allowed"
+        case .none: "none"
+        }
+    }
+
     func allows(_ address: String) -> Bool {
         switch self {
         case .all: true
-        case .allowList(let addresses): addresses.contains(address.uppercased())
+        case .allowList(let addresses), .adopted(let addresses): addresses.contains(address.uppercased())
         case .none: false
         }
     }

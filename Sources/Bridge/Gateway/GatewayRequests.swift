@@ -91,6 +91,15 @@ final class GatewayRequests: Sendable {
             return .object(["duration_s": .number(Double(seconds))])
         case .devices:
             return await sessions.inventory().json
+        case .permitJoin(let seconds):
+            guard sessions.adoptions.follows else {
+                throw CommandError(.invalidValue, "devices join only under auto_connect: adopted, not \(context.configuration.autoConnect.name)")
+            }
+            let open = sessions.adoptions.permitJoin(for: seconds) { [sessions] in
+                await sessions.considerAllDevices()
+                await sessions.publishInventory()
+            }
+            return .object(["open": .bool(open > 0), "remaining_s": .number(Double(open))])
         case .connect(let address, let family):
             let device = try await knownDevice(address)
             sessions.choices.withLock { choices in
@@ -101,6 +110,7 @@ final class GatewayRequests: Sendable {
                 sessions.choices.withLock { _ = $0.requested.removeValue(forKey: address) }
                 throw CommandError(.invalidValue, "\(address) belongs to no known family; name one with 'family'")
             }
+            sessions.adoptions.adopt(address, as: driver.family, by: "connect request")
             await sessions.considerDevice(device, force: true)
             return .object(["address": .string(address), "id": .string(context.id(of: address)), "family": .string(driver.family.rawValue)])
         case .disconnect(let address):
@@ -133,6 +143,7 @@ final class GatewayRequests: Sendable {
                 }
                 throw CommandError(.gattError, "pairing with \(address) failed: \(error)")
             }
+            if let family = sessions.driver(for: device)?.family { sessions.adoptions.adopt(address, as: family, by: "pair request") }
             await sessions.publishInventory()
             return .object(["address": .string(address), "paired": .bool(true)])
         case .forget(let address):
@@ -141,6 +152,7 @@ final class GatewayRequests: Sendable {
                 choices.requested.removeValue(forKey: address)
                 choices.recognised.removeValue(forKey: address)
             }
+            sessions.adoptions.remove(address, by: "forget request")
             sessions.table.forgetConnectionState(at: device.path)
             sessions.commandRouter.connectionChanged(device.path, to: .disconnected)
             await sessions.stopSession(at: device.path, settled: true)

@@ -1,7 +1,7 @@
 /// The gateway in Home Assistant, a device of its own that every served device hangs from (`via_device`):
-/// whether it is online, its version, its adapters, how many devices it has connected, its message rates,
-/// and a button that scans. Its entities name the gateway's topics by leaf (`status` →
-/// `gatt2mqtt/<gateway>/status`), as a family's name a device's.
+/// whether it is online, its version, its adapters, how many devices it has connected, its message rates, a
+/// button that scans and a switch that lets devices join. Its entities name the gateway's topics by leaf
+/// (`status` → `gatt2mqtt/<gateway>/status`), as a family's name a device's.
 enum GatewayHomeAssistant {
     static let model = HomeAssistantModel(manufacturer: "gatt2mqtt", model: "BLE to MQTT gateway", entities: [
         .init(component: "binary_sensor", object: "status", topics: ["state_topic": "status"], fields: [
@@ -30,6 +30,13 @@ enum GatewayHomeAssistant {
         ]),
         .init(component: "button", object: "scan", topics: ["command_topic": "request/scan"], fields: [
             "name": .string("Scan"), "payload_press": .string(#"{"duration_s":10}"#), "icon": .string("mdi:bluetooth-audio"),
+        ]),
+        // Devices join (are adopted) only while this is on; it turns itself off after 254 s, as Zigbee2MQTT's does.
+        .init(component: "switch", object: "permit_join", topics: ["command_topic": "request/permit_join", "state_topic": "permit_join"], fields: [
+            "name": .string("Permit join"), "payload_on": .string(#"{"duration_s":\#(JoinWindow.usual)}"#), "payload_off": .string(#"{"duration_s":0}"#),
+            "state_on": .string("ON"), "state_off": .string("OFF"),
+            "value_template": .string("{{ 'ON' if value_json.open else 'OFF' }}"),
+            "entity_category": .configuration, "icon": .string("mdi:account-plus"),
         ]),
     ])
 

@@ -24,6 +24,7 @@ struct DevicePolicyService: Service {
 
     private func announceRunning() {
         let context = sessions.context
+        sessions.adoptions.announce()
         sessions.homeAssistant.announceGateway()
         let adapters = context.configuration.adapters.joined(separator: ",")
         context.logger.info("bridge running", metadata: ["adapters": "\(adapters)", "gateway": "\(context.configuration.gateway)"])

@@ -27,6 +27,8 @@ struct InMemoryGateway {
         let central = InMemoryCentral(adapters: adapters)
         let log = RecordingLog()
         var configuration = BridgeConfiguration(mqtt: MQTTConfiguration(host: "in-memory"), adapters: adapters, gateway: name)
+        // Every device the tests make is one of the gateway's; AdoptionTests configure adoption themselves.
+        configuration.autoConnect = .all
         configure(&configuration)
         var client: InMemoryBrokerClient?
         let bridge = try Bridge(

@@ -1,0 +1,51 @@
+/// The devices a gateway has adopted: the only ones it connects and announces under `auto_connect: adopted`, by
+/// address, with the family each was adopted as. Written as a JSON array (`[{"address":…,"family":…}]`) both to
+/// the state directory and, retained, to `gatt2mqtt/<gateway>/adopted` for the fleet. Bounded: it grows only by
+/// someone's choice (a request, the allow list, a join window), but a join window left open in a crowded room,
+/// or a peer's list, could offer more.
+struct AdoptionList: Sendable, Equatable {
+    /// Upper-case address with colons → family.
+    private(set) var families: [String: DeviceFamily] = [:]
+
+    static let limit = 1024
+
+    var addresses: Set<String> { Set(families.keys) }
+    var isEmpty: Bool { families.isEmpty }
+    var count: Int { families.count }
+
+    func contains(_ address: String) -> Bool { families[address.uppercased()] != nil }
+
+    /// Adopts `address`; false when it was adopted already as that family, or the list is full.
+    @discardableResult
+    mutating func adopt(_ address: String, as family: DeviceFamily) -> Bool {
+        let address = address.uppercased()
+        guard families[address] != family else { return false }
+        guard families[address] != nil || families.count < Self.limit else { return false }
+        families[address] = family
+        return true
+    }
+
+    @discardableResult
+    mutating func remove(_ address: String) -> Bool { families.removeValue(forKey: address.uppercased()) != nil }
+
+    /// Sorted by address, so that the same list is always the same bytes (a retained topic is republished only when
+    /// it changes).
+    var json: JSONValue {
+        .array(families.sorted { $0.key < $1.key }.map { .object(["address": .string($0.key), "family": .string($0.value.rawValue)]) })
+    }
+
+    /// A list from its JSON: entries that are not an object with a Bluetooth address and a known family are left
+    /// out, as is everything beyond `limit`; nil when the whole is not a JSON array.
+    static func parse(_ bytes: [UInt8]) -> AdoptionList? {
+        guard case .array(let items)? = JSONValue.parse(bytes) else { return nil }
+        var list = AdoptionList()
+        for item in items.prefix(limit) {
+            guard case .object(let members) = item, let address = members["address"]?.string,
+                let familyName = members["family"]?.string, let family = DeviceFamily(rawValue: familyName),
+                DeviceID.isAddress(address)
+            else { continue }
+            list.adopt(address, as: family)
+        }
+        return list
+    }
+}

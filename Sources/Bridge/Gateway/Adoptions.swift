@@ -1,0 +1,233 @@
+import Locks
+import MQTT
+
+/// Adoption: which devices of a known family this gateway connects and announces under `auto_connect: adopted`
+/// (the default). Anyone in radio range can advertise a family's name, so seeing a device is not enough: it is
+/// adopted by a `connect` or `pair` request (the live page sends these), while a join window is open
+/// (`permit_join`), or by being in the allow list. Adoptions are kept in the state directory across restarts and
+/// upgrades, and published retained on `gatt2mqtt/<gateway>/adopted`, where the other gateways of a fleet learn
+/// them (one gateway's adoption counts for all). The first start without a file (an upgrade from 0.9.0, or a
+/// container without a volume) adopts what the broker says this gateway served: its retained `adopted` list and
+/// every device whose retained `info` names it.
+final class Adoptions: Sendable {
+    private struct State {
+        var list = AdoptionList()
+        var window = JoinWindow()
+        /// Bumped by every `permit_join`: a window's closing timer closes only its own window.
+        var windowGeneration = 0
+        /// Whether the broker's word is taken (no file was there, or none can be kept).
+        var learnsFromBroker: Bool
+        /// The last list each other gateway published, to tell a `forget` there (an address gone from it).
+        var peers: [String: AdoptionList] = [:]
+        var lastPublished: String?
+        var cannotKeepSaid = false
+    }
+
+    let context: GatewayContext
+    /// `<state directory>/adopted.json`; nil keeps adoptions in memory only.
+    let file: String?
+    private let state: Mutex<State>
+
+    /// The adoptions file's largest size: 1 024 entries of about 50 bytes.
+    static let fileLimit = 128 * 1024
+
+    init(context: GatewayContext) {
+        self.context = context
+        file = context.configuration.stateDirectory.map { $0 + "/adopted.json" }
+        var initial = State(learnsFromBroker: true)
+        if let file {
+            do throws(DurableFile.Failure) {
+                if let bytes = try DurableFile.read(file, limit: Self.fileLimit) {
+                    if let list = AdoptionList.parse(bytes) {
+                        initial.list = list
+                        initial.learnsFromBroker = false
+                    } else {
+                        context.logger.error("the adoptions file holds no JSON list; starting from what the broker says", metadata: ["file": "\(file)"])
+                    }
+                }
+            } catch {
+                context.logger.warning("cannot read the adopted devices", metadata: ["reason": "\(error.description)"])
+            }
+        }
+        state = Mutex(initial)
+    }
+
+    // MARK: Questions
+
+    var follows: Bool {
+        if case .adopted = context.configuration.autoConnect { return true }
+        return false
+    }
+
+    func contains(_ address: String) -> Bool { state.withLock { $0.list.contains(address) } }
+
+    var list: AdoptionList { state.withLock { $0.list } }
+
+    /// Whether a device of `family` at `address` may connect by adoption: adopted already, or adopted now because a
+    /// join window is open.
+    func admits(_ address: String, as family: DeviceFamily) -> Bool {
+        if contains(address) { return true }
+        guard state.withLock({ $0.window.isOpen(at: .now) }) else { return false }
+        return adopt(address, as: family, by: "join window")
+    }
+
+    // MARK: Changes
+
+    /// Adopts a device, keeps and publishes the list; false when the list is full (and it was not adopted).
+    @discardableResult
+    func adopt(_ address: String, as family: DeviceFamily, by reason: String) -> Bool {
+        let (changed, full) = state.withLock { state -> (Bool, Bool) in
+            let known = state.list.contains(address)
+            let changed = state.list.adopt(address, as: family)
+            return (changed, !changed && !known)
+        }
+        if full {
+            context.warn("the adopted devices are full; forget one first", kind: "adoptions full", metadata: [
+                "device": "\(address)", "limit": "\(AdoptionList.limit)",
+            ])
+            return false
+        }
+        if changed {
+            context.logger.notice("device adopted", metadata: ["device": "\(address)", "family": "\(family.rawValue)", "by": "\(reason)"])
+            keepAndPublish()
+        }
+        return true
+    }
+
+    /// Takes a device out of the list (a `forget` request, here or on another gateway of the fleet).
+    func remove(_ address: String, by reason: String) {
+        guard state.withLock({ $0.list.remove(address) }) else { return }
+        context.logger.notice("device no longer adopted", metadata: ["device": "\(address)", "by": "\(reason)"])
+        keepAndPublish()
+    }
+
+    /// A device an earlier run served (its retained `info` names this gateway): adopted on the first start without
+    /// a file, so that an upgrade from a version without adoption keeps every device connecting.
+    func adoptServedEarlier(_ address: String, as family: DeviceFamily) {
+        guard state.withLock({ $0.learnsFromBroker }) else { return }
+        adopt(address, as: family, by: "served before")
+    }
+
+    /// Opens a join window for `seconds` (0 closes it) and says so on `gatt2mqtt/<gateway>/permit_join`; it closes
+    /// itself at its end. Returns the seconds it stays open.
+    func permitJoin(for seconds: Int, then consider: @escaping @Sendable () async -> Void) -> Int {
+        let (generation, remaining) = state.withLock { state -> (Int, Int) in
+            state.window.open(for: seconds, at: .now)
+            state.windowGeneration += 1
+            return (state.windowGeneration, state.window.remainingSeconds(at: .now))
+        }
+        context.logger.notice(remaining > 0 ? "join window opened" : "join window closed", metadata: ["seconds": "\(remaining)"])
+        publishWindow(open: remaining > 0, remaining: remaining)
+        guard remaining > 0 else { return 0 }
+        context.background.spawn { [self] in
+            // Devices already in range join at once, not only those that appear later.
+            await consider()
+            try? await Task.sleep(for: .seconds(remaining))
+            let closed = state.withLock { state -> Bool in
+                guard state.windowGeneration == generation else { return false }
+                state.window.close()
+                return true
+            }
+            guard closed else { return }
+            context.logger.notice("join window closed", metadata: ["seconds": "0"])
+            publishWindow(open: false, remaining: 0)
+        }
+        return remaining
+    }
+
+    // MARK: Broker
+
+    /// Says the list and the closed window once the leftovers are read (BlueZ starts then): the retained list of an
+    /// earlier run has been taken by then, not overwritten.
+    func announce() {
+        publishList()
+        publishWindow(open: false, remaining: 0)
+        state.withLock { $0.learnsFromBroker = false }
+    }
+
+    /// This gateway's retained list of an earlier run, and in a fleet every other gateway's.
+    var route: BrokerRoute {
+        let topics = context.topics
+        let own = topics.adopted
+        let followsPeers = context.configuration.fleet != nil
+        return BrokerRoute(
+            subscriptions: [.init(filter: followsPeers ? topics.everyGateway("adopted") : own, qos: .atLeastOnce)],
+            take: { [self] message in
+                if message.topic == own {
+                    if message.retain { takeOwnEarlierList(message.payload) }
+                    return true
+                }
+                guard followsPeers, let peer = topics.parseGatewayLeaf(message.topic, "adopted") else { return false }
+                takePeerList(message.payload, from: peer)
+                return true
+            })
+    }
+
+    private func takeOwnEarlierList(_ payload: [UInt8]) {
+        guard state.withLock({ $0.learnsFromBroker }), let list = AdoptionList.parse(payload) else { return }
+        for (address, family) in list.families { adopt(address, as: family, by: "the broker's retained list") }
+    }
+
+    /// Another gateway's list: what it adopted is adopted here too; an address it listed before and no longer does was
+    /// forgotten there, and is forgotten here (unless the allow list names it). An empty or malformed payload (a
+    /// retired gateway's cleared topic) changes nothing.
+    private func takePeerList(_ payload: [UInt8], from peer: String) {
+        guard !payload.isEmpty else {
+            state.withLock { _ = $0.peers.removeValue(forKey: peer) }
+            return
+        }
+        guard let list = AdoptionList.parse(payload) else {
+            context.warn("a gateway's adopted list is no JSON list; ignored", kind: "malformed adopted list", metadata: ["gateway": "\(peer)"])
+            return
+        }
+        let before = state.withLock { state -> AdoptionList? in
+            defer { state.peers[peer] = list }
+            return state.peers[peer]
+        }
+        // Only what is new in its list: a list it published before it heard of a forget here must not undo the forget.
+        for (address, family) in list.families where !(before?.contains(address) ?? false) && !contains(address) {
+            adopt(address, as: family, by: "gateway \(peer)")
+        }
+        for address in (before?.addresses ?? []).subtracting(list.addresses) where !context.configuration.autoConnect.allows(address) {
+            remove(address, by: "gateway \(peer)")
+        }
+    }
+
+    private func keepAndPublish() {
+        keep()
+        publishList()
+    }
+
+    private func keep() {
+        guard let file else { return }
+        let bytes = Array(state.withLock { $0.list.json.text }.utf8)
+        do throws(DurableFile.Failure) {
+            try DurableFile.createFolder(of: file)
+            try DurableFile.replace(file, with: bytes)
+        } catch {
+            let first = state.withLock { state -> Bool in
+                defer { state.cannotKeepSaid = true }
+                return !state.cannotKeepSaid
+            }
+            if first {
+                context.logger.warning("cannot keep the adopted devices; they last until the gateway stops, and the broker's retained list restores them",
+                                       metadata: ["reason": "\(error.description)"])
+            }
+        }
+    }
+
+    private func publishList() {
+        let text = state.withLock { state -> String? in
+            let text = state.list.json.text
+            guard text != state.lastPublished else { return nil }
+            state.lastPublished = text
+            return text
+        }
+        if let text { context.publisher.publish(.state(context.topics.adopted, text)) }
+    }
+
+    private func publishWindow(open: Bool, remaining: Int) {
+        let payload = JSONValue.object(["open": .bool(open), "remaining_s": .number(Double(remaining))]).text
+        context.publisher.publish(.state(context.topics.permitJoin, payload))
+    }
+}

@@ -1,0 +1,26 @@
+/// The join window (`permit_join`): while it is open, a device of a known family that the gateway sees is adopted.
+/// Closed by default, and it closes by itself: a window cannot be left open for ever by mistake.
+struct JoinWindow: Sendable, Equatable {
+    /// The longest a window may stay open, in seconds (Zigbee2MQTT's longest is 254).
+    static let longest = 3600
+    /// What Home Assistant's switch and the page open it for.
+    static let usual = 254
+
+    private(set) var closes: ContinuousClock.Instant?
+
+    mutating func open(for seconds: Int, at now: ContinuousClock.Instant) {
+        closes = seconds > 0 ? now + .seconds(min(seconds, Self.longest)) : nil
+    }
+
+    mutating func close() { closes = nil }
+
+    func isOpen(at now: ContinuousClock.Instant) -> Bool { closes.map { now < $0 } ?? false }
+
+    /// Whole seconds left, rounded up; 0 when closed.
+    func remainingSeconds(at now: ContinuousClock.Instant) -> Int {
+        guard let closes, now < closes else { return 0 }
+        let left = closes - now
+        let (seconds, attoseconds) = left.components
+        return Int(seconds) + (attoseconds > 0 ? 1 : 0)
+    }
+}

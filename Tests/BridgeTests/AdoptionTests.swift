@@ -1,0 +1,201 @@
+import Foundation
+import MQTT
+import TestSupport
+import Testing
+
+@testable import Bridge
+
+/// Adoption (`auto_connect: adopted`, the default), whole but in memory: a device that only advertises a family's
+/// name is seen but gets no slot and leaves nothing retained; a join window, a `connect` request or the allow list
+/// adopts it; adoptions outlive the gateway in its state directory, an upgrade adopts what the earlier version
+/// served, and a fleet's gateways agree. The rogue world on real BlueZ is `RogueWorldTests`.
+@Suite(.timeLimit(.minutes(1))) struct AdoptionTests {
+    private static func adopting(_ folder: String? = nil) -> (inout BridgeConfiguration) -> Void {
+        { configuration in
+            configuration.autoConnect = .adopted([])
+            configuration.stateDirectory = folder
+        }
+    }
+
+    private func request(_ gateway: InMemoryGateway, _ name: String, _ payload: String, to gatewayName: String = "test") async throws -> String {
+        let mark = gateway.probe.mark
+        try gateway.publish("gatt2mqtt/\(gatewayName)/request/\(name)", payload)
+        return await gateway.probe.next(on: "gatt2mqtt/\(gatewayName)/response/\(name)", after: mark).payloadString ?? ""
+    }
+
+    private func temporaryFolder() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("g2m-adoption-\(UUID().uuidString.prefix(8))").path
+    }
+
+    @Test func aStrangerIsSeenButNeitherConnectedNorAnnouncedNorRetained() async throws {
+        try await InMemoryGateway.with(configure: Self.adopting()) { gateway in
+            let stranger = InMemoryDevices.cprBand()
+            let id = DeviceID.from(address: stranger.device.address)
+            gateway.central.add(stranger)
+            let answer = try await request(gateway, "devices", "{}")
+            #expect(answer.contains(#""address":"\#(stranger.device.address)","adopted":false"#), "listed as seen: \(answer)")
+            let retainedList = gateway.broker.retained("gatt2mqtt/test/devices")?.payloadString ?? ""
+            #expect(!retainedList.contains(stranger.device.address), "\(retainedList)")
+            #expect(gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString == "[]")
+            #expect(gateway.broker.retained("gatt2mqtt/test/permit_join")?.payloadString == #"{"open":false,"remaining_s":0}"#)
+            #expect(gateway.broker.retainedTopics("homeassistant/+/test_cpr_\(id)/+/config").isEmpty)
+            #expect(gateway.broker.retainedTopics("cpr/\(id)/+").isEmpty)
+            #expect(await !stranger.isConnected)
+        }
+    }
+
+    /// A join window adopts the devices in range and those that appear while it is open, then closes by itself;
+    /// a device that appears afterwards stays a stranger.
+    @Test func aJoinWindowAdoptsWhatItSeesAndClosesByItself() async throws {
+        try await InMemoryGateway.with(configure: Self.adopting()) { gateway in
+            let band = InMemoryDevices.cprBand()
+            let id = DeviceID.from(address: band.device.address)
+            gateway.central.add(band)
+            let closed = gateway.probe.mark
+            #expect(try await request(gateway, "permit_join", #"{"duration_s":1}"#) == #"{"data":{"open":true,"remaining_s":1},"ok":true,"request":"permit_join"}"#)
+            await gateway.probe.next(on: "cpr/\(id)/connection") { $0 == "connected" }
+            #expect(gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString == #"[{"address":"\#(band.device.address)","family":"cpr"}]"#)
+            #expect(!gateway.broker.retainedTopics("homeassistant/+/test_cpr_\(id)/+/config").isEmpty)
+            await gateway.probe.next(on: "gatt2mqtt/test/permit_join", after: closed) { $0 == #"{"open":false,"remaining_s":0}"# }
+
+            let late = InMemoryDevices.belt()
+            gateway.central.add(late)
+            let answer = try await request(gateway, "devices", "{}")
+            #expect(answer.contains(#""address":"\#(late.device.address)","adopted":false"#), "\(answer)")
+            #expect(await !late.isConnected)
+        }
+    }
+
+    /// A `connect` request adopts (the live page's Connect sends one); `forget` takes the adoption back.
+    @Test func aConnectRequestAdoptsAndForgetTakesItBack() async throws {
+        try await InMemoryGateway.with(configure: Self.adopting()) { gateway in
+            let belt = InMemoryDevices.belt()
+            let address = belt.device.address
+            gateway.central.add(belt)
+            _ = try await request(gateway, "devices", "{}")
+            let answer = try await request(gateway, "connect", #"{"address":"\#(address)"}"#)
+            #expect(answer.contains(#""ok":true"#), "\(answer)")
+            await gateway.probe.next(on: "belt/\(DeviceID.from(address: address))/connection") { $0 == "connected" }
+            #expect(gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString?.contains(address) == true)
+            #expect(try await request(gateway, "forget", #"{"address":"\#(address)"}"#).contains(#""ok":true"#))
+            #expect(gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString == "[]")
+        }
+    }
+
+    /// Adoptions are kept in the state directory: a gateway started again connects the device without a request, and
+    /// a join window does not outlive its gateway.
+    @Test func adoptionsOutliveTheGatewayInItsStateDirectory() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let belt = InMemoryDevices.belt()
+        try await InMemoryWorld.with { world in
+            let first = try await InMemoryGateway.start(in: world, configure: Self.adopting(folder))
+            try await withCleanUp({ await first.stop() }) {
+                _ = try await request(first, "permit_join", "{}")
+                await first.connect(belt, family: "belt")
+            }
+        }
+        let kept = try String(contentsOfFile: folder + "/adopted.json", encoding: .utf8)
+        #expect(kept == #"[{"address":"\#(belt.device.address)","family":"belt"}]"#)
+        try await InMemoryWorld.with { world in
+            let again = try await InMemoryGateway.start(in: world, configure: Self.adopting(folder))
+            try await withCleanUp({ await again.stop() }) {
+                #expect(again.broker.retained("gatt2mqtt/test/permit_join")?.payloadString == #"{"open":false,"remaining_s":0}"#)
+                await again.connect(belt, family: "belt")
+                #expect(again.broker.retained("gatt2mqtt/test/adopted")?.payloadString == kept)
+            }
+        }
+    }
+
+    /// The first start of this version on a broker where 0.9.0 served a device (its retained `info` names this
+    /// gateway) adopts it: nobody's setup stops working. A stranger next to it stays one.
+    @Test func anUpgradeAdoptsWhatTheEarlierVersionServed() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try await InMemoryWorld.with { world in
+            let served = InMemoryDevices.belt()
+            let id = DeviceID.from(address: served.device.address)
+            try world.publish("belt/\(id)/info", #"{"address":"\#(served.device.address)","family":"belt","firmware":52,"gateway":"test","name":"naviGuertel 01"}"#, retain: true)
+            // Another gateway's device is not this one's to adopt.
+            let elsewhere = InMemoryDevices.belt(address: "00:11:22:33:44:77", name: "naviGuertel 02")
+            try world.publish("belt/001122334477/info", #"{"address":"00:11:22:33:44:77","family":"belt","gateway":"other"}"#, retain: true)
+            try world.publish("gatt2mqtt/test/status", "offline", retain: true)
+            let gateway = try await InMemoryGateway.start(in: world, configure: Self.adopting(folder))
+            try await withCleanUp({ await gateway.stop() }) {
+                gateway.central.add(elsewhere)
+                await gateway.connect(served, family: "belt")
+                #expect(gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString == #"[{"address":"\#(served.device.address)","family":"belt"}]"#)
+                #expect(await !elsewhere.isConnected)
+            }
+            #expect(try String(contentsOfFile: folder + "/adopted.json", encoding: .utf8).contains(served.device.address))
+        }
+    }
+
+    /// In a fleet, one gateway's adoption counts for all: the other learns it from the retained list (and would take
+    /// the device over); a `forget` on one is a forget on all.
+    @Test func aFleetAgreesOnAdoption() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try await InMemoryWorld.with { world in
+            func fleetMember(_ name: String) -> (inout BridgeConfiguration) -> Void {
+                { configuration in
+                    Self.adopting("\(folder)/\(name)")(&configuration)
+                    var options = FleetOptions()
+                    options.refreshInterval = .seconds(1)
+                    options.incarnationFile = "\(folder)/\(name)/incarnation"
+                    options.incarnationFileChosen = true
+                    configuration.fleet = options
+                }
+            }
+            let a = try await InMemoryGateway.start("gw-a", in: world, adapters: ["hci0"], configure: fleetMember("gw-a"))
+            let b = try await InMemoryGateway.start("gw-b", in: world, adapters: ["hci1"], configure: fleetMember("gw-b"))
+            try await withCleanUp({
+                await a.stop()
+                await b.stop()
+            }) {
+                let belt = InMemoryDevices.belt()
+                let address = belt.device.address
+                a.central.add(belt, on: "hci0")
+                _ = try await request(a, "devices", "{}", to: "gw-a")
+                #expect(try await request(a, "connect", #"{"address":"\#(address)"}"#, to: "gw-a").contains(#""ok":true"#))
+                await world.probe.next(on: "gatt2mqtt/gw-b/adopted") { $0.contains(address) }
+                #expect(try String(contentsOfFile: "\(folder)/gw-b/adopted.json", encoding: .utf8).contains(address))
+
+                #expect(try await request(a, "forget", #"{"address":"\#(address)"}"#, to: "gw-a").contains(#""ok":true"#))
+                await world.probe.next(on: "gatt2mqtt/gw-b/adopted") { $0 == "[]" }
+            }
+        }
+    }
+
+    @Test func theListKeepsWellFormedEntriesUpToItsLimit() throws {
+        let text = #"[{"address":"aa:bb:cc:dd:ee:01","family":"belt"},{"address":"nope","family":"belt"},{"address":"AA:BB:CC:DD:EE:02","family":"toaster"},7,{"address":"AA:BB:CC:DD:EE:03","family":"cpr"}]"#
+        let list = try #require(AdoptionList.parse(Array(text.utf8)))
+        #expect(list.json.text == #"[{"address":"AA:BB:CC:DD:EE:01","family":"belt"},{"address":"AA:BB:CC:DD:EE:03","family":"cpr"}]"#)
+        #expect(AdoptionList.parse(Array(#"{"address":"AA:BB:CC:DD:EE:01"}"#.utf8)) == nil)
+
+        var full = AdoptionList()
+        for index in 0..<AdoptionList.limit {
+            full.adopt(String(format: "00:00:00:00:%02X:%02X", index / 256, index % 256), as: .belt)
+        }
+        #expect(full.count == AdoptionList.limit)
+        let overflowing = full.adopt("AA:AA:AA:AA:AA:AA", as: .belt)
+        #expect(!overflowing, "full")
+        let changedFamily = full.adopt("00:00:00:00:00:01", as: .cpr)
+        #expect(changedFamily, "a known device may change family")
+        #expect(full.count == AdoptionList.limit)
+    }
+
+    @Test func aJoinWindowIsBoundedAndCountsDown() {
+        let now = ContinuousClock.now
+        var window = JoinWindow()
+        #expect(!window.isOpen(at: now))
+        window.open(for: 100_000, at: now)
+        #expect(window.remainingSeconds(at: now) == JoinWindow.longest)
+        #expect(window.isOpen(at: now + .seconds(JoinWindow.longest - 1)))
+        #expect(!window.isOpen(at: now + .seconds(JoinWindow.longest)))
+        window.open(for: 10, at: now)
+        #expect(window.remainingSeconds(at: now + .milliseconds(9_500)) == 1)
+        window.open(for: 0, at: now)
+        #expect(!window.isOpen(at: now))
+    }
+}
