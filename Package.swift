@@ -11,6 +11,9 @@ import PackageDescription
 // - swift-metrics and swift-prometheus: the bridge records through swift-metrics' API (a no-op unless a
 //   backend is bootstrapped); with `--http`, swift-prometheus is that backend and renders `/metrics`.
 // - The VersionStamp plugin (Plugins/): `Gatt2MQTTVersion.current` from the VERSION file, for Bridge and all above it.
+// - hummingbird-auth, its HummingbirdBcrypt product only (OpenBSD's bcrypt in C, no other dependency of its
+//   own): the live page's password may be given as a bcrypt hash (`http.password_hash_file`), so that the file
+//   on disk does not give it away. The package graph gains swift-extras-base64; swift-crypto was in it already.
 // - swift-service-lifecycle: the daemon runs as a group of services (bridge, health report, live page)
 //   with one graceful shutdown on SIGTERM/SIGINT, stopped in reverse order. (Hummingbird already
 //   builds on it.)
@@ -26,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -71,11 +75,14 @@ let package = Package(
                 "Bridge", "Locks", "MQTT", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Below Hummingbird: a handler that answers malformed requests (MalformedRequestGuard).
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                // NIO's blocking pool, where bcrypt runs (BcryptPassword).
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             resources: [.embedInCode("Resources/live.html")]
         ),

@@ -75,7 +75,11 @@ struct ConfigurationKey: Hashable, Sendable {
     static let httpListen = Self("http.listen", .text, environment: "GATT2MQTT_HTTP")
     static let httpUsername = Self("http.username", .text)
     static let httpPasswordFile = Self("http.password_file", .path)
+    /// The page's password as a bcrypt hash, instead of `http.password_file`.
+    static let httpPasswordHashFile = Self("http.password_hash_file", .path)
     static let httpTokenFile = Self("http.token_file", .path)
+    static let httpMaxConnections = Self("http.max_connections", .integer)
+    static let httpMaxConnectionsPerSource = Self("http.max_connections_per_source", .integer)
     static let httpHosts = Self("http.hosts", .list)
 
     /// The gateway's own keys.
@@ -84,7 +88,7 @@ struct ConfigurationKey: Hashable, Sendable {
         tlsCertificateFile, tlsKeyFile, sessionExpiry, gateway, baseTopic, adapter, adapters, adapterSlots,
         acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix, commandRate,
         commandBurst, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
-        httpPasswordFile, httpTokenFile, httpHosts,
+        httpPasswordFile, httpPasswordHashFile, httpTokenFile, httpHosts, httpMaxConnections, httpMaxConnectionsPerSource,
     ]
 
     /// The keys of the registered families' sections, in the registry's order.
@@ -104,8 +108,15 @@ struct ConfigurationKey: Hashable, Sendable {
         return key
     }
 
-    /// The key this one is another spelling of (one value where the other takes a list): a file holds one of them.
-    var alternative: ConfigurationKey? { self == .adapter ? .adapters : nil }
+    /// The key this one is another spelling of (one value where the other takes a list; the page's password
+    /// hashed where the other holds it plain): a file holds one of them.
+    var alternative: ConfigurationKey? {
+        switch self {
+        case .adapter: .adapters
+        case .httpPasswordHashFile: .httpPasswordFile
+        default: nil
+        }
+    }
 
     /// Whether the file may hold the key.
     var isInFile: Bool { kind != .secret }

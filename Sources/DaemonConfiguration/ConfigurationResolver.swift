@@ -81,7 +81,7 @@ struct ConfigurationResolver {
         }
         return LoadedConfiguration(
             bridge: bridge, logLevel: logLevel, file: file, http: http, passwordSource: passwordSource,
-            httpPasswordFile: text(.httpPasswordFile), httpTokenFile: text(.httpTokenFile))
+            httpPasswordFile: text(.httpPasswordFile), httpPasswordHashFile: text(.httpPasswordHashFile), httpTokenFile: text(.httpTokenFile))
     }
 
     // MARK: - Sections
@@ -127,14 +127,22 @@ struct ConfigurationResolver {
         } catch {
             throw fail(.httpListen, error.description)
         }
-        switch (text(.httpUsername), text(.httpPasswordFile)) {
+        if text(.httpPasswordFile) != nil, text(.httpPasswordHashFile) != nil {
+            throw fail(.httpPasswordHashFile, "and \(name(.httpPasswordFile)) both give the page's password: use one of them")
+        }
+        let passwordKey: ConfigurationKey = text(.httpPasswordHashFile) != nil ? .httpPasswordHashFile : .httpPasswordFile
+        switch (text(.httpUsername), text(passwordKey)) {
         case (let user?, let path?):
             guard !user.isEmpty, !user.contains(":") else { throw fail(.httpUsername, "must be non-empty and without ':'") }
             options.username = user
-            options.password = try secret(.httpPasswordFile, path)
+            if passwordKey == .httpPasswordHashFile {
+                options.passwordHash = try bcryptHash(path)
+            } else {
+                options.password = try secret(.httpPasswordFile, path)
+            }
         case (nil, nil): break
-        case (nil, _?): throw fail(.httpPasswordFile, "needs \(name(.httpUsername)) too")
-        case (_?, nil): throw fail(.httpUsername, "needs \(name(.httpPasswordFile)) too")
+        case (nil, _?): throw fail(passwordKey, "needs \(name(.httpUsername)) too")
+        case (_?, nil): throw fail(.httpUsername, "needs \(name(.httpPasswordFile)) or \(name(.httpPasswordHashFile)) too")
         }
         if let path = text(.httpTokenFile) { options.token = try secret(.httpTokenFile, path) }
         // The page sends commands, pairs and forgets: beyond this machine, only for whoever holds the credentials.
@@ -144,11 +152,35 @@ struct ConfigurationResolver {
                 "\(options.listen) is reachable beyond this machine: give the page credentials (\(name(.httpUsername)) with "
                     + "\(name(.httpPasswordFile)), or \(name(.httpTokenFile))), or listen on 127.0.0.1")
         }
+        if let limit = integer(.httpMaxConnections) {
+            guard (1...65536).contains(limit) else { throw fail(.httpMaxConnections, "must be from 1 to 65536 connections, not \(limit)") }
+            options.maxConnections = limit
+        }
+        if let limit = integer(.httpMaxConnectionsPerSource) {
+            guard (1...options.maxConnections).contains(limit) else {
+                throw fail(.httpMaxConnectionsPerSource, "must be from 1 to \(name(.httpMaxConnections)) (\(options.maxConnections)), not \(limit)")
+            }
+            options.maxConnectionsPerSource = limit
+        } else {
+            options.maxConnectionsPerSource = min(options.maxConnectionsPerSource, options.maxConnections)
+        }
         options.hosts = list(.httpHosts)
         for host in options.hosts where host.isEmpty || !host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) {
             throw fail(.httpHosts, "must be host names (letters, digits, '.', '-'), not '\(host)'")
         }
         return options
+    }
+
+    /// `http.password_hash_file`: one bcrypt hash, as `htpasswd -nbBC 12 "" PASSWORD | cut -d: -f2` prints it.
+    private func bcryptHash(_ path: String) throws(ConfigurationError) -> String {
+        let hash = try secret(.httpPasswordHashFile, path)
+        guard BcryptPassword.isHash(hash) else {
+            throw fail(
+                .httpPasswordHashFile,
+                "\(path) does not hold a bcrypt hash ($2a$, $2b$ or $2y$ with a cost from \(BcryptPassword.costs.lowerBound) to "
+                    + "\(BcryptPassword.costs.upperBound), 60 characters): make one with htpasswd -nbBC 12 \"\" PASSWORD | cut -d: -f2")
+        }
+        return hash
     }
 
     /// A file's text without its line ends; never empty.

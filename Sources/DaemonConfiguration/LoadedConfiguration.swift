@@ -26,6 +26,7 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     public var http: HTTPOptions?
     var passwordSource: PasswordSource?
     var httpPasswordFile: String?
+    var httpPasswordHashFile: String?
     var httpTokenFile: String?
 
     public var description: String { yaml() }
@@ -103,8 +104,11 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
             add(1, "listen: \(quoted(http.listen))")
             if let user = http.username { add(1, "username: \(quoted(user))") }
             if let file = httpPasswordFile { add(1, "password_file: \(quoted(file))") }
+            if let file = httpPasswordHashFile { add(1, "password_hash_file: \(quoted(file))") }
             if let file = httpTokenFile { add(1, "token_file: \(quoted(file))") }
             if !http.hosts.isEmpty { add(1, "hosts: [\(http.hosts.map(quoted).joined(separator: ", "))]") }
+            add(1, "max_connections: \(http.maxConnections)")
+            add(1, "max_connections_per_source: \(http.maxConnectionsPerSource)")
         } else {
             add(0, "# http: (off)")
         }

@@ -1,52 +1,46 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import HTTPTypes
 import Hummingbird
 
-/// Lets a request through only with the configured credentials: basic authentication, or the token as
-/// `Authorization: Bearer …` or `?token=…` (a browser's WebSocket cannot set headers). With neither
-/// configured, everything passes: the server listens on loopback unless told otherwise.
-struct AccessGuard<Context: RequestContext>: RouterMiddleware {
-    let options: HTTPOptions
+/// Lets a request through only with the page's credentials (`PageCredentials`), and makes guessing them slow and
+/// seen: a source that keeps getting them wrong is refused with 429 for a while without being checked
+/// (`LoginThrottle`), and its failures are logged. A request that logs in tells the connection limits, which then
+/// spare its connection.
+struct AccessGuard: RouterMiddleware {
+    typealias Context = LivePageContext
+    let credentials: PageCredentials
+    let logins: FailedLogins
+    let connections: ConnectionGate
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard Self.isAllowed(
-            authorization: request.headers[.authorization], queryToken: request.uri.queryParameters.get("token"), options: options)
-        else {
-            var headers = HTTPFields()
-            if options.username != nil { headers[.wwwAuthenticate] = #"Basic realm="gatt2mqtt", charset="UTF-8""# }
-            headers[.contentType] = "text/plain; charset=utf-8"
-            return Response(status: .unauthorized, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "credentials needed\n")))
+        let source = SourceAddress(context.channel.remoteAddress)
+        if case .refuse(let retryAfter) = logins.verdict(for: source) {
+            return Self.refusal(.tooManyRequests, retryAfter: FailedLogins.seconds(retryAfter), "too many wrong credentials: try again later\n")
         }
-        return try await next(request, context)
+        switch await credentials.check(authorization: request.headers[.authorization], queryToken: request.uri.queryParameters.get("token")) {
+        case .allowed:
+            if credentials.isRequired { logins.succeeded(source) }
+            connections.reached(.authenticated, context.channel)
+            return try await next(request, context)
+        case .busy:
+            return Self.refusal(.serviceUnavailable, retryAfter: 1, "busy checking passwords: try again in a second\n")
+        case .wrong:
+            logins.failed(source)
+            return unauthorized
+        case .missing:
+            return unauthorized
+        }
     }
 
-    /// Pure, for tests: whether these credentials open the server.
-    static func isAllowed(authorization: String?, queryToken: String?, options: HTTPOptions) -> Bool {
-        let basic = options.username.flatMap { user in options.password.map { (user, $0) } }
-        if basic == nil && options.token == nil { return true }
-        if let token = options.token {
-            if let queryToken, constantTimeEqual(queryToken, token) { return true }
-            if let authorization, authorization.hasPrefix("Bearer "), constantTimeEqual(String(authorization.dropFirst(7)), token) { return true }
-        }
-        if let (user, password) = basic, let authorization, authorization.hasPrefix("Basic "),
-            let decoded = Data(base64Encoded: String(authorization.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) })
-        {
-            return constantTimeEqual(decoded, "\(user):\(password)")
-        }
-        return false
+    private var unauthorized: Response {
+        var headers = HTTPFields()
+        if credentials.username != nil { headers[.wwwAuthenticate] = #"Basic realm="gatt2mqtt", charset="UTF-8""# }
+        headers[.contentType] = "text/plain; charset=utf-8"
+        return Response(status: .unauthorized, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "credentials needed\n")))
     }
 
-    /// Compares without stopping at the first difference, so timing tells nothing of a secret.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8), right = Array(b.utf8)
-        var difference = UInt8(left.count == right.count ? 0 : 1)
-        for index in 0..<max(left.count, right.count) {
-            difference |= (index < left.count ? left[index] : 0) ^ (index < right.count ? right[index] : 0)
-        }
-        return difference == 0
+    private static func refusal(_ status: HTTPResponse.Status, retryAfter: Int64, _ text: String) -> Response {
+        Response(
+            status: status, headers: [.retryAfter: "\(retryAfter)", .contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

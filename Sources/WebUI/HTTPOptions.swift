@@ -6,11 +6,18 @@ public struct HTTPOptions: Sendable, Equatable, CustomStringConvertible {
     /// Basic authentication, when both are set.
     public var username: String?
     public var password: String?
+    /// The password as a bcrypt hash (`$2a$`, `$2b$` or `$2y$`), instead of `password`.
+    public var passwordHash: String?
     /// A bearer token (`Authorization: Bearer …`, or `?token=…` where a browser cannot set headers).
     public var token: String?
     /// Names the gateway answers to besides IP addresses, `localhost` and the listen host (`HostGuard`): the
     /// machine's names on the network, such as `gateway.local`.
     public var hosts: [String] = []
+    /// Connections held at once, in all and from one source (an IPv4 address, an IPv6 /64). At a limit, a
+    /// newcomer is let in by closing an idle connection that has not logged in (`ConnectionTable`). A browser
+    /// opens about six to a server, a page holds one WebSocket.
+    public var maxConnections = 256
+    public var maxConnectionsPerSource = 32
 
     /// `PORT`, `HOST:PORT` or `[IPv6]:PORT`.
     public init(listen: String) throws(HTTPOptionsError) {

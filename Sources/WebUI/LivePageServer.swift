@@ -31,10 +31,11 @@ public struct LivePageServer: Service {
 
     /// Serves until the task is cancelled.
     public func run() async throws {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let connections = ConnectionGate(maxTotal: options.maxConnections, maxPerSource: options.maxConnectionsPerSource, logger: logger)
+        let router = Router(context: LivePageContext.self)
         router.add(middleware: HostGuard(options: options))
         router.add(middleware: ReadOnlyPaths())
-        router.add(middleware: AccessGuard(options: options))
+        router.add(middleware: AccessGuard(credentials: PageCredentials(options: options), logins: FailedLogins(logger: logger), connections: connections))
         router.get("/") { _, _ in Self.page }
         router.get("/metrics") { _, _ in
             guard let metrics else { throw HTTPError(.notFound, message: "metrics are off") }
@@ -53,14 +54,21 @@ public struct LivePageServer: Service {
             router: router,
             server: HTTPServerBuilder { responder in
                 // A connection that has not sent a whole request head within 10 s (a slow or silent client), or stays
-                // idle that long between requests, is closed: 64 of them would otherwise hold every connection.
-                GuardedUpgradeChannel(inner: HTTP1WebSocketUpgradeChannel(
-                    responder: responder, webSocketResponder: webSocketResponder,
-                    configuration: .init(http1: .init(idleTimeout: .seconds(Self.idleSeconds)), ws: .init(maxFrameSize: 64 * 1024))))
+                // idle that long between requests, is closed; before that, the connection limits close idle strangers
+                // to make room for newcomers (ConnectionGate).
+                GuardedUpgradeChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder,
+                        configuration: .init(http1: .init(idleTimeout: .seconds(Self.idleSeconds)), ws: .init(maxFrameSize: 64 * 1024))),
+                    gate: connections)
             },
-            configuration: .init(
-                address: .hostname(options.host, port: options.port), serverName: "gatt2mqtt",
-                availableConnectionsDelegate: MaximumAvailableConnections(64)),
+            // No availableConnectionsDelegate: at its limit it stops accepting, and newcomers then wait in the kernel's
+            // backlog behind idle strangers until those time out (38.5 s behind 300 of them). ConnectionGate keeps the
+            // limit instead, and lets newcomers in.
+            // The backlog holds connections the kernel has completed and the server not yet accepted. At Hummingbird's
+            // 256, a few hundred strangers reopening connections as fast as they are closed keep it full, and a
+            // newcomer's SYN is dropped and retried a second later; 4096 (the kernel's usual cap, somaxconn) holds them.
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "gatt2mqtt", backlog: 4096),
             onServerRunning: { [logger, options] _ in logger.notice("live page on \(options.pageURL)", metadata: ["listen": "\(options.listen)"]) },
             logger: logger)
         try await withThrowingDiscardingTaskGroup { group in

@@ -4,19 +4,23 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// HTTP1WebSocketUpgradeChannel with two fixes: a first request head that takes too long closes the connection
+/// HTTP1WebSocketUpgradeChannel with three fixes: a new connection passes the connection limits (`ConnectionGate`),
+/// which may close an idle one to make room for it; a first request head that takes too long closes the connection
 /// (`RequestHeadDeadline`), and a request NIO's HTTP decoder cannot parse gets
 /// `400 Bad Request` and the connection closes. Unwrapped, the upgrade channel leaves the error to a
 /// handler it disables, so a malformed request holds its connection (and one of the server's connection
 /// slots) open, unanswered, for as long as the client likes.
 struct GuardedUpgradeChannel: ServerChildChannel {
     let inner: HTTP1WebSocketUpgradeChannel
+    let gate: ConnectionGate
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
-        inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        gate.admit(channel)
+        return inner.setup(channel: channel, logger: logger).flatMapThrowing { [gate] value in
             let socketEnd = SocketEnd()
             try channel.pipeline.syncOperations.addHandler(socketEnd, position: .first)
-            try channel.pipeline.syncOperations.addHandler(RequestHeadDeadline(seconds: LivePageServer.idleSeconds), position: .first)
+            let deadline = RequestHeadDeadline(seconds: LivePageServer.idleSeconds) { gate.reached(.unauthenticated, $0) }
+            try channel.pipeline.syncOperations.addHandler(deadline, position: .first)
             try channel.pipeline.syncOperations.addHandler(MalformedRequestGuard(socketEnd: socketEnd, logger: logger))
             return value
         }

@@ -3,17 +3,22 @@ import NIOCore
 /// Closes a connection whose first request head is not complete within `seconds` (a slow or silent client,
 /// slowloris): until then the upgrade pipeline has no time-out of its own, and each such connection would hold
 /// one of the server's 64 connection slots for as long as the client likes. It sits next to the socket and reads
-/// raw bytes: the head is complete at its first empty line, after which it only passes bytes on.
+/// raw bytes: the head is complete at its first empty line, after which it tells `onHead` (the connection limits
+/// spare such a connection before a silent one) and only passes bytes on.
 final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
     private let seconds: Int64
+    private let onHead: @Sendable (any Channel) -> Void
     private var deadline: Scheduled<Void>?
     /// The last three bytes seen, to find "\r\n\r\n" across reads.
     private var tail: [UInt8] = []
 
-    init(seconds: Int64) { self.seconds = seconds }
+    init(seconds: Int64, onHead: @escaping @Sendable (any Channel) -> Void = { _ in }) {
+        self.seconds = seconds
+        self.onHead = onHead
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
@@ -32,6 +37,7 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
                 deadline?.cancel()
                 deadline = nil
                 tail = []
+                onHead(context.channel)
             } else {
                 tail = Array(joined.suffix(3))
             }

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Does to gatt2mqtt's live page what a stranger on the network could: guess its password, or hold idle
+connections open, and times what a legitimate client gets meanwhile. Standard library only, raw sockets, so
+what it prints is what crossed the wire.
+
+    stranger_probe.py guess --port P --user U --wrong N --right PASSWORD [--legit-source 127.0.0.2]
+        At least N wrong passwords from 127.0.0.1, one connection each, as fast as answers come, and on until
+        the server refuses for 2 s or more; then the right password from the guessing source, and from the
+        legitimate one (another loopback address: another client as the server sees it).
+        Prints:  GUESSES <sent> <seconds> <count>x<status> ...
+                 RETRY-AFTER <seconds>          (the last answer's, when it was 429)
+                 RIGHT <source> <status> <seconds>
+
+    stranger_probe.py crowd --port P --token T --idle N [--seconds S]
+        N idle connections from 127.0.0.1 that send nothing, reopened as the server closes them, for S seconds
+        while a legitimate client (also 127.0.0.1) sends GET / with the token on a fresh connection every 0.2 s.
+        Prints:  IDLE <connections still open at the end> <reopened>
+                 LEGIT <status> <seconds>       one line per legitimate request
+"""
+
+import argparse
+import base64
+import selectors
+import socket
+import sys
+import time
+
+
+def get(port, headers, source="127.0.0.1", timeout=60):
+    """One GET / on a fresh connection from `source`; returns (status, retry-after or None, seconds)."""
+    started = time.monotonic()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", port))
+    lines = ["GET / HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"] + [f"{k}: {v}" for k, v in headers.items()]
+    sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    sock.close()
+    head = data.partition(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+    parts = head[0].split(" ")
+    status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    retry = next((line.split(":", 1)[1].strip() for line in head[1:] if line.lower().startswith("retry-after:")), None)
+    return status, retry, time.monotonic() - started
+
+
+def basic(user, password):
+    return {"Authorization": "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()}
+
+
+def guess(args):
+    counts = {}
+    retry = None
+    sent = 0
+    started = time.monotonic()
+    # At least N; then on until a refusal says to wait 2 s or more, so that the right password sent next from this
+    # source surely falls inside a window (30 s at most).
+    while sent < args.wrong or (retry is None or int(retry) < 2) and time.monotonic() - started < 30:
+        status, retry_after, _ = get(args.port, basic(args.user, f"wrong-{sent}"))
+        sent += 1
+        counts[status] = counts.get(status, 0) + 1
+        retry = retry_after if status == 429 else None
+    elapsed = time.monotonic() - started
+    print(f"GUESSES {sent} {elapsed:.3f} " + " ".join(f"{n}x{s}" for s, n in sorted(counts.items())), flush=True)
+    if retry is not None:
+        print(f"RETRY-AFTER {retry}", flush=True)
+    for source in ("127.0.0.1", args.legit_source):
+        status, _, seconds = get(args.port, basic(args.user, args.right), source=source)
+        print(f"RIGHT {source} {status} {seconds:.3f}", flush=True)
+
+
+def crowd(args):
+    selector = selectors.DefaultSelector()
+    reopened = 0
+
+    def open_idle():
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        sock.connect_ex(("127.0.0.1", args.port))
+        selector.register(sock, selectors.EVENT_READ)
+
+    for _ in range(args.idle):
+        open_idle()
+    # Let the server take them all in before the first legitimate request.
+    time.sleep(1)
+    ends = time.monotonic() + args.seconds
+    next_legit = time.monotonic()
+    while time.monotonic() < ends:
+        for key, _ in selector.select(timeout=0.05):
+            # Readable with nothing sent: the server closed it (or reset it). Reopen, as an attacker would.
+            try:
+                key.fileobj.recv(1)
+            except OSError:
+                pass
+            selector.unregister(key.fileobj)
+            key.fileobj.close()
+            open_idle()
+            reopened += 1
+        if time.monotonic() >= next_legit:
+            status, _, seconds = get(args.port, {"Authorization": f"Bearer {args.token}"}, timeout=60)
+            print(f"LEGIT {status} {seconds:.3f}", flush=True)
+            next_legit = time.monotonic() + 0.2
+    print(f"IDLE {len(selector.get_map())} {reopened}", flush=True)
+    for key in list(selector.get_map().values()):
+        key.fileobj.close()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("guess")
+    g.add_argument("--port", type=int, required=True)
+    g.add_argument("--user", required=True)
+    g.add_argument("--wrong", type=int, required=True)
+    g.add_argument("--right", required=True)
+    g.add_argument("--legit-source", default="127.0.0.2")
+    c = sub.add_parser("crowd")
+    c.add_argument("--port", type=int, required=True)
+    c.add_argument("--token", required=True)
+    c.add_argument("--idle", type=int, required=True)
+    c.add_argument("--seconds", type=float, default=3)
+    args = parser.parse_args()
+    guess(args) if args.command == "guess" else crowd(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
