@@ -23,10 +23,8 @@ import time
 import urllib.parse
 
 
-def request(host, port, raw):
-    """Sends raw bytes, returns (status, headers text, socket) with the socket still open."""
-    sock = socket.create_connection((host, port), timeout=10)
-    sock.sendall(raw)
+def read_head(sock):
+    """Reads a response head: (status, head text, what came after it); status 0 when none came."""
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = sock.recv(4096)
@@ -37,7 +35,15 @@ def request(host, port, raw):
     status_line = head.split(b"\r\n", 1)[0].decode("latin-1")
     parts = status_line.split(" ")
     status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-    return status, head.decode("latin-1"), sock, rest
+    return status, head.decode("latin-1"), rest
+
+
+def request(host, port, raw):
+    """Sends raw bytes, returns (status, headers text, socket) with the socket still open."""
+    sock = socket.create_connection((host, port), timeout=10)
+    sock.sendall(raw)
+    status, head, rest = read_head(sock)
+    return status, head, sock, rest
 
 
 def http(host, port, method, path, headers=None, host_header=None):

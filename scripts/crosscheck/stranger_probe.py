@@ -25,6 +25,8 @@ import socket
 import sys
 import time
 
+from http_probe import read_head
+
 
 def get(port, headers, source="127.0.0.1", timeout=60):
     """One GET / on a fresh connection from `source`; returns (status, retry-after or None, seconds)."""
@@ -35,17 +37,9 @@ def get(port, headers, source="127.0.0.1", timeout=60):
     sock.connect(("127.0.0.1", port))
     lines = ["GET / HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"] + [f"{k}: {v}" for k, v in headers.items()]
     sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(4096)
-        if not chunk:
-            break
-        data += chunk
+    status, head, _ = read_head(sock)
     sock.close()
-    head = data.partition(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
-    parts = head[0].split(" ")
-    status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-    retry = next((line.split(":", 1)[1].strip() for line in head[1:] if line.lower().startswith("retry-after:")), None)
+    retry = next((line.split(":", 1)[1].strip() for line in head.split("\r\n")[1:] if line.lower().startswith("retry-after:")), None)
     return status, retry, time.monotonic() - started
 
 
