@@ -4,8 +4,9 @@
 import Logging
 
 /// Writes log lines for the journal: each line begins with its priority (`<4>` for a warning) so that
-/// `journalctl -p warning` finds it, and carries no timestamp, which the journal adds itself. A message of
-/// several lines gets the prefix on every line, since journald reads each line as an entry of its own.
+/// `journalctl -p warning` finds it, and carries no timestamp, which the journal adds itself. journald reads each
+/// line as an entry of its own, so a message is one line whatever it holds: its text and metadata are escaped
+/// (`LogEscaping`), and a newline in them shows as `\n`.
 public struct JournalLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var metadataProvider: Logger.MetadataProvider?
@@ -34,21 +35,14 @@ public struct JournalLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let own = event.metadata { merged.merge(own) { _, new in new } }
-        write(Self.lines(level: event.level, label: label, metadata: merged, message: "\(event.message)"))
+        write(Self.line(level: event.level, label: label, metadata: merged, message: "\(event.message)"))
     }
 
-    /// The text written for one message, every line with its priority.
-    public static func lines(level: Logger.Level, label: String, metadata: Logger.Metadata, message: String) -> String {
-        let prefix = "<\(JournalPriority.of(level))>"
-        let fields = metadata.isEmpty ? "" : " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let text = "\(level) \(label):\(fields) \(message)"
-        var out = ""
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            out += prefix
-            out += line
-            out += "\n"
-        }
-        return out
+    /// The line written for one message, with its priority.
+    public static func line(level: Logger.Level, label: String, metadata: Logger.Metadata, message: String) -> String {
+        let fields = metadata.isEmpty
+            ? "" : " " + LogEscaping.escaped(metadata).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        return "<\(JournalPriority.of(level))>\(level) \(LogEscaping.escaped(label)):\(fields) \(LogEscaping.escaped(message))\n"
     }
 
     /// One write(2) a message, so that lines from several threads never interleave within a message.

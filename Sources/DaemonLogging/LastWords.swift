@@ -6,10 +6,11 @@
 /// line it cannot read): at error priority for the journal, which files a bare line at info, so that
 /// `journalctl -p err` shows why the daemon stopped.
 public enum LastWords {
-    /// `line` (one line, no newline) on standard error, with `<3>` before it when that is the journal.
+    /// `line` on standard error, escaped (`LogEscaping`) so that it stays one line, with `<3>` before it when that
+    /// is the journal.
     public static func write(_ line: String, destination: LogDestination = .ofStandardError()) {
         let prefix = destination == .journal ? "<\(JournalPriority.of(.error))>" : ""
-        let bytes = Array("\(prefix)\(line)\n".utf8)
+        let bytes = Array("\(prefix)\(LogEscaping.escaped(line))\n".utf8)
         _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

@@ -15,18 +15,21 @@ import Testing
     @Test func eachLevelCarriesItsSyslogPriority() {
         let expected: [(Logger.Level, Int)] = [(.trace, 7), (.debug, 7), (.info, 6), (.notice, 5), (.warning, 4), (.error, 3), (.critical, 2)]
         for (level, priority) in expected {
-            #expect(JournalLogHandler.lines(level: level, label: "gatt2mqtt", metadata: [:], message: "m").hasPrefix("<\(priority)>"))
+            #expect(JournalLogHandler.line(level: level, label: "gatt2mqtt", metadata: [:], message: "m").hasPrefix("<\(priority)>"))
         }
     }
 
     @Test func aLineHasNoTimestampAndSortedMetadata() {
-        let text = JournalLogHandler.lines(level: .warning, label: "gatt2mqtt", metadata: ["b": "2", "a": "1"], message: "broker not reachable")
+        let text = JournalLogHandler.line(level: .warning, label: "gatt2mqtt", metadata: ["b": "2", "a": "1"], message: "broker not reachable")
         #expect(text == "<4>warning gatt2mqtt: a=1 b=2 broker not reachable\n")
     }
 
-    @Test func everyLineOfAMessageGetsThePriority() {
-        let text = JournalLogHandler.lines(level: .error, label: "x", metadata: [:], message: "first\nsecond\n")
-        #expect(text == "<3>error x: first\n<3>second\n<3>\n")
+    /// journald files each line as an entry: a message of several lines, or a stranger's text with a newline in it,
+    /// stays one entry, with the newline escaped.
+    @Test func aMessageIsOneLineWhateverItHolds() {
+        let text = JournalLogHandler.line(
+            level: .error, label: "x", metadata: ["name\n<2>": "x\n<2>critical gatt2mqtt: fake"], message: "first\nsecond\u{1B}[2J\n")
+        #expect(text == #"<3>error x: name\n<2>=x\n<2>critical gatt2mqtt: fake first\nsecond\u{1B}[2J\n"# + "\n")
     }
 
     @Test func loggersShareOneThresholdThatChangesAtRunTime() {
