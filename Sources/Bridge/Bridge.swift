@@ -73,7 +73,9 @@ public final class Bridge: Sendable {
         }
         let warnings = WarningLimiter()
         let publisher = BrokerPublisher(
-            client: mqtt, topics: topics, logger: logger, discoveryPrefix: configuration.homeAssistant.discoveryPrefix, warnings: warnings)
+            client: mqtt, topics: topics, logger: logger,
+            replySpace: ReplySpace(topics: topics, discoveryPrefix: configuration.homeAssistant.discoveryPrefix, filters: configuration.replyTopics),
+            warnings: warnings)
         let context = GatewayContext(
             configuration: configuration, topics: topics, logger: logger, mqtt: mqtt, publisher: publisher, bluez: central, drivers: drivers,
             warnings: warnings, background: OwnedTasks())

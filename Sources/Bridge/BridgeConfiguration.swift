@@ -45,6 +45,9 @@ public struct BridgeConfiguration: Sendable {
     /// Aliases replacing the address as a device's `<id>` in topics: upper-case address with colons
     /// (`AA:BB:CC:DD:EE:FF`) → alias (lower-case letters, digits, `-`, `_`), checked when loaded.
     public var aliases: [String: String] = [:]
+    /// Where an MQTT 5 response topic is taken besides the gateway's own reply topics (`ReplySpace`): filters
+    /// as written, without the base topic.
+    public var replyTopics = ReplySpace.defaultFilters
     /// Largest command payload accepted.
     public var payloadSizeLimit = CommandPayload.defaultSizeLimit
 

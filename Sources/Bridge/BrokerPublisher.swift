@@ -16,17 +16,26 @@ public struct BrokerPublisher: Sendable {
     let client: any MessageSink
     let topics: TopicMap
     let logger: Logger
-    /// Home Assistant's discovery prefix, where no answer may go (`TopicMap.isAllowedResponseTopic`).
-    var discoveryPrefix = HomeAssistantOptions().discoveryPrefix
+    /// Where a command's or request's MQTT 5 response topic is taken.
+    let replySpace: ReplySpace
     /// Refused commands are logged a few times a minute per error code: anyone on the broker can send them.
-    var warnings = WarningLimiter()
+    let warnings: WarningLimiter
 
-    /// Where to answer `request`: its response topic when the gateway may publish there, else `fallback`.
+    init(client: any MessageSink, topics: TopicMap, logger: Logger, replySpace: ReplySpace? = nil, warnings: WarningLimiter = WarningLimiter()) {
+        self.client = client
+        self.topics = topics
+        self.logger = logger
+        self.replySpace = replySpace ?? ReplySpace(topics: topics)
+        self.warnings = warnings
+    }
+
+    /// Where to answer `request`: its response topic when it is in the reply space, else `fallback`.
     func answerTopic(for request: MQTTMessage, otherwise fallback: String) -> String {
         guard let requested = request.responseTopic else { return fallback }
-        guard topics.isAllowedResponseTopic(requested, discoveryPrefix: discoveryPrefix) else {
-            logger.debug("answer sent to \(fallback): the response topic is one the gateway never writes for others",
-                         metadata: ["response_topic": "\(requested.prefix(200))"])
+        if let refusal = replySpace.refusal(of: requested) {
+            warnings.warn("response topic refused: answered on \(fallback)", kind: "response topic refused", metadata: [
+                "topic": "\(request.topic.prefix(200))", "response_topic": "\(requested.prefix(200))", "reason": "\(refusal.rawValue)",
+            ], to: logger)
             return fallback
         }
         return requested
@@ -43,8 +52,8 @@ public struct BrokerPublisher: Sendable {
         }
     }
 
-    /// Answers a command: on its MQTT 5 response topic with its correlation data when it has them,
-    /// otherwise on `<family>/<id>/reply`. `received` times the command for `/metrics`
+    /// Answers a command: on its MQTT 5 response topic with its correlation data when it has them and the topic is
+    /// in the reply space, otherwise on `<family>/<id>/reply`. `received` times the command for `/metrics`
     /// (`gatt2mqtt_command_duration_seconds`, by family and outcome).
     public func reply(_ reply: CommandReply, to request: MQTTMessage, family: DeviceFamily, id: String, received: ContinuousClock.Instant) {
         let outcome = reply.error?.code.rawValue ?? "ok"

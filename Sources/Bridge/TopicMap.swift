@@ -155,21 +155,6 @@ public struct TopicMap: Sendable {
         return (family, String(parts[1]), String(parts[2]))
     }
 
-    /// Whether the gateway answers on `topic`, a response topic some client named: the answer goes out with the
-    /// gateway's own credentials, so never onto a topic whose payload others trust as the gateway's or a device's
-    /// state: a `$` topic, a topic under `gatt2mqtt/` (statuses, claims, health) or a device's other than a `reply`,
-    /// or Home Assistant's discovery configs (`discoveryPrefix`).
-    public func isAllowedResponseTopic(_ topic: String, discoveryPrefix: String) -> Bool {
-        guard !topic.isEmpty, topic.utf8.count <= 1024, topic.utf8.first != UInt8(ascii: "$"), !Self.holds(topic, anyOf: "+#\0"),
-            !topic.utf8.starts(with: (discoveryPrefix + "/").utf8)
-        else { return false }
-        guard let rest = afterBase(topic) else { return true }
-        let levels = Self.levels(rest)
-        guard let first = levels.first, first == "gatt2mqtt" || DeviceFamily(rawValue: String(first)) != nil else { return true }
-        // Among gatt2mqtt's own topics only answers: a device's `reply`, the live page's `…/live/<client>/reply`.
-        return levels.last == "reply"
-    }
-
     /// The default reply topic when a command carries no MQTT 5 response topic.
     public func reply(_ family: DeviceFamily, _ id: String) -> String { device(family, id, "reply") }
 

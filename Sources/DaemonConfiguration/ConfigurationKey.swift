@@ -50,6 +50,7 @@ struct ConfigurationKey: Hashable, Sendable {
     static let tlsCertificateFile = Self("broker.tls.cert_file", .path)
     static let tlsKeyFile = Self("broker.tls.key_file", .path)
     static let sessionExpiry = Self("broker.session_expiry_s", .integer)
+    static let replyTopics = Self("broker.reply_topics", .list)
     static let gateway = Self("gateway.name", .text, environment: "GATT2MQTT_GATEWAY")
     static let baseTopic = Self("base_topic", .text, environment: "GATT2MQTT_BASE_TOPIC")
     /// One adapter (`adapter: hci0`); `adapters` names several.
@@ -85,7 +86,7 @@ struct ConfigurationKey: Hashable, Sendable {
     /// The gateway's own keys.
     private static let gatewayKeys: [Self] = [
         brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
-        tlsCertificateFile, tlsKeyFile, sessionExpiry, gateway, baseTopic, adapter, adapters, adapterSlots,
+        tlsCertificateFile, tlsKeyFile, sessionExpiry, replyTopics, gateway, baseTopic, adapter, adapters, adapterSlots,
         acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix, commandRate,
         commandBurst, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
         httpPasswordFile, httpPasswordHashFile, httpTokenFile, httpHosts, httpMaxConnections, httpMaxConnectionsPerSource,

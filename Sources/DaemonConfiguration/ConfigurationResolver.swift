@@ -71,6 +71,7 @@ struct ConfigurationResolver {
             guard (0...Int(UInt32.max)).contains(seconds) else { throw fail(.sessionExpiry, "must be from 0 to \(UInt32.max) seconds, not \(seconds)") }
             bridge.sessionExpirySeconds = UInt32(seconds)
         }
+        bridge.replyTopics = try resolveReplyTopics()
         if let rate = try finite(.commandRate) {
             guard rate > 0, rate <= 10_000 else { throw fail(.commandRate, "must be more than 0 and at most 10000 commands per second, not \(rate)") }
             bridge.commandRate.perSecond = rate
@@ -202,6 +203,20 @@ struct ConfigurationResolver {
             options.discoveryPrefix = prefix
         }
         return options
+    }
+
+    /// `broker.reply_topics`: topic filters, as a broker reads them, where an MQTT 5 response topic is taken besides
+    /// the gateway's own reply topics; an empty list leaves only those.
+    private func resolveReplyTopics() throws(ConfigurationError) -> [TopicFilter] {
+        guard settings[.replyTopics] != nil else { return ReplySpace.defaultFilters }
+        var filters: [TopicFilter] = []
+        for text in list(.replyTopics) {
+            guard let filter = TopicFilter(text) else {
+                throw fail(.replyTopics, "must be MQTT topic filters ('+' and '#' only as whole levels, '#' last), not '\(text)'")
+            }
+            filters.append(filter)
+        }
+        return filters
     }
 
     /// `fleet.enabled`: `auto` (the default) follows the fleet's rules while another gateway is online, `true`

@@ -44,6 +44,7 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         add(1, "protocol: \(mqtt.protocolVersion == .v5 ? "5" : "3.1.1")")
         add(1, "keepalive_s: \(mqtt.keepAlive)")
         add(1, "session_expiry_s: \(bridge.sessionExpirySeconds)")
+        add(1, "reply_topics: [" + bridge.replyTopics.map { quoted($0.text) }.joined(separator: ", ") + "]")
         if let username = mqtt.username { add(1, "username: \(quoted(username))") }
         switch passwordSource {
         case .file(let path): add(1, "password_file: \(quoted(path))")

@@ -49,7 +49,7 @@ import Testing
                 let id = try #require(ids[family])
                 for name in names + ["fly"] {
                     for payload in Self.payloads {
-                        let topic = "matrix/\(family)/\(name)/\(cases)"
+                        let topic = "reply/matrix/\(family)/\(name)/\(cases)"
                         try gateway.publish(MQTTMessage(
                             topic: "\(family)/\(id)/cmd/\(name)", payload: payload.bytes, qos: .atLeastOnce, responseTopic: topic))
                         let reply = await gateway.probe.next(on: topic).payloadString ?? ""
@@ -71,8 +71,8 @@ import Testing
                 #expect((1...5).contains(lines), "\(code): \(lines) lines for \(cases) refusals")
             }
             // And the gateway still serves: a valid command is written.
-            try gateway.publish("cpr/\(ids["cpr"]!)/cmd/practice", "{}", responseTopic: "test/valid")
-            #expect(await gateway.probe.next(on: "test/valid").payloadString == #"{"command":"practice","ok":true}"#)
+            try gateway.publish("cpr/\(ids["cpr"]!)/cmd/practice", "{}", responseTopic: "reply/test/valid")
+            #expect(await gateway.probe.next(on: "reply/test/valid").payloadString == #"{"command":"practice","ok":true}"#)
             #expect(await band.writes.count > written.band)
         }
     }
@@ -88,8 +88,26 @@ import Testing
             #expect(await gateway.probe.next(on: "belt/\(id)/reply", after: mark).payloadString == #"{"command":"mode","ok":true}"#)
             #expect(!gateway.probe.messages.dropFirst(mark).contains { $0.topic == "gatt2mqtt/test/status" }, "the status was never overwritten")
             #expect(gateway.broker.retained("gatt2mqtt/test/status")?.payloadString == "online")
-            try gateway.publish("belt/\(String(repeating: "é", count: 40))/cmd/mode", #"{"mode":"app"}"#, responseTopic: "test/bad-id")
+            try gateway.publish("belt/\(String(repeating: "é", count: 40))/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/test/bad-id")
             await gateway.log.waitForLine(containing: "command ignored: its topic names no valid device id or command")
+        }
+    }
+
+    /// Issue #43: a command sender named another system's command topic as its response topic, and the gateway
+    /// wrote there with its own broker rights. Outside the reply space the answer goes to the device's `reply`
+    /// topic, and the refusal is logged a few times a minute only; `broker.reply_topics` moves the space.
+    @Test func answersStayInTheReplySpace() async throws {
+        try await InMemoryGateway.with(configure: { $0.replyTopics = [TopicFilter("reply/#")!, TopicFilter("nodered/+/answers")!] }) { gateway in
+            let id = await gateway.connect(InMemoryDevices.belt(), family: "belt")
+            let mark = gateway.probe.mark
+            for _ in 0..<20 { try gateway.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "cmnd/plug/POWER") }
+            try gateway.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "nodered/flow/answers")
+            await gateway.probe.next(on: "nodered/flow/answers", after: mark)
+            #expect(gateway.probe.messages.dropFirst(mark).filter { $0.topic == "belt/\(id)/reply" }.count == 20)
+            #expect(!gateway.probe.messages.dropFirst(mark).contains { $0.topic == "cmnd/plug/POWER" })
+            let warnings = gateway.log.lines.filter { $0.contains("response topic refused") }
+            #expect((1...5).contains(warnings.count), "\(warnings)")
+            #expect(warnings.first?.contains("cmnd/plug/POWER") == true, "\(warnings)")
         }
     }
 
@@ -99,13 +117,13 @@ import Testing
             let band = InMemoryDevices.cprBand()
             let id = await gateway.connect(band, family: "cpr")
             let written = await band.writes.count
-            for _ in 0..<2 { try gateway.publish("cpr/\(id)/cmd/practice", #"{"transaction":"t-1"}"#, responseTopic: "test/once") }
+            for _ in 0..<2 { try gateway.publish("cpr/\(id)/cmd/practice", #"{"transaction":"t-1"}"#, responseTopic: "reply/test/once") }
             await gateway.log.waitForLine(containing: "repeated command ignored")
-            #expect(await gateway.probe.next(on: "test/once").payloadString == #"{"command":"practice","ok":true,"transaction":"t-1"}"#)
+            #expect(await gateway.probe.next(on: "reply/test/once").payloadString == #"{"command":"practice","ok":true,"transaction":"t-1"}"#)
             // A later, different command is a barrier: the repeat would have been answered before it.
-            try gateway.publish("cpr/\(id)/cmd/ready", "{}", responseTopic: "test/after")
-            await gateway.probe.next(on: "test/after")
-            #expect(gateway.probe.payloads(on: "test/once").count == 1)
+            try gateway.publish("cpr/\(id)/cmd/ready", "{}", responseTopic: "reply/test/after")
+            await gateway.probe.next(on: "reply/test/after")
+            #expect(gateway.probe.payloads(on: "reply/test/once").count == 1)
             #expect(await band.writes.dropFirst(written).map(\.bytes) == CPRBandCommand.practice.writes + CPRBandCommand.ready.writes)
         }
     }

@@ -66,15 +66,15 @@ import Testing
 
             // A command is answered once, by the owner; one for a device no gateway has, once too.
             let mark = world.probe.mark
-            try world.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "test/fleet/owned")
-            try world.publish("belt/0000000000ff/cmd/mode", #"{"mode":"app"}"#, responseTopic: "test/fleet/nobody")
-            #expect(await world.probe.next(on: "test/fleet/owned").payloadString == #"{"command":"mode","ok":true}"#)
-            #expect(await world.probe.next(on: "test/fleet/nobody").payloadString?.contains(#""code":"not_connected""#) == true)
+            try world.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/test/fleet/owned")
+            try world.publish("belt/0000000000ff/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/test/fleet/nobody")
+            #expect(await world.probe.next(on: "reply/test/fleet/owned").payloadString == #"{"command":"mode","ok":true}"#)
+            #expect(await world.probe.next(on: "reply/test/fleet/nobody").payloadString?.contains(#""code":"not_connected""#) == true)
             // Two heartbeats of each later, both gateways have long handled both commands.
             await heartbeats(world, "gw-a", after: mark, count: 2)
             await heartbeats(world, "gw-b", after: mark, count: 2)
-            #expect(world.probe.payloads(on: "test/fleet/owned").count == 1)
-            #expect(world.probe.payloads(on: "test/fleet/nobody").count == 1)
+            #expect(world.probe.payloads(on: "reply/test/fleet/owned").count == 1)
+            #expect(world.probe.payloads(on: "reply/test/fleet/nobody").count == 1)
             #expect(!a.log.lines.contains { $0.contains("device found") }, "gw-a never connected the belt while gw-b owned it")
 
             // The owner dies (no goodbye): its will ends its claims at once, and gw-a takes the belt over.
@@ -97,8 +97,8 @@ import Testing
             let before = await belt.writes.count
             try world.publish(
                 "belt/\(id)/cmd/navigation", #"{"action":"start","direction":90,"signal":"navigation","intensity":40}"#,
-                responseTopic: "test/fleet/navigation")
-            #expect(await world.probe.next(on: "test/fleet/navigation").payloadString == #"{"command":"navigation","ok":true}"#)
+                responseTopic: "reply/test/fleet/navigation")
+            #expect(await world.probe.next(on: "reply/test/fleet/navigation").payloadString == #"{"command":"navigation","ok":true}"#)
             await world.probe.next(on: "belt/\(id)/navigation_signal") { !$0.isEmpty }
             let signal = try #require(world.broker.retained("belt/\(id)/navigation_signal"))
             #expect(signal.payloadString == #"{"direction":90,"intensity":40,"orientation":"bearing","signal":"navigation"}"#)
@@ -117,8 +117,8 @@ import Testing
             await a.log.waitForLine(containing: "device found")
 
             // And it is gw-a's navigation now: a stop goes through it, and clears the signal for the next owner.
-            try world.publish("belt/\(id)/cmd/navigation", "stop", responseTopic: "test/fleet/stop")
-            #expect(await world.probe.next(on: "test/fleet/stop").payloadString == #"{"command":"navigation","ok":true}"#)
+            try world.publish("belt/\(id)/cmd/navigation", "stop", responseTopic: "reply/test/fleet/stop")
+            #expect(await world.probe.next(on: "reply/test/fleet/stop").payloadString == #"{"command":"navigation","ok":true}"#)
             await world.probe.next(on: "belt/\(id)/navigation_signal", after: death) { $0.isEmpty }
             await world.probe.next(on: "belt/\(id)/navigation", after: death) { $0 == "stopped" }
             #expect(world.broker.retained("belt/\(id)/navigation_signal") == nil)

@@ -95,7 +95,7 @@ import TestSupport
     private static func exchange(with belt: InMemoryLink, id: String, on gateway: InMemoryGateway) async {
         var round = 0
         while !Task.isCancelled {
-            let reply = "test/health/\(round)"
+            let reply = "reply/test/health/\(round)"
             try? gateway.publish("belt/\(id)/cmd/stop", "{}", responseTopic: reply)
             let heading = BeltOrientation(beltHeading: Int16(round % 360), boxHeading: 0, accuracy: 5)
             await belt.notify(BeltGATT.Characteristic.orientation, BeltNotification.orientation(heading).encoded())

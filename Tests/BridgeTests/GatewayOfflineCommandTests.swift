@@ -28,16 +28,16 @@ import Testing
         try await InMemoryGateway.with { gateway in
             let (belt, id) = await beltGoneAway(gateway)
             // No expiry: refused at once.
-            try vibrate(gateway, id, #"{"direction":10,"switch_to_app":true}"#, reply: "test/now", expiry: nil)
-            #expect(await gateway.probe.next(on: "test/now").payloadString?.contains(#""code":"not_connected""#) == true)
+            try vibrate(gateway, id, #"{"direction":10,"switch_to_app":true}"#, reply: "reply/test/now", expiry: nil)
+            #expect(await gateway.probe.next(on: "reply/test/now").payloadString?.contains(#""code":"not_connected""#) == true)
             // A short expiry runs out while the belt is away.
-            try vibrate(gateway, id, #"{"direction":20,"switch_to_app":true}"#, reply: "test/short", expiry: 1)
-            #expect(await gateway.probe.next(on: "test/short").payloadString?.contains(#""code":"expired""#) == true)
+            try vibrate(gateway, id, #"{"direction":20,"switch_to_app":true}"#, reply: "reply/test/short", expiry: 1)
+            #expect(await gateway.probe.next(on: "reply/test/short").payloadString?.contains(#""code":"expired""#) == true)
             // A long one waits, and runs once the belt is back.
             let before = await belt.writes.count
-            try vibrate(gateway, id, #"{"direction":30,"switch_to_app":true}"#, reply: "test/long", expiry: 60)
+            try vibrate(gateway, id, #"{"direction":30,"switch_to_app":true}"#, reply: "reply/test/long", expiry: 60)
             await belt.setReachable(true)
-            #expect(await gateway.probe.next(on: "test/long").payloadString == #"{"command":"vibrate","ok":true}"#)
+            #expect(await gateway.probe.next(on: "reply/test/long").payloadString == #"{"command":"vibrate","ok":true}"#)
             let played = await belt.writes.dropFirst(before).filter { $0.characteristic == BeltGATT.Characteristic.vibrationCommand }.map(\.bytes.hex)
             #expect(played.contains { $0.hasPrefix("0201aaaa0000031e00") }, "direction 30 played: \(played)")
             #expect(!played.contains { $0.hasPrefix("0201aaaa0000031400") }, "the expired command never ran")
@@ -54,12 +54,12 @@ import Testing
             // The first is taken from the queue to wait (or not yet), 1024 wait behind it, the rest are refused.
             for index in 0..<1100 {
                 try vibrate(gateway, id, #"{"direction":\#(index % 360),"switch_to_app":true,"transaction":"q\#(index)"}"#,
-                            reply: "test/queue", expiry: UInt32.max)
+                            reply: "reply/test/queue", expiry: UInt32.max)
             }
             // A barrier: the receive path handles messages in order, and this one is answered at once.
-            try gateway.publish("belt/\(id)/cmd/vibrate", "not json", responseTopic: "test/probe")
-            await gateway.probe.next(on: "test/probe")
-            let answered = gateway.probe.payloads(on: "test/queue")
+            try gateway.publish("belt/\(id)/cmd/vibrate", "not json", responseTopic: "reply/test/probe")
+            await gateway.probe.next(on: "reply/test/probe")
+            let answered = gateway.probe.payloads(on: "reply/test/queue")
             let refused = answered.filter { $0.contains("1024 commands already wait") }
             #expect((75...76).contains(refused.count), "\(refused.count) refused")
             #expect(answered.count == refused.count, "the others wait, unanswered")

@@ -15,9 +15,9 @@ import Testing
             let belt = InMemoryDevices.belt()
             let id = await gateway.connect(belt, family: "belt")
             let before = await belt.writes.count
-            for channel in 0..<8 { try gateway.publish("belt/\(id)/cmd/stop", #"{"channel":\#(channel % 4)}"#, responseTopic: "test/rate/\(channel)") }
+            for channel in 0..<8 { try gateway.publish("belt/\(id)/cmd/stop", #"{"channel":\#(channel % 4)}"#, responseTopic: "reply/test/rate/\(channel)") }
             var answers: [String] = []
-            for channel in 0..<8 { answers.append(await gateway.probe.next(on: "test/rate/\(channel)").payloadString ?? "") }
+            for channel in 0..<8 { answers.append(await gateway.probe.next(on: "reply/test/rate/\(channel)").payloadString ?? "") }
             let refused = answers.filter { $0.contains(#""code":"rate_limited""#) }
             let admitted = answers.filter { $0 == #"{"command":"stop","ok":true}"# }
             #expect(admitted.count + refused.count == 8, "\(answers)")

@@ -53,16 +53,16 @@ import Testing
     @Test func floodsOfRequestsAndOfCommandsForUnknownDevicesAreRateLimited() async throws {
         try await InMemoryGateway.with { gateway in
             for index in 0..<30 {
-                try gateway.publish("gatt2mqtt/test/request/devices", #"{"transaction":\#(index)}"#, responseTopic: "test/requests")
+                try gateway.publish("gatt2mqtt/test/request/devices", #"{"transaction":\#(index)}"#, responseTopic: "reply/test/requests")
             }
             for index in 0..<60 {
-                try gateway.publish("belt/00000000\(String(index, radix: 16))/cmd/mode", #"{"mode":"app"}"#, responseTopic: "test/unknown")
+                try gateway.publish("belt/00000000\(String(index, radix: 16))/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/test/unknown")
             }
-            let requests = await payloads(gateway, "test/requests", 30)
+            let requests = await payloads(gateway, "reply/test/requests", 30)
             let limited = requests.filter { $0.contains(#""code":"rate_limited""#) }
             #expect(limited.count >= 16, "at most the burst of 10 (and what refilled meanwhile) is served: \(limited.count) refused")
             #expect(requests.count - limited.count >= 4, "the first ones are served")
-            let commands = await payloads(gateway, "test/unknown", 60)
+            let commands = await payloads(gateway, "reply/test/unknown", 60)
             #expect(commands.filter { $0.contains(#""code":"rate_limited""#) }.count >= 10, "beyond the burst of 40: refused")
             #expect(commands.filter { $0.contains(#""code":"not_connected""#) }.count >= 40)
             for (kind, code) in [("request refused", "rate_limited"), ("command refused", "rate_limited"), ("command refused", "not_connected")] {

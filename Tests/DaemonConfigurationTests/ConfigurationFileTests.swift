@@ -65,6 +65,7 @@ struct ConfigurationFileTests {
               client_id: my-client
               protocol: 3.1.1
               keepalive_s: 45
+              reply_topics: ["reply/#", "nodered/+/answers"]
               username: alice
               password_file: password.txt
               tls:
@@ -94,6 +95,7 @@ struct ConfigurationFileTests {
         #expect(mqtt.clientID == "my-client")
         #expect(mqtt.protocolVersion == .v311)
         #expect(mqtt.keepAlive == 45)
+        #expect(loaded.bridge.replyTopics.map(\.text) == ["reply/#", "nodered/+/answers"])
         #expect(mqtt.username == "alice")
         #expect(mqtt.password == "pa55word")
         #expect(

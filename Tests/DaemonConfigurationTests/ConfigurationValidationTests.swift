@@ -25,6 +25,8 @@ struct ConfigurationValidationTests {
         ("broker: {url: 'mqtt://x:99999'}", "broker.url", "port must be a number from 1 to 65535"),
         ("broker: {client_id: ''}", "broker.client_id", "must be a non-empty MQTT client identifier"),
         ("broker: {username: ''}", "broker.username", "must not be empty"),
+        ("broker: {reply_topics: ['reply/#/x']}", "broker.reply_topics", "must be MQTT topic filters ('+' and '#' only as whole levels, '#' last), not 'reply/#/x'"),
+        ("broker: {reply_topics: ['']}", "broker.reply_topics", "not ''"),
         ("cpr: {angle_samples: 0}", "cpr.angle_samples", "from 1 to 1000, not 0"),
         ("cpr: {range_mm: [30, 60]}", "cpr.range_mm", "min 35…55 and max from min to 69, not [30, 60]"),
         ("cpr: {range_mm: [50, 70]}", "cpr.range_mm", "not [50, 70]"),

@@ -24,6 +24,14 @@ struct OperationalSettingsTests {
         #expect(both.bridge.healthFile == "/tmp/gatt2mqtt-alive")
     }
 
+    /// `broker.reply_topics`: `reply/#` unless set; an empty list leaves only the gateway's own reply topics.
+    @Test func replyTopicsDefaultToReplyAndMayBeNone() throws {
+        #expect(try load("").bridge.replyTopics.map(\.text) == ["reply/#"])
+        #expect(try load("broker: {reply_topics: []}").bridge.replyTopics.isEmpty)
+        #expect(try load("broker: {reply_topics: [answers/+/x, '#']}").bridge.replyTopics.map(\.text) == ["answers/+/x", "#"])
+        #expect(try load("").description.contains(#"reply_topics: ["reply/#"]"#))
+    }
+
     @Test(arguments: [
         ("health_s: 0", "health_s: must be from 0.1"),
         ("limits: {command_rate: 0}", "limits.command_rate: must be more than 0"),

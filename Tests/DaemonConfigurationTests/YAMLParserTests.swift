@@ -89,17 +89,17 @@ struct YAMLParserTests {
                 "grip", "log_level", "payload_size_limit", "health_s", "health_file", "state_directory", "limits", "homeassistant", "fleet", "http",
             ])
         #expect(document["broker"]?["url"] == plain("mqtts://broker.example.net:8883", 12))
-        #expect(document["base_topic"] == doubleQuoted("", 27))
-        #expect(document["adapters"] == sequence(29, plain("hci0", 29)))
+        #expect(document["base_topic"] == doubleQuoted("", 28))
+        #expect(document["adapters"] == sequence(30, plain("hci0", 30)))
         #expect(
             document["devices"]?["allow"]
                 == sequence(
-                    38, doubleQuoted("AA:BB:CC:DD:EE:01", 38), doubleQuoted("aa:bb:cc:dd:ee:02", 39)))
+                    39, doubleQuoted("AA:BB:CC:DD:EE:01", 39), doubleQuoted("aa:bb:cc:dd:ee:02", 40)))
         #expect(document["devices"]?["aliases"]?.keys == ["AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:02"])
-        #expect(document["devices"]?["aliases"]?["AA:BB:CC:DD:EE:02"] == plain("trainer_a5", 42))
-        #expect(document["belt"] == mapping(44))
-        #expect(document["cpr"]?["range_mm"] == sequence(56, plain("50", 56), plain("60", 56)))
-        #expect(document["cpr"]?["distance"]?["reference_dbm"] == plain("-59", 61))
+        #expect(document["devices"]?["aliases"]?["AA:BB:CC:DD:EE:02"] == plain("trainer_a5", 43))
+        #expect(document["belt"] == mapping(45))
+        #expect(document["cpr"]?["range_mm"] == sequence(57, plain("50", 57), plain("60", 57)))
+        #expect(document["cpr"]?["distance"]?["reference_dbm"] == plain("-59", 62))
         #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 82))
         #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 85))
     }

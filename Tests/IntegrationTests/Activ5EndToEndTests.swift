@@ -30,7 +30,7 @@ struct Activ5EndToEndTests {
     }
 
     private func reply(_ recorder: TopicRecorder, _ id: String, _ command: String, _ payload: String = "{}") async throws -> String {
-        let topic = "test/a5/\(command)/\(UUID().uuidString.prefix(6))"
+        let topic = "reply/test/a5/\(command)/\(UUID().uuidString.prefix(6))"
         try recorder.publish("a5/\(id)/cmd/\(command)", payload, responseTopic: topic)
         return try #require(try await recorder.waitFor(topic).payloadString)
     }

@@ -18,16 +18,16 @@ struct BadInputMatrixTests {
             let (before, logged) = (belt.lineCount, bridge.lineCount)
             try recorder.client.publish(MQTTMessage(
                 topic: "belt/\(id)/cmd/vibrate", payload: [UInt8](repeating: 0x61, count: 1_048_576), qos: .atLeastOnce,
-                responseTopic: "test/huge"))
+                responseTopic: "reply/test/huge"))
             for _ in 0..<10 {
                 try recorder.client.publish(MQTTMessage(topic: "belt/\(id)/navigation_signal", payload: [UInt8](repeating: 0x7B, count: 20 * 1024), qos: .atLeastOnce))
             }
             // A barrier: the receive path handles messages in order, and this one is answered and logged (the log comes
             // through a pipe, the answer through the broker: both are waited for).
-            try recorder.publish("belt/\(id)/cmd/vibrate", "not json", responseTopic: "test/barrier")
-            try await recorder.waitFor("test/barrier")
+            try recorder.publish("belt/\(id)/cmd/vibrate", "not json", responseTopic: "reply/test/barrier")
+            try await recorder.waitFor("reply/test/barrier")
             try await bridge.waitForLine(containing: "command refused", after: logged)
-            #expect(recorder.messages(on: "test/huge").isEmpty, "the broker kept the 1 MB command back")
+            #expect(recorder.messages(on: "reply/test/huge").isEmpty, "the broker kept the 1 MB command back")
             let health = try await recorder.waitFor("gatt2mqtt/test/health") { $0.payloadString?.contains(#""oversized_messages":10"#) == true }
             #expect(health.payloadString?.contains(#""dropped_messages":0"#) == true)
             let warnings = bridge.lines.filter { $0.text.contains("message ignored: larger than payload_size_limit") }

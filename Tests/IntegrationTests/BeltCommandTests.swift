@@ -21,7 +21,7 @@ struct BeltCommandsEndToEndTests {
 
     /// Sends one command and returns its reply, asking for it on a response topic of its own.
     private func send(_ recorder: TopicRecorder, _ id: String, _ name: String, _ payload: String, tag: String) async throws -> String {
-        let replies = "test/replies/\(tag)"
+        let replies = "reply/test/replies/\(tag)"
         try recorder.publish("belt/\(id)/cmd/\(name)", payload, responseTopic: replies, correlation: Array(tag.utf8))
         return try #require(try await recorder.waitFor(replies).payloadString)
     }

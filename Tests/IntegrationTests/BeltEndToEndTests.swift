@@ -74,8 +74,8 @@ struct BeltEndToEndTests {
 
             // An MQTT 5 request with a response topic is answered there, with its correlation data.
             try recorder.publish("belt/\(id)/cmd/vibrate", #"{"direction":90,"orientation":"angle","pattern":"navigation"}"#,
-                                 responseTopic: "dashboard/replies", correlation: [0xC0, 0xFF, 0xEE])
-            let answer = try await recorder.waitFor("dashboard/replies")
+                                 responseTopic: "reply/dashboard", correlation: [0xC0, 0xFF, 0xEE])
+            let answer = try await recorder.waitFor("reply/dashboard")
             #expect(answer.payloadString == #"{"command":"vibrate","ok":true}"#)
             #expect(answer.correlationData == [0xC0, 0xFF, 0xEE])
             try await belt.waitForLine(after: beforeBad) { $0.hasPrefix("WRITE \(Self.vibrationCommand)") }

@@ -106,11 +106,11 @@ struct BeltNavigationEndToEndTests {
             _ = try await belt.waitForExit()
             try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) { $0.payloadString == "disconnected" }
 
-            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"start","direction":90}"#, responseTopic: "test/nav/start")
-            #expect(try await recorder.waitFor("test/nav/start").payloadString == #"{"applied":false,"command":"navigation","ok":true}"#)
+            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"start","direction":90}"#, responseTopic: "reply/test/nav/start")
+            #expect(try await recorder.waitFor("reply/test/nav/start").payloadString == #"{"applied":false,"command":"navigation","ok":true}"#)
             try await recorder.waitFor("belt/\(id)/navigation", after: beforeLoss) { $0.payloadString == "navigating" }
-            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"update","direction":120}"#, responseTopic: "test/nav/update")
-            #expect(try await recorder.waitFor("test/nav/update").payloadString == #"{"applied":false,"command":"navigation","ok":true}"#)
+            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"update","direction":120}"#, responseTopic: "reply/test/nav/update")
+            #expect(try await recorder.waitFor("reply/test/nav/update").payloadString == #"{"applied":false,"command":"navigation","ok":true}"#)
 
             belt = try await world.startSimulator(["belt"])
             try await belt.waitForLine(timeout: .seconds(30)) { $0 == Self.fe05 + "01810300" }
@@ -130,8 +130,8 @@ struct BeltNavigationEndToEndTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             let bridge = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"start","direction":90}"#, responseTopic: "test/nav/start")
-            #expect(try await recorder.waitFor("test/nav/start").payloadString == #"{"command":"navigation","ok":true}"#)
+            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"start","direction":90}"#, responseTopic: "reply/test/nav/start")
+            #expect(try await recorder.waitFor("reply/test/nav/start").payloadString == #"{"command":"navigation","ok":true}"#)
             try await belt.waitForLine { $0 == Self.fe03 + Self.navigationSignal(bearing: 90) }
 
             bridge.send(SIGKILL)

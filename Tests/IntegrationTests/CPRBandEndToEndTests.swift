@@ -10,7 +10,7 @@ struct CPRBandEndToEndTests {
     static let command = "WRITE 0000fff4-0000-1000-8000-00805f9b34fb "
 
     private func reply(_ recorder: TopicRecorder, _ id: String, _ name: String, _ payload: String = "{}") async throws -> String {
-        let topic = "test/cpr/\(name)/\(UUID().uuidString.prefix(6))"
+        let topic = "reply/test/cpr/\(name)/\(UUID().uuidString.prefix(6))"
         try recorder.publish("cpr/\(id)/cmd/\(name)", payload, responseTopic: topic)
         return try #require(try await recorder.waitFor(topic).payloadString)
     }

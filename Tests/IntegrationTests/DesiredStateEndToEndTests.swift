@@ -8,7 +8,7 @@ import TestSupport
 @Suite(.serialized)
 struct DesiredStateEndToEndTests {
     private func reply(_ recorder: TopicRecorder, _ topic: String, _ payload: String = "{}") async throws -> String? {
-        let replies = "test/desired/\(UUID().uuidString.prefix(6))"
+        let replies = "reply/test/desired/\(UUID().uuidString.prefix(6))"
         try recorder.publish(topic, payload, responseTopic: replies)
         return try await recorder.waitFor(replies).payloadString
     }

@@ -90,11 +90,11 @@ struct FaultToleranceTests {
             // Stuck: the belt's process stops answering. Its command fails within the GATT timeout…
             belt.process.send(SIGSTOP)
             let asked = ContinuousClock.now
-            try recorder.publish("belt/\(belt.id)/cmd/vibrate", #"{"direction":90,"switch_to_app":true}"#, responseTopic: "test/stuck")
+            try recorder.publish("belt/\(belt.id)/cmd/vibrate", #"{"direction":90,"switch_to_app":true}"#, responseTopic: "reply/test/stuck")
             // …while the Activ5 keeps streaming meanwhile.
             let during = recorder.mark
             if let a5 { for _ in 0..<5 { try await recorder.waitFor("a5/\(a5.id)/force", after: recorder.mark) } }
-            let answer = try await recorder.waitFor("test/stuck", timeout: .seconds(15))
+            let answer = try await recorder.waitFor("reply/test/stuck", timeout: .seconds(15))
             #expect(answer.payloadString?.contains(#""ok":false"#) == true, "\(answer.topic): \(answer.payloadString ?? "<binary>")")
             #expect(ContinuousClock.now - asked < .seconds(12))
             if let a5 { #expect(recorder.messages.dropFirst(during).contains { $0.topic == "a5/\(a5.id)/force" }) }

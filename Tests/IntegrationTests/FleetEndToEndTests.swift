@@ -59,11 +59,11 @@ struct FleetEndToEndTests {
             let joined = recorder.mark
             let b = try await world.startBridge(gateway: "gw-b", adapters: ["hci1"], extraArguments: quick)
             try await recorder.waitFor("gatt2mqtt/gw-a/claim/belt/\(id)", after: joined) { $0.payloadString?.contains(#""state":"owner""#) == true }
-            try recorder.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "test/fleet/default")
-            #expect(try await recorder.waitFor("test/fleet/default").payloadString == #"{"command":"mode","ok":true}"#)
+            try recorder.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/test/fleet/default")
+            #expect(try await recorder.waitFor("reply/test/fleet/default").payloadString == #"{"command":"mode","ok":true}"#)
             // gw-b listens a lease (3 s) and settles (1.5 s) before it could take anything; six of its heartbeats are longer.
             try await heartbeats(recorder, "gw-b", after: joined, count: 6)
-            #expect(recorder.messages(on: "test/fleet/default").count == 1, "one reply: gw-b stays silent about gw-a's belt")
+            #expect(recorder.messages(on: "reply/test/fleet/default").count == 1, "one reply: gw-b stays silent about gw-a's belt")
             #expect(!b.outputText.contains("device found"), "gw-b never connected the belt")
             #expect(recorder.messages.dropFirst(joined).allSatisfy { $0.topic != "belt/\(id)/owner" || $0.payloadString == "gw-a" })
 

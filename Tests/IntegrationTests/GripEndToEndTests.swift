@@ -109,8 +109,8 @@ struct GripEndToEndTests {
             try await recorder.waitFor("grip/\(id)/connection") { $0.payloadString == "connected" }
             #expect(try await recorder.waitFor("grip/\(id)/battery").payloadString == #"{"level":20,"low":true}"#)
             let before = grip.lineCount
-            try recorder.publish("grip/\(id)/cmd/shutter", "{}", responseTopic: "test/grip/shutter")
-            let reply = try await recorder.waitFor("test/grip/shutter")
+            try recorder.publish("grip/\(id)/cmd/shutter", "{}", responseTopic: "reply/test/grip/shutter")
+            let reply = try await recorder.waitFor("reply/test/grip/shutter")
             #expect(reply.payloadString?.contains(#""code":"unknown_command""#) == true, "\(reply.payloadString ?? "")")
             #expect(!grip.lines.dropFirst(before).contains { $0.text.hasPrefix("WRITE") })
             await recorder.stop()

@@ -31,8 +31,8 @@ struct LivePageEndToEndTests {
     }
 
     private func send(_ recorder: TopicRecorder, _ topic: String, _ payload: String, tag: String) async throws -> String? {
-        try recorder.publish(topic, payload, responseTopic: "test/replies/\(tag)", correlation: Array(tag.utf8))
-        return try await recorder.waitFor("test/replies/\(tag)").payloadString
+        try recorder.publish(topic, payload, responseTopic: "reply/test/replies/\(tag)", correlation: Array(tag.utf8))
+        return try await recorder.waitFor("reply/test/replies/\(tag)").payloadString
     }
 
     @Test(arguments: BlueZWorld.enabled)

@@ -86,7 +86,7 @@ struct NodeRedReplayTests {
         #expect(
             printed.prefix(3) == [
                 "REPLAY SUBSCRIBE belt/+/heading 0", "REPLAY SUBSCRIBE a5/+/force 0",
-                "REPLAY SUBSCRIBE nodered/replies/# 1",
+                "REPLAY SUBSCRIBE reply/nodered/# 1",
             ])
         let sent = printed.filter { $0.hasPrefix("REPLAY PUBLISH ") }
         #expect(sent.count == 2, "\(sent)")
@@ -95,7 +95,7 @@ struct NodeRedReplayTests {
         #expect(request.count == 6, "\(request)")
         #expect(
             Array(request.prefix(5)) == [
-                "REPLAY", "PUBLISH", "belt/\(beltID)/cmd/vibrate", Self.vibratePayload, "nodered/replies/vibrate",
+                "REPLAY", "PUBLISH", "belt/\(beltID)/cmd/vibrate", Self.vibratePayload, "reply/nodered/vibrate",
             ])
         let correlation = try #require(request.last)
         // Like Node-RED's Buffer.from(msg._msgid): 16 hex digits, as ASCII.
@@ -111,7 +111,7 @@ struct NodeRedReplayTests {
         let replies = printed.filter { $0.hasPrefix("REPLAY REPLY ") }
         #expect(replies == ["REPLAY REPLY {\"command\":\"vibrate\",\"ok\":true} \(correlation)"])
         // A second subscriber saw the same reply: the script did not just agree with itself.
-        let seen = try await recorder.waitFor("nodered/replies/vibrate")
+        let seen = try await recorder.waitFor("reply/nodered/vibrate")
         #expect(seen.payloadString == #"{"command":"vibrate","ok":true}"#)
         #expect(seen.correlationData.map { $0.map { String(format: "%02x", $0) }.joined() } == correlation)
         try await recorder.waitFor("a5/\(a5ID)/state") { $0.payloadString == "isometric" }

@@ -38,20 +38,28 @@ struct SecurityTests {
 
     static let password = "s3cret-bridge-pw"
 
-    private func broker(_ certificates: Certificates) -> MosquittoBroker.Options {
+    /// The ACL of README.md's "Securing the broker", word for word: the recipe is what runs here.
+    static func readmeACL() throws -> String {
+        let readme = try String(contentsOfFile: ProjectPaths.root + "/README.md", encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "\n## Securing the broker\n").dropFirst().first)
+        let lines = section.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("    ") })
+        let block = lines[start...].prefix { $0.hasPrefix("    ") || $0.isEmpty }
+        let acl = block.map { $0.dropFirst(min(4, $0.count)) }.joined(separator: "\n")
+        #expect(acl.contains("user gatt2mqtt") && acl.contains("user operator") && acl.contains("user dashboard"), "\(acl)")
+        return acl
+    }
+
+    static let users = [
+        "gatt2mqtt": password, "operator": "operator-pw", "dashboard": "dashboard-pw", "homeassistant": "homeassistant-pw",
+    ]
+
+    private func broker(_ certificates: Certificates) throws -> MosquittoBroker.Options {
         var options = MosquittoBroker.Options()
         options.allowAnonymous = false
-        options.users = ["gatt2mqtt": Self.password, "operator": "operator-pw", "dashboard": "dashboard-pw"]
+        options.users = Self.users
         let acl = certificates.directory + "/acl"
-        try? """
-            user gatt2mqtt
-            topic readwrite #
-            user operator
-            topic read #
-            topic write belt/+/cmd/#
-            user dashboard
-            topic read #
-            """.write(toFile: acl, atomically: true, encoding: .utf8)
+        try Self.readmeACL().write(toFile: acl, atomically: true, encoding: .utf8)
         options.extraConfiguration = [
             "cafile \(certificates.ca)", "certfile \(certificates.serverCertificate)", "keyfile \(certificates.serverKey)",
             "acl_file \(acl)",
@@ -73,6 +81,7 @@ struct SecurityTests {
             adapter: hci0
             devices: {auto_connect: all}
             log_level: debug
+            health_s: 1
             """.write(toFile: directory + "/gatt2mqtt.yaml", atomically: true, encoding: .utf8)
         return try world.launch(ProjectPaths.binary("gatt2mqtt"), ["--config", directory + "/gatt2mqtt.yaml"], name: "gatt2mqtt")
     }
@@ -88,7 +97,7 @@ struct SecurityTests {
     @Test func tlsAndPasswordsWorkAndAReadOnlyUserCannotMakeTheBridgeWrite() async throws {
         let certificates = try await Certificates.make()
         defer { try? FileManager.default.removeItem(atPath: certificates.directory) }
-        try await TestWorld.with(broker: broker(certificates)) { world in
+        try await TestWorld.with(broker: try broker(certificates)) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let operatorClient = try await client(world, certificates, user: "operator", password: "operator-pw")
@@ -111,11 +120,56 @@ struct SecurityTests {
         }
     }
 
+    /// Issue #43, item 5: a command sender named another system's command topic as the response topic, and the
+    /// gateway wrote there with its own rights. With the README's ACL the gateway may write only its own topics
+    /// and the reply space, and everything it publishes still goes through.
+    @Test func theGatewayWritesOnlyItsOwnTopicsAndTheReplySpace() async throws {
+        let certificates = try await Certificates.make()
+        defer { try? FileManager.default.removeItem(atPath: certificates.directory) }
+        try await TestWorld.with(broker: try broker(certificates)) { world in
+            let belt = try await world.startSimulator(["belt"])
+            let id = try belt.simulatedID
+            let operatorClient = try await client(world, certificates, user: "operator", password: "operator-pw")
+            let dashboard = try await client(world, certificates, user: "dashboard", password: "dashboard-pw")
+            let homeAssistant = try await client(world, certificates, user: "homeassistant", password: "homeassistant-pw")
+            _ = try startBridge(world, ca: certificates.ca, password: Self.password, directory: certificates.directory)
+            try await dashboard.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+
+            // A response topic outside the reply space gets nothing; the answer goes to the device's reply topic.
+            try operatorClient.publish("belt/\(id)/cmd/mode", #"{"mode":"app","transaction":"plug"}"#, responseTopic: "cmnd/plug/POWER")
+            let fallback = try await dashboard.waitFor("belt/\(id)/reply") { $0.payloadString?.contains(#""transaction":"plug""#) == true }
+            #expect(fallback.payloadString == #"{"command":"mode","ok":true,"transaction":"plug"}"#)
+            // One inside it is answered there, with the correlation data.
+            try operatorClient.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/operator/1", correlation: [0x2A])
+            let answer = try await operatorClient.waitFor("reply/operator/1")
+            #expect(answer.payloadString == #"{"command":"mode","ok":true}"# && answer.correlationData == [0x2A])
+            #expect(dashboard.messages(on: "cmnd/plug/POWER").isEmpty, "the gateway wrote nothing on the stranger's topic")
+
+            // Everything the gateway publishes still goes through: device state, Home Assistant's configs (again after
+            // its birth message), the gateway's health and inventory.
+            let heading = "homeassistant/sensor/fleet_belt_\(id)/heading/config"
+            try await dashboard.waitFor(heading)
+            let birth = dashboard.mark
+            try homeAssistant.publish("homeassistant/status", "online")
+            try await dashboard.waitFor(heading, after: birth)
+            try await dashboard.waitFor("gatt2mqtt/test/health")
+            try await dashboard.waitFor("gatt2mqtt/test/devices")
+            try await dashboard.waitFor("belt/\(id)/info")
+            try await dashboard.waitFor("belt/\(id)/heading")
+            // The broker logs what its ACL denies (here the dashboard's attempt); it denied the gateway nothing.
+            let broker = try #require(world.broker.process)
+            try dashboard.publish("homeassistant/status", "online")
+            try await broker.waitForLine(containing: "Denied PUBLISH from \(dashboard.client.configuration.clientID) ")
+            #expect(!broker.outputText.contains("Denied PUBLISH from gatt2mqtt-test "), "the ACL refused the gateway a topic it publishes")
+            for client in [operatorClient, dashboard, homeAssistant] { await client.stop() }
+        }
+    }
+
     @Test(arguments: ["wrong CA", "wrong password"])
     func aWrongCAOrPasswordIsAClearStartupError(fault: String) async throws {
         let certificates = try await Certificates.make()
         defer { try? FileManager.default.removeItem(atPath: certificates.directory) }
-        try await TestWorld.with(broker: broker(certificates)) { world in
+        try await TestWorld.with(broker: try broker(certificates)) { world in
             let daemon = try startBridge(
                 world, ca: fault == "wrong CA" ? certificates.otherCA : certificates.ca,
                 password: fault == "wrong password" ? "not-the-password" : Self.password, directory: certificates.directory)

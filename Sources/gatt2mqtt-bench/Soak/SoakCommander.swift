@@ -32,7 +32,7 @@ final class SoakCommander: Sendable {
         let books = Mutex(Books())
     }
 
-    static let replyPrefix = "soak/reply/"
+    static let replyPrefix = "reply/soak/"
 
     private let client: MQTTClient
     private let ledger = Ledger()
