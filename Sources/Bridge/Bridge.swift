@@ -85,7 +85,7 @@ public final class Bridge: Sendable {
             commandRate: configuration.commandRate)
         let homeAssistant = HomeAssistantAnnouncer(
             discovery: HomeAssistantDiscovery(topics: topics, fleet: coordinator != nil, prefix: configuration.homeAssistant.discoveryPrefix),
-            publisher: publisher, enabled: configuration.homeAssistant.enabled)
+            publisher: publisher, enabled: configuration.homeAssistant.enabled, birthHoldOff: configuration.homeAssistant.birthHoldOff)
         adapters = AdapterWatch(context: context, statuses: AdapterStatusBoard(adapters: configuration.adapters))
         let adoptions = Adoptions(context: context)
         let sessions = DeviceSessions(

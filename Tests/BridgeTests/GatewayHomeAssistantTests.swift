@@ -40,6 +40,26 @@ import Testing
         }
     }
 
+    /// Issue #43, item 6: every `online` re-sent every config (20 births, 860 retained configs in 6 s). Now the first
+    /// birth is answered at once and the others, all within the hold-off, are folded into one round at its end.
+    @Test func twentyBirthsMakeAtMostTwoRounds() async throws {
+        try await InMemoryGateway.with(configure: { $0.homeAssistant.birthHoldOff = .milliseconds(300) }) { gateway in
+            let id = await gateway.connect(InMemoryDevices.belt(), family: "belt")
+            let heading = "homeassistant/sensor/test_belt_\(id)/heading/config"
+            await gateway.probe.next(on: heading) { $0.contains(#""sw_version":"46""#) }
+            let mark = gateway.probe.mark
+            for _ in 0..<20 { try gateway.publish("homeassistant/status", "online") }
+            // The receive path reads in order: once the request after the births is answered, every birth was heard.
+            try gateway.publish("gatt2mqtt/test/request/devices", "{}")
+            await gateway.probe.next(on: "gatt2mqtt/test/response/devices", after: mark)
+            await gateway.probe.next(on: heading, after: mark)
+            let first = try #require(gateway.probe.messages.indices.dropFirst(mark).first { gateway.probe.messages[$0].topic == heading })
+            await gateway.probe.next(on: heading, after: first + 1)
+            let rounds = gateway.probe.messages.dropFirst(mark).filter { $0.topic == heading }.count
+            #expect(rounds == 2, "one round at once, one at the end of the hold-off")
+        }
+    }
+
     /// `homeassistant.discovery_prefix` moves the configs and the birth message Home Assistant is followed on.
     @Test func anotherDiscoveryPrefixMovesTheConfigsAndTheBirthMessage() async throws {
         try await InMemoryGateway.with(configure: { $0.homeAssistant.discoveryPrefix = "site-ha" }) { gateway in

@@ -14,19 +14,22 @@ final class HomeAssistantAnnouncer: Sendable {
     /// whose configs wait for Home Assistant to have removed those (`clearingPause`).
     private let clearing = Mutex<(cleared: Set<String>, waiting: Set<String>)>(([], []))
     private let pauses = OwnedTasks()
+    /// Home Assistant's birth messages, coalesced.
+    private let births: Mutex<BirthCoalescer>
     /// How long a device's configs wait after its per-gateway configs were cleared. Home Assistant removes an entity
     /// in a task of its own, and says nothing when it is done; a config that asks for the same entity id before then
     /// gets `_2` (2024.3 does so when they come back to back). Once a run per device.
     static let clearingPause = Duration.seconds(2)
 
-    init(discovery: HomeAssistantDiscovery, publisher: BrokerPublisher, enabled: Bool = true) {
+    init(discovery: HomeAssistantDiscovery, publisher: BrokerPublisher, enabled: Bool = true, birthHoldOff: Duration = .seconds(5)) {
         self.discovery = discovery
         self.publisher = publisher
         self.enabled = enabled
+        births = Mutex(BirthCoalescer(holdOff: birthHoldOff))
     }
 
-    /// Home Assistant's status: every config is sent again when it comes back online. Nil while disabled, when
-    /// that status is nobody's business here.
+    /// Home Assistant's status: every config is sent again when it comes back online, at most once per hold-off
+    /// (`BirthCoalescer`). Nil while disabled, when that status is nobody's business here.
     var route: BrokerRoute? {
         guard enabled else { return nil }
         let topic = discovery.statusTopic
@@ -34,7 +37,7 @@ final class HomeAssistantAnnouncer: Sendable {
             subscriptions: [.init(filter: topic, qos: .atLeastOnce)],
             take: { [self] message in
                 guard message.topic == topic else { return false }
-                if message.payloadString == "online" { announceAgain() }
+                if message.payloadString == "online" { heardBirth() }
                 return true
             })
     }
@@ -89,6 +92,21 @@ final class HomeAssistantAnnouncer: Sendable {
     func withdraw(at path: String) {
         guard let device = announced.withLock({ $0.removeValue(forKey: path) }) else { return }
         for publication in discovery.removals(for: device) { publisher.publish(publication) }
+    }
+
+    /// A birth message: every config again now, or at the end of the hold-off.
+    private func heardBirth() {
+        switch births.withLock({ $0.birth(at: .now) }) {
+        case .now: announceAgain()
+        case .folded: break
+        case .at(let due):
+            pauses.spawn { [weak self] in
+                // Cancelled at shutdown: nothing is announced then.
+                guard (try? await Task.sleep(until: due, clock: .continuous)) != nil, let self else { return }
+                self.births.withLock { $0.dueAnnounced(at: .now) }
+                self.announceAgain()
+            }
+        }
     }
 
     /// Home Assistant (re)started: every config again, as it may have lost them.

@@ -5,6 +5,9 @@ public struct HomeAssistantOptions: Sendable, Equatable {
     /// The topic prefix Home Assistant's MQTT integration listens on for discovery (its own setting of
     /// the same name); it says `online` on `<prefix>/status` when it starts.
     public var discoveryPrefix = "homeassistant"
+    /// Home Assistant's birth messages re-announce every config at most once in this long (`BirthCoalescer`). Not a
+    /// setting; a test shortens it.
+    var birthHoldOff: Duration = .seconds(5)
 
     public init() {}
 }
