@@ -130,6 +130,7 @@ extension LinkedSession {
     func linkDidDrop() { core.loss.signal() }
 
     func shutDown() async {
+        core.loss.expectEnding()
         if state != .disconnected { await core.link.disconnect() }
         core.loss.signal(.ended)
         await tearDown()

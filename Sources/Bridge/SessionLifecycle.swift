@@ -16,6 +16,8 @@ final class LinkLoss: Sendable {
         /// peripheral application took its GATT services away right after the handshake).
         var pending: Reason?
         var continuation: CheckedContinuation<Reason, Never>?
+        /// The gateway is taking the link down itself (`expectEnding`): a drop reported meanwhile is that ending.
+        var endingExpected = false
     }
 
     private let waiter = Mutex(State())
@@ -39,14 +41,24 @@ final class LinkLoss: Sendable {
         }
     }
 
+    /// Says that the gateway is about to end the link itself (a belt switching off, a band told to power off, a
+    /// shutdown): BlueZ reports the drop while the disconnect is under way, often before it returns, and that drop
+    /// is the ending, not a lost link. Holds until the next `arm()`.
+    func expectEnding() {
+        waiter.withLock { state in
+            if state.armed { state.endingExpected = true }
+        }
+    }
+
     func signal(_ reason: Reason = .dropped) {
-        let continuation = waiter.withLock { state -> CheckedContinuation<Reason, Never>? in
+        let (continuation, reason) = waiter.withLock { state -> (CheckedContinuation<Reason, Never>?, Reason) in
+            let reason = state.endingExpected ? .ended : reason
             guard let continuation = state.continuation else {
                 if state.armed { state = State(pending: reason) }
-                return nil
+                return (nil, reason)
             }
             state = State()
-            return continuation
+            return (continuation, reason)
         }
         continuation?.resume(returning: reason)
     }

@@ -53,6 +53,21 @@ struct BeltSessionTests {
         await belt.end()
     }
 
+    /// A belt in standby is switching off, and the gateway ends the link: BlueZ reports the drop while the gateway
+    /// disconnects, which used to be published as `link_lost`. It is no error (topics.md: "a device switching
+    /// itself off is no error"): `power_off`, then `disconnected`, and nothing on `error`.
+    @Test func standbyEndsTheConnectionWithoutALostLink() async throws {
+        let belt = await connectedSession()
+        let session = belt.session
+        await link.onDisconnect { await session.linkDidDrop() }
+        await link.notify(BeltGATT.Characteristic.keepAlive, BeltNotification.keepAlive(mode: .standby).encoded())
+        await sink.next(on: "belt/\(id)/connection") { $0 == "disconnected" }
+        #expect(sink.payloads(on: "belt/\(id)/mode").contains("standby"))
+        #expect(sink.payloads(on: "belt/\(id)/event") == ["power_off"])
+        #expect(sink.payloads(on: "belt/\(id)/error").isEmpty, "\(sink.payloads(on: "belt/\(id)/error"))")
+        await belt.end()
+    }
+
     @Test func aCommandIsWrittenAsParsedAndBadInputNeverReachesTheBelt() async throws {
         let belt = await connectedSession()
         let session = belt.session

@@ -30,4 +30,27 @@ struct LinkLossTests {
         // The pending loss is taken once.
         #expect(await loss.wait() == .ended)
     }
+
+    /// The gateway switches a belt off (standby) or shuts down: BlueZ reports the link going down while the gateway
+    /// disconnects, before it says the link ended. That drop is the ending, not a lost link; the next connection
+    /// counts drops again.
+    @Test func aDropWhileTheGatewayEndsTheLinkIsAnEnding() async {
+        let loss = LinkLoss()
+        loss.arm()
+        loss.expectEnding()
+        loss.signal(.dropped)
+        loss.signal(.ended)
+        #expect(await loss.wait() == .ended)
+        loss.arm()
+        loss.signal(.dropped)
+        #expect(await loss.wait() == .dropped)
+    }
+
+    @Test func anEndingExpectedBeforeArmingIsForgotten() async {
+        let loss = LinkLoss()
+        loss.expectEnding()
+        loss.arm()
+        loss.signal(.dropped)
+        #expect(await loss.wait() == .dropped)
+    }
 }

@@ -143,6 +143,8 @@ struct BeltCommandsEndToEndTests {
             try await recorder.waitFor("belt/\(id)/mode") { $0.payloadString == "standby" }
             try await recorder.waitFor("belt/\(id)/event") { $0.payloadString == "power_off" }
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "disconnected" }
+            // A belt switching itself off is no error: an `error` would come before `disconnected`.
+            #expect(recorder.messages(on: "belt/\(id)/error").isEmpty, "\(recorder.messages(on: "belt/\(id)/error").map(\.payloadString))")
         }
     }
 }

@@ -132,6 +132,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     private func powerOff() {
         core.logger.info("belt switched off (standby)")
         core.publisher.publish(Publication(topic: core.topic("event"), payload: "power_off", qos: 1))
+        core.loss.expectEnding()
         core.tasks.spawn { [core] in
             await core.link.disconnect()
             core.loss.signal(.ended)

@@ -131,6 +131,7 @@ actor CPRBandSession: LinkedSession {
         if let chosen = command.resultingMode { publishDesired(chosen == .off ? .ready : chosen) }
         if command.resultingMode == .off {
             // The band switches itself off after F7/FF; Bus drops the link at once (§A.5.1).
+            core.loss.expectEnding()
             core.tasks.spawn { [core] in
                 await core.link.disconnect()
                 core.loss.signal(.ended)

@@ -44,10 +44,17 @@ actor InMemoryLink: GATTLink {
     /// The device goes out of range (its link, if any, drops through `InMemoryCentral.dropLink`) or comes back.
     func setReachable(_ reachable: Bool) { isReachable = reachable }
 
-    func disconnect() {
+    /// Runs inside `disconnect()`, before it returns: BlueZ reports a link going down (`Connected` false) before
+    /// its `Disconnect` call answers.
+    private var whileDisconnecting: (@Sendable () async -> Void)?
+
+    func onDisconnect(_ body: @escaping @Sendable () async -> Void) { whileDisconnecting = body }
+
+    func disconnect() async {
         isConnected = false
         for subscriber in subscribers.values { subscriber.continuation.finish() }
         subscribers = [:]
+        await whileDisconnecting?()
     }
 
     func reset() {}
