@@ -94,29 +94,52 @@ struct SecurityTests {
         return try await TopicRecorder(configuration: configuration)
     }
 
-    @Test func tlsAndPasswordsWorkAndAReadOnlyUserCannotMakeTheBridgeWrite() async throws {
+    /// A gateway behind TLS, passwords and the README's ACL, with a connected virtual belt and a client per user.
+    struct SecuredBelt {
+        let world: TestWorld
+        let belt: ManagedProcess
+        let id: String
+        let daemon: ManagedProcess
+        let operatorClient: TopicRecorder
+        let dashboard: TopicRecorder
+        let homeAssistant: TopicRecorder
+    }
+
+    /// Runs `body` once the gateway has connected the belt; the clients stop after it, the world with it.
+    private func withSecuredBelt(_ body: (SecuredBelt) async throws -> Void) async throws {
         let certificates = try await Certificates.make()
         defer { try? FileManager.default.removeItem(atPath: certificates.directory) }
         try await TestWorld.with(broker: try broker(certificates)) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
-            let operatorClient = try await client(world, certificates, user: "operator", password: "operator-pw")
-            let dashboard = try await client(world, certificates, user: "dashboard", password: "dashboard-pw")
-            let daemon = try startBridge(world, ca: certificates.ca, password: Self.password, directory: certificates.directory)
-            try await operatorClient.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let secured = SecuredBelt(
+                world: world, belt: belt, id: id,
+                daemon: try startBridge(world, ca: certificates.ca, password: Self.password, directory: certificates.directory),
+                operatorClient: try await client(world, certificates, user: "operator", password: "operator-pw"),
+                dashboard: try await client(world, certificates, user: "dashboard", password: "dashboard-pw"),
+                homeAssistant: try await client(world, certificates, user: "homeassistant", password: "homeassistant-pw"))
+            try await withCleanUp({
+                for client in [secured.operatorClient, secured.dashboard, secured.homeAssistant] { await client.stop() }
+            }) {
+                try await secured.dashboard.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+                try await body(secured)
+            }
+        }
+    }
 
+    @Test func tlsAndPasswordsWorkAndAReadOnlyUserCannotMakeTheBridgeWrite() async throws {
+        try await withSecuredBelt { secured in
+            let (belt, id, dashboard) = (secured.belt, secured.id, secured.dashboard)
             // The dashboard may read but not command: the broker drops its command, so nothing reaches the belt.
             let before = belt.lineCount
             try dashboard.publish("belt/\(id)/cmd/vibrate", #"{"direction":45,"switch_to_app":true}"#)
-            try operatorClient.publish("belt/\(id)/cmd/vibrate", #"{"direction":90,"switch_to_app":true}"#)
+            try secured.operatorClient.publish("belt/\(id)/cmd/vibrate", #"{"direction":90,"switch_to_app":true}"#)
             try await belt.waitForLine(after: before) { $0.hasPrefix("WRITE 0000fe03-0000-1000-8000-00805f9b34fb 0201aaaa0000035a00") }
             try await belt.caughtUp()
             let vibrations = belt.lines.dropFirst(before).filter { $0.text.hasPrefix("WRITE 0000fe03") }
             #expect(vibrations.count == 1, "only the operator's command ran: \(vibrations.map(\.text))")
             #expect(try await dashboard.waitFor("belt/\(id)/heading").payloadString != nil, "the dashboard still reads telemetry")
-            #expect(!daemon.outputText.contains(Self.password), "the password is never logged")
-            await dashboard.stop()
-            await operatorClient.stop()
+            #expect(!secured.daemon.outputText.contains(Self.password), "the password is never logged")
         }
     }
 
@@ -124,17 +147,8 @@ struct SecurityTests {
     /// gateway wrote there with its own rights. With the README's ACL the gateway may write only its own topics
     /// and the reply space, and everything it publishes still goes through.
     @Test func theGatewayWritesOnlyItsOwnTopicsAndTheReplySpace() async throws {
-        let certificates = try await Certificates.make()
-        defer { try? FileManager.default.removeItem(atPath: certificates.directory) }
-        try await TestWorld.with(broker: try broker(certificates)) { world in
-            let belt = try await world.startSimulator(["belt"])
-            let id = try belt.simulatedID
-            let operatorClient = try await client(world, certificates, user: "operator", password: "operator-pw")
-            let dashboard = try await client(world, certificates, user: "dashboard", password: "dashboard-pw")
-            let homeAssistant = try await client(world, certificates, user: "homeassistant", password: "homeassistant-pw")
-            _ = try startBridge(world, ca: certificates.ca, password: Self.password, directory: certificates.directory)
-            try await dashboard.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-
+        try await withSecuredBelt { secured in
+            let (id, operatorClient, dashboard) = (secured.id, secured.operatorClient, secured.dashboard)
             // A response topic outside the reply space gets nothing; the answer goes to the device's reply topic.
             try operatorClient.publish("belt/\(id)/cmd/mode", #"{"mode":"app","transaction":"plug"}"#, responseTopic: "cmnd/plug/POWER")
             let fallback = try await dashboard.waitFor("belt/\(id)/reply") { $0.payloadString?.contains(#""transaction":"plug""#) == true }
@@ -150,18 +164,16 @@ struct SecurityTests {
             let heading = "homeassistant/sensor/fleet_belt_\(id)/heading/config"
             try await dashboard.waitFor(heading)
             let birth = dashboard.mark
-            try homeAssistant.publish("homeassistant/status", "online")
+            try secured.homeAssistant.publish("homeassistant/status", "online")
             try await dashboard.waitFor(heading, after: birth)
-            try await dashboard.waitFor("gatt2mqtt/test/health")
-            try await dashboard.waitFor("gatt2mqtt/test/devices")
-            try await dashboard.waitFor("belt/\(id)/info")
-            try await dashboard.waitFor("belt/\(id)/heading")
+            for topic in ["gatt2mqtt/test/health", "gatt2mqtt/test/devices", "belt/\(id)/info", "belt/\(id)/heading"] {
+                try await dashboard.waitFor(topic)
+            }
             // The broker logs what its ACL denies (here the dashboard's attempt); it denied the gateway nothing.
-            let broker = try #require(world.broker.process)
+            let broker = try #require(secured.world.broker.process)
             try dashboard.publish("homeassistant/status", "online")
             try await broker.waitForLine(containing: "Denied PUBLISH from \(dashboard.client.configuration.clientID) ")
             #expect(!broker.outputText.contains("Denied PUBLISH from gatt2mqtt-test "), "the ACL refused the gateway a topic it publishes")
-            for client in [operatorClient, dashboard, homeAssistant] { await client.stop() }
         }
     }
 
