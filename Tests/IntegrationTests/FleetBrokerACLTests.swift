@@ -79,6 +79,12 @@ struct FleetBrokerACLTests {
             #expect(!observer.messages.dropFirst(mark).contains { $0.topic == "belt/\(id)/owner" }, "the owner stayed gw-b")
             #expect(!b.lines.dropFirst(linesB).contains { $0.text.contains("fleet: ") && !$0.text.contains("claim ignored") }, "gw-b changed nothing")
             #expect(!a.outputText.contains("device found"), "gw-a never connected the belt")
+            // The broker logged the dashboard's forgeries it denied, and denied the gateways nothing they publish.
+            let brokerLog = try #require(world.broker.process)
+            try await brokerLog.waitForLine(containing: "Denied PUBLISH from \(dashboard.client.configuration.clientID) ")
+            for name in ["gw-a", "gw-b"] {
+                #expect(!brokerLog.outputText.contains("Denied PUBLISH from gatt2mqtt-\(name) "), "\(name) was denied a topic it publishes")
+            }
             await intruder.stop()
             await dashboard.stop()
             await observer.stop()
