@@ -60,11 +60,12 @@ struct LivePageStrangersTests {
             #expect((7...12).contains(checked), "five free failures, then one check per window: \(output)")
             #expect(counts[429] == sent - checked, "\(output)")
             #expect(printed.contains { $0.hasPrefix("RETRY-AFTER ") }, "a 429 says when to come back: \(output)")
-            // Another address is another source: the right password works there at once (one bcrypt check of
-            // cost 10 is a few tens of milliseconds); the guessing source is refused even with it until its window ends.
+            // Another address is another source: the right password works there, unthrottled (how long its one bcrypt
+            // check takes is the machine's business, printed for the note, not asserted); the guessing source is refused
+            // even with it until its window ends.
             let right = try #require(printed.first { $0.hasPrefix("RIGHT 127.0.0.2 ") }, "\(output)").split(separator: " ")
             #expect(right[2] == "200", "\(output)")
-            #expect((Double(right[3]) ?? 99) < 1, "\(output)")
+            print("FIGURE live page: the right password from another source answered in \(right[3]) s while one guessed")
             #expect(printed.contains { $0.hasPrefix("RIGHT 127.0.0.1 429 ") }, "\(output)")
             let line = try await bridge.waitForLine(containing: "live page: wrong credentials")
             #expect(line.contains("source=127.0.0.1"), "\(line)")
@@ -77,8 +78,9 @@ struct LivePageStrangersTests {
     /// address: every test client is 127.0.0.1) asks for the page every 0.2 s for 3 s. Before, the server took
     /// 64 connections and left the rest in the kernel's backlog until idle ones timed out after 10 s: the page
     /// came after 38.5 s. Now a newcomer closes the oldest connection that has sent nothing, so each request is
-    /// served at once. The bound, 1 s, is an order of magnitude over what a request takes here (milliseconds)
-    /// and an order under the 10 s a starved client used to wait for the first idle connection to time out.
+    /// served at once. The bound tells the two apart, not how fast the machine is: a starved client waits for the
+    /// first idle connection's 10 s head deadline, a served one does not (measured here 0.06-0.16 s, and about 1 s
+    /// with two compilers beside it), so it is half that deadline. The times are printed for the note.
     @Test(arguments: BlueZWorld.enabled)
     func idleConnectionsDoNotKeepALegitimateRequestOut(_ kind: BlueZWorld) async throws {
         try await withPage(kind, yaml: "http:\n  token_file: token\n", files: ["token": "t0k3n\n"]) { world, _, port in
@@ -88,8 +90,9 @@ struct LivePageStrangersTests {
             #expect(legit.count >= 3, "\(output)")
             for answer in legit {
                 #expect(answer[1] == "200", "\(output)")
-                #expect((Double(answer[2]) ?? 99) < 1, "served within 1 s: \(output)")
+                #expect((Double(answer[2]) ?? 99) < 5, "served before any idle connection's 10 s deadline: \(output)")
             }
+            print("FIGURE live page behind 300 idle sockets: " + legit.map { String($0[2]) }.joined(separator: " ") + " s")
             let idle = try #require(printed.first { $0.hasPrefix("IDLE ") }, "\(output)").split(separator: " ")
             #expect((Int(idle[2]) ?? 0) > 0, "the server closed idle connections to make room: \(output)")
         }
