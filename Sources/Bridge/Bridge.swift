@@ -84,7 +84,9 @@ public final class Bridge: Sendable {
             drivers: drivers, publisher: publisher, logger: logger, payloadSizeLimit: configuration.payloadSizeLimit,
             commandRate: configuration.commandRate)
         let homeAssistant = HomeAssistantAnnouncer(
-            discovery: HomeAssistantDiscovery(topics: topics, fleet: coordinator != nil, prefix: configuration.homeAssistant.discoveryPrefix),
+            discovery: HomeAssistantDiscovery(
+                topics: topics, fleet: coordinator != nil, prefix: configuration.homeAssistant.discoveryPrefix,
+                fastStreams: configuration.homeAssistantFastStreams),
             publisher: publisher, enabled: configuration.homeAssistant.enabled, birthHoldOff: configuration.homeAssistant.birthHoldOff)
         adapters = AdapterWatch(context: context, statuses: AdapterStatusBoard(adapters: configuration.adapters))
         let adoptions = Adoptions(context: context)

@@ -34,6 +34,9 @@ public struct BridgeConfiguration: Sendable {
     public var healthInterval: Duration = .seconds(60)
     /// Home Assistant discovery: on or off, and its topic prefix.
     public var homeAssistant = HomeAssistantOptions()
+    /// `homeassistant.fast_streams`: whether Home Assistant adds the fast streams (heading, force, compression depth,
+    /// rate and wrist angle) enabled; by default they are added disabled, to spare its recorder (`FastStreams.swift`).
+    public var homeAssistantFastStreams = false
     /// A file whose modification time says the gateway is alive: touched every 15 s while the bus answers, as the
     /// systemd watchdog is pinged (a container's HEALTHCHECK reads it). None by default.
     public var healthFile: String?

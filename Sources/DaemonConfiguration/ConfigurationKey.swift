@@ -70,6 +70,7 @@ struct ConfigurationKey: Hashable, Sendable {
     static let commandBurst = Self("limits.command_burst", .integer)
     static let homeAssistantEnabled = Self("homeassistant.enabled", .text)
     static let homeAssistantPrefix = Self("homeassistant.discovery_prefix", .text)
+    static let homeAssistantFastStreams = Self("homeassistant.fast_streams", .text)
     static let fleetEnabled = Self("fleet.enabled", .text)
     static let fleetRefreshSeconds = Self("fleet.refresh_s", .number)
     static let fleetIncarnationFile = Self("fleet.incarnation_file", .path)
@@ -87,7 +88,8 @@ struct ConfigurationKey: Hashable, Sendable {
     private static let gatewayKeys: [Self] = [
         brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
         tlsCertificateFile, tlsKeyFile, sessionExpiry, replyTopics, gateway, baseTopic, adapter, adapters, adapterSlots,
-        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix, commandRate,
+        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
+        homeAssistantFastStreams, commandRate,
         commandBurst, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
         httpPasswordFile, httpPasswordHashFile, httpTokenFile, httpHosts, httpMaxConnections, httpMaxConnectionsPerSource,
     ]

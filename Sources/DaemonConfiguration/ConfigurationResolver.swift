@@ -59,6 +59,7 @@ struct ConfigurationResolver {
         }
         bridge.fleet = try resolveFleet()
         bridge.homeAssistant = try resolveHomeAssistant()
+        bridge.homeAssistantFastStreams = try boolean(.homeAssistantFastStreams, default: false)
         let http = try resolveHTTP()
         if let seconds = try finite(.healthInterval) {
             guard (0.1...86400).contains(seconds) else { throw fail(.healthInterval, "must be from 0.1 to 86400 seconds, not \(seconds)") }

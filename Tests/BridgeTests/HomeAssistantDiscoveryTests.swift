@@ -190,6 +190,34 @@ struct HomeAssistantControlsTests {
         #expect(belt.count == 20)
     }
 
+    /// The streams faster than a value every few seconds are added disabled, so Home Assistant's recorder does not
+    /// write a row for each value; `homeassistant.fast_streams` adds them enabled.
+    @Test func fastStreamsAreAddedDisabledUnlessAskedFor() throws {
+        func disabled(_ discovery: HomeAssistantDiscovery) throws -> [String] {
+            try DeviceFamily.allCases.flatMap { family in
+                let device = HomeAssistantDiscovery.Device(
+                    family: family, id: "a", address: "00:00:00:00:00:0A", name: nil, model: FamilyDrivers.of(family).homeAssistant)
+                return try discovery.configs(for: device).filter { !$0.payload.isEmpty }.compactMap { config -> String? in
+                    let payload = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
+                    guard let enabled = payload["enabled_by_default"] as? Bool else { return nil }
+                    #expect(!enabled, "only ever sent to disable")
+                    return "\(family.rawValue) \(config.topic.split(separator: "/")[3])"
+                }
+            }.sorted()
+        }
+        #expect(try disabled(discovery) == [
+            "a5 force", "belt heading", "cpr angle", "cpr distance", "cpr peak", "cpr rate", "cpr rssi",
+        ])
+        #expect(try disabled(HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fastStreams: true)).isEmpty)
+    }
+
+    /// The band's compression rate has a state class, as its depth and angle do: Home Assistant keeps its statistics.
+    @Test func theCompressionRateIsAMeasurement() throws {
+        let rate = try #require(try configs(CPRBandDriver.family).first { $0.object == "rate" })
+        #expect(rate.payload["state_class"] as? String == "measurement")
+        #expect(rate.payload["unit_of_measurement"] as? String == "/min")
+    }
+
     /// A control that replaced a read-only entity clears the old one's config, so an upgrade leaves none behind.
     @Test func retiredEntitiesAreCleared() {
         let device = HomeAssistantDiscovery.Device(

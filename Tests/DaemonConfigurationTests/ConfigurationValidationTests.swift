@@ -54,6 +54,7 @@ struct ConfigurationValidationTests {
         ("homeassistant: {enabled: yes}", "homeassistant.enabled", "must be true or false, not 'yes'"),
         ("homeassistant: {discovery_prefix: 'ha/#'}", "homeassistant.discovery_prefix", "not 'ha/#'"),
         ("homeassistant: {discovery_prefix: ''}", "homeassistant.discovery_prefix", "not ''"),
+        ("homeassistant: {fast_streams: 1}", "homeassistant.fast_streams", "must be true or false, not '1'"),
         ("fleet: {enabled: true, refresh_s: 0.1}", "fleet.refresh_s", "from 0.5 to 600 seconds, not 0.1"),
         ("base_topic: a/+/b", "base_topic", "without '+', '#', empty levels or a leading '$', not 'a/+/b'"),
         ("base_topic: site/", "base_topic", "not 'site/'"),
@@ -176,5 +177,13 @@ struct AliasTests {
         #expect(!options.enabled && options.discoveryPrefix == "site-a/ha")
         let printed = try load("homeassistant: {discovery_prefix: ha}").description
         #expect(printed.contains("homeassistant:\n  enabled: true\n  discovery_prefix: \"ha\"\n"))
+    }
+
+    /// The fast streams are added disabled unless the file says otherwise (`FastStreams.swift`).
+    @Test func fastStreamsAreOffUnlessTurnedOn() throws {
+        #expect(try !load("").bridge.homeAssistantFastStreams)
+        let loaded = try load("homeassistant:\n  fast_streams: true\n")
+        #expect(loaded.bridge.homeAssistantFastStreams)
+        #expect(loaded.description.contains("  discovery_prefix: \"homeassistant\"\n  fast_streams: true\n"))
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 /// A real Home Assistant (the newest release that installs here, `scripts/homeassistant/install`) with its MQTT
 /// integration on the test broker and the demo's four devices served by the bridge, checked through Home
 /// Assistant's own APIs: every entity gatt2mqtt announces exists with the entity id it asked for, is available
-/// while its device is connected and unavailable after it leaves; a button, a select and a switch pressed in Home
+/// while its device is connected and unavailable after it leaves (the fast streams exist, disabled); a button, a select and a switch pressed in Home
 /// Assistant reach the virtual devices as the right bytes; a device trigger fires on a belt button press; and
 /// Home Assistant neither logs a warning about our configs nor raises a repair issue. The first bridge runs with
 /// `--no-fleet` (per-gateway ids, as before 0.9.0); the one checked replaces it with the defaults, and every
@@ -37,11 +37,11 @@ struct HomeAssistantLiveTests {
             let startUp = ContinuousClock.now - started
             do {
                 // Home Assistant has the per-gateway entities; then the bridge restarts with the defaults.
-                let heading = "sensor.belt_\(ids.belt)_heading"
-                _ = try await home.control(["wait-state", "--entity", heading, "--state", "unavailable", "--not", "--timeout", "60"], timeout: .seconds(70))
+                let battery = "sensor.belt_\(ids.belt)_battery"
+                _ = try await home.control(["wait-state", "--entity", battery, "--state", "unavailable", "--not", "--timeout", "60"], timeout: .seconds(70))
                 let registry = try #require(try await home.control(["registry"]) as? [String: Any])
                 #expect((registry["entities"] as? [[String: Any]] ?? []).contains {
-                    $0["entity_id"] as? String == heading && $0["unique_id"] as? String == "gatt2mqtt_test_belt_\(ids.belt)_heading"
+                    $0["entity_id"] as? String == battery && $0["unique_id"] as? String == "gatt2mqtt_test_belt_\(ids.belt)_battery"
                 })
                 await former.terminate()
                 let restart = recorder.mark
@@ -71,28 +71,37 @@ struct HomeAssistantLiveTests {
         for message in recorder.messages where message.topic.hasPrefix("homeassistant/") && message.topic.hasSuffix("/config") {
             announced[message.topic] = message.payloadString ?? ""
         }
-        let entities = announced.compactMap { topic, payload -> (id: String, uniqueID: String)? in
+        let entities = announced.compactMap { topic, payload -> (id: String, uniqueID: String, enabled: Bool)? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
                   let entityID = object["default_entity_id"] as? String, let uniqueID = object["unique_id"] as? String else { return nil }
-            return (entityID, uniqueID)
+            return (entityID, uniqueID, object["enabled_by_default"] as? Bool ?? true)
         }
         // topics.md's tables: belt 12, Activ5 7, CPR band 13, grip 3, an owner each, the gateway 8 (its permit-join
         // switch among them; device triggers have no entity id). The per-gateway configs of the first bridge were cleared.
         #expect(entities.count == 47, "configs: \(announced.keys.sorted())")
         #expect(entities.allSatisfy { !$0.uniqueID.hasPrefix("gatt2mqtt_test_belt_") }, "\(entities)")
 
-        // Every entity is there, with the id gatt2mqtt gave it, and available while its device is connected.
-        for entity in entities {
+        // Every enabled entity is there, with the id gatt2mqtt gave it, and available while its device is connected
+        // (a disabled one has no state).
+        for entity in entities where entity.enabled {
             _ = try await home.control(["wait-state", "--entity", entity.id, "--state", "unavailable", "--not", "--timeout", "120"], timeout: .seconds(130))
         }
         let registry = try #require(try await home.control(["registry"]) as? [String: Any])
-        let registered = (registry["entities"] as? [[String: Any]] ?? []).compactMap { entry -> (String, String)? in
+        let entries = registry["entities"] as? [[String: Any]] ?? []
+        let registered = entries.compactMap { entry -> (String, String)? in
             guard let id = entry["entity_id"] as? String, let unique = entry["unique_id"] as? String else { return nil }
             return (unique, id)
         }
         let byUniqueID = Dictionary(registered, uniquingKeysWith: { first, _ in first })
         for entity in entities {
             #expect(byUniqueID[entity.uniqueID] == entity.id, "\(entity.uniqueID) is \(byUniqueID[entity.uniqueID] ?? "missing")")
+        }
+        // The fast streams (heading, force, the band's depth, rate, angle, signal) are there, disabled by the integration:
+        // Home Assistant records none of their values until a user enables them.
+        let disabledByIntegration = Set(entries.filter { $0["disabled_by"] as? String == "integration" }.compactMap { $0["entity_id"] as? String })
+        #expect(Set(entities.filter { !$0.enabled }.map(\.id)) == disabledByIntegration)
+        for fast in ["sensor.belt_\(ids.belt)_heading", "sensor.a5_\(ids.a5)_force", "sensor.cpr_\(ids.cpr)_angle", "sensor.cpr_\(ids.cpr)_rate"] {
+            #expect(disabledByIntegration.contains(fast), "\(fast) is disabled by default")
         }
         // Each entity id went from the per-gateway entity to the fleet's one: no `_2`, no entity left behind.
         let leftBehind = registered.filter { unique, _ in unique.hasPrefix("gatt2mqtt_") && !entities.contains { $0.uniqueID == unique } }
@@ -138,7 +147,7 @@ struct HomeAssistantLiveTests {
 
         // The belt leaves: its entities are unavailable in Home Assistant.
         await belt.terminate()
-        _ = try await home.control(["wait-state", "--entity", "sensor.belt_\(ids.belt)_heading", "--state", "unavailable", "--timeout", "60"], timeout: .seconds(70))
+        _ = try await home.control(["wait-state", "--entity", "sensor.belt_\(ids.belt)_battery", "--state", "unavailable", "--timeout", "60"], timeout: .seconds(70))
         _ = try await home.control(["wait-state", "--entity", "button.belt_\(ids.belt)_stop_vibration", "--state", "unavailable", "--timeout", "30"], timeout: .seconds(40))
 
         // Nothing of ours in Home Assistant's repairs or among its warnings.

@@ -3,9 +3,11 @@ extension Activ5Driver {
     /// stop buttons; and a double-squeeze trigger.
     var homeAssistant: HomeAssistantModel {
         HomeAssistantModel(manufacturer: "ActivBody", model: "Activ5", entities: [
+            // About ten values a second while streaming: a fast stream (FastStreams.swift). Squeezes and double
+            // squeezes, which automations want, come on their own slow topics.
             .sensor("force", "Force", leaf: "force", [
                 "unit_of_measurement": .string("N"), "state_class": .string("measurement"), "icon": .string("mdi:arm-flex"),
-            ]),
+            ]).fastStream(),
             .init(component: "binary_sensor", object: "squeeze", topics: ["state_topic": "squeeze"],
                   fields: ["name": .string("Squeeze"), "payload_on": .string("squeezed"), "payload_off": .string("released")]),
             .battery(),

@@ -7,9 +7,10 @@ extension BeltDriver {
         // Every mode but calibration, which only the belt itself starts (`cmd/mode` refuses it).
         let modes = ["standby", "wait", "compass", "app", "pause", "crossing"]
         var entities: [HomeAssistantModel.Entity] = [
+            // Two values a second by default: a fast stream (FastStreams.swift).
             .sensor("heading", "Heading", leaf: "heading", [
                 "unit_of_measurement": .string("°"), "state_class": .string("measurement"), "icon": .string("mdi:compass"),
-            ]),
+            ]).fastStream(),
             .battery(),
             .select("mode", "Mode", leaf: "mode", options: modes, command: "mode"),
             .number("intensity", "Vibration intensity", leaf: "intensity", command: "intensity", range: 5...100, [

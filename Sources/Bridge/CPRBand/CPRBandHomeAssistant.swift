@@ -3,11 +3,16 @@ extension CPRBandDriver {
     /// select; the Bus library's commands as buttons; signal strength and distance.
     var homeAssistant: HomeAssistantModel {
         HomeAssistantModel(manufacturer: "Credo", model: "CPR-Band", entities: [
-            .sensor("peak", "Compression depth", leaf: "peak", ["unit_of_measurement": .string("cm"), "state_class": .string("measurement")]),
-            .sensor("angle", "Wrist angle", leaf: "angle", ["unit_of_measurement": .string("°"), "state_class": .string("measurement")]),
+            // Depth and rate come with every compression (about two a second while practicing), the angle ten times a
+            // second, signal strength and distance every `cpr.signal_s` (5 s): fast streams (FastStreams.swift).
+            .sensor("peak", "Compression depth", leaf: "peak", ["unit_of_measurement": .string("cm"), "state_class": .string("measurement")])
+                .fastStream(),
+            .sensor("angle", "Wrist angle", leaf: "angle", ["unit_of_measurement": .string("°"), "state_class": .string("measurement")])
+                .fastStream(),
             .sensor("rate", "Compression rate", leaf: "stats", [
-                "unit_of_measurement": .string("/min"), "value_template": .string("{{ value_json.rate_per_minute | default(0) }}"),
-            ]),
+                "unit_of_measurement": .string("/min"), "state_class": .string("measurement"),
+                "value_template": .string("{{ value_json.rate_per_minute | default(0) }}"),
+            ]).fastStream(),
             .battery("value_json.percent | round(0)"),
             .select("mode", "Mode", leaf: "mode", options: CPRBandCommandParser.modes, command: "mode"),
             .button("ready", "Ready", command: "ready"),
@@ -20,11 +25,11 @@ extension CPRBandDriver {
             .sensor("rssi", "Signal strength", leaf: "rssi", [
                 "device_class": .string("signal_strength"), "unit_of_measurement": .string("dBm"), "state_class": .string("measurement"),
                 "entity_category": .diagnostic,
-            ]),
+            ]).fastStream(),
             .sensor("distance", "Distance", leaf: "distance", [
                 "device_class": .string("distance"), "unit_of_measurement": .string("m"), "state_class": .string("measurement"),
                 "entity_category": .diagnostic,
-            ]),
+            ]).fastStream(),
         ], retired: [.init(component: "sensor", object: "mode")])
     }
 }

@@ -10,6 +10,8 @@ struct HomeAssistantDiscovery: Sendable {
     var fleet = false
     /// Home Assistant's discovery prefix (`homeassistant.discovery_prefix`).
     var prefix = HomeAssistantOptions().discoveryPrefix
+    /// `homeassistant.fast_streams`: the fast streams are added enabled, as any other entity (`FastStreams.swift`).
+    var fastStreams = false
 
     /// Home Assistant says `online` here when it (re)starts; the configs are sent again then.
     var statusTopic: String { "\(prefix)/status" }
@@ -137,6 +139,8 @@ struct HomeAssistantDiscovery: Sendable {
     private func config(_ entity: HomeAssistantModel.Entity, of holder: Holder) -> Publication {
         var payload = entity.fields
         for (field, leaf) in entity.topics { payload[field] = .string(holder.topic(leaf)) }
+        // Only when Home Assistant first adds the entity: a user who enabled or disabled it keeps that choice.
+        if entity.isFastStream && !fastStreams { payload["enabled_by_default"] = .bool(false) }
         payload["device"] = holder.device
         payload["origin"] = Self.origin
         if !entity.isTrigger {

@@ -22,6 +22,8 @@ struct HomeAssistantModel: Sendable {
         var object: String
         var topics: [String: String]
         var fields: [String: JSONValue]
+        /// A stream faster than a value every few seconds (`fastStream()`): Home Assistant adds it disabled.
+        var isFastStream = false
 
         /// Device triggers have no name, availability or unique id.
         var isTrigger: Bool { component == "device_automation" }
