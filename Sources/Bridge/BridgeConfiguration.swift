@@ -37,6 +37,9 @@ public struct BridgeConfiguration: Sendable {
     /// `homeassistant.fast_streams`: whether Home Assistant adds the fast streams (heading, force, compression depth,
     /// rate and wrist angle) enabled; by default they are added disabled, to spare its recorder (`FastStreams.swift`).
     public var homeAssistantFastStreams = false
+    /// The live page's address (`--http`), where Home Assistant's device pages link to (`configuration_url`); nil
+    /// without the page, or when no address is known to reach it (`HTTPOptions.linkURL`).
+    public var livePageURL: String?
     /// A file whose modification time says the gateway is alive: touched every 15 s while the bus answers, as the
     /// systemd watchdog is pinged (a container's HEALTHCHECK reads it). None by default.
     public var healthFile: String?

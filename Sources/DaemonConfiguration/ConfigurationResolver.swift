@@ -61,6 +61,7 @@ struct ConfigurationResolver {
         bridge.homeAssistant = try resolveHomeAssistant()
         bridge.homeAssistantFastStreams = try boolean(.homeAssistantFastStreams, default: false)
         let http = try resolveHTTP()
+        bridge.livePageURL = http?.linkURL
         if let seconds = try finite(.healthInterval) {
             guard (0.1...86400).contains(seconds) else { throw fail(.healthInterval, "must be from 0.1 to 86400 seconds, not \(seconds)") }
             bridge.healthInterval = .milliseconds(Int(seconds * 1000))

@@ -54,6 +54,16 @@ public struct HTTPOptions: Sendable, Equatable, CustomStringConvertible {
         return shown.contains(":") ? "http://[\(shown)]:\(port)/" : "http://\(shown):\(port)/"
     }
 
+    /// The page's address for a browser on another machine, where Home Assistant links to it (`configuration_url`):
+    /// the listen host when it is loopback or one address, else the first of `hosts`; nil when the page listens on
+    /// every address and no name is given, as no address is known to reach it then. Never with the token or the
+    /// password: the link is retained on the broker.
+    public var linkURL: String? {
+        let wildcard = host == "0.0.0.0" || host == "::"
+        guard let name = isLoopback || !wildcard ? host : hosts.first else { return nil }
+        return name.contains(":") ? "http://[\(name)]:\(port)/" : "http://\(name):\(port)/"
+    }
+
     public var description: String { listen }
 }
 

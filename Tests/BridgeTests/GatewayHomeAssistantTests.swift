@@ -23,6 +23,8 @@ import Testing
             let config = try #require(gateway.broker.retained(heading))
             #expect(config.payloadString?.contains(#""state_topic":"belt/\#(id)/heading""#) == true)
             #expect(gateway.broker.retained("homeassistant/binary_sensor/gatt2mqtt_test/status/config") != nil)
+            // The version the gateway's Version sensor reads, retained from the start.
+            #expect(gateway.broker.retained("gatt2mqtt/test/version")?.payloadString == Gatt2MQTTVersion.current)
 
             // Home Assistant's birth message brings every config again.
             let mark = gateway.probe.mark

@@ -272,6 +272,29 @@ struct HomeAssistantControlsTests {
         #expect(request == .scan(seconds: 10))
     }
 
+    /// The version comes from the retained `version` the gateway publishes with `online`, so Home Assistant shows it at
+    /// once rather than at the first health report.
+    @Test func theVersionIsReadFromARetainedTopic() throws {
+        let version = try #require(discovery.gatewayConfigs().first { $0.topic == "homeassistant/sensor/gatt2mqtt_hall/version/config" })
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(version.payload.utf8)) as? [String: Any])
+        #expect(payload["state_topic"] as? String == "gatt2mqtt/hall/version")
+        #expect(payload["value_template"] == nil, "the payload is the version")
+    }
+
+    /// With the live page on, the gateway's device page and every device's link to it; without, none does.
+    @Test func deviceBlocksLinkToTheLivePage() throws {
+        let device = HomeAssistantDiscovery.Device(family: .cpr, id: "a", address: "00:00:00:00:00:0A", name: nil, model: FamilyDrivers.of(.cpr).homeAssistant)
+        func links(_ discovery: HomeAssistantDiscovery) throws -> Set<String?> {
+            try Set((discovery.gatewayConfigs() + discovery.configs(for: device)).filter { !$0.payload.isEmpty }.map { config in
+                let payload = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
+                return (payload["device"] as? [String: Any])?["configuration_url"] as? String
+            })
+        }
+        #expect(try links(discovery) == [nil])
+        let linked = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), configurationURL: "http://gateway.local:8080/")
+        #expect(try links(linked) == ["http://gateway.local:8080/"])
+    }
+
     /// In a fleet each device names the gateway that owns it.
     @Test func inAFleetADeviceShowsItsOwner() {
         let device = HomeAssistantDiscovery.Device(family: .belt, id: "a", address: "00:00:00:00:00:0A", name: nil, model: BeltDriver().homeAssistant)

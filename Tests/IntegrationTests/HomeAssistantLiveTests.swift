@@ -45,13 +45,15 @@ struct HomeAssistantLiveTests {
                 })
                 await former.terminate()
                 let restart = recorder.mark
-                _ = try await world.startBridge(extraArguments: ["--health-seconds", "2"])
+                // With its live page, which Home Assistant's device pages link to.
+                let page = "127.0.0.1:\(try FreePort.allocate())"
+                _ = try await world.startBridge(extraArguments: ["--health-seconds", "2", "--http", page])
                 for (family, id) in devices {
                     try await recorder.waitFor("\(family)/\(id)/connection", after: restart, timeout: .seconds(60)) { $0.payloadString == "connected" }
                     // The owner comes last of a device's configs, which wait a moment after the per-gateway ones were cleared.
                     try await recorder.waitFor("homeassistant/sensor/fleet_\(family)_\(id)/owner/config", after: restart) { !$0.payload.isEmpty }
                 }
-                try await check(home, recorder: recorder, belt: belt, band: band, ids: (ids.belt, ids.a5, ids.cpr))
+                try await check(home, recorder: recorder, belt: belt, band: band, ids: (ids.belt, ids.a5, ids.cpr), page: "http://\(page)/")
             } catch {
                 await home.stop()
                 throw error
@@ -64,7 +66,7 @@ struct HomeAssistantLiveTests {
 
     private func check(
         _ home: HomeAssistantInstance, recorder: TopicRecorder, belt: ManagedProcess, band: ManagedProcess,
-        ids: (belt: String, a5: String, cpr: String)
+        ids: (belt: String, a5: String, cpr: String), page: String
     ) async throws {
         // What gatt2mqtt announced: the last config on each topic (an empty one removes it).
         var announced: [String: String] = [:]
@@ -109,8 +111,11 @@ struct HomeAssistantLiveTests {
         let devices = registry["devices"] as? [[String: Any]] ?? []
         let beltDevice = try #require(devices.first { ($0["identifiers"] as? [[String]])?.contains(["mqtt", "gatt2mqtt_fleet_belt_\(ids.belt)"]) == true })
         #expect(beltDevice["sw_version"] as? String != nil, "the belt's firmware is on its device page")
+        #expect(beltDevice["configuration_url"] as? String == page, "the belt's device page links to the live page")
+        let gatewayDevice = try #require(devices.first { ($0["identifiers"] as? [[String]])?.contains(["mqtt", "gatt2mqtt_test"]) == true })
+        #expect(gatewayDevice["configuration_url"] as? String == page)
 
-        // The gateway's device: its version from the health report, its four connected devices.
+        // The gateway's device: its version (retained, so known at once), its four connected devices.
         _ = try await home.control(["wait-state", "--entity", "sensor.gatt2mqtt_test_version", "--state", try ProjectPaths.version(), "--timeout", "30"], timeout: .seconds(40))
         _ = try await home.control(["wait-state", "--entity", "sensor.gatt2mqtt_test_connected_devices", "--state", "4", "--timeout", "30"], timeout: .seconds(40))
 

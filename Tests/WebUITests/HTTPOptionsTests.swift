@@ -22,6 +22,18 @@ struct HTTPOptionsTests {
         #expect(throws: HTTPOptionsError.self) { try HTTPOptions(listen: text) }
     }
 
+    /// The link Home Assistant shows on the gateway's device page: an address a browser elsewhere can open, or none.
+    @Test func theLinkNamesAnAddressThatReachesThePage() throws {
+        #expect(try HTTPOptions(listen: "8080").linkURL == "http://127.0.0.1:8080/")
+        #expect(try HTTPOptions(listen: "192.168.1.2:80").linkURL == "http://192.168.1.2:80/")
+        #expect(try HTTPOptions(listen: "[fd00::2]:80").linkURL == "http://[fd00::2]:80/")
+        var everywhere = try HTTPOptions(listen: "0.0.0.0:8080")
+        #expect(everywhere.linkURL == nil, "no name is known to reach it")
+        everywhere.hosts = ["gateway.local", "gw"]
+        everywhere.token = "secret"
+        #expect(everywhere.linkURL == "http://gateway.local:8080/", "the first name it answers to, and never the token")
+    }
+
     @Test func onlyLoopbackCountsAsLoopback() throws {
         #expect(try HTTPOptions(listen: "8080").isLoopback)
         #expect(try HTTPOptions(listen: "[::1]:1").isLoopback)

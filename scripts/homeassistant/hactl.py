@@ -671,6 +671,7 @@ DEVICE_FIELDS = (
     "identifiers",
     "connections",
     "via_device_id",
+    "configuration_url",
     "config_entries",
     "entry_type",
     "disabled_by",

@@ -8,10 +8,8 @@ enum GatewayHomeAssistant {
             "name": .string("Status"), "payload_on": .string("online"), "payload_off": .string("offline"),
             "device_class": .string("connectivity"), "entity_category": .diagnostic,
         ]),
-        .sensor("version", "Version", leaf: "health", [
-            "value_template": .string(HomeAssistantModel.Entity.fromJSON("value_json.version")), "entity_category": .diagnostic,
-            "icon": .string("mdi:tag"),
-        ]),
+        // The retained `version`, published with `online`: known at once, not a health report later.
+        .sensor("version", "Version", leaf: "version", ["entity_category": .diagnostic, "icon": .string("mdi:tag")]),
         .sensor("adapters", "Adapters", leaf: "adapter", [
             "device_class": .string("enum"), "options": .array(AdapterStatus.allCases.map { .string($0.rawValue) }),
             "entity_category": .diagnostic, "icon": .string("mdi:bluetooth"),

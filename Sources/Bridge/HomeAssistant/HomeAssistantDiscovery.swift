@@ -12,6 +12,8 @@ struct HomeAssistantDiscovery: Sendable {
     var prefix = HomeAssistantOptions().discoveryPrefix
     /// `homeassistant.fast_streams`: the fast streams are added enabled, as any other entity (`FastStreams.swift`).
     var fastStreams = false
+    /// The live page (`--http`): Home Assistant links to it from the gateway's device page and every device's.
+    var configurationURL: String?
 
     /// Home Assistant says `online` here when it (re)starts; the configs are sent again then.
     var statusTopic: String { "\(prefix)/status" }
@@ -74,7 +76,7 @@ struct HomeAssistantDiscovery: Sendable {
                 "identifiers": .array([.string(identifier)]), "name": .string("gatt2mqtt \(topics.gateway)"),
                 "manufacturer": .string(GatewayHomeAssistant.model.manufacturer), "model": .string(GatewayHomeAssistant.model.model),
                 "sw_version": .string(Gatt2MQTTVersion.current),
-            ]),
+            ].merging(configurationURL.map { ["configuration_url": .string($0)] } ?? [:]) { $1 }),
             availability: [.object(["topic": .string(topics.status)])])
         return GatewayHomeAssistant.model.entities.map { entity in
             var holder = holder
@@ -181,6 +183,8 @@ struct HomeAssistantDiscovery: Sendable {
         if let firmware = device.firmware { block["sw_version"] = .string(firmware) }
         if let hardware = device.hardware { block["hw_version"] = .string(hardware) }
         if let serial = device.serial { block["serial_number"] = .string(serial) }
+        // The page shows the device's live values and sends its commands, connects and forgets it.
+        if let configurationURL { block["configuration_url"] = .string(configurationURL) }
         return .object(block)
     }
 }

@@ -37,6 +37,9 @@ struct BrokerService: Service {
             notifier.status("broker not reachable yet; retrying")
         }
         context.publisher.publish(.state(context.topics.status, "online"))
+        // Retained beside the status, so Home Assistant and any client know the version at once (the health report
+        // carries it too, but only every `health_s`).
+        context.publisher.publish(.state(context.topics.gatewayTopic("version"), Gatt2MQTTVersion.current))
         // The gateway statuses last, after the retained state they end.
         for subscription in BrokerRoute.subscriptions(of: routes) { try mqtt.subscribe(subscription.filter, qos: subscription.qos) }
     }
