@@ -17,15 +17,18 @@ final class SessionCore: Sendable {
     private let liveState = LiveStateLedger()
     /// The family's retained leaves that are cleared when the link ends.
     let liveStateLeaves: Set<String>
+    /// Whether `rssi` comes with the link's vitals (`LinkVitals.swift`); false where the family reports it itself.
+    let reportsSignal: Bool
     private let stateChanged: @Sendable (ConnectionState) -> Void
     private let described: @Sendable ([String: JSONValue]) -> Void
     /// This device's counters in the health report, found once rather than by key for every value.
     private let counters: DeviceMetrics.Counter
     private let malformedWarnings = WarningLimiter()
 
-    init(device: BlueZDevice, context: SessionContext, family: DeviceFamily) {
+    init(device: BlueZDevice, context: SessionContext, family: DeviceFamily, reportsSignal: Bool = true) {
         id = context.id
         self.family = family
+        self.reportsSignal = reportsSignal
         link = context.link(device)
         liveStateLeaves = context.liveStateLeaves
         publisher = context.publisher
@@ -141,8 +144,10 @@ extension LinkedSession {
         if newState == .disconnected {
             core.tasks.cancelAll()
             core.clearLiveState()
+            if state == .connected { core.linkEnded() }
         }
         state = newState
         core.announce(newState)
+        if newState == .connected { core.startVitals() }
     }
 }

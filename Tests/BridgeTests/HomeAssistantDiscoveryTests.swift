@@ -15,7 +15,9 @@ struct HomeAssistantDiscoveryTests {
         "number": ["command_topic", "min", "max"],
     ]
     /// The entities shown with the device's state of health rather than among what it measures or does.
-    static let diagnostic: Set<String> = ["battery", "rssi", "distance", "bonded", "owner"]
+    static let diagnostic: Set<String> = ["battery", "rssi", "distance", "bonded", "owner", "last_seen", "connection", "error"]
+    /// The entities that stay available while their device is away: they say so, or what stays true then.
+    static let whileGatewayOnline: Set<String> = ["last_seen", "connection", "error"]
 
     let discovery = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"))
 
@@ -54,7 +56,8 @@ struct HomeAssistantDiscoveryTests {
             #expect(uniqueID.hasPrefix("gatt2mqtt_hall_"))
             #expect(uniqueIDs.insert(uniqueID).inserted, "unique ids are unique")
             let availability = try #require(payload["availability"] as? [[String: Any]])
-            #expect(availability.compactMap { $0["topic"] as? String } == ["gatt2mqtt/hall/status", "\(family.rawValue)/001122334451/connection"])
+            let needed = ["gatt2mqtt/hall/status"] + (Self.whileGatewayOnline.contains(parts[3]) ? [] : ["\(family.rawValue)/001122334451/connection"])
+            #expect(availability.compactMap { $0["topic"] as? String } == needed, "\(parts[3])")
             #expect(payload["availability_mode"] as? String == "all")
             for key in ["state_topic", "command_topic"] {
                 if let topic = payload[key] as? String {
@@ -172,22 +175,26 @@ struct HomeAssistantControlsTests {
 
     @Test func theEntitiesEachFamilyAnnounces() throws {
         func names(_ family: DeviceFamily) throws -> [String] { try configs(family).map { "\($0.component) \($0.object)" }.sorted() }
-        #expect(try names(Activ5Driver.family) == [
+        // Every device's diagnostics: its connection, signal strength, when it was last seen and its last error.
+        func withDiagnostics(_ names: [String]) -> [String] {
+            (names + ["binary_sensor connection", "sensor error", "sensor last_seen", "sensor rssi"]).sorted()
+        }
+        #expect(try names(Activ5Driver.family) == withDiagnostics([
             "binary_sensor squeeze", "button stop", "button tare", "device_automation double_squeeze", "sensor battery", "sensor force",
             "switch imu", "switch stream",
-        ])
-        #expect(try names(CPRBandDriver.family) == [
+        ]))
+        #expect(try names(CPRBandDriver.family) == withDiagnostics([
             "button call", "button evaluate", "button power_off", "button practice", "button ready", "button reset",
-            "select mode", "sensor angle", "sensor battery", "sensor distance", "sensor peak", "sensor rate", "sensor rssi",
-        ])
-        #expect(try names(GripDriver.family) == ["binary_sensor bonded", "event button", "sensor battery"])
+            "select mode", "sensor angle", "sensor battery", "sensor distance", "sensor peak", "sensor rate",
+        ]))
+        #expect(try names(GripDriver.family) == withDiagnostics(["binary_sensor bonded", "event button", "sensor battery"]))
         let belt = try names(BeltDriver.family)
-        #expect(belt.filter { !$0.hasPrefix("device_automation") } == [
+        #expect(belt.filter { !$0.hasPrefix("device_automation") } == withDiagnostics([
             "button battery_signal", "button pulse_front", "button stop_navigation", "button stop_vibration", "number heading_offset",
             "number intensity", "select mode", "sensor battery", "sensor heading", "sensor navigation", "switch compass_accuracy_signal",
             "switch navigating",
-        ])
-        #expect(belt.count == 20)
+        ]))
+        #expect(belt.count == 24)
     }
 
     /// The streams faster than a value every few seconds are added disabled, so Home Assistant's recorder does not
@@ -205,10 +212,29 @@ struct HomeAssistantControlsTests {
                 }
             }.sorted()
         }
-        #expect(try disabled(discovery) == [
-            "a5 force", "belt heading", "cpr angle", "cpr distance", "cpr peak", "cpr rate", "cpr rssi",
-        ])
-        #expect(try disabled(HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fastStreams: true)).isEmpty)
+        // Signal strength and last seen are every device's, and disabled whatever the setting says (DeviceDiagnostics).
+        let diagnostics = DeviceFamily.allCases.flatMap { ["\($0.rawValue) last_seen", "\($0.rawValue) rssi"] }
+        #expect(try disabled(discovery) == (diagnostics + [
+            "a5 force", "belt heading", "cpr angle", "cpr distance", "cpr peak", "cpr rate",
+        ]).sorted())
+        #expect(try disabled(HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fastStreams: true)) == diagnostics.sorted())
+    }
+
+    /// Every device's link: connectivity from `connection`, its last error's code with the message as an attribute,
+    /// a timestamp from `last_seen`, signal strength in dBm.
+    @Test func everyDeviceShowsItsLink() throws {
+        let belt = try configs(BeltDriver.family)
+        let connection = try #require(belt.first { $0.component == "binary_sensor" && $0.object == "connection" }).payload
+        #expect(connection["state_topic"] as? String == "belt/a/connection")
+        #expect(connection["device_class"] as? String == "connectivity")
+        #expect(connection["value_template"] as? String == "{{ 'ON' if value == 'connected' else 'OFF' }}")
+        let error = try #require(belt.first { $0.object == "error" }).payload
+        #expect(error["state_topic"] as? String == "belt/a/error" && error["json_attributes_topic"] as? String == "belt/a/error")
+        #expect((error["json_attributes_template"] as? String)?.contains("value_json.message") == true)
+        let lastSeen = try #require(belt.first { $0.object == "last_seen" }).payload
+        #expect(lastSeen["device_class"] as? String == "timestamp" && lastSeen["state_topic"] as? String == "belt/a/last_seen")
+        let rssi = try #require(belt.first { $0.object == "rssi" }).payload
+        #expect(rssi["device_class"] as? String == "signal_strength" && rssi["unit_of_measurement"] as? String == "dBm")
     }
 
     /// The band's compression rate has a state class, as its depth and angle do: Home Assistant keeps its statistics.

@@ -78,9 +78,10 @@ struct HomeAssistantLiveTests {
                   let entityID = object["default_entity_id"] as? String, let uniqueID = object["unique_id"] as? String else { return nil }
             return (entityID, uniqueID, object["enabled_by_default"] as? Bool ?? true)
         }
-        // topics.md's tables: belt 12, Activ5 7, CPR band 13, grip 3, an owner each, the gateway 8 (its permit-join
-        // switch among them; device triggers have no entity id). The per-gateway configs of the first bridge were cleared.
-        #expect(entities.count == 47, "configs: \(announced.keys.sorted())")
+        // topics.md's tables: belt 16, Activ5 11, CPR band 16, grip 7 (connection, last error, last seen and signal
+        // strength among each), an owner each, the gateway 8 (device triggers have no entity id). The per-gateway
+        // configs of the first bridge were cleared.
+        #expect(entities.count == 62, "configs: \(announced.keys.sorted())")
         #expect(entities.allSatisfy { !$0.uniqueID.hasPrefix("gatt2mqtt_test_belt_") }, "\(entities)")
 
         // Every enabled entity is there, with the id gatt2mqtt gave it, and available while its device is connected
@@ -98,11 +99,15 @@ struct HomeAssistantLiveTests {
         for entity in entities {
             #expect(byUniqueID[entity.uniqueID] == entity.id, "\(entity.uniqueID) is \(byUniqueID[entity.uniqueID] ?? "missing")")
         }
-        // The fast streams (heading, force, the band's depth, rate, angle, signal) are there, disabled by the integration:
-        // Home Assistant records none of their values until a user enables them.
+        // The fast streams (heading, force, the band's depth, rate, angle, distance) and every device's signal strength
+        // and last seen are there, disabled by the integration: Home Assistant records none of their values until a
+        // user enables them.
         let disabledByIntegration = Set(entries.filter { $0["disabled_by"] as? String == "integration" }.compactMap { $0["entity_id"] as? String })
         #expect(Set(entities.filter { !$0.enabled }.map(\.id)) == disabledByIntegration)
-        for fast in ["sensor.belt_\(ids.belt)_heading", "sensor.a5_\(ids.a5)_force", "sensor.cpr_\(ids.cpr)_angle", "sensor.cpr_\(ids.cpr)_rate"] {
+        for fast in [
+            "sensor.belt_\(ids.belt)_heading", "sensor.a5_\(ids.a5)_force", "sensor.cpr_\(ids.cpr)_angle", "sensor.cpr_\(ids.cpr)_rate",
+            "sensor.belt_\(ids.belt)_rssi", "sensor.a5_\(ids.a5)_last_seen",
+        ] {
             #expect(disabledByIntegration.contains(fast), "\(fast) is disabled by default")
         }
         // Each entity id went from the per-gateway entity to the fleet's one: no `_2`, no entity left behind.
@@ -154,6 +159,8 @@ struct HomeAssistantLiveTests {
         await belt.terminate()
         _ = try await home.control(["wait-state", "--entity", "sensor.belt_\(ids.belt)_battery", "--state", "unavailable", "--timeout", "60"], timeout: .seconds(70))
         _ = try await home.control(["wait-state", "--entity", "button.belt_\(ids.belt)_stop_vibration", "--state", "unavailable", "--timeout", "30"], timeout: .seconds(40))
+        // But its Connection, which says it is away.
+        _ = try await home.control(["wait-state", "--entity", "binary_sensor.belt_\(ids.belt)_connection", "--state", "off", "--timeout", "30"], timeout: .seconds(40))
 
         // Nothing of ours in Home Assistant's repairs or among its warnings.
         let repairs = try #require(try await home.control(["repairs"]) as? [[String: Any]])

@@ -1,10 +1,11 @@
 extension CPRBandDriver {
     /// The CPR-Band in Home Assistant: depth of each compression, wrist angle, rate and battery; its mode as a
-    /// select; the Bus library's commands as buttons; signal strength and distance.
+    /// select; the Bus library's commands as buttons; distance (its signal strength is every device's).
     var homeAssistant: HomeAssistantModel {
         HomeAssistantModel(manufacturer: "Credo", model: "CPR-Band", entities: [
             // Depth and rate come with every compression (about two a second while practicing), the angle ten times a
-            // second, signal strength and distance every `cpr.signal_s` (5 s): fast streams (FastStreams.swift).
+            // second, the distance every `cpr.signal_s` (5 s): fast streams (FastStreams.swift). Its signal strength
+            // is every device's (DeviceDiagnostics).
             .sensor("peak", "Compression depth", leaf: "peak", ["unit_of_measurement": .string("cm"), "state_class": .string("measurement")])
                 .fastStream(),
             .sensor("angle", "Wrist angle", leaf: "angle", ["unit_of_measurement": .string("°"), "state_class": .string("measurement")])
@@ -22,10 +23,6 @@ extension CPRBandDriver {
             // Both switch the band off; reset also clears its name and range: settings, not everyday controls.
             .button("reset", "Reset", command: "reset", ["entity_category": .configuration, "icon": .string("mdi:restore")]),
             .button("power_off", "Power off", command: "power_off", ["entity_category": .configuration, "icon": .string("mdi:power")]),
-            .sensor("rssi", "Signal strength", leaf: "rssi", [
-                "device_class": .string("signal_strength"), "unit_of_measurement": .string("dBm"), "state_class": .string("measurement"),
-                "entity_category": .diagnostic,
-            ]).fastStream(),
             .sensor("distance", "Distance", leaf: "distance", [
                 "device_class": .string("distance"), "unit_of_measurement": .string("m"), "state_class": .string("measurement"),
                 "entity_category": .diagnostic,

@@ -21,7 +21,8 @@ actor CPRBandSession: LinkedSession {
     private let desired: DesiredStateStore
 
     init(device: BlueZDevice, context: SessionContext, options: CPRBandOptions, desired: DesiredStateStore) {
-        core = SessionCore(device: device, context: context, family: .cpr)
+        // The band's own telemetry reports its signal, every `cpr.signal_s`, with the distance it suggests.
+        core = SessionCore(device: device, context: context, family: .cpr, reportsSignal: false)
         self.options = options
         self.desired = desired
         telemetry = TelemetryLane(core: core, state: CPRBandTelemetry(id: context.id, topics: context.publisher.topics, options: options))

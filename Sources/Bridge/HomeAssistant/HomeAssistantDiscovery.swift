@@ -53,7 +53,8 @@ struct HomeAssistantDiscovery: Sendable {
         let node = node(device)
         let holder = Holder(
             node: node, uniqueID: "gatt2mqtt_\(node)", objectID: "\(device.family.rawValue)_\(device.id)",
-            topic: { topics.device(device.family, device.id, $0) }, device: deviceBlock(device), availability: availability(device))
+            topic: { topics.device(device.family, device.id, $0) }, device: deviceBlock(device), availability: availability(device),
+            gatewayAvailability: [gatewayOnline])
         let retired = device.model.retired.map { Publication.state(configTopic($0.component, node, $0.object), "") }
         return entities(for: device).map { config($0, of: holder) } + retired
     }
@@ -64,7 +65,7 @@ struct HomeAssistantDiscovery: Sendable {
     func perGatewayRemovals(for device: Device) -> [Publication] {
         guard fleet else { return [] }
         let old = perGatewayNode(device)
-        return device.model.entities.map { .state(configTopic($0.component, old, $0.object), "") }
+        return (device.model.entities + DeviceDiagnostics.entities).map { .state(configTopic($0.component, old, $0.object), "") }
     }
 
     /// The gateway itself: its own entities, and the device the others hang from.
@@ -77,7 +78,7 @@ struct HomeAssistantDiscovery: Sendable {
                 "manufacturer": .string(GatewayHomeAssistant.model.manufacturer), "model": .string(GatewayHomeAssistant.model.model),
                 "sw_version": .string(Gatt2MQTTVersion.current),
             ].merging(configurationURL.map { ["configuration_url": .string($0)] } ?? [:]) { $1 }),
-            availability: [.object(["topic": .string(topics.status)])])
+            availability: [gatewayOnline], gatewayAvailability: [gatewayOnline])
         return GatewayHomeAssistant.model.entities.map { entity in
             var holder = holder
             // The status shows the gateway offline; every other entity is unavailable then.
@@ -118,7 +119,7 @@ struct HomeAssistantDiscovery: Sendable {
 
     /// The family's entities, and in a fleet the owner.
     private func entities(for device: Device) -> [HomeAssistantModel.Entity] {
-        device.model.entities + (fleet ? [GatewayHomeAssistant.owner] : [])
+        device.model.entities + DeviceDiagnostics.entities + (fleet ? [GatewayHomeAssistant.owner] : [])
     }
 
     // MARK: Payloads
@@ -136,6 +137,8 @@ struct HomeAssistantDiscovery: Sendable {
         var device: JSONValue
         /// Empty for an entity that is always available.
         var availability: [JSONValue]
+        /// For an entity that needs only the gateway online (`HomeAssistantModel.Entity.Availability.gatewayOnline`).
+        var gatewayAvailability: [JSONValue]
     }
 
     private func config(_ entity: HomeAssistantModel.Entity, of holder: Holder) -> Publication {
@@ -153,9 +156,10 @@ struct HomeAssistantDiscovery: Sendable {
             let objectID = "\(holder.objectID)_\(entity.object)"
             payload["default_entity_id"] = .string(Self.entityID(entity.component, objectID))
             payload["object_id"] = .string(objectID)
-            if !holder.availability.isEmpty {
+            let availability = entity.needs == .gatewayOnline ? holder.gatewayAvailability : holder.availability
+            if !availability.isEmpty {
                 payload["availability_mode"] = .string("all")
-                payload["availability"] = .array(holder.availability)
+                payload["availability"] = .array(availability)
             }
         }
         return .state(configTopic(entity.component, holder.node, entity.object), JSONValue.object(payload).text)
@@ -168,8 +172,11 @@ struct HomeAssistantDiscovery: Sendable {
             "topic": .string(topics.device(device.family, device.id, "connection")),
             "value_template": .string("{{ 'online' if value == 'connected' else 'offline' }}"),
         ])
-        return [.object(["topic": .string(topics.status)]), connected]
+        return [gatewayOnline, connected]
     }
+
+    /// The announcing gateway's status (in a fleet: the owner's).
+    private var gatewayOnline: JSONValue { .object(["topic": .string(topics.status)]) }
 
     private func deviceBlock(_ device: Device) -> JSONValue {
         let (manufacturer, model) = (device.model.manufacturer, device.model.model)

@@ -24,6 +24,31 @@ struct HomeAssistantModel: Sendable {
         var fields: [String: JSONValue]
         /// A stream faster than a value every few seconds (`fastStream()`): Home Assistant adds it disabled.
         var isFastStream = false
+        /// What the entity needs to be available: by default the gateway and the device's connection.
+        var needs = Availability.deviceConnected
+
+        /// What must hold for Home Assistant to show an entity as available.
+        enum Availability: Sendable {
+            /// The gateway is online and the device connected: a value the device gives only while it is there.
+            case deviceConnected
+            /// The gateway is online: what stays true while the device is away (its connection itself, when it was
+            /// last seen, its last error, its last session).
+            case gatewayOnline
+        }
+
+        /// This entity, with one more field naming one of the device's topics by leaf.
+        func withTopic(_ field: String, leaf: String) -> Self {
+            var entity = self
+            entity.topics[field] = leaf
+            return entity
+        }
+
+        /// This entity, available whenever the gateway is online.
+        func whileGatewayOnline() -> Self {
+            var entity = self
+            entity.needs = .gatewayOnline
+            return entity
+        }
 
         /// Device triggers have no name, availability or unique id.
         var isTrigger: Bool { component == "device_automation" }

@@ -6,9 +6,12 @@ import Peripherals
 /// Devices in memory that answer as their family's devices do, for sessions and whole gateways under test.
 enum InMemoryDevices {
     /// A naviBelt ("naviGuertel"): firmware 46, battery 80 %, in app mode; it answers the handshake's parameter requests on FE06.
-    static func belt(address: String = "00:11:22:33:44:66", name: String = "naviGuertel 01") -> InMemoryLink {
-        InMemoryLink(
-            device: BlueZDevice(address: address, name: name), services: Set(BeltGATT.characteristics.map(\.service)),
+    /// `rssi`: what the link's device reports BlueZ measured (`GATTLink.current()`).
+    static func belt(address: String = "00:11:22:33:44:66", name: String = "naviGuertel 01", rssi: Int16? = nil) -> InMemoryLink {
+        var device = BlueZDevice(address: address, name: name)
+        device.rssi = rssi
+        return InMemoryLink(
+            device: device, services: Set(BeltGATT.characteristics.map(\.service)),
             values: [
                 BeltGATT.Characteristic.firmwareInfo: BeltFirmwareInfo(version: 46).encoded(),
                 BeltGATT.Characteristic.batteryStatus:
