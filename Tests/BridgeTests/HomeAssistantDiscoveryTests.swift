@@ -15,9 +15,13 @@ struct HomeAssistantDiscoveryTests {
         "number": ["command_topic", "min", "max"],
     ]
     /// The entities shown with the device's state of health rather than among what it measures or does.
-    static let diagnostic: Set<String> = ["battery", "rssi", "distance", "bonded", "owner", "last_seen", "connection", "error"]
+    static let diagnostic: Set<String> = [
+        "battery", "rssi", "distance", "bonded", "owner", "last_seen", "connection", "error", "charging", "time_to_empty", "battery_low",
+    ]
     /// The entities that stay available while their device is away: they say so, or what stays true then.
-    static let whileGatewayOnline: Set<String> = ["last_seen", "connection", "error"]
+    static let whileGatewayOnline: Set<String> = [
+        "last_seen", "connection", "error", "session_in_range", "session_compressions", "session_depth", "session_rate",
+    ]
 
     let discovery = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"))
 
@@ -186,15 +190,18 @@ struct HomeAssistantControlsTests {
         #expect(try names(CPRBandDriver.family) == withDiagnostics([
             "button call", "button evaluate", "button power_off", "button practice", "button ready", "button reset",
             "select mode", "sensor angle", "sensor battery", "sensor distance", "sensor peak", "sensor rate",
+            "sensor session_compressions", "sensor session_depth", "sensor session_in_range", "sensor session_rate",
         ]))
-        #expect(try names(GripDriver.family) == withDiagnostics(["binary_sensor bonded", "event button", "sensor battery"]))
+        #expect(try names(GripDriver.family) == withDiagnostics([
+            "binary_sensor battery_low", "binary_sensor bonded", "event button", "sensor battery",
+        ]))
         let belt = try names(BeltDriver.family)
         #expect(belt.filter { !$0.hasPrefix("device_automation") } == withDiagnostics([
-            "button battery_signal", "button pulse_front", "button stop_navigation", "button stop_vibration", "number heading_offset",
-            "number intensity", "select mode", "sensor battery", "sensor heading", "sensor navigation", "switch compass_accuracy_signal",
-            "switch navigating",
+            "binary_sensor charging", "button battery_signal", "button pulse_front", "button stop_navigation", "button stop_vibration",
+            "number heading_offset", "number intensity", "select mode", "sensor battery", "sensor heading", "sensor navigation",
+            "sensor time_to_empty", "switch compass_accuracy_signal", "switch navigating",
         ]))
-        #expect(belt.count == 24)
+        #expect(belt.count == 26)
     }
 
     /// The streams faster than a value every few seconds are added disabled, so Home Assistant's recorder does not
@@ -235,6 +242,24 @@ struct HomeAssistantControlsTests {
         #expect(lastSeen["device_class"] as? String == "timestamp" && lastSeen["state_topic"] as? String == "belt/a/last_seen")
         let rssi = try #require(belt.first { $0.object == "rssi" }).payload
         #expect(rssi["device_class"] as? String == "signal_strength" && rssi["unit_of_measurement"] as? String == "dBm")
+    }
+
+    /// What the battery JSON holds besides the level: the belt's charging and time to empty, the grip's `low`; and the
+    /// band's last session, whose summary is the attributes of its share in range.
+    @Test func batteriesAndSessionsGiveTheirOwnEntities() throws {
+        let belt = try configs(BeltDriver.family)
+        let charging = try #require(belt.first { $0.object == "charging" }).payload
+        #expect(charging["state_topic"] as? String == "belt/a/battery" && charging["device_class"] as? String == "battery_charging")
+        #expect((charging["value_template"] as? String)?.contains("value_json.power == 'charging'") == true)
+        let timeToEmpty = try #require(belt.first { $0.object == "time_to_empty" }).payload
+        #expect(timeToEmpty["device_class"] as? String == "duration" && timeToEmpty["unit_of_measurement"] as? String == "min")
+        #expect((timeToEmpty["value_template"] as? String)?.contains("value_json.time_to_empty_s / 60") == true)
+        let low = try #require(try configs(GripDriver.family).first { $0.object == "battery_low" }).payload
+        #expect(low["device_class"] as? String == "battery" && low["state_topic"] as? String == "grip/a/battery")
+        let band = try configs(CPRBandDriver.family)
+        let inRange = try #require(band.first { $0.object == "session_in_range" }).payload
+        #expect(inRange["state_topic"] as? String == "cpr/a/session" && inRange["json_attributes_topic"] as? String == "cpr/a/session")
+        #expect(inRange["unit_of_measurement"] as? String == "%")
     }
 
     /// The band's compression rate has a state class, as its depth and angle do: Home Assistant keeps its statistics.

@@ -53,7 +53,7 @@ struct HomeAssistantLiveTests {
                     // The owner comes last of a device's configs, which wait a moment after the per-gateway ones were cleared.
                     try await recorder.waitFor("homeassistant/sensor/fleet_\(family)_\(id)/owner/config", after: restart) { !$0.payload.isEmpty }
                 }
-                try await check(home, recorder: recorder, belt: belt, band: band, ids: (ids.belt, ids.a5, ids.cpr), page: "http://\(page)/")
+                try await check(home, recorder: recorder, belt: belt, band: band, ids: (ids.belt, ids.a5, ids.cpr, ids.grip), page: "http://\(page)/")
             } catch {
                 await home.stop()
                 throw error
@@ -66,7 +66,7 @@ struct HomeAssistantLiveTests {
 
     private func check(
         _ home: HomeAssistantInstance, recorder: TopicRecorder, belt: ManagedProcess, band: ManagedProcess,
-        ids: (belt: String, a5: String, cpr: String), page: String
+        ids: (belt: String, a5: String, cpr: String, grip: String), page: String
     ) async throws {
         // What gatt2mqtt announced: the last config on each topic (an empty one removes it).
         var announced: [String: String] = [:]
@@ -78,10 +78,10 @@ struct HomeAssistantLiveTests {
                   let entityID = object["default_entity_id"] as? String, let uniqueID = object["unique_id"] as? String else { return nil }
             return (entityID, uniqueID, object["enabled_by_default"] as? Bool ?? true)
         }
-        // topics.md's tables: belt 16, Activ5 11, CPR band 16, grip 7 (connection, last error, last seen and signal
+        // topics.md's tables: belt 18, Activ5 11, CPR band 20, grip 8 (connection, last error, last seen and signal
         // strength among each), an owner each, the gateway 8 (device triggers have no entity id). The per-gateway
         // configs of the first bridge were cleared.
-        #expect(entities.count == 62, "configs: \(announced.keys.sorted())")
+        #expect(entities.count == 69, "configs: \(announced.keys.sorted())")
         #expect(entities.allSatisfy { !$0.uniqueID.hasPrefix("gatt2mqtt_test_belt_") }, "\(entities)")
 
         // Every enabled entity is there, with the id gatt2mqtt gave it, and available while its device is connected
@@ -131,9 +131,27 @@ struct HomeAssistantLiveTests {
 
         // A select: the band's mode to practicing writes F3, and the select follows the band.
         let bandWrites = band.lineCount
+        let practice = recorder.mark
         _ = try await home.control(["call", "select", "select_option", "--data", #"{"entity_id":"select.cpr_\#(ids.cpr)_mode","option":"practicing"}"#])
         try await band.waitForLine(after: bandWrites, timeout: .seconds(20)) { $0.hasPrefix("WRITE ") && $0.hasSuffix(" f3") }
         _ = try await home.control(["wait-state", "--entity", "select.cpr_\(ids.cpr)_mode", "--state", "practicing", "--timeout", "30"], timeout: .seconds(40))
+        // Back to ready after two compressions (a rate needs two): the practice's summary reaches its sensors.
+        try await recorder.waitFor("cpr/\(ids.cpr)/stats", after: practice) { message in
+            let stats = try? JSONSerialization.jsonObject(with: Data((message.payloadString ?? "").utf8)) as? [String: Any]
+            return (stats?["count"] as? Int ?? 0) >= 2
+        }
+        _ = try await home.control(["call", "select", "select_option", "--data", #"{"entity_id":"select.cpr_\#(ids.cpr)_mode","option":"ready"}"#])
+        for sensor in ["session_compressions", "session_in_range", "session_depth", "session_rate"] {
+            let state = try await home.control(
+                ["wait-state", "--entity", "sensor.cpr_\(ids.cpr)_\(sensor)", "--state", "unknown", "--not", "--timeout", "30"], timeout: .seconds(40))
+            #expect(Double((state as? [String: Any])?["state"] as? String ?? "") != nil, "\(sensor): \(state)")
+        }
+        // What the batteries tell besides their level: the belt runs on battery, the grip's is not low.
+        _ = try await home.control(["wait-state", "--entity", "binary_sensor.belt_\(ids.belt)_charging", "--state", "off", "--timeout", "30"], timeout: .seconds(40))
+        let timeToEmpty = try await home.control(
+            ["wait-state", "--entity", "sensor.belt_\(ids.belt)_time_to_empty", "--state", "unknown", "--not", "--timeout", "30"], timeout: .seconds(40))
+        #expect(Double((timeToEmpty as? [String: Any])?["state"] as? String ?? "") != nil, "\(timeToEmpty)")
+        _ = try await home.control(["wait-state", "--entity", "binary_sensor.grip_\(ids.grip)_battery_low", "--state", "off", "--timeout", "30"], timeout: .seconds(40))
 
         // A switch with state: the Activ5's force stream on, and Home Assistant sees it streaming.
         _ = try await home.control(["call", "switch", "turn_on", "--data", #"{"entity_id":"switch.a5_\#(ids.a5)_stream"}"#])

@@ -1,5 +1,5 @@
 extension BeltDriver {
-    /// The belt in Home Assistant: heading and battery; its mode, default intensity, heading offset and compass
+    /// The belt in Home Assistant: heading and battery (with charging and time to empty); its mode, default intensity, heading offset and compass
     /// accuracy signal as controls; buttons that stop the vibration, pulse toward the front and play the battery
     /// level; navigation (its state, a switch that pauses and resumes it, a button that stops it); and a device
     /// trigger for each button press.
@@ -12,6 +12,17 @@ extension BeltDriver {
                 "unit_of_measurement": .string("°"), "state_class": .string("measurement"), "icon": .string("mdi:compass"),
             ]).fastStream(),
             .battery(),
+            // From the same `battery` JSON: `power` says charging; `time_to_empty_s` is there only on battery.
+            .init(component: "binary_sensor", object: "charging", topics: ["state_topic": "battery"], fields: [
+                "name": .string("Charging"), "device_class": .string("battery_charging"), "entity_category": .diagnostic,
+                "value_template": .string(HomeAssistantModel.Entity.fromJSON(
+                    "'ON' if value_json.power == 'charging' else ('OFF' if value_json.power in ['battery', 'external'] else None)")),
+            ]),
+            .sensor("time_to_empty", "Time to empty", leaf: "battery", [
+                "device_class": .string("duration"), "unit_of_measurement": .string("min"), "entity_category": .diagnostic,
+                "value_template": .string(HomeAssistantModel.Entity.fromJSON(
+                    "(value_json.time_to_empty_s / 60) | round(0) if value_json.time_to_empty_s is defined else None")),
+            ]),
             .select("mode", "Mode", leaf: "mode", options: modes, command: "mode"),
             .number("intensity", "Vibration intensity", leaf: "intensity", command: "intensity", range: 5...100, [
                 "unit_of_measurement": .string("%"), "entity_category": .configuration, "icon": .string("mdi:vibrate"),
