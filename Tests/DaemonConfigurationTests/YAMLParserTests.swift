@@ -100,8 +100,8 @@ struct YAMLParserTests {
         #expect(document["belt"] == mapping(45))
         #expect(document["cpr"]?["range_mm"] == sequence(57, plain("50", 57), plain("60", 57)))
         #expect(document["cpr"]?["distance"]?["reference_dbm"] == plain("-59", 62))
-        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 83))
-        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 86))
+        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 84))
+        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 87))
     }
 
     // MARK: Block collections
