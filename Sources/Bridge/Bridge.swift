@@ -86,7 +86,7 @@ public final class Bridge: Sendable {
         let homeAssistant = HomeAssistantAnnouncer(
             discovery: HomeAssistantDiscovery(
                 topics: topics, fleet: coordinator != nil, prefix: configuration.homeAssistant.discoveryPrefix,
-                fastStreams: configuration.homeAssistantFastStreams, configurationURL: configuration.livePageURL),
+                fastStreams: configuration.homeAssistant.fastStreams, configurationURL: configuration.livePageURL),
             publisher: publisher, enabled: configuration.homeAssistant.enabled, birthHoldOff: configuration.homeAssistant.birthHoldOff)
         adapters = AdapterWatch(context: context, statuses: AdapterStatusBoard(adapters: configuration.adapters))
         let adoptions = Adoptions(context: context)

@@ -32,11 +32,8 @@ public struct BridgeConfiguration: Sendable {
     public var sessionExpirySeconds: UInt32 = 3600
     /// How often `gatt2mqtt/<gateway>/health` is published.
     public var healthInterval: Duration = .seconds(60)
-    /// Home Assistant discovery: on or off, and its topic prefix.
+    /// Home Assistant discovery: on or off, its topic prefix, whether fast streams come enabled.
     public var homeAssistant = HomeAssistantOptions()
-    /// `homeassistant.fast_streams`: whether Home Assistant adds the fast streams (heading, force, compression depth,
-    /// rate and wrist angle) enabled; by default they are added disabled, to spare its recorder (`FastStreams.swift`).
-    public var homeAssistantFastStreams = false
     /// The live page's address (`--http`), where Home Assistant's device pages link to (`configuration_url`); nil
     /// without the page, or when no address is known to reach it (`HTTPOptions.linkURL`).
     public var livePageURL: String?

@@ -59,7 +59,6 @@ struct ConfigurationResolver {
         }
         bridge.fleet = try resolveFleet()
         bridge.homeAssistant = try resolveHomeAssistant()
-        bridge.homeAssistantFastStreams = try boolean(.homeAssistantFastStreams, default: false)
         let http = try resolveHTTP()
         bridge.livePageURL = http?.linkURL
         if let seconds = try finite(.healthInterval) {
@@ -199,6 +198,7 @@ struct ConfigurationResolver {
     private func resolveHomeAssistant() throws(ConfigurationError) -> HomeAssistantOptions {
         var options = HomeAssistantOptions()
         options.enabled = try boolean(.homeAssistantEnabled, default: true)
+        options.fastStreams = try boolean(.homeAssistantFastStreams, default: false)
         if let prefix = text(.homeAssistantPrefix) {
             // Unlike the base topic, the prefix cannot be empty: discovery topics start with it.
             try checkTopicLevels(.homeAssistantPrefix, prefix, allowingNone: false)

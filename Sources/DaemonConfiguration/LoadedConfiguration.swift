@@ -94,7 +94,7 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         add(0, "homeassistant:")
         add(1, "enabled: \(bridge.homeAssistant.enabled)")
         add(1, "discovery_prefix: \(quoted(bridge.homeAssistant.discoveryPrefix))")
-        add(1, "fast_streams: \(bridge.homeAssistantFastStreams)")
+        add(1, "fast_streams: \(bridge.homeAssistant.fastStreams)")
         add(0, "fleet:")
         add(1, "enabled: \(bridge.fleet.map { $0.joining == .always ? "true" : "auto" } ?? "false")")
         if let fleet = bridge.fleet {

@@ -181,9 +181,9 @@ struct AliasTests {
 
     /// The fast streams are added disabled unless the file says otherwise (`FastStreams.swift`).
     @Test func fastStreamsAreOffUnlessTurnedOn() throws {
-        #expect(try !load("").bridge.homeAssistantFastStreams)
+        #expect(try !load("").bridge.homeAssistant.fastStreams)
         let loaded = try load("homeassistant:\n  fast_streams: true\n")
-        #expect(loaded.bridge.homeAssistantFastStreams)
+        #expect(loaded.bridge.homeAssistant.fastStreams)
         #expect(loaded.description.contains("  discovery_prefix: \"homeassistant\"\n  fast_streams: true\n"))
     }
 }

@@ -53,8 +53,7 @@ struct HomeAssistantDiscovery: Sendable {
         let node = node(device)
         let holder = Holder(
             node: node, uniqueID: "gatt2mqtt_\(node)", objectID: "\(device.family.rawValue)_\(device.id)",
-            topic: { topics.device(device.family, device.id, $0) }, device: deviceBlock(device), availability: availability(device),
-            gatewayAvailability: [gatewayOnline])
+            topic: { topics.device(device.family, device.id, $0) }, device: deviceBlock(device), availability: availability(device))
         let retired = device.model.retired.map { Publication.state(configTopic($0.component, node, $0.object), "") }
         return entities(for: device).map { config($0, of: holder) } + retired
     }
@@ -78,7 +77,7 @@ struct HomeAssistantDiscovery: Sendable {
                 "manufacturer": .string(GatewayHomeAssistant.model.manufacturer), "model": .string(GatewayHomeAssistant.model.model),
                 "sw_version": .string(Gatt2MQTTVersion.current),
             ].merging(configurationURL.map { ["configuration_url": .string($0)] } ?? [:]) { $1 }),
-            availability: [gatewayOnline], gatewayAvailability: [gatewayOnline])
+            availability: [gatewayOnline])
         return GatewayHomeAssistant.model.entities.map { entity in
             var holder = holder
             // The status shows the gateway offline; every other entity is unavailable then.
@@ -137,8 +136,6 @@ struct HomeAssistantDiscovery: Sendable {
         var device: JSONValue
         /// Empty for an entity that is always available.
         var availability: [JSONValue]
-        /// For an entity that needs only the gateway online (`HomeAssistantModel.Entity.Availability.gatewayOnline`).
-        var gatewayAvailability: [JSONValue]
     }
 
     private func config(_ entity: HomeAssistantModel.Entity, of holder: Holder) -> Publication {
@@ -156,7 +153,8 @@ struct HomeAssistantDiscovery: Sendable {
             let objectID = "\(holder.objectID)_\(entity.object)"
             payload["default_entity_id"] = .string(Self.entityID(entity.component, objectID))
             payload["object_id"] = .string(objectID)
-            let availability = entity.needs == .gatewayOnline ? holder.gatewayAvailability : holder.availability
+            // An entity that needs only the gateway online (`HomeAssistantModel.Entity.Availability`) follows its status.
+            let availability = entity.needs == .gatewayOnline ? [gatewayOnline] : holder.availability
             if !availability.isEmpty {
                 payload["availability_mode"] = .string("all")
                 payload["availability"] = .array(availability)

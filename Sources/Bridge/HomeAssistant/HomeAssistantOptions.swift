@@ -5,6 +5,9 @@ public struct HomeAssistantOptions: Sendable, Equatable {
     /// The topic prefix Home Assistant's MQTT integration listens on for discovery (its own setting of
     /// the same name); it says `online` on `<prefix>/status` when it starts.
     public var discoveryPrefix = "homeassistant"
+    /// `homeassistant.fast_streams`: whether Home Assistant adds the fast streams (heading, force, compression depth,
+    /// rate and wrist angle) enabled; by default they are added disabled, to spare its recorder (`FastStreams.swift`).
+    public var fastStreams = false
     /// Home Assistant's birth messages re-announce every config at most once in this long (`BirthCoalescer`). Not a
     /// setting; a test shortens it.
     var birthHoldOff: Duration = .seconds(5)
