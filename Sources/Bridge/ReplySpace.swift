@@ -39,9 +39,7 @@ public struct ReplySpace: Sendable {
 
     /// A topic a client may publish on, without the empty levels no answer needs.
     private static func isPublishable(_ topic: String) -> Bool {
-        !topic.isEmpty && topic.utf8.count <= 1024 && topic.utf8.first != UInt8(ascii: "$")
-            && !topic.utf8.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") || $0 == 0 }
-            && TopicMap.levels(Substring(topic)).allSatisfy { !$0.isEmpty }
+        topic.utf8.count <= 1024 && TopicMap.isPlainTopic(topic)
     }
 
     /// Home Assistant's discovery topics, or one of gatt2mqtt's own but a reply (statuses, claims, health, a device's

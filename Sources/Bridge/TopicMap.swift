@@ -188,10 +188,14 @@ public struct TopicMap: Sendable {
         afterBase(topic).map(Self.levels)
     }
 
-    /// A base topic is one or more non-empty levels without wildcards, and not a `$` system topic.
-    public static func isValidBaseTopic(_ base: String) -> Bool {
-        base.isEmpty
-            || (base.utf8.first != UInt8(ascii: "$") && !holds(base, anyOf: "+#\0") && levels(Substring(base)).allSatisfy { !$0.isEmpty })
+    /// A base topic is empty, or a plain topic (`isPlainTopic`).
+    public static func isValidBaseTopic(_ base: String) -> Bool { base.isEmpty || isPlainTopic(base) }
+
+    /// One or more non-empty levels without wildcards or NUL, and not a `$` system topic: a topic to publish on that
+    /// no broker reads in another way.
+    static func isPlainTopic(_ topic: String) -> Bool {
+        !topic.isEmpty && topic.utf8.first != UInt8(ascii: "$") && !holds(topic, anyOf: "+#\0")
+            && levels(Substring(topic)).allSatisfy { !$0.isEmpty }
     }
 
     /// A device's `<id>`: its address's 12 hex digits, or an alias of 1 to 64 lower-case letters, digits,

@@ -4,7 +4,7 @@ import Logging
 /// Keeps a warning that strangers on the broker can cause (an oversized message, a malformed value, a refused
 /// claim, command or request) from filling the log: per kind, at most `burst` lines per `period`; the first line
 /// after a quiet spell says how many were left out. Each of them is still counted or answered as before.
-final class WarningLimiter: Sendable {
+public final class WarningLimiter: Sendable {
     private struct Kind {
         var windowStart: ContinuousClock.Instant
         var written = 0
@@ -15,14 +15,14 @@ final class WarningLimiter: Sendable {
     let burst: Int
     let period: Duration
 
-    init(burst: Int = 5, period: Duration = .seconds(60)) {
+    public init(burst: Int = 5, period: Duration = .seconds(60)) {
         self.burst = burst
         self.period = period
     }
 
     /// Writes `message` to `logger` as a warning if one of `kind` may be written now; the line says how many of
     /// that kind were left out before it.
-    func warn(_ message: @autoclosure () -> String, kind: String, metadata: Logger.Metadata, to logger: Logger) {
+    public func warn(_ message: @autoclosure () -> String, kind: String, metadata: Logger.Metadata, to logger: Logger) {
         let (write, suppressed) = admit(kind)
         guard write else { return }
         var metadata = metadata

@@ -1,3 +1,4 @@
+import Bridge
 import Locks
 import Logging
 import NIOCore
@@ -9,13 +10,12 @@ final class ConnectionGate: Sendable {
     private struct State: Sendable {
         var table: ConnectionTable<ObjectIdentifier>
         var channels: [ObjectIdentifier: any Channel] = [:]
-        /// When the last "connection refused" line was logged: one a minute at most, however many come.
-        var lastRefusalLogged: ContinuousClock.Instant?
-        var refusedSinceLine = 0
     }
 
     private let state: Mutex<State>
     private let logger: Logger
+    /// "Connection refused" is logged once a minute at most, however many come; the line says how many were left out.
+    private let refusals = WarningLimiter(burst: 1, period: .seconds(60))
 
     init(maxTotal: Int, maxPerSource: Int, logger: Logger) {
         state = Mutex(State(table: ConnectionTable(maxTotal: maxTotal, maxPerSource: maxPerSource)))
@@ -26,30 +26,16 @@ final class ConnectionGate: Sendable {
     func admit(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
         let source = SourceAddress(channel.remoteAddress)
-        let (admission, victims, refusalLine) = state.withLock { state in
+        let (admission, victims) = state.withLock { state in
             let admission = state.table.open(id, from: source)
             let victims = admission.evicted.compactMap { state.channels.removeValue(forKey: $0) }
-            var refusalLine: Int?
-            if admission.admitted {
-                state.channels[id] = channel
-            } else {
-                state.refusedSinceLine += 1
-                let now = ContinuousClock.now
-                if state.lastRefusalLogged.map({ now - $0 >= .seconds(60) }) ?? true {
-                    state.lastRefusalLogged = now
-                    refusalLine = state.refusedSinceLine
-                    state.refusedSinceLine = 0
-                }
-            }
-            return (admission, victims, refusalLine)
+            if admission.admitted { state.channels[id] = channel }
+            return (admission, victims)
         }
         for victim in victims { victim.close(promise: nil) }
-        if let refusalLine {
-            logger.warning(
-                "live page: connection refused, every connection is logged in",
-                metadata: ["source": "\(source)", "refused_since_last_line": "\(refusalLine)"])
-        }
         guard admission.admitted else {
+            refusals.warn("live page: connection refused, every connection is logged in", kind: "connection refused",
+                          metadata: ["source": "\(source)"], to: logger)
             channel.close(promise: nil)
             return
         }

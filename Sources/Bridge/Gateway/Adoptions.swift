@@ -61,8 +61,6 @@ final class Adoptions: Sendable {
 
     func contains(_ address: String) -> Bool { state.withLock { $0.list.contains(address) } }
 
-    var list: AdoptionList { state.withLock { $0.list } }
-
     /// Whether a device of `family` at `address` may connect by adoption: adopted already, or adopted now because a
     /// join window is open.
     func admits(_ address: String, as family: DeviceFamily) -> Bool {
@@ -76,29 +74,46 @@ final class Adoptions: Sendable {
     /// Adopts a device, keeps and publishes the list; false when the list is full (and it was not adopted).
     @discardableResult
     func adopt(_ address: String, as family: DeviceFamily, by reason: String) -> Bool {
-        let (changed, full) = state.withLock { state -> (Bool, Bool) in
-            let known = state.list.contains(address)
-            let changed = state.list.adopt(address, as: family)
-            return (changed, !changed && !known)
+        adopt([(address, family)], by: reason)
+    }
+
+    /// Adopts devices, then keeps and publishes the list once (a list of 1 024 from the broker is one write, not
+    /// 1 024); false when the list was full for one of them.
+    @discardableResult
+    private func adopt(_ devices: [(address: String, family: DeviceFamily)], by reason: String) -> Bool {
+        let (added, refused) = state.withLock { state -> ([(address: String, family: DeviceFamily)], [String]) in
+            var added: [(address: String, family: DeviceFamily)] = []
+            var refused: [String] = []
+            for device in devices {
+                let known = state.list.contains(device.address)
+                if state.list.adopt(device.address, as: device.family) {
+                    added.append(device)
+                } else if !known {
+                    refused.append(device.address)
+                }
+            }
+            return (added, refused)
         }
-        if full {
+        for address in refused {
             context.warn("the adopted devices are full; forget one first", kind: "adoptions full", metadata: [
                 "device": "\(address)", "limit": "\(AdoptionList.limit)",
             ])
-            return false
         }
-        if changed {
-            context.logger.notice("device adopted", metadata: ["device": "\(address)", "family": "\(family.rawValue)", "by": "\(reason)"])
-            keepAndPublish()
+        for device in added {
+            context.logger.notice("device adopted", metadata: ["device": "\(device.address)", "family": "\(device.family.rawValue)", "by": "\(reason)"])
         }
-        return true
+        if !added.isEmpty { keepAndPublish() }
+        return refused.isEmpty
     }
 
-    /// Takes a device out of the list (a `forget` request, here or on another gateway of the fleet).
-    func remove(_ address: String, by reason: String) {
-        guard state.withLock({ $0.list.remove(address) }) else { return }
-        context.logger.notice("device no longer adopted", metadata: ["device": "\(address)", "by": "\(reason)"])
-        keepAndPublish()
+    /// Takes devices out of the list (a `forget` request, here or on another gateway of the fleet), then keeps and
+    /// publishes it once.
+    func remove(_ addresses: [String], by reason: String) {
+        let removed = state.withLock { state in addresses.filter { state.list.remove($0) } }
+        for address in removed {
+            context.logger.notice("device no longer adopted", metadata: ["device": "\(address)", "by": "\(reason)"])
+        }
+        if !removed.isEmpty { keepAndPublish() }
     }
 
     /// A device an earlier run served (its retained `info` names this gateway): adopted on the first start without
@@ -165,7 +180,7 @@ final class Adoptions: Sendable {
 
     private func takeOwnEarlierList(_ payload: [UInt8]) {
         guard state.withLock({ $0.learnsFromBroker }), let list = AdoptionList.parse(payload) else { return }
-        for (address, family) in list.families { adopt(address, as: family, by: "the broker's retained list") }
+        adopt(list.families.map { (address: $0.key, family: $0.value) }, by: "the broker's retained list")
     }
 
     /// Another gateway's list: what it adopted is adopted here too; an address it listed before and no longer does was
@@ -185,12 +200,10 @@ final class Adoptions: Sendable {
             return state.peers[peer]
         }
         // Only what is new in its list: a list it published before it heard of a forget here must not undo the forget.
-        for (address, family) in list.families where !(before?.contains(address) ?? false) && !contains(address) {
-            adopt(address, as: family, by: "gateway \(peer)")
-        }
-        for address in (before?.addresses ?? []).subtracting(list.addresses) where !context.configuration.autoConnect.allows(address) {
-            remove(address, by: "gateway \(peer)")
-        }
+        let new = list.families.filter { !(before?.contains($0.key) ?? false) && !contains($0.key) }
+        adopt(new.map { (address: $0.key, family: $0.value) }, by: "gateway \(peer)")
+        let forgotten = (before?.addresses ?? []).subtracting(list.addresses).filter { !context.configuration.autoConnect.allows($0) }
+        remove(forgotten.sorted(), by: "gateway \(peer)")
     }
 
     private func keepAndPublish() {

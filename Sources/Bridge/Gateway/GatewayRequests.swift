@@ -152,7 +152,7 @@ final class GatewayRequests: Sendable {
                 choices.requested.removeValue(forKey: address)
                 choices.recognised.removeValue(forKey: address)
             }
-            sessions.adoptions.remove(address, by: "forget request")
+            sessions.adoptions.remove([address], by: "forget request")
             sessions.table.forgetConnectionState(at: device.path)
             sessions.commandRouter.connectionChanged(device.path, to: .disconnected)
             await sessions.stopSession(at: device.path, settled: true)
