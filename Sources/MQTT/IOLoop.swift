@@ -163,7 +163,7 @@ extension MQTTClient {
     private func restoreSession() {
         let version = configuration.protocolVersion
         let (subscriptions, republished) = session.withLock { session in
-            for (filter, qos) in session.subscriptions.sorted(by: { $0.key < $1.key }) {
+            for (filter, qos) in session.orderedSubscriptions {
                 let code = handle.subscribe(filter, qos: qos, version: version)
                 if code != MosquittoHandle.success {
                     logger.warning("re-subscribe to '\(filter)' failed: \(MosquittoHandle.describe(code))")

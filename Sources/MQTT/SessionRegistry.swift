@@ -4,6 +4,9 @@
 struct SessionRegistry {
     /// Topic filter → QoS, re-subscribed after every CONNACK.
     private(set) var subscriptions: [String: MQTTQoS] = [:]
+    /// The filters in the order they were first subscribed to: a restore sends them in that order, because a
+    /// client may rely on it (a subscription whose retained message marks the end of others' retained state).
+    private(set) var subscriptionOrder: [String] = []
     /// Topic → last retained message, re-published after every CONNACK.
     private(set) var retained: [String: MQTTMessage] = [:]
     /// Which retained topics a restore keeps back rather than re-publishing (nil: none).
@@ -25,11 +28,17 @@ struct SessionRegistry {
     }
 
     mutating func addSubscription(_ filter: String, qos: MQTTQoS) {
-        subscriptions[filter] = qos
+        if subscriptions.updateValue(qos, forKey: filter) == nil { subscriptionOrder.append(filter) }
     }
 
     mutating func removeSubscription(_ filter: String) {
-        subscriptions[filter] = nil
+        guard subscriptions.removeValue(forKey: filter) != nil else { return }
+        subscriptionOrder.removeAll { $0 == filter }
+    }
+
+    /// Every subscription in the order it was made.
+    var orderedSubscriptions: [(filter: String, qos: MQTTQoS)] {
+        subscriptionOrder.compactMap { filter in subscriptions[filter].map { (filter, $0) } }
     }
 
     /// Retained messages in a stable order, so a replay is reproducible in logs and tests.

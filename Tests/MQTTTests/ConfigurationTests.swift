@@ -76,6 +76,21 @@ import Testing
         #expect(registry.retainedMessages.map(\.topic) == ["b"])
     }
 
+    /// A restore subscribes in the order the client did: the gateway's own status comes last, its retained copy
+    /// the sign that every other subscription's retained messages have arrived.
+    @Test func aRestoreSubscribesInTheOrderTheClientDid() {
+        var registry = SessionRegistry()
+        for filter in ["gatt2mqtt/gw/request/+", "belt/+/info", "a5/+/info", "gatt2mqtt/gw/status"] {
+            registry.addSubscription(filter, qos: .atLeastOnce)
+        }
+        registry.addSubscription("belt/+/info", qos: .atMostOnce)
+        #expect(registry.orderedSubscriptions.map(\.filter) == ["gatt2mqtt/gw/request/+", "belt/+/info", "a5/+/info", "gatt2mqtt/gw/status"])
+        #expect(registry.orderedSubscriptions[1].qos == .atMostOnce, "subscribed again: the new QoS, the first place")
+        registry.removeSubscription("belt/+/info")
+        registry.addSubscription("belt/+/info", qos: .atLeastOnce)
+        #expect(registry.orderedSubscriptions.map(\.filter) == ["gatt2mqtt/gw/request/+", "a5/+/info", "gatt2mqtt/gw/status", "belt/+/info"])
+    }
+
     /// A fleet gateway's device state waits after a reconnect: withheld, then published again or forgotten.
     @Test func aRestoreWithholdsWhatThePredicatePicksUntilItIsReleased() {
         var registry = SessionRegistry()

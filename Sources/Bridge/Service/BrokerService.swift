@@ -2,7 +2,7 @@ import Logging
 import MQTT
 import ServiceLifecycle
 
-/// The broker session: connects with the `offline` will, says `online`, subscribes to every feature's filters,
+/// The broker session: connects with the `offline` will, subscribes to every feature's filters, says `online`,
 /// and runs inside it the receive path and BlueZ (`inside`). Outermost, so the last to stop: it says `offline`
 /// and closes the session once the devices are disconnected.
 struct BrokerService: Service {
@@ -36,12 +36,22 @@ struct BrokerService: Service {
             context.logger.error("broker not reachable yet: \(error)")
             notifier.status("broker not reachable yet; retrying")
         }
+        // Listening before saying so: a client that sends a request the moment it sees `online` must find the
+        // gateway subscribed. The broker handles one client's packets in order, so a SUBSCRIBE sent before the
+        // status is in place when anyone receives it.
+        let subscriptions = BrokerRoute.subscriptions(of: routes)
+        for subscription in subscriptions where !subscription.afterRetainedState {
+            try mqtt.subscribe(subscription.filter, qos: subscription.qos)
+        }
         context.publisher.publish(.state(context.topics.status, "online"))
         // Retained beside the status, so Home Assistant and any client know the version at once (the health report
         // carries it too, but only every `health_s`).
         context.publisher.publish(.state(context.topics.gatewayTopic("version"), Gatt2MQTTVersion.current))
-        // The gateway statuses last, after the retained state they end.
-        for subscription in BrokerRoute.subscriptions(of: routes) { try mqtt.subscribe(subscription.filter, qos: subscription.qos) }
+        // The gateway statuses last, after the retained state they end; the own status is retained by then, so its
+        // retained copy always comes (on a first start too).
+        for subscription in subscriptions where subscription.afterRetainedState {
+            try mqtt.subscribe(subscription.filter, qos: subscription.qos)
+        }
     }
 
     private func close() async {
