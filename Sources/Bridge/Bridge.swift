@@ -83,13 +83,24 @@ public final class Bridge: Sendable {
         let commandRouter = CommandRouter(
             drivers: drivers, publisher: publisher, logger: logger, payloadSizeLimit: configuration.payloadSizeLimit,
             commandRate: configuration.commandRate)
+        let adoptions = Adoptions(context: context)
+        // A device without a session here stays in Home Assistant while it is adopted or allowed, or another gateway
+        // of the fleet owns it.
+        let housekeeping = HomeAssistantAnnouncer.Housekeeping(
+            keeps: { family, address in
+                adoptions.contains(address) || configuration.autoConnect.allows(address)
+                    || coordinator?.otherOwner(FleetCoordinator.key(family, context.id(of: address))) != nil
+            },
+            id: { context.id(of: $0) },
+            models: Dictionary(drivers.map { ($0.family, $0.homeAssistant) }, uniquingKeysWith: { first, _ in first }),
+            ledger: IdentityLedger(stateDirectory: configuration.stateDirectory, logger: logger), logger: logger)
         let homeAssistant = HomeAssistantAnnouncer(
             discovery: HomeAssistantDiscovery(
                 topics: topics, fleet: coordinator != nil, prefix: configuration.homeAssistant.discoveryPrefix,
                 fastStreams: configuration.homeAssistant.fastStreams, configurationURL: configuration.livePageURL),
-            publisher: publisher, enabled: configuration.homeAssistant.enabled, birthHoldOff: configuration.homeAssistant.birthHoldOff)
+            publisher: publisher, enabled: configuration.homeAssistant.enabled, birthHoldOff: configuration.homeAssistant.birthHoldOff,
+            housekeeping: housekeeping)
         adapters = AdapterWatch(context: context, statuses: AdapterStatusBoard(adapters: configuration.adapters))
-        let adoptions = Adoptions(context: context)
         let sessions = DeviceSessions(
             context: context, commandRouter: commandRouter, homeAssistant: homeAssistant, adapterStatuses: adapters.statuses, fleet: coordinator,
             adoptions: adoptions)

@@ -27,6 +27,7 @@ import Testing
     /// Runs `body` with gw-b (hci1, hearing the belt at -50 dBm) and gw-a (hci0, at -80) running in one world, the
     /// belt seen by both, and `folder` holding their incarnation files; stops both afterwards.
     private func inTwoGatewayFleet(
+        a configureA: (inout BridgeConfiguration) -> Void = { _ in },
         b configureB: (inout BridgeConfiguration) -> Void = { _ in },
         _ body: (InMemoryWorld, _ a: InMemoryGateway, _ b: InMemoryGateway, _ belt: InMemoryLink, _ folder: String) async throws -> Void
     ) async throws {
@@ -39,7 +40,10 @@ import Testing
                 Self.fleet(folder, "gw-b")(&$0)
                 configureB(&$0)
             }
-            let a = try await InMemoryGateway.start("gw-a", in: world, adapters: ["hci0"], configure: Self.fleet(folder, "gw-a"))
+            let a = try await InMemoryGateway.start("gw-a", in: world, adapters: ["hci0"]) {
+                Self.fleet(folder, "gw-a")(&$0)
+                configureA(&$0)
+            }
             b.central.add(belt, on: "hci1", rssi: -50)
             a.central.add(belt, on: "hci0", rssi: -80)
             try await withCleanUp({
@@ -52,6 +56,35 @@ import Testing
     /// Waits for `count` heartbeats of `gateway` after `mark`.
     private func heartbeats(_ world: InMemoryWorld, _ gateway: String, after mark: Int, count: Int) async {
         for _ in 0..<count { await world.probe.next(on: "gatt2mqtt/\(gateway)/fleet", after: max(mark, world.probe.mark)) }
+    }
+
+    /// Issue #44, item 2: a fleet sweeps only what no gateway serves. gw-b serves the belt by its allow list (not
+    /// adopted); gw-a, which adopts only, keeps the belt's configs because gw-b owns it, and a config of a device
+    /// nobody serves goes. Home Assistant's birth makes both sweep.
+    @Test func aFleetSweepsOnlyWhatNoGatewayServes() async throws {
+        let belt = InMemoryDevices.belt().device.address
+        try await inTwoGatewayFleet(a: { $0.autoConnect = .adopted([]) }, b: { $0.autoConnect = .allowList([belt]) }) { world, a, _, _, _ in
+            let id = DeviceID.from(address: belt)
+            let battery = "homeassistant/sensor/fleet_belt_\(id)/battery/config"
+            await world.probe.next(on: "belt/\(id)/owner") { $0 == "gw-b" }
+            await world.probe.next(on: battery) { !$0.isEmpty }
+            // gw-a has heard gw-b own the belt: two of its claims later.
+            let owned = world.probe.mark
+            await world.probe.next(on: "gatt2mqtt/gw-b/claim/belt/\(id)", after: owned)
+            await world.probe.next(on: "gatt2mqtt/gw-b/claim/belt/\(id)", after: world.probe.mark)
+
+            let stale = "homeassistant/sensor/fleet_belt_0000000000ff/battery/config"
+            try world.publish(stale, HomeAssistantIdentityTests.config(node: "fleet_belt_0000000000ff", address: "00:00:00:00:00:FF"), retain: true)
+            let birth = world.probe.mark
+            try world.publish("homeassistant/status", "online")
+            // The receive path reads in order: once gw-a answers a request sent after the birth, it has swept.
+            try world.publish("gatt2mqtt/gw-a/request/devices", "{}")
+            await world.probe.next(on: "gatt2mqtt/gw-a/response/devices", after: birth)
+            await world.probe.next(on: stale, after: birth) { $0.isEmpty }
+            #expect(a.log.lines.contains { $0.contains("swept retained Home Assistant configs nothing announces") })
+            #expect(world.probe.payloads(on: battery).allSatisfy { !$0.isEmpty }, "nobody cleared the belt's configs")
+            #expect(!a.log.lines.contains { $0.contains("device found") })
+        }
     }
 
     @Test func theGatewayThatHearsTheBeltBestOwnsItAndAnotherTakesOverWhenItDies() async throws {

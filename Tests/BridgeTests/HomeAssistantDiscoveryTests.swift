@@ -32,7 +32,7 @@ struct HomeAssistantDiscoveryTests {
     @Test(arguments: DeviceFamily.allCases)
     func everyConfigHasWhatHomeAssistantRequires(family: DeviceFamily) throws {
         let device = HomeAssistantDiscovery.Device(
-            family: family, id: "001122334451", address: "00:11:22:33:44:51", name: "Dev", model: FamilyDrivers.of(family).homeAssistant)
+            family: family, id: "001122334451", address: "00:11:22:33:44:51", identity: "001122334451", name: "Dev", model: FamilyDrivers.of(family).homeAssistant)
         // Retired entities' configs are cleared (empty payloads): retiredEntitiesAreCleared.
         let configs = discovery.configs(for: device).filter { !$0.payload.isEmpty }
         #expect(!configs.isEmpty)
@@ -74,7 +74,7 @@ struct HomeAssistantDiscoveryTests {
     }
 
     @Test func beltButtonsAreDeviceTriggersAndModeIsASelect() throws {
-        let configs = discovery.configs(for: .init(family: .belt, id: "a", address: "00:00:00:00:00:0A", name: nil, model: BeltDriver().homeAssistant))
+        let configs = discovery.configs(for: .init(family: .belt, id: "a", address: "00:00:00:00:00:0A", identity: "a", name: nil, model: BeltDriver().homeAssistant))
         let triggers = configs.filter { $0.topic.contains("/device_automation/") }
         #expect(triggers.count == 8)
         let pauseShort = try parse(try #require(triggers.first { $0.topic.contains("/pause_short/") }).payload)
@@ -107,7 +107,7 @@ struct HomeAssistantDiscoveryTests {
     /// from every gateway, and availability from the device's own connection and the announcing owner's status.
     @Test func inAFleetEveryGatewayAnnouncesTheSameDevice() throws {
         let device = HomeAssistantDiscovery.Device(
-            family: .belt, id: "001122334451", address: "00:11:22:33:44:51", name: "Belt", model: BeltDriver().homeAssistant)
+            family: .belt, id: "001122334451", address: "00:11:22:33:44:51", identity: "001122334451", name: "Belt", model: BeltDriver().homeAssistant)
         let configs = ["gw-a", "gw-b"].map {
             HomeAssistantDiscovery(topics: TopicMap(gateway: $0, baseTopic: "site"), fleet: true).configs(for: device).filter { !$0.payload.isEmpty }
         }
@@ -128,7 +128,7 @@ struct HomeAssistantDiscoveryTests {
     /// a pause later, so that Home Assistant has freed each entity id before the same id is asked for again).
     @Test func aFleetGatewayClearsItsPerGatewayConfigs() throws {
         let device = HomeAssistantDiscovery.Device(
-            family: .cpr, id: "c1", address: "00:11:22:33:44:C1", name: nil, model: FamilyDrivers.of(.cpr).homeAssistant)
+            family: .cpr, id: "c1", address: "00:11:22:33:44:C1", identity: "c1", name: nil, model: FamilyDrivers.of(.cpr).homeAssistant)
         let alone = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: false)
         let fleet = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: true)
         let cleared = fleet.perGatewayRemovals(for: device)
@@ -145,7 +145,7 @@ struct HomeAssistantControlsTests {
 
     private func configs(_ family: DeviceFamily) throws -> [(component: String, object: String, payload: [String: Any])] {
         let device = HomeAssistantDiscovery.Device(
-            family: family, id: "a", address: "00:00:00:00:00:0A", name: nil, model: FamilyDrivers.of(family).homeAssistant)
+            family: family, id: "a", address: "00:00:00:00:00:0A", identity: "a", name: nil, model: FamilyDrivers.of(family).homeAssistant)
         return try discovery.configs(for: device).filter { !$0.payload.isEmpty }.map { config in
             let parts = config.topic.split(separator: "/").map(String.init)
             let payload = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
@@ -210,7 +210,7 @@ struct HomeAssistantControlsTests {
         func disabled(_ discovery: HomeAssistantDiscovery) throws -> [String] {
             try DeviceFamily.allCases.flatMap { family in
                 let device = HomeAssistantDiscovery.Device(
-                    family: family, id: "a", address: "00:00:00:00:00:0A", name: nil, model: FamilyDrivers.of(family).homeAssistant)
+                    family: family, id: "a", address: "00:00:00:00:00:0A", identity: "a", name: nil, model: FamilyDrivers.of(family).homeAssistant)
                 return try discovery.configs(for: device).filter { !$0.payload.isEmpty }.compactMap { config -> String? in
                     let payload = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
                     guard let enabled = payload["enabled_by_default"] as? Bool else { return nil }
@@ -272,7 +272,7 @@ struct HomeAssistantControlsTests {
     /// A control that replaced a read-only entity clears the old one's config, so an upgrade leaves none behind.
     @Test func retiredEntitiesAreCleared() {
         let device = HomeAssistantDiscovery.Device(
-            family: CPRBandDriver.family, id: "a", address: "00:00:00:00:00:0A", name: nil, model: CPRBandDriver(options: CPRBandOptions()).homeAssistant)
+            family: CPRBandDriver.family, id: "a", address: "00:00:00:00:00:0A", identity: "a", name: nil, model: CPRBandDriver(options: CPRBandOptions()).homeAssistant)
         let cleared = discovery.configs(for: device).filter { $0.payload.isEmpty }
         #expect(cleared.map(\.topic) == ["homeassistant/sensor/hall_cpr_a/mode/config"])
         #expect(cleared.allSatisfy { $0.retain })
@@ -281,12 +281,12 @@ struct HomeAssistantControlsTests {
     /// The firmware, hardware and serial a device reports reach its device block; nothing else changes.
     @Test func infoFillsTheDeviceBlock() throws {
         var device = HomeAssistantDiscovery.Device(
-            family: GripDriver.family, id: "a", address: "00:00:00:00:00:0A", name: nil, model: GripDriver(profile: .placeholder).homeAssistant)
+            family: GripDriver.family, id: "a", address: "00:00:00:00:00:0A", identity: "a", name: nil, model: GripDriver(profile: .placeholder).homeAssistant)
         let firstTime = device.describe(["firmware": JSONValue.string("2.0.0"), "hardware": JSONValue.string("1.0"), "name": JSONValue.string("x")])
         #expect(firstTime)
         let again = device.describe(["firmware": JSONValue.string("2.0.0"), "hardware": JSONValue.string("1.0")])
         #expect(!again, "the same again changes nothing")
-        var belt = HomeAssistantDiscovery.Device(family: .belt, id: "b", address: "00:00:00:00:00:0B", name: nil, model: BeltDriver().homeAssistant)
+        var belt = HomeAssistantDiscovery.Device(family: .belt, id: "b", address: "00:00:00:00:00:0B", identity: "b", name: nil, model: BeltDriver().homeAssistant)
         let described = belt.describe(["firmware": JSONValue.number(52), "serial": JSONValue.string("S-1")])
         #expect(described)
         let block = try #require(try configs(of: belt).first?["device"] as? [String: Any])
@@ -334,7 +334,7 @@ struct HomeAssistantControlsTests {
 
     /// With the live page on, the gateway's device page and every device's link to it; without, none does.
     @Test func deviceBlocksLinkToTheLivePage() throws {
-        let device = HomeAssistantDiscovery.Device(family: .cpr, id: "a", address: "00:00:00:00:00:0A", name: nil, model: FamilyDrivers.of(.cpr).homeAssistant)
+        let device = HomeAssistantDiscovery.Device(family: .cpr, id: "a", address: "00:00:00:00:00:0A", identity: "a", name: nil, model: FamilyDrivers.of(.cpr).homeAssistant)
         func links(_ discovery: HomeAssistantDiscovery) throws -> Set<String?> {
             try Set((discovery.gatewayConfigs() + discovery.configs(for: device)).filter { !$0.payload.isEmpty }.map { config in
                 let payload = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
@@ -348,7 +348,7 @@ struct HomeAssistantControlsTests {
 
     /// In a fleet each device names the gateway that owns it.
     @Test func inAFleetADeviceShowsItsOwner() {
-        let device = HomeAssistantDiscovery.Device(family: .belt, id: "a", address: "00:00:00:00:00:0A", name: nil, model: BeltDriver().homeAssistant)
+        let device = HomeAssistantDiscovery.Device(family: .belt, id: "a", address: "00:00:00:00:00:0A", identity: "a", name: nil, model: BeltDriver().homeAssistant)
         let fleet = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: true).configs(for: device)
         #expect(fleet.contains { $0.topic == "homeassistant/sensor/fleet_belt_a/owner/config" && $0.payload.contains(#""state_topic":"belt/a/owner""#) })
         #expect(!discovery.configs(for: device).contains { $0.topic.contains("/owner/") }, "outside a fleet the gateway is the device's")

@@ -117,8 +117,9 @@ final class DeviceSessions: Sendable {
         }
         homeAssistant.announce(
             HomeAssistantDiscovery.Device(
-                family: driver.family, id: session.id, address: device.address, name: device.name ?? device.alias,
-                model: driver.homeAssistant),
+                // The identity the announcer settles (`HomeAssistantAnnouncer.identity`); named by its alias when it has one.
+                family: driver.family, id: session.id, address: device.address, identity: DeviceID.from(address: device.address),
+                name: context.configuration.aliases[device.address.uppercased()] ?? device.name ?? device.alias, model: driver.homeAssistant),
             at: path)
         return RunningSession(
             session: session, address: device.address, adapter: context.adapterName(device.adapterPath) ?? "", task: task,

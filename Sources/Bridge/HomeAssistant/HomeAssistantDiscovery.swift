@@ -1,6 +1,8 @@
 /// Home Assistant MQTT discovery: the retained configs under `homeassistant/<component>/…/config` that
-/// make each device's entities appear in Home Assistant, with a device block, unique ids that include
-/// the gateway, and availability that needs both the gateway and the device. In a fleet a device is
+/// make each device's entities appear in Home Assistant, with a device block, unique ids from the device's family
+/// and identity (its address; `IdentityLedger` for devices known before that), and availability that needs both the
+/// gateway and the device. An alias names the device and its entity ids when Home Assistant first adds them, and
+/// moves nothing when it changes. In a fleet a device is
 /// one Home Assistant device whichever gateway owns it: its ids leave the gateway out, its availability is its
 /// own `connection` and the announcing owner's `status` (the owner announces it, naming itself as `via_device`),
 /// and it shows its owner. A gateway joins the fleet by default (`fleet.enabled: auto`), so fleet ids are the
@@ -21,8 +23,12 @@ struct HomeAssistantDiscovery: Sendable {
     /// One device as discovery sees it.
     struct Device: Sendable {
         var family: DeviceFamily
+        /// Its MQTT `<id>` (the alias when there is one): the first entity ids, never the unique ids.
         var id: String
         var address: String
+        /// What its unique ids and device identifier are made of: its address in hex, or the identity Home Assistant
+        /// knew it by before (`IdentityLedger`).
+        var identity: String
         var name: String?
         /// What its family declares for Home Assistant.
         var model: HomeAssistantModel
@@ -67,11 +73,21 @@ struct HomeAssistantDiscovery: Sendable {
         return (device.model.entities + DeviceDiagnostics.entities).map { .state(configTopic($0.component, old, $0.object), "") }
     }
 
+    /// The topics of every config `device` has (the sweep keeps these).
+    func configTopics(for device: Device) -> Set<String> {
+        Set(configs(for: device).filter { !$0.payload.isEmpty }.map(\.topic))
+    }
+
+    /// The topics of the gateway's own configs.
+    func gatewayConfigTopics() -> Set<String> {
+        Set(gatewayConfigs().map(\.topic))
+    }
+
     /// The gateway itself: its own entities, and the device the others hang from.
     func gatewayConfigs() -> [Publication] {
         let identifier = "gatt2mqtt_\(topics.identity)"
         let holder = Holder(
-            node: identifier, uniqueID: identifier, objectID: identifier, topic: topics.gatewayTopic,
+            node: gatewayNode, uniqueID: identifier, objectID: identifier, topic: topics.gatewayTopic,
             device: .object([
                 "identifiers": .array([.string(identifier)]), "name": .string("gatt2mqtt \(topics.gateway)"),
                 "manufacturer": .string(GatewayHomeAssistant.model.manufacturer), "model": .string(GatewayHomeAssistant.model.model),
@@ -103,11 +119,23 @@ struct HomeAssistantDiscovery: Sendable {
     /// Who published a config, which Home Assistant logs when it adds or changes what the config describes.
     static let origin = JSONValue.object(["name": .string("gatt2mqtt"), "sw_version": .string(Gatt2MQTTVersion.current)])
 
-    private func node(_ device: Device) -> String {
-        fleet ? "\(topics.fleetIdentity)_\(device.family.rawValue)_\(device.id)" : perGatewayNode(device)
+    /// What every device node of this gateway starts with, before `<family>_<identity>`: the fleet's, or outside a
+    /// fleet (`fleet.enabled: false`) the gateway's own.
+    var nodePrefix: String { (fleet ? topics.fleetIdentity : topics.identity) + "_" }
+
+    /// The node prefixes whose configs are this gateway's to keep or sweep: in a fleet the per-gateway ones of earlier
+    /// releases too.
+    var ownNodePrefixes: [String] { fleet ? [nodePrefix, topics.identity + "_"] : [nodePrefix] }
+
+    /// The gateway's own node.
+    var gatewayNode: String { "gatt2mqtt_\(topics.identity)" }
+
+    func node(_ device: Device) -> String {
+        "\(nodePrefix)\(device.family.rawValue)_\(device.identity)"
     }
 
-    /// The node of a device this gateway serves outside a fleet (`fleet.enabled: false`, and the default before 0.9.0).
+    /// The node a release before 0.9.0 (or `fleet.enabled: false` before 0.10.0) gave a device: the gateway's, and
+    /// the device's MQTT id.
     private func perGatewayNode(_ device: Device) -> String {
         "\(topics.identity)_\(device.family.rawValue)_\(device.id)"
     }

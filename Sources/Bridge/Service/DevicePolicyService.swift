@@ -26,6 +26,10 @@ struct DevicePolicyService: Service {
         let context = sessions.context
         sessions.adoptions.announce()
         sessions.homeAssistant.announceGateway()
+        // The retained configs of earlier runs have been read (the leftovers): what no kept device has goes. In a
+        // fleet once the others' claims have been heard (each republishes them every refresh interval): a device
+        // another gateway owns keeps its configs.
+        sessions.homeAssistant.sweep(after: context.configuration.fleet.map { $0.refreshInterval * 3 / 2 } ?? .zero)
         let adapters = context.configuration.adapters.joined(separator: ",")
         context.logger.info("bridge running", metadata: ["adapters": "\(adapters)", "gateway": "\(context.configuration.gateway)"])
         notifier.ready(status: "running on \(adapters) as gateway \(context.configuration.gateway)")
