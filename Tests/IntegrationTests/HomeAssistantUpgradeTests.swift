@@ -8,6 +8,7 @@ import TestSupport
 /// on the broker as 0.9.0 left it), and an automation on the aliased belt's device trigger. Then this release takes
 /// over, and later the belt's alias changes. Through both, every entity keeps its unique id, its entity id and its
 /// device, nothing is added twice (`_2`), the automation still fires, and the new diagnostics join the same devices.
+/// Then the grip is forgotten, and none of its entities is left behind.
 @Suite(.serialized)
 struct HomeAssistantUpgradeTests {
     private struct Entry: Equatable {
@@ -22,6 +23,7 @@ struct HomeAssistantUpgradeTests {
             let band = try await world.startSimulator(["cpr", "--name", "CPR-01"], adapter: world.peripheralAdapter(3))
             let grip = try await world.startSimulator(["grip"], adapter: world.peripheralAdapter(4))
             let recorder = try await TopicRecorder(url: world.broker.url)
+            let gripAddress = try grip.simulatedAddress
             let fixture = try Self.fixture(replacing: [
                 "{belt_address_lower}": try belt.simulatedAddress.lowercased(), "{a5_address_lower}": try activ5.simulatedAddress.lowercased(),
                 "{cpr_address_lower}": try band.simulatedAddress.lowercased(), "{grip_address_lower}": try grip.simulatedAddress.lowercased(),
@@ -67,6 +69,15 @@ struct HomeAssistantUpgradeTests {
                 _ = try await home.control(["wait-state", "--entity", "sensor.belt_front_belt_battery", "--state", "unavailable", "--not", "--timeout", "60"], timeout: .seconds(70))
                 try await expectKept(before, in: home, besides: 4 * 2, belt: try belt.simulatedID)
                 try await expectFires(automationID, home: home, belt: belt, recorder: recorder, id: "hall-belt")
+
+                // The grip is forgotten: none of its entities is left behind.
+                let gripID = try grip.simulatedID
+                let forget = recorder.mark
+                try recorder.publish("gatt2mqtt/test/request/forget", #"{"address":"\#(gripAddress)"}"#)
+                try await recorder.waitFor("gatt2mqtt/test/response/forget", after: forget)
+                _ = try await home.control(["wait-gone", "--entity", "sensor.grip_\(gripID)_battery", "--timeout", "60"], timeout: .seconds(70))
+                let left = try await entries(home).keys.filter { $0.contains("grip_\(gripID)") }
+                #expect(left.isEmpty, "the forgotten grip's entities: \(left.sorted())")
 
                 let complaints = home.log.split(separator: "\n").filter { line in
                     (line.contains(" WARNING ") || line.contains(" ERROR ")) && !HomeAssistantLiveTests.unrelatedWarnings.contains { line.contains($0) }

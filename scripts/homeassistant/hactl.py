@@ -34,6 +34,10 @@ Subcommands:
   states --url U --token T [--prefix sensor.belt_]
       -> [state, ...] whose entity_id starts with the prefix
 
+  wait-gone --url U --token T --entity E [--timeout 60]
+      Wait until the entity has no state any more (its config was removed).
+      -> {"entity_id": E, "gone": true}
+
   wait-state --url U --token T --entity E --state S [--not] [--timeout 60]
       Wait until E exists and its state is (with --not: is not) S.
       -> the state object
@@ -307,8 +311,7 @@ async def wait_for_entity_condition(
             data = event.get("data", {})
             if data.get("entity_id") == entity_id:
                 state = data.get("new_state")
-    assert state is not None
-    return state
+    return state if state is not None else {"entity_id": entity_id, "gone": True}
 
 
 # --------------------------------------------------------------------------
@@ -610,6 +613,11 @@ async def cmd_wait_state(args: argparse.Namespace) -> Any:
         return await wait_for_entity_condition(session, args, args.entity, matches, describe)
 
 
+async def cmd_wait_gone(args: argparse.Namespace) -> Any:
+    async with aiohttp.ClientSession() as session:
+        return await wait_for_entity_condition(session, args, args.entity, lambda state: state is None, "to be removed")
+
+
 async def cmd_call(args: argparse.Namespace) -> Any:
     try:
         data = json.loads(args.data)
@@ -894,6 +902,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--entity", required=True)
     p.add_argument("--state", required=True)
     p.add_argument("--not", dest="negate", action="store_true")
+    p.add_argument("--timeout", type=float, default=60)
+
+    p = command("wait-gone", cmd_wait_gone)
+    p.add_argument("--entity", required=True)
     p.add_argument("--timeout", type=float, default=60)
 
     p = command("call", cmd_call)
