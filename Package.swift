@@ -14,6 +14,8 @@ import PackageDescription
 // - hummingbird-auth, its HummingbirdBcrypt product only (OpenBSD's bcrypt in C, no other dependency of its
 //   own): the live page's password may be given as a bcrypt hash (`http.password_hash_file`), so that the file
 //   on disk does not give it away. The package graph gains swift-extras-base64; swift-crypto was in it already.
+// - swift-collections, its DequeModule only: the command deduplicator forgets its oldest identity in O(1)
+//   (SwiftNIO already builds on the package).
 // - swift-service-lifecycle: the daemon runs as a group of services (bridge, health report, live page)
 //   with one graceful shutdown on SIGTERM/SIGINT, stopped in reverse order. (Hummingbird already
 //   builds on it.)
@@ -32,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
@@ -62,6 +65,7 @@ let package = Package(
             name: "Bridge",
             dependencies: [
                 "BlueZ", "DBus", "Fleet", "Locks", "MQTT", "Peripherals", "WakePipe", .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

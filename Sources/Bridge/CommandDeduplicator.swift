@@ -1,3 +1,5 @@
+import DequeModule
+
 /// Remembers recent commands by their caller-given identity (`transaction`, or MQTT 5 correlation data),
 /// so that a QoS 1 redelivery (the broker resends what it is not sure arrived, e.g. around a broker
 /// restart) is executed once. Commands without an identity cannot be told apart from a repeat and run
@@ -8,20 +10,27 @@ struct CommandDeduplicator: Sendable {
     /// The most identities remembered; the oldest go first.
     var capacity = 10_000
     private var seen: [String: ContinuousClock.Instant] = [:]
-    private var order: [String] = []
+    /// Every identity remembered, oldest first, with the instant it was recorded at. A key seen again after its
+    /// window is recorded again at the back; its old entry, older than the window, leaves the front in the same
+    /// call, and takes the key out of `seen` only if `seen` still has that old instant.
+    private var order: Deque<(key: String, at: ContinuousClock.Instant)> = []
 
     init(window: Duration = .seconds(600), capacity: Int = 10_000) {
         self.window = window
         self.capacity = capacity
     }
 
-    /// Records `key` and tells whether it was already seen within the window.
+    /// How many identities are remembered.
+    var count: Int { seen.count }
+
+    /// Records `key` and tells whether it was already seen within the window. O(1) amortised.
     mutating func isRepeat(_ key: String, at now: ContinuousClock.Instant) -> Bool {
         if let first = seen[key], now - first < window { return true }
         seen[key] = now
-        order.append(key)
-        while order.count > capacity || (order.first.flatMap { seen[$0] }.map { now - $0 >= window } ?? false) {
-            seen.removeValue(forKey: order.removeFirst())
+        order.append((key, now))
+        while let oldest = order.first, seen.count > capacity || now - oldest.at >= window || seen[oldest.key] != oldest.at {
+            order.removeFirst()
+            if seen[oldest.key] == oldest.at { seen.removeValue(forKey: oldest.key) }
         }
         return false
     }
