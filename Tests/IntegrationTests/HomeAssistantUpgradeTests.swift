@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// Issue #44, item 1, with a real Home Assistant: it already holds what gatt2mqtt 0.9.0 announced for the demo's
 /// four devices, two of them aliased (Tests/Fixtures/homeassistant-0.9.0, captured from 0.9.0 itself and replayed
@@ -25,48 +25,78 @@ struct HomeAssistantUpgradeTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             let gripAddress = try grip.simulatedAddress
             let fixture = try Self.fixture(replacing: [
-                "{belt_address_lower}": try belt.simulatedAddress.lowercased(), "{a5_address_lower}": try activ5.simulatedAddress.lowercased(),
-                "{cpr_address_lower}": try band.simulatedAddress.lowercased(), "{grip_address_lower}": try grip.simulatedAddress.lowercased(),
+                "{belt_address_lower}": try belt.simulatedAddress.lowercased(),
+                "{a5_address_lower}": try activ5.simulatedAddress.lowercased(),
+                "{cpr_address_lower}": try band.simulatedAddress.lowercased(),
+                "{grip_address_lower}": try grip.simulatedAddress.lowercased(),
                 "{cpr_id}": try band.simulatedID, "{grip_id}": try grip.simulatedID,
             ])
-            for (topic, payload) in fixture.sorted(by: { $0.key < $1.key }) { try recorder.publish(topic, payload, retain: true) }
+            for (topic, payload) in fixture.sorted(by: { $0.key < $1.key }) {
+                try recorder.publish(topic, payload, retain: true)
+            }
 
             let home = try await HomeAssistantInstance.start(brokerPort: world.broker.port)
             do {
                 // 0.9.0's entities, unavailable (nothing says the devices are connected).
-                _ = try await home.control(["wait-state", "--entity", "sensor.belt_front_belt_battery", "--state", "unavailable", "--timeout", "60"], timeout: .seconds(70))
+                _ = try await home.control(
+                    [
+                        "wait-state", "--entity", "sensor.belt_front_belt_battery", "--state", "unavailable",
+                        "--timeout", "60",
+                    ], timeout: .seconds(70))
                 let before = try await entries(home)
                 #expect(before["gatt2mqtt_fleet_belt_front-belt_battery"]?.entityID == "sensor.belt_front_belt_battery")
                 #expect(before.count == 46, "0.9.0's 46 entities: \(before.keys.sorted())")
-                let automation = try #require(try await home.control([
-                    "add-trigger-automation", "--device-identifier", "gatt2mqtt_fleet_belt_front-belt", "--type", "button_short_press", "--subtype", "compass",
-                ]) as? [String: Any])
+                let automation = try #require(
+                    try await home.control([
+                        "add-trigger-automation", "--device-identifier", "gatt2mqtt_fleet_belt_front-belt", "--type",
+                        "button_short_press", "--subtype", "compass",
+                    ]) as? [String: Any])
                 let automationID = try #require(automation["automation"] as? String)
 
                 // This release, with 0.9.0's configuration.
                 let aliases = try TemporaryConfiguration(
-                    "devices:\n  aliases:\n    \"\(try belt.simulatedAddress)\": front-belt\n    \"\(try activ5.simulatedAddress)\": trainer_a5\n")
+                    "devices:\n  aliases:\n    \"\(try belt.simulatedAddress)\": front-belt\n    \"\(try activ5.simulatedAddress)\": trainer_a5\n"
+                )
                 let upgraded = try await world.startBridge(extraArguments: ["--config", aliases.path])
-                let ids = ["belt": "front-belt", "a5": "trainer_a5", "cpr": try band.simulatedID, "grip": try grip.simulatedID]
+                let ids = [
+                    "belt": "front-belt", "a5": "trainer_a5", "cpr": try band.simulatedID, "grip": try grip.simulatedID,
+                ]
                 for (family, id) in ids {
-                    try await recorder.waitFor("\(family)/\(id)/connection", timeout: .seconds(60)) { $0.payloadString == "connected" }
+                    try await recorder.waitFor("\(family)/\(id)/connection", timeout: .seconds(60)) {
+                        $0.payloadString == "connected"
+                    }
                 }
-                _ = try await home.control(["wait-state", "--entity", "binary_sensor.belt_front_belt_connection", "--state", "on", "--timeout", "60"], timeout: .seconds(70))
-                _ = try await home.control(["wait-state", "--entity", "sensor.belt_front_belt_battery", "--state", "unavailable", "--not", "--timeout", "60"], timeout: .seconds(70))
+                _ = try await home.control(
+                    [
+                        "wait-state", "--entity", "binary_sensor.belt_front_belt_connection", "--state", "on",
+                        "--timeout", "60",
+                    ], timeout: .seconds(70))
+                _ = try await home.control(
+                    [
+                        "wait-state", "--entity", "sensor.belt_front_belt_battery", "--state", "unavailable", "--not",
+                        "--timeout", "60",
+                    ], timeout: .seconds(70))
                 try await expectKept(before, in: home, besides: 4 * 2, belt: try belt.simulatedID)
                 try await expectFires(automationID, home: home, belt: belt, recorder: recorder, id: "front-belt")
 
                 // The belt's alias changes: its topics move, its Home Assistant entities do not.
                 await upgraded.terminate()
                 let renamed = try TemporaryConfiguration(
-                    "devices:\n  aliases:\n    \"\(try belt.simulatedAddress)\": hall-belt\n    \"\(try activ5.simulatedAddress)\": trainer_a5\n")
+                    "devices:\n  aliases:\n    \"\(try belt.simulatedAddress)\": hall-belt\n    \"\(try activ5.simulatedAddress)\": trainer_a5\n"
+                )
                 let mark = recorder.mark
                 _ = try await world.startBridge(extraArguments: ["--config", renamed.path])
-                try await recorder.waitFor("belt/hall-belt/connection", after: mark, timeout: .seconds(60)) { $0.payloadString == "connected" }
+                try await recorder.waitFor("belt/hall-belt/connection", after: mark, timeout: .seconds(60)) {
+                    $0.payloadString == "connected"
+                }
                 try await recorder.waitFor("homeassistant/sensor/fleet_belt_front-belt/battery/config", after: mark) {
                     $0.payloadString?.contains("belt/hall-belt/battery") == true
                 }
-                _ = try await home.control(["wait-state", "--entity", "sensor.belt_front_belt_battery", "--state", "unavailable", "--not", "--timeout", "60"], timeout: .seconds(70))
+                _ = try await home.control(
+                    [
+                        "wait-state", "--entity", "sensor.belt_front_belt_battery", "--state", "unavailable", "--not",
+                        "--timeout", "60",
+                    ], timeout: .seconds(70))
                 try await expectKept(before, in: home, besides: 4 * 2, belt: try belt.simulatedID)
                 try await expectFires(automationID, home: home, belt: belt, recorder: recorder, id: "hall-belt")
 
@@ -75,12 +105,16 @@ struct HomeAssistantUpgradeTests {
                 let forget = recorder.mark
                 try recorder.publish("gatt2mqtt/test/request/forget", #"{"address":"\#(gripAddress)"}"#)
                 try await recorder.waitFor("gatt2mqtt/test/response/forget", after: forget)
-                _ = try await home.control(["wait-gone", "--entity", "sensor.grip_\(gripID)_battery", "--timeout", "60"], timeout: .seconds(70))
+                _ = try await home.control(
+                    ["wait-gone", "--unique-id-prefix", "gatt2mqtt_fleet_grip_\(gripID)_", "--timeout", "60"],
+                    timeout: .seconds(70)
+                )
                 let left = try await entries(home).keys.filter { $0.contains("grip_\(gripID)") }
                 #expect(left.isEmpty, "the forgotten grip's entities: \(left.sorted())")
 
                 let complaints = home.log.split(separator: "\n").filter { line in
-                    (line.contains(" WARNING ") || line.contains(" ERROR ")) && !HomeAssistantLiveTests.unrelatedWarnings.contains { line.contains($0) }
+                    (line.contains(" WARNING ") || line.contains(" ERROR "))
+                        && !HomeAssistantLiveTests.unrelatedWarnings.contains { line.contains($0) }
                 }
                 #expect(complaints.isEmpty, "\(complaints.joined(separator: "\n"))")
             } catch {
@@ -107,7 +141,9 @@ struct HomeAssistantUpgradeTests {
         let registry = try #require(try await home.control(["registry"]) as? [String: Any])
         var entries: [String: Entry] = [:]
         for entity in registry["entities"] as? [[String: Any]] ?? [] {
-            guard let unique = entity["unique_id"] as? String, unique.hasPrefix("gatt2mqtt_"), let id = entity["entity_id"] as? String else { continue }
+            guard let unique = entity["unique_id"] as? String, unique.hasPrefix("gatt2mqtt_"),
+                let id = entity["entity_id"] as? String
+            else { continue }
             entries[unique] = Entry(entityID: id, deviceID: entity["device_id"] as? String)
         }
         return entries
@@ -116,12 +152,17 @@ struct HomeAssistantUpgradeTests {
     /// Every entity of `before` is still there, with its entity id and device; the only new ones are the diagnostics
     /// (`besides` of them: connection, last error, last seen, signal strength where the device had none), on the same
     /// devices; none has an id made of the belt's address, none ends in `_2`.
-    private func expectKept(_ before: [String: Entry], in home: HomeAssistantInstance, besides added: Int, belt: String) async throws {
+    private func expectKept(_ before: [String: Entry], in home: HomeAssistantInstance, besides added: Int, belt: String)
+        async throws
+    {
         let after = try await entries(home)
-        for (unique, entry) in before { #expect(after[unique] == entry, "\(unique): \(String(describing: after[unique])), was \(entry)") }
+        for (unique, entry) in before {
+            #expect(after[unique] == entry, "\(unique): \(String(describing: after[unique])), was \(entry)")
+        }
         let new = after.filter { before[$0.key] == nil }
         let devices = Set(before.values.compactMap(\.deviceID))
-        #expect(new.values.allSatisfy { $0.deviceID.map(devices.contains) == true }, "new entities on new devices: \(new)")
+        #expect(
+            new.values.allSatisfy { $0.deviceID.map(devices.contains) == true }, "new entities on new devices: \(new)")
         #expect(new.keys.allSatisfy { !$0.contains(belt) }, "\(new.keys.sorted())")
         #expect(after.values.allSatisfy { !$0.entityID.hasSuffix("_2") }, "\(after.values.map(\.entityID).sorted())")
         #expect(new.count >= added, "the diagnostics joined: \(new.keys.sorted())")
@@ -130,14 +171,21 @@ struct HomeAssistantUpgradeTests {
     /// The compass button's device trigger fires the automation made on 0.9.0's entities. Home Assistant subscribes to
     /// a trigger's topic a moment after it (re)loads it and says not when: a press that came too early is pressed
     /// again, up to five times.
-    private func expectFires(_ automation: String, home: HomeAssistantInstance, belt: ManagedProcess, recorder: TopicRecorder, id: String) async throws {
+    private func expectFires(
+        _ automation: String, home: HomeAssistantInstance, belt: ManagedProcess, recorder: TopicRecorder, id: String
+    ) async throws {
         let since = ISO8601DateFormatter().string(from: Date())
         var triggered = false
         for _ in 1...5 where !triggered {
             let pressed = recorder.mark
             try belt.send(line: "button compass short")
-            try await recorder.waitFor("belt/\(id)/button", after: pressed) { $0.payloadString?.contains(#""button":"compass""#) == true }
-            triggered = (try? await home.control(["wait-triggered", "--automation", automation, "--after", since, "--timeout", "6"], timeout: .seconds(15))) != nil
+            try await recorder.waitFor("belt/\(id)/button", after: pressed) {
+                $0.payloadString?.contains(#""button":"compass""#) == true
+            }
+            triggered =
+                (try? await home.control(
+                    ["wait-triggered", "--automation", automation, "--after", since, "--timeout", "6"],
+                    timeout: .seconds(15))) != nil
         }
         #expect(triggered, "the compass button's device trigger fired (belt/\(id))")
     }

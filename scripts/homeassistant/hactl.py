@@ -34,9 +34,10 @@ Subcommands:
   states --url U --token T [--prefix sensor.belt_]
       -> [state, ...] whose entity_id starts with the prefix
 
-  wait-gone --url U --token T --entity E [--timeout 60]
-      Wait until the entity has no state any more (its config was removed).
-      -> {"entity_id": E, "gone": true}
+  wait-gone --url U --token T --unique-id-prefix P [--timeout 60]
+      Wait until the entity registry holds no MQTT entity whose unique_id
+      starts with P (their configs were removed; Home Assistant drops the
+      state first and the registry entry after it). -> {"gone": true}
 
   wait-state --url U --token T --entity E --state S [--not] [--timeout 60]
       Wait until E exists and its state is (with --not: is not) S.
@@ -311,7 +312,8 @@ async def wait_for_entity_condition(
             data = event.get("data", {})
             if data.get("entity_id") == entity_id:
                 state = data.get("new_state")
-    return state if state is not None else {"entity_id": entity_id, "gone": True}
+    assert state is not None
+    return state
 
 
 # --------------------------------------------------------------------------
@@ -614,8 +616,22 @@ async def cmd_wait_state(args: argparse.Namespace) -> Any:
 
 
 async def cmd_wait_gone(args: argparse.Namespace) -> Any:
+    deadline = time.monotonic() + args.timeout
     async with aiohttp.ClientSession() as session:
-        return await wait_for_entity_condition(session, args, args.entity, lambda state: state is None, "to be removed")
+        async with WebSocket.connect(session, args.url, args.token) as ws:
+            # Subscribed before the first look, so a removal in between is seen either way.
+            queue = await ws.subscribe("subscribe_events", event_type="entity_registry_updated")
+            while True:
+                entities = await ws.command("config/entity_registry/list")
+                left = [
+                    e["entity_id"]
+                    for e in entities
+                    if e.get("platform") == "mqtt" and str(e.get("unique_id", "")).startswith(args.unique_id_prefix)
+                ]
+                if not left:
+                    return {"gone": True}
+                if await next_event(queue, deadline) is None:
+                    raise HactlTimeout(f"timed out after {args.timeout}s; still registered: {left}")
 
 
 async def cmd_call(args: argparse.Namespace) -> Any:
@@ -905,7 +921,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=60)
 
     p = command("wait-gone", cmd_wait_gone)
-    p.add_argument("--entity", required=True)
+    p.add_argument("--unique-id-prefix", required=True)
     p.add_argument("--timeout", type=float, default=60)
 
     p = command("call", cmd_call)
