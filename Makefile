@@ -1,11 +1,15 @@
 # Shortcuts; each target is one script in scripts/.
-.PHONY: demo test bench bench-real bench-fleet bench-soak fuzz tsan deb deb-arm64
+.PHONY: demo test format bench bench-real bench-fleet bench-soak fuzz tsan deb deb-arm64
 
 demo:
 	scripts/demo
 
 test:
 	scripts/test
+
+# Every Swift file as .swift-format says (scripts/format --lint checks; the test command runs that).
+format:
+	scripts/format
 
 bench:
 	scripts/bench

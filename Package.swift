@@ -50,8 +50,12 @@ let package = Package(
         .target(name: "WakePipe"),
         // The project's lock: the standard library's Mutex, annotated for ThreadSanitizer in scripts/tsan's builds.
         .target(name: "Locks"),
-        .target(name: "DBus", dependencies: ["CDBus", "CEpoll", "Locks", "WakePipe", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "MQTT", dependencies: ["CMosquitto", "Locks", "WakePipe", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "DBus",
+            dependencies: ["CDBus", "CEpoll", "Locks", "WakePipe", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "MQTT",
+            dependencies: ["CMosquitto", "Locks", "WakePipe", .product(name: "Logging", package: "swift-log")]),
         .target(name: "BlueZ", dependencies: ["DBus", "Locks", .product(name: "Logging", package: "swift-log")]),
         // Pure protocol code: no I/O, nothing but FoundationEssentials (the daemon maps no Foundation or ICU).
         .target(name: "Peripherals"),
@@ -64,7 +68,8 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "BlueZ", "DBus", "Fleet", "Locks", "MQTT", "Peripherals", "WakePipe", .product(name: "Logging", package: "swift-log"),
+                "BlueZ", "DBus", "Fleet", "Locks", "MQTT", "Peripherals", "WakePipe",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -109,7 +114,8 @@ let package = Package(
         .executableTarget(
             name: "gatt2mqtt",
             dependencies: [
-                "Bridge", "DaemonConfiguration", "DaemonLogging", "WebUI", .product(name: "Logging", package: "swift-log"),
+                "Bridge", "DaemonConfiguration", "DaemonLogging", "WebUI",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -7,11 +7,14 @@ enum AcknowledgementOutcome: Sendable {
 
 /// Writes waiting for the device's answer, keyed so that a timeout or an error finds its waiter.
 struct AnswerWaiters<Message: Sendable> {
-    private var waiters: [Int: (matches: @Sendable (Message) -> Bool, outcome: FirstAnswer<AcknowledgementOutcome>)] = [:]
+    private var waiters: [Int: (matches: @Sendable (Message) -> Bool, outcome: FirstAnswer<AcknowledgementOutcome>)] =
+        [:]
     private var nextKey = 0
 
     /// Registers a waiter before its write goes out, so that an answer cannot slip past it.
-    mutating func register(_ matches: @escaping @Sendable (Message) -> Bool, _ outcome: FirstAnswer<AcknowledgementOutcome>) -> Int {
+    mutating func register(
+        _ matches: @escaping @Sendable (Message) -> Bool, _ outcome: FirstAnswer<AcknowledgementOutcome>
+    ) -> Int {
         defer { nextKey += 1 }
         waiters[nextKey] = (matches, outcome)
         return nextKey

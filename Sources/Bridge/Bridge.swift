@@ -40,7 +40,9 @@ public final class Bridge: Sendable {
     let started = ContinuousClock.now
 
     /// The gateway on the system bus's BlueZ and the configured broker.
-    public convenience init(configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()) throws {
+    public convenience init(
+        configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()
+    ) throws {
         try self.init(
             configuration: configuration, logger: logger, notifier: notifier,
             broker: { try MQTTClient(configuration: $0, logger: Logger(label: "gatt2mqtt.mqtt")) },
@@ -54,7 +56,10 @@ public final class Bridge: Sendable {
         broker: (MQTTConfiguration) throws -> any BrokerConnection, central: any BluetoothCentral
     ) throws {
         guard TopicMap.isValidGatewayName(configuration.gateway) else {
-            throw CommandError(.invalidValue, "gateway name '\(configuration.gateway)' may only hold letters, digits, '-' and '_', at most 64 of them")
+            throw CommandError(
+                .invalidValue,
+                "gateway name '\(configuration.gateway)' may only hold letters, digits, '-' and '_', at most 64 of them"
+            )
         }
         self.configuration = configuration
         self.notifier = notifier
@@ -74,10 +79,13 @@ public final class Bridge: Sendable {
         let warnings = WarningLimiter()
         let publisher = BrokerPublisher(
             client: mqtt, topics: topics, logger: logger,
-            replySpace: ReplySpace(topics: topics, discoveryPrefix: configuration.homeAssistant.discoveryPrefix, filters: configuration.replyTopics),
+            replySpace: ReplySpace(
+                topics: topics, discoveryPrefix: configuration.homeAssistant.discoveryPrefix,
+                filters: configuration.replyTopics),
             warnings: warnings)
         let context = GatewayContext(
-            configuration: configuration, topics: topics, logger: logger, mqtt: mqtt, publisher: publisher, bluez: central, drivers: drivers,
+            configuration: configuration, topics: topics, logger: logger, mqtt: mqtt, publisher: publisher,
+            bluez: central, drivers: drivers,
             warnings: warnings, background: OwnedTasks())
         self.context = context
         let commandRouter = CommandRouter(
@@ -98,11 +106,13 @@ public final class Bridge: Sendable {
             discovery: HomeAssistantDiscovery(
                 topics: topics, fleet: coordinator != nil, prefix: configuration.homeAssistant.discoveryPrefix,
                 fastStreams: configuration.homeAssistant.fastStreams, configurationURL: configuration.livePageURL),
-            publisher: publisher, enabled: configuration.homeAssistant.enabled, birthHoldOff: configuration.homeAssistant.birthHoldOff,
+            publisher: publisher, enabled: configuration.homeAssistant.enabled,
+            birthHoldOff: configuration.homeAssistant.birthHoldOff,
             housekeeping: housekeeping)
         adapters = AdapterWatch(context: context, statuses: AdapterStatusBoard(adapters: configuration.adapters))
         let sessions = DeviceSessions(
-            context: context, commandRouter: commandRouter, homeAssistant: homeAssistant, adapterStatuses: adapters.statuses, fleet: coordinator,
+            context: context, commandRouter: commandRouter, homeAssistant: homeAssistant,
+            adapterStatuses: adapters.statuses, fleet: coordinator,
             adoptions: adoptions)
         self.sessions = sessions
         requests = GatewayRequests(context: context, sessions: sessions)
@@ -139,9 +149,11 @@ public final class Bridge: Sendable {
 
     /// The gateway's services (see the drawing above); the health report runs beside them (`healthReporter`).
     public var services: [ServiceGroupConfiguration.ServiceConfiguration] {
-        let bluez = BlueZService(sessions: sessions, adapters: adapters, notifier: notifier, leftoversRead: leftovers.read, fleet: fleet)
+        let bluez = BlueZService(
+            sessions: sessions, adapters: adapters, notifier: notifier, leftoversRead: leftovers.read, fleet: fleet)
         let broker = BrokerService(
-            context: context, notifier: notifier, routes: receivePath.routes, inside: [bluez, CommandReceiverService(path: receivePath)])
+            context: context, notifier: notifier, routes: receivePath.routes,
+            inside: [bluez, CommandReceiverService(path: receivePath)])
         let outermost: [any Service] = [broker, WatchdogService(context: context, notifier: notifier)]
         // A lost bus ends the group gracefully: `offline` still reaches the broker, and then the error ends the run.
         let busWatch = ServiceGroupConfiguration.ServiceConfiguration(
@@ -154,7 +166,9 @@ public final class Bridge: Sendable {
 
     /// The service that publishes this gateway's health report.
     public var healthReporter: HealthReporter {
-        HealthReporter(publisher: context.publisher, interval: configuration.healthInterval, counters: { self.counters }, logger: context.logger)
+        HealthReporter(
+            publisher: context.publisher, interval: configuration.healthInterval, counters: { self.counters },
+            logger: context.logger)
     }
 
     /// Each family's commands with working payloads, for the live page's forms.
@@ -174,8 +188,10 @@ public final class Bridge: Sendable {
             messagesIn: statistics.messagesReceived, messagesOut: statistics.messagesPublished,
             brokerReconnects: statistics.reconnects, droppedMessages: statistics.droppedMessages,
             oversizedMessages: statistics.oversizedMessages + receivePath.oversizedMessages.load(ordering: .relaxed),
-            droppedNotifications: context.bluez.droppedNotifications, refusedClaims: fleet?.coordinator.refusedClaims ?? 0,
-            sessions: sessions.table.countsByState, devices: sessions.metrics.snapshot.mapValues(GatewayCounters.Device.init),
+            droppedNotifications: context.bluez.droppedNotifications,
+            refusedClaims: fleet?.coordinator.refusedClaims ?? 0,
+            sessions: sessions.table.countsByState,
+            devices: sessions.metrics.snapshot.mapValues(GatewayCounters.Device.init),
             residentBytes: HealthReport.residentBytes(), uptimeSeconds: (ContinuousClock.now - started) / .seconds(1))
     }
 }

@@ -21,7 +21,10 @@ public struct BrokerPublisher: Sendable {
     /// Refused commands are logged a few times a minute per error code: anyone on the broker can send them.
     let warnings: WarningLimiter
 
-    init(client: any MessageSink, topics: TopicMap, logger: Logger, replySpace: ReplySpace? = nil, warnings: WarningLimiter = WarningLimiter()) {
+    init(
+        client: any MessageSink, topics: TopicMap, logger: Logger, replySpace: ReplySpace? = nil,
+        warnings: WarningLimiter = WarningLimiter()
+    ) {
         self.client = client
         self.topics = topics
         self.logger = logger
@@ -33,9 +36,12 @@ public struct BrokerPublisher: Sendable {
     func answerTopic(for request: MQTTMessage, otherwise fallback: String) -> String {
         guard let requested = request.responseTopic else { return fallback }
         if let refusal = replySpace.refusal(of: requested) {
-            warnings.warn("response topic refused: answered on \(fallback)", kind: "response topic refused", metadata: [
-                "topic": "\(request.topic.prefix(200))", "response_topic": "\(requested.prefix(200))", "reason": "\(refusal.rawValue)",
-            ], to: logger)
+            warnings.warn(
+                "response topic refused: answered on \(fallback)", kind: "response topic refused",
+                metadata: [
+                    "topic": "\(request.topic.prefix(200))", "response_topic": "\(requested.prefix(200))",
+                    "reason": "\(refusal.rawValue)",
+                ], to: logger)
             return fallback
         }
         return requested
@@ -43,9 +49,11 @@ public struct BrokerPublisher: Sendable {
 
     public func publish(_ publication: Publication) {
         do {
-            try client.publish(MQTTMessage(
-                topic: publication.topic, string: publication.payload, qos: MQTTQoS(rawValue: publication.qos) ?? .atMostOnce,
-                retain: publication.retain))
+            try client.publish(
+                MQTTMessage(
+                    topic: publication.topic, string: publication.payload,
+                    qos: MQTTQoS(rawValue: publication.qos) ?? .atMostOnce,
+                    retain: publication.retain))
         } catch {
             // Telemetry while the broker is away is dropped (retained state is kept and re-sent by the client).
             logger.debug("not published \(publication.topic): \(error)")
@@ -55,19 +63,28 @@ public struct BrokerPublisher: Sendable {
     /// Answers a command: on its MQTT 5 response topic with its correlation data when it has them and the topic is
     /// in the reply space, otherwise on `<family>/<id>/reply`. `received` times the command for `/metrics`
     /// (`gatt2mqtt_command_duration_seconds`, by family and outcome).
-    public func reply(_ reply: CommandReply, to request: MQTTMessage, family: DeviceFamily, id: String, received: ContinuousClock.Instant) {
+    public func reply(
+        _ reply: CommandReply, to request: MQTTMessage, family: DeviceFamily, id: String,
+        received: ContinuousClock.Instant
+    ) {
         let outcome = reply.error?.code.rawValue ?? "ok"
-        Metrics.Timer(label: "gatt2mqtt_command_duration_seconds", dimensions: [("family", family.rawValue), ("outcome", outcome)])
-            .recordNanoseconds((ContinuousClock.now - received).nanoseconds)
+        Metrics.Timer(
+            label: "gatt2mqtt_command_duration_seconds",
+            dimensions: [("family", family.rawValue), ("outcome", outcome)]
+        )
+        .recordNanoseconds((ContinuousClock.now - received).nanoseconds)
         if let error = reply.error {
-            warnings.warn("command refused", kind: "command refused (\(error.code.rawValue))", metadata: [
-                "topic": "\(request.topic)", "code": "\(error.code.rawValue)", "reason": "\(error.message)",
-            ], to: logger)
+            warnings.warn(
+                "command refused", kind: "command refused (\(error.code.rawValue))",
+                metadata: [
+                    "topic": "\(request.topic)", "code": "\(error.code.rawValue)", "reason": "\(error.message)",
+                ], to: logger)
         }
         let topic = answerTopic(for: request, otherwise: topics.reply(family, id))
         do {
-            try client.publish(MQTTMessage(
-                topic: topic, string: reply.json.text, qos: .atLeastOnce, correlationData: request.correlationData))
+            try client.publish(
+                MQTTMessage(
+                    topic: topic, string: reply.json.text, qos: .atLeastOnce, correlationData: request.correlationData))
         } catch {
             logger.error("cannot send reply to \(topic): \(error)")
         }

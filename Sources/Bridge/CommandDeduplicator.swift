@@ -28,7 +28,9 @@ struct CommandDeduplicator: Sendable {
         if let first = seen[key], now - first < window { return true }
         seen[key] = now
         order.append((key, now))
-        while let oldest = order.first, seen.count > capacity || now - oldest.at >= window || seen[oldest.key] != oldest.at {
+        while let oldest = order.first,
+            seen.count > capacity || now - oldest.at >= window || seen[oldest.key] != oldest.at
+        {
             order.removeFirst()
             if seen[oldest.key] == oldest.at { seen.removeValue(forKey: oldest.key) }
         }
@@ -38,7 +40,9 @@ struct CommandDeduplicator: Sendable {
     /// The identity of a command: its topic and its transaction or correlation data; nil when it has neither.
     static func key(topic: String, transaction: JSONValue?, correlationData: [UInt8]?) -> String? {
         if let transaction { return topic + "\u{0}t" + transaction.text }
-        if let correlationData, !correlationData.isEmpty { return topic + "\u{0}c" + correlationData.map(String.init).joined(separator: ",") }
+        if let correlationData, !correlationData.isEmpty {
+            return topic + "\u{0}c" + correlationData.map(String.init).joined(separator: ",")
+        }
         return nil
     }
 }

@@ -46,15 +46,26 @@ public struct CommandPayload: Sendable, Equatable {
 
     /// Bracket depth outside strings; counted before parsing so a hostile payload cannot exhaust the stack.
     private static func depth(of bytes: [UInt8]) -> Int {
-        var depth = 0, deepest = 0, inString = false, escaped = false
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
         for byte in bytes {
             if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == 0x5C {
+                    escaped = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
                 continue
             }
             switch byte {
             case 0x22: inString = true
-            case 0x5B, 0x7B: depth += 1; deepest = max(deepest, depth)
+            case 0x5B, 0x7B:
+                depth += 1
+                deepest = max(deepest, depth)
             case 0x5D, 0x7D: depth -= 1
             default: break
             }
@@ -94,7 +105,9 @@ public struct CommandPayload: Sendable, Equatable {
 
     /// A required whole number within `range`.
     public func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandError) -> Int {
-        guard let value = try optionalInteger(name, in: range) else { throw CommandError(.invalidValue, "'\(name)' is required") }
+        guard let value = try optionalInteger(name, in: range) else {
+            throw CommandError(.invalidValue, "'\(name)' is required")
+        }
         return value
     }
 
@@ -105,7 +118,6 @@ public struct CommandPayload: Sendable, Equatable {
         }
     }
 }
-
 
 extension CommandPayload {
     /// An optional boolean field.

@@ -1,6 +1,6 @@
+import Locks
 import Logging
 import MQTT
-import Locks
 
 /// Commands from the broker to their devices: checked on the receive path (size, family, parse,
 /// repeat, rate) so that only a valid command for a known device is queued, then run one at a time on
@@ -33,13 +33,17 @@ final class CommandRouter: Sendable {
     private let payloadSizeLimit: Int
     private let commandsPerSecond: Double
 
-    init(drivers: [any FamilyDriver], publisher: BrokerPublisher, logger: Logger, payloadSizeLimit: Int, commandRate: (perSecond: Double, burst: Double)) {
+    init(
+        drivers: [any FamilyDriver], publisher: BrokerPublisher, logger: Logger, payloadSizeLimit: Int,
+        commandRate: (perSecond: Double, burst: Double)
+    ) {
         self.drivers = drivers
         self.publisher = publisher
         self.logger = logger
         self.payloadSizeLimit = payloadSizeLimit
         commandsPerSecond = commandRate.perSecond
-        state = Mutex(State(rateLimiter: CommandRateLimiter(perSecond: commandRate.perSecond, burst: commandRate.burst)))
+        state = Mutex(
+            State(rateLimiter: CommandRateLimiter(perSecond: commandRate.perSecond, burst: commandRate.burst)))
     }
 
     /// How many commands may wait in one device's queue; more are refused (`rate_limited`). The rate limit alone
@@ -78,7 +82,8 @@ final class CommandRouter: Sendable {
                 throw CommandError(.unknownCommand, "this gateway serves no \(family.rawValue) devices")
             }
             let command = try driver.parse(command: name, payload: payload)
-            if let key = CommandDeduplicator.key(topic: message.topic, transaction: payload.transaction, correlationData: message.correlationData),
+            if let key = CommandDeduplicator.key(
+                topic: message.topic, transaction: payload.transaction, correlationData: message.correlationData),
                 state.withLock({ $0.recentCommands.isRepeat(key, at: .now) })
             {
                 logger.info("repeated command ignored (same transaction)", metadata: ["topic": "\(message.topic)"])
@@ -86,12 +91,16 @@ final class CommandRouter: Sendable {
             }
             guard let queue = queue() else {
                 guard answersWithoutSession() else {
-                    logger.debug("command left to the fleet gateway that answers for the device", metadata: ["topic": "\(message.topic)"])
+                    logger.debug(
+                        "command left to the fleet gateway that answers for the device",
+                        metadata: ["topic": "\(message.topic)"])
                     return
                 }
                 // Commands for devices without a session share one bucket: a flood to ever new ids is refused too.
                 guard state.withLock({ $0.rateLimiter.admit(Self.withoutSessionKey, at: .now) }) else {
-                    throw CommandError(.rateLimited, "more than \(commandsPerSecond) commands per second for devices this gateway does not serve")
+                    throw CommandError(
+                        .rateLimited,
+                        "more than \(commandsPerSecond) commands per second for devices this gateway does not serve")
                 }
                 var reply = CommandReply(command: name, transaction: transaction)
                 reply.data = try driver.executeWithoutSession(id: id, command: command, publisher: publisher)
@@ -99,14 +108,19 @@ final class CommandRouter: Sendable {
                 return
             }
             guard state.withLock({ $0.rateLimiter.admit("\(family.rawValue)/\(id)", at: .now) }) else {
-                throw CommandError(.rateLimited, "more than \(commandsPerSecond) commands per second for \(family.rawValue) \(id)")
+                throw CommandError(
+                    .rateLimited, "more than \(commandsPerSecond) commands per second for \(family.rawValue) \(id)")
             }
-            if case .dropped = queue.yield(Queued(command: command, transaction: transaction, request: message, received: received)) {
-                throw CommandError(.rateLimited, "\(Self.queueLimit) commands already wait for \(family.rawValue) \(id)")
+            if case .dropped = queue.yield(
+                Queued(command: command, transaction: transaction, request: message, received: received))
+            {
+                throw CommandError(
+                    .rateLimited, "\(Self.queueLimit) commands already wait for \(family.rawValue) \(id)")
             }
         } catch {
             publisher.reply(
-                CommandReply(command: name, error: error, transaction: transaction), to: message, family: family, id: id, received: received)
+                CommandReply(command: name, error: error, transaction: transaction), to: message, family: family,
+                id: id, received: received)
         }
     }
 
@@ -116,9 +130,10 @@ final class CommandRouter: Sendable {
             var reply = CommandReply(command: queued.command.name, transaction: queued.transaction)
             do {
                 reply.data = try await session.execute(queued.command)
-            } catch where error.code == .notConnected && queued.request.messageExpiry != nil {
+            } catch  where error.code == .notConnected && queued.request.messageExpiry != nil {
                 // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
-                let deadline = Self.waitDeadline(received: queued.received, messageExpiry: queued.request.messageExpiry ?? 0)
+                let deadline = Self.waitDeadline(
+                    received: queued.received, messageExpiry: queued.request.messageExpiry ?? 0)
                 if await waitForConnection(path, until: deadline) {
                     do {
                         reply.data = try await session.execute(queued.command)
@@ -131,7 +146,8 @@ final class CommandRouter: Sendable {
             } catch {
                 reply.error = error
             }
-            publisher.reply(reply, to: queued.request, family: session.family, id: session.id, received: queued.received)
+            publisher.reply(
+                reply, to: queued.request, family: session.family, id: session.id, received: queued.received)
         }
     }
 
@@ -145,7 +161,7 @@ final class CommandRouter: Sendable {
             state.connected.insert(path)
             return state.connectionWaiters.removeValue(forKey: path) ?? []
         }
-        waiting.forEach { $0.answer(true) }
+        for waiter in waiting { waiter.answer(true) }
     }
 
     /// Waits until the device at `path` is connected, or `deadline` passes (also one already past), or the

@@ -3,7 +3,9 @@
 /// `+`, `#`, `/` or NUL into a topic.
 public enum DeviceID {
     public static func from(address: String) -> String {
-        String(address.lowercased().unicodeScalars.filter { ("0"..."9").contains($0) || ("a"..."f").contains($0) }.map(Character.init))
+        String(
+            address.lowercased().unicodeScalars.filter { ("0"..."9").contains($0) || ("a"..."f").contains($0) }.map(
+                Character.init))
     }
 
     /// Whether `text` is a Bluetooth address as BlueZ spells it: six pairs of hex digits (either case) between colons.

@@ -29,8 +29,9 @@ actor DeviceLink: GATTLink {
     func path(of characteristic: String, in service: String? = nil) async throws -> String {
         if let path = paths[characteristic] { return path }
         let found: String? =
-            if let service { await bluez.characteristicPath(device: device.path, service: service, characteristic: characteristic) }
-            else { await bluez.characteristicPath(device: device.path, characteristic: characteristic) }
+            if let service {
+                await bluez.characteristicPath(device: device.path, service: service, characteristic: characteristic)
+            } else { await bluez.characteristicPath(device: device.path, characteristic: characteristic) }
         guard let found else { throw CommandError(.gattError, "the device has no characteristic \(characteristic)") }
         paths[characteristic] = found
         return found
@@ -40,20 +41,27 @@ actor DeviceLink: GATTLink {
 
     func characteristicUUIDs() async -> [String] { await bluez.characteristicUUIDs(device: device.path) }
 
-    func notifications(of characteristic: String, in service: String?, lane: NotificationLane?) async throws -> AsyncStream<[UInt8]> {
-        try await bluez.notifications(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path, lane: lane)
+    func notifications(of characteristic: String, in service: String?, lane: NotificationLane?) async throws
+        -> AsyncStream<[UInt8]>
+    {
+        try await bluez.notifications(
+            characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path, lane: lane)
     }
 
     func stopNotifications(of characteristic: String, in service: String?) async throws {
-        try await bluez.stopNotifications(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
+        try await bluez.stopNotifications(
+            characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
     }
 
     func read(_ characteristic: String, in service: String?) async throws -> [UInt8] {
-        try await bluez.read(characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
+        try await bluez.read(
+            characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
     }
 
     func write(_ bytes: [UInt8], to characteristic: String, in service: String?, type: GattWriteType) async throws {
-        try await bluez.write(bytes, characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path, type: type)
+        try await bluez.write(
+            bytes, characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path,
+            type: type)
     }
 
     func current() async -> BlueZDevice? { await bluez.device(at: device.path) }

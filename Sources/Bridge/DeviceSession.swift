@@ -69,7 +69,8 @@ protocol FamilyDriver: Sendable {
     var restoresBondedDevices: Bool { get }
     /// Executes a command for device `id` of this family that has no session here; returns what its reply
     /// adds. By default there is nothing to do without the device: `notConnected`.
-    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError) -> [String: JSONValue]
+    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError)
+        -> [String: JSONValue]
 }
 
 extension FamilyDriver {
@@ -79,7 +80,9 @@ extension FamilyDriver {
     static var settings: (any FamilySettings.Type)? { nil }
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { true }
 
-    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError) -> [String: JSONValue] {
+    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError)
+        -> [String: JSONValue]
+    {
         throw CommandError(.notConnected, "no \(family.rawValue) \(id) is known to this gateway")
     }
 }

@@ -38,7 +38,9 @@ enum DurableFile {
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var total = 0
         while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + total, $0.count - total) }
+            let count = bytes.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress! + total, $0.count - total)
+            }
             guard count >= 0 else { throw Failure(description: "cannot read \(file): \(errorText())") }
             if count == 0 { break }
             total += count
@@ -54,7 +56,9 @@ enum DurableFile {
         let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor) == 0
         close(descriptor)
-        guard written == bytes.count, synced else { throw Failure(description: "cannot write \(temporary): \(errorText())") }
+        guard written == bytes.count, synced else {
+            throw Failure(description: "cannot write \(temporary): \(errorText())")
+        }
         guard rename(temporary, file) == 0 else { throw Failure(description: "cannot replace \(file): \(errorText())") }
         // The rename itself is durable once the folder is.
         let directory = open(folder(of: file), O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -2,5 +2,7 @@
 /// (`Peripherals/<Family>`, `Bridge/<Family>`, `gatt2mqtt-sim/<Family>`) and in a line of the simulator's
 /// subcommand list.
 enum FamilyRegistry {
-    static let drivers: [any FamilyDriver.Type] = [BeltDriver.self, Activ5Driver.self, CPRBandDriver.self, GripDriver.self]
+    static let drivers: [any FamilyDriver.Type] = [
+        BeltDriver.self, Activ5Driver.self, CPRBandDriver.self, GripDriver.self,
+    ]
 }

@@ -13,7 +13,7 @@ final class FirstAnswer<Value: Sendable>: Sendable {
             defer { state.waiters = [] }
             return state.waiters
         }
-        waiters.forEach { $0.resume(returning: value) }
+        for waiter in waiters { waiter.resume(returning: value) }
     }
 
     /// Answers `value` at `deadline` unless something answers first (a deadline already past answers at

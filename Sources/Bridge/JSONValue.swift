@@ -25,7 +25,9 @@ public enum JSONValue: Sendable, Equatable {
         case .string(let value): return Self.quoted(value)
         case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
         case .object(let members):
-            return "{" + members.sorted { $0.key < $1.key }.map { Self.quoted($0.key) + ":" + $0.value.text }.joined(separator: ",") + "}"
+            return "{"
+                + members.sorted { $0.key < $1.key }.map { Self.quoted($0.key) + ":" + $0.value.text }.joined(
+                    separator: ",") + "}"
         }
     }
 

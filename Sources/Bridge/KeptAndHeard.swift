@@ -31,15 +31,20 @@ struct KeptAndHeard<Kept: Sendable, Heard: Sendable>: Sendable {
     /// What was heard, when it is newer than what was kept and `usable` makes something of it; else what
     /// was kept.
     func newer(_ id: String, usable: (Heard) -> Kept?) -> Kept? {
-        if let told = heard[id], kept[id].map({ told.at > $0.at }) ?? true, let value = usable(told.value) { return value }
+        if let told = heard[id], kept[id].map({ told.at > $0.at }) ?? true, let value = usable(told.value) {
+            return value
+        }
         return kept[id]?.value
     }
 
     /// How many ids each table holds (for tests of the bound).
     var counts: (kept: Int, heard: Int) { (kept.count, heard.count) }
 
-    private static func makeRoom<Value>(for id: String, in table: inout [String: (value: Value, at: ContinuousClock.Instant)], limit: Int) {
-        guard table[id] == nil, table.count >= limit, let oldest = table.min(by: { $0.value.at < $1.value.at })?.key else { return }
+    private static func makeRoom<Value>(
+        for id: String, in table: inout [String: (value: Value, at: ContinuousClock.Instant)], limit: Int
+    ) {
+        guard table[id] == nil, table.count >= limit, let oldest = table.min(by: { $0.value.at < $1.value.at })?.key
+        else { return }
         table[oldest] = nil
     }
 }

@@ -22,7 +22,10 @@ public struct LivePageCard: Sendable, Equatable {
     /// Whether the values take the card's whole width (long texts, such as the grip's events).
     public var wide = false
 
-    public init(label: String, fields: [Field], stream: (leaf: String, range: ClosedRange<Double>, wraps: Bool)? = nil, wide: Bool = false) {
+    public init(
+        label: String, fields: [Field], stream: (leaf: String, range: ClosedRange<Double>, wraps: Bool)? = nil,
+        wide: Bool = false
+    ) {
         self.label = label
         self.fields = fields
         self.stream = stream
@@ -37,7 +40,10 @@ public struct LivePageCard: Sendable, Equatable {
     public var json: JSONValue {
         var members: [String: JSONValue] = [
             "label": .string(label),
-            "fields": .array(fields.map { field in .array([.string(field.leaf), .string(field.label)] + (field.unit.map { [.string($0)] } ?? [])) }),
+            "fields": .array(
+                fields.map { field in
+                    .array([.string(field.leaf), .string(field.label)] + (field.unit.map { [.string($0)] } ?? []))
+                }),
         ]
         if let stream {
             members["stream"] = .string(stream.leaf)

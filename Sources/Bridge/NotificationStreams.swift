@@ -4,7 +4,9 @@ struct NotificationStreams {
     private var tasks: [String: Task<Void, Never>] = [:]
 
     /// Reads `stream` into `deliver` until the stream ends or the task is cancelled.
-    mutating func start(_ characteristic: String, _ stream: AsyncStream<[UInt8]>, deliver: @escaping @Sendable ([UInt8]) async -> Void) {
+    mutating func start(
+        _ characteristic: String, _ stream: AsyncStream<[UInt8]>, deliver: @escaping @Sendable ([UInt8]) async -> Void
+    ) {
         tasks[characteristic]?.cancel()
         tasks[characteristic] = Task {
             for await bytes in stream { await deliver(bytes) }
@@ -18,7 +20,7 @@ struct NotificationStreams {
     mutating func release(_ characteristic: String) -> Task<Void, Never>? { tasks.removeValue(forKey: characteristic) }
 
     mutating func cancelAll() {
-        tasks.values.forEach { $0.cancel() }
+        for task in tasks.values { task.cancel() }
         tasks = [:]
     }
 }

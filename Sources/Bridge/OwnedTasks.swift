@@ -23,7 +23,7 @@ final class OwnedTasks: Sendable {
             defer { state.running = [:] }
             return Array(state.running.values)
         }
-        running.forEach { $0.cancel() }
+        for task in running { task.cancel() }
     }
 
     var count: Int { state.withLock { $0.running.count } }

@@ -7,7 +7,9 @@ struct ParsedCommand: Sendable {
     /// The typed value, as the session of the family that parsed it expects it.
     func value<Command: Sendable>(as type: Command.Type, family: DeviceFamily) throws(CommandError) -> Command {
         // Commands are routed by family, so another type here is a routing bug, answered rather than trapped.
-        guard let typed = value as? Command else { throw CommandError(.unknownCommand, "'\(name)' is not a \(family.rawValue) command") }
+        guard let typed = value as? Command else {
+            throw CommandError(.unknownCommand, "'\(name)' is not a \(family.rawValue) command")
+        }
         return typed
     }
 }

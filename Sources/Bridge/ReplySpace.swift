@@ -21,11 +21,15 @@ public struct ReplySpace: Sendable {
     private let discoveryPrefix: String
     private let filters: [TopicFilter]
 
-    public init(topics: TopicMap, discoveryPrefix: String = HomeAssistantOptions().discoveryPrefix, filters: [TopicFilter] = defaultFilters) {
+    public init(
+        topics: TopicMap, discoveryPrefix: String = HomeAssistantOptions().discoveryPrefix,
+        filters: [TopicFilter] = defaultFilters
+    ) {
         self.topics = topics
         self.discoveryPrefix = discoveryPrefix
         let base = topics.baseTopic.isEmpty ? "" : topics.baseTopic + "/"
-        let own = DeviceFamily.allCases.map { "\(base)\($0.rawValue)/+/reply" }
+        let own =
+            DeviceFamily.allCases.map { "\(base)\($0.rawValue)/+/reply" }
             + [topics.response("+"), "\(base)gatt2mqtt/+/live/+/reply"]
         self.filters = own.compactMap(TopicFilter.init) + filters
     }
@@ -48,7 +52,9 @@ public struct ReplySpace: Sendable {
         if topic.utf8.starts(with: (discoveryPrefix + "/").utf8) { return true }
         guard let rest = topics.withoutBase(topic) else { return false }
         let levels = TopicMap.levels(Substring(rest))
-        guard let first = levels.first, first == "gatt2mqtt" || DeviceFamily(rawValue: String(first)) != nil else { return false }
+        guard let first = levels.first, first == "gatt2mqtt" || DeviceFamily(rawValue: String(first)) != nil else {
+            return false
+        }
         return levels.last != "reply" && !(levels.count == 4 && levels[0] == "gatt2mqtt" && levels[2] == "response")
     }
 }

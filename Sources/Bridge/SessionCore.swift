@@ -59,7 +59,9 @@ final class SessionCore: Sendable {
         for publication in publications {
             if publication.retain, let leaf = publication.topic.split(separator: "/").last {
                 if liveStateLeaves.contains(String(leaf)) { liveState.record(publication.topic) }
-                if leaf == "info", case .object(let members)? = JSONValue.parse(Array(publication.payload.utf8)) { described(members) }
+                if leaf == "info", case .object(let members)? = JSONValue.parse(Array(publication.payload.utf8)) {
+                    described(members)
+                }
             }
             publisher.publish(publication)
         }
@@ -101,7 +103,8 @@ final class SessionCore: Sendable {
     func countMalformed(_ bytes: [UInt8], from characteristic: String, _ error: any Error) {
         countDecodeError()
         malformedWarnings.warn(
-            "malformed notification", kind: "malformed", metadata: ["characteristic": "\(characteristic)", "bytes": "\(bytes.hex)", "error": "\(error)"],
+            "malformed notification", kind: "malformed",
+            metadata: ["characteristic": "\(characteristic)", "bytes": "\(bytes.hex)", "error": "\(error)"],
             to: logger)
     }
 }

@@ -1,5 +1,5 @@
-import Logging
 import Locks
+import Logging
 
 /// A re-armable "the link is down" event: a session waits on it while connected.
 final class LinkLoss: Sendable {
@@ -83,7 +83,9 @@ enum SessionLifecycle {
                 attempt = 0
                 let reason = await loss.wait()
                 logger.info("disconnected")
-                if reason == .dropped, !Task.isCancelled { failed(DeviceFailure(.linkLost, "the link to the device dropped")) }
+                if reason == .dropped, !Task.isCancelled {
+                    failed(DeviceFailure(.linkLost, "the link to the device dropped"))
+                }
             } catch {
                 logger.warning("connection failed: \(error)")
                 if !Task.isCancelled { failed((error as? DeviceFailure) ?? DeviceFailure(.connectFailed, "\(error)")) }

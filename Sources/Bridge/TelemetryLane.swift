@@ -25,7 +25,9 @@ final class TelemetryLane<State: Sendable>: Sendable {
     /// The lane of one characteristic. `take` turns a value into what to publish, under the lock; nil
     /// declines it, and the value goes on to the session (an answer it may be waiting for). Bytes that do
     /// not decode (`take` throws) are counted and logged here, in their turn, and published nowhere.
-    func lane(for characteristic: String, _ take: @escaping @Sendable (inout State, [UInt8]) throws -> [Publication]?) -> NotificationLane {
+    func lane(for characteristic: String, _ take: @escaping @Sendable (inout State, [UInt8]) throws -> [Publication]?)
+        -> NotificationLane
+    {
         { [self] bytes in
             let taken: Result<[Publication]?, any Error> = guarded.withLock { guarded in
                 guard guarded.live else { return .success(nil) }

@@ -17,7 +17,8 @@ public struct TopicMap: Sendable {
 
     /// A fleet's name in identifiers: its base topic written as an identifier, or `fleet` without one.
     public var fleetIdentity: String {
-        baseTopic.isEmpty ? "fleet" : String(baseTopic.unicodeScalars.map { Self.isGatewayNameCharacter($0) ? Character($0) : "_" })
+        baseTopic.isEmpty
+            ? "fleet" : String(baseTopic.unicodeScalars.map { Self.isGatewayNameCharacter($0) ? Character($0) : "_" })
     }
 
     /// `<base>/` or nothing.
@@ -149,7 +150,8 @@ public struct TopicMap: Sendable {
     /// not reach a table or a log line at any size).
     public func parseLeaf(_ topic: String) -> (family: DeviceFamily, id: String, leaf: String)? {
         guard let parts = deviceLevels(topic) else { return nil }
-        guard parts.count == 3, let family = DeviceFamily(rawValue: String(parts[0])), Self.isValidDeviceID(String(parts[1])),
+        guard parts.count == 3, let family = DeviceFamily(rawValue: String(parts[0])),
+            Self.isValidDeviceID(String(parts[1])),
             !parts[2].isEmpty
         else { return nil }
         return (family, String(parts[1]), String(parts[2]))
@@ -161,7 +163,8 @@ public struct TopicMap: Sendable {
     /// Splits `<family>/<id>/cmd/<name>`; nil for anything else, or for an id no device may have or a name no
     /// command may have (`isMalformedCommand`).
     public func parseCommand(_ topic: String) -> (family: DeviceFamily, id: String, command: String)? {
-        guard let (family, id, name) = commandLevels(topic), Self.isValidDeviceID(id), Self.isValidCommandName(name) else { return nil }
+        guard let (family, id, name) = commandLevels(topic), Self.isValidDeviceID(id), Self.isValidCommandName(name)
+        else { return nil }
         return (family, id, name)
     }
 
@@ -172,7 +175,8 @@ public struct TopicMap: Sendable {
     }
 
     private func commandLevels(_ topic: String) -> (DeviceFamily, String, String)? {
-        guard let parts = deviceLevels(topic), parts.count == 4, parts[2] == "cmd", let family = DeviceFamily(rawValue: String(parts[0]))
+        guard let parts = deviceLevels(topic), parts.count == 4, parts[2] == "cmd",
+            let family = DeviceFamily(rawValue: String(parts[0]))
         else { return nil }
         return (family, String(parts[1]), String(parts[3]))
     }
@@ -202,16 +206,20 @@ public struct TopicMap: Sendable {
     /// '-' or '_'; either way one safe topic level.
     public static func isValidDeviceID(_ id: String) -> Bool {
         (1...64).contains(id.count)
-            && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+            && id.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            }
     }
 
     /// Gateway names become topic levels: keep them to a safe alphabet, 1 to 64 characters.
     public static func isValidGatewayName(_ name: String) -> Bool {
-        (1...64).contains(name.unicodeScalars.count) && name.unicodeScalars.allSatisfy { Self.isGatewayNameCharacter($0) }
+        (1...64).contains(name.unicodeScalars.count)
+            && name.unicodeScalars.allSatisfy { Self.isGatewayNameCharacter($0) }
     }
 
     /// The gateway name's alphabet: ASCII letters and digits, `-` and `_`.
     public static func isGatewayNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
+            || scalar == "_"
     }
 }

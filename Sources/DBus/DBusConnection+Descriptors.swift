@@ -26,9 +26,12 @@ extension DBusConnection: DescriptorHost {
 
     // MARK: DescriptorHost
 
-    public func host(_ descriptor: Int32, _ handler: @escaping @Sendable (DescriptorReadiness) -> Void) -> HostedDescriptor {
+    public func host(_ descriptor: Int32, _ handler: @escaping @Sendable (DescriptorReadiness) -> Void)
+        -> HostedDescriptor
+    {
         // Without a loop (a closed connection) nothing is polled, and releasing the registration does nothing.
-        onQueue { mainLoop?.watchDescriptor(descriptor, handler) } ?? HostedDescriptor(descriptor: descriptor, registration: .max)
+        onQueue { mainLoop?.watchDescriptor(descriptor, handler) }
+            ?? HostedDescriptor(descriptor: descriptor, registration: .max)
     }
 
     public func pollForWriting(_ hosted: HostedDescriptor, _ wanted: Bool) {

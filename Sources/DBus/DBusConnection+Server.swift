@@ -6,7 +6,9 @@ extension DBusConnection {
     /// Serves `object` at its path, replacing any object there. Under an object manager, the
     /// manager announces it with InterfacesAdded.
     public func export(_ object: DBusObject) throws {
-        guard DBusNames.isValidObjectPath(object.path) else { throw DBusMarshalError("invalid object path '\(object.path)'") }
+        guard DBusNames.isValidObjectPath(object.path) else {
+            throw DBusMarshalError("invalid object path '\(object.path)'")
+        }
         let manager: String? = queue.sync {
             objects[object.path] = object
             return managerPath(covering: object.path)
@@ -101,11 +103,17 @@ extension DBusConnection {
             return true
         }
         let candidates = interface.isEmpty ? object.interfaces : object.interface(named: interface).map { [$0] } ?? []
-        guard let target = candidates.first(where: { $0.methods[member] != nil }), let method = target.methods[member] else {
-            reply(to: message, .failure(DBusError(name: DBusError.unknownMethodName, message: "\(interface).\(member) is not served at \(path)")))
+        guard let target = candidates.first(where: { $0.methods[member] != nil }), let method = target.methods[member]
+        else {
+            reply(
+                to: message,
+                .failure(
+                    DBusError(
+                        name: DBusError.unknownMethodName, message: "\(interface).\(member) is not served at \(path)")))
             return true
         }
-        let call = DBusMethodCall(sender: message.sender ?? "", path: path, interface: target.name, member: member, arguments: arguments)
+        let call = DBusMethodCall(
+            sender: message.sender ?? "", path: path, interface: target.name, member: member, arguments: arguments)
         Task {
             do {
                 reply(to: message, .success(try await method(call)))
@@ -118,7 +126,9 @@ extension DBusConnection {
         return true
     }
 
-    private func properties(_ member: String, _ arguments: [DBusValue], of object: DBusObject) -> Result<[DBusValue], DBusError> {
+    private func properties(_ member: String, _ arguments: [DBusValue], of object: DBusObject) -> Result<
+        [DBusValue], DBusError
+    > {
         guard let interfaceName = arguments.first?.string, let interface = object.interface(named: interfaceName) else {
             return .failure(.invalidArgs("no such interface"))
         }
@@ -164,7 +174,10 @@ extension DBusConnection {
             xml += "  </interface>\n"
         }
         let prefix = path == "/" ? "/" : path + "/"
-        let children = Set(objects.keys.filter { $0.hasPrefix(prefix) }.compactMap { $0.dropFirst(prefix.count).split(separator: "/").first })
+        let children = Set(
+            objects.keys.filter { $0.hasPrefix(prefix) }.compactMap {
+                $0.dropFirst(prefix.count).split(separator: "/").first
+            })
         for child in children.sorted() { xml += "  <node name=\"\(child)\"/>\n" }
         return xml + "</node>\n"
     }
@@ -181,7 +194,9 @@ extension DBusConnection {
                 enqueue(reply)
             } catch {
                 logger.error("cannot marshal reply to \(message.member ?? ""): \(error)")
-                if let failure = message.errorReply(DBusError(name: DBusError.failedName, message: "\(error)")) { enqueue(failure) }
+                if let failure = message.errorReply(DBusError(name: DBusError.failedName, message: "\(error)")) {
+                    enqueue(failure)
+                }
             }
         case .failure(let error):
             if let reply = message.errorReply(error) { enqueue(reply) }

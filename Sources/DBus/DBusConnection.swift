@@ -1,12 +1,13 @@
 import CDBus
 import Dispatch
 import Locks
+import Logging
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import Logging
 
 /// A private connection to a message bus, driven by its own serial queue.
 ///
@@ -73,7 +74,8 @@ public final class DBusConnection: @unchecked Sendable {
         raw = connection
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         queue.sync {
-            dbus_connection_add_filter(connection, incomingMessageFilter, Unmanaged.passUnretained(self).toOpaque(), nil)
+            dbus_connection_add_filter(
+                connection, incomingMessageFilter, Unmanaged.passUnretained(self).toOpaque(), nil)
             loop.install()
             mainLoop = loop
         }
@@ -139,7 +141,7 @@ public final class DBusConnection: @unchecked Sendable {
         lost = true
         for (_, subscription) in subscriptions { subscription.continuation.finish() }
         subscriptions = [:]
-        lostWaiters.forEach { $0.resume() }
+        for waiter in lostWaiters { waiter.resume() }
         lostWaiters = []
         let unanswered = inFlight.values
         inFlight = [:]
@@ -157,7 +159,8 @@ public final class DBusConnection: @unchecked Sendable {
         destination: String?, path: String, interface: String?, member: String,
         arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
     ) async throws -> [DBusValue] {
-        let message = try DBusMessage.methodCall(destination: destination, path: path, interface: interface, member: member)
+        let message = try DBusMessage.methodCall(
+            destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
         let reply = try await send(message, timeout: timeout)
         if let error = reply.asError() { throw error }
@@ -168,7 +171,8 @@ public final class DBusConnection: @unchecked Sendable {
     /// devices from one): its cancellation handler runs, and is a no-op, before the call is queued.
     /// Cancelled later, the call is abandoned.
     private func send(_ message: DBusMessage, timeout: Duration) async throws -> DBusMessage {
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let waiter = PendingReply()
         defer { HandOver.receive(waiter) }
         return try await withTaskCancellationHandler {
@@ -176,13 +180,15 @@ public final class DBusConnection: @unchecked Sendable {
                 queue.async {
                     waiter.continuation = continuation
                     guard let connection = self.raw, !self.lost else {
-                        return waiter.finish(.failure(DBusError(name: DBusError.disconnectedName, message: "not connected to the bus")))
+                        return waiter.finish(
+                            .failure(DBusError(name: DBusError.disconnectedName, message: "not connected to the bus")))
                     }
                     var pending: OpaquePointer?
                     let sent = dbus_connection_send_with_reply(connection, message.raw, &pending, milliseconds)
                     self.dispatchIfDisconnected(connection)
                     guard sent != 0, let pending else {
-                        return waiter.finish(.failure(DBusError(name: DBusError.disconnectedName, message: "not connected to the bus")))
+                        return waiter.finish(
+                            .failure(DBusError(name: DBusError.disconnectedName, message: "not connected to the bus")))
                     }
                     waiter.pending = pending
                     let key = ObjectIdentifier(waiter)
@@ -289,7 +295,8 @@ public final class DBusConnection: @unchecked Sendable {
                 return DBUS_HANDLER_RESULT_HANDLED
             }
             if let tap = byteTap, let path = message.path,
-                let bytes = message.changedByteProperty(interface: tap.interface, property: tap.property), tap.handler(path, bytes)
+                let bytes = message.changedByteProperty(interface: tap.interface, property: tap.property),
+                tap.handler(path, bytes)
             {
                 return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             }
@@ -309,7 +316,9 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     private static func error(from error: CDBus.DBusError, fallback: String) -> DBusError {
-        guard dbus_error_is_set(withUnsafePointer(to: error) { $0 }) != 0 else { return DBusError(name: DBusError.failedName, message: fallback) }
+        guard dbus_error_is_set(withUnsafePointer(to: error) { $0 }) != 0 else {
+            return DBusError(name: DBusError.failedName, message: fallback)
+        }
         return DBusError(
             name: error.name.map { String(cString: $0) } ?? DBusError.failedName,
             message: error.message.map { String(cString: $0) } ?? fallback)

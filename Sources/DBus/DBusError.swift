@@ -25,7 +25,9 @@ public struct DBusError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The call got no reply within its timeout.
     public var isTimeout: Bool { name == Self.noReplyName || name == "org.freedesktop.DBus.Error.Timeout" }
 
-    public static func invalidArgs(_ message: String) -> DBusError { DBusError(name: invalidArgsName, message: message) }
+    public static func invalidArgs(_ message: String) -> DBusError {
+        DBusError(name: invalidArgsName, message: message)
+    }
 }
 
 /// A value that cannot be put into a message, found before libdbus sees it (libdbus aborts the process

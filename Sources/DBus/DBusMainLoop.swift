@@ -65,12 +65,14 @@ final class DBusMainLoop: @unchecked Sendable {
         self.connection = connection
         self.queue = queue
         guard let wake = WakePipe() else {
-            throw DBusError(name: DBusError.failedName, message: "cannot create the main loop's wake-up pipe: errno \(errno)")
+            throw DBusError(
+                name: DBusError.failedName, message: "cannot create the main loop's wake-up pipe: errno \(errno)")
         }
         self.wake = wake
         userDescriptors = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard userDescriptors >= 0 else {
-            throw DBusError(name: DBusError.failedName, message: "cannot create the main loop's epoll set: errno \(errno)")
+            throw DBusError(
+                name: DBusError.failedName, message: "cannot create the main loop's epoll set: errno \(errno)")
         }
     }
 
@@ -295,7 +297,8 @@ final class DBusMainLoop: @unchecked Sendable {
     private func addWatch(_ watch: OpaquePointer) -> dbus_bool_t {
         assertConfined(to: queue)
         let entry = Watch(
-            descriptor: dbus_watch_get_unix_fd(watch), flags: dbus_watch_get_flags(watch), enabled: dbus_watch_get_enabled(watch) != 0)
+            descriptor: dbus_watch_get_unix_fd(watch), flags: dbus_watch_get_flags(watch),
+            enabled: dbus_watch_get_enabled(watch) != 0)
         table.withLock { $0.watches[Int(bitPattern: watch)] = entry }
         changed()
         return 1
@@ -319,7 +322,9 @@ final class DBusMainLoop: @unchecked Sendable {
     private func addTimeout(_ timeout: OpaquePointer) -> dbus_bool_t {
         assertConfined(to: queue)
         let interval = Int(dbus_timeout_get_interval(timeout))
-        let entry = Timeout(intervalMs: interval, enabled: dbus_timeout_get_enabled(timeout) != 0, deadline: .now + .milliseconds(interval))
+        let entry = Timeout(
+            intervalMs: interval, enabled: dbus_timeout_get_enabled(timeout) != 0,
+            deadline: .now + .milliseconds(interval))
         table.withLock { $0.timeouts[Int(bitPattern: timeout)] = entry }
         // A call timeout is rarely shorter than the poll's own bound: no wake-up for it.
         if interval < Int(Self.timeoutGranularityMs) { changed() }

@@ -45,18 +45,23 @@ enum DBusMarshalling {
             guard DBusNames.isValidObjectPath(p) else { throw DBusMarshalError("invalid object path '\(p)'") }
             try appendString(&iter, CDBUS_TYPE_OBJECT_PATH, p)
         case .signature(let g):
-            guard g.isEmpty || isValidSignature(g, single: false) else { throw DBusMarshalError("invalid signature '\(g)'") }
+            guard g.isEmpty || isValidSignature(g, single: false) else {
+                throw DBusMarshalError("invalid signature '\(g)'")
+            }
             try appendString(&iter, CDBUS_TYPE_SIGNATURE, g)
         case .bytes(let bytes):
             try container(&iter, CDBUS_TYPE_ARRAY, "y") { sub in
                 try bytes.withUnsafeBufferPointer { buffer in
-                    var base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)  // libdbus needs non-NULL even for 0 bytes
+                    // libdbus needs non-NULL even for 0 bytes.
+                    var base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)
                     guard dbus_message_iter_append_fixed_array(&sub, CDBUS_TYPE_BYTE, &base, Int32(buffer.count)) != 0
                     else { throw DBusMarshalError("out of memory") }
                 }
             }
         case .array(let element, let items):
-            guard isValidSignature(element, single: true) else { throw DBusMarshalError("invalid element type '\(element)'") }
+            guard isValidSignature(element, single: true) else {
+                throw DBusMarshalError("invalid element type '\(element)'")
+            }
             try container(&iter, CDBUS_TYPE_ARRAY, element) { sub in
                 for item in items {
                     guard item.signature == element else {
@@ -73,7 +78,9 @@ enum DBusMarshalling {
             try container(&iter, CDBUS_TYPE_ARRAY, entrySignature) { sub in
                 for entry in entries {
                     guard entry.key.signature == keyType, entry.value.signature == valueType else {
-                        throw DBusMarshalError("dictionary 'a\(entrySignature)' holds a '\(entry.key.signature)\(entry.value.signature)' entry")
+                        throw DBusMarshalError(
+                            "dictionary 'a\(entrySignature)' holds a '\(entry.key.signature)\(entry.value.signature)' entry"
+                        )
                     }
                     try container(&sub, CDBUS_TYPE_DICT_ENTRY, nil) { pair in
                         try append(entry.key, to: &pair)
@@ -93,7 +100,9 @@ enum DBusMarshalling {
         }
     }
 
-    private static func appendBasic<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ type: Int32, _ value: inout T) throws {
+    private static func appendBasic<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ type: Int32, _ value: inout T)
+        throws
+    {
         let ok = withUnsafeMutablePointer(to: &value) { dbus_message_iter_append_basic(&iter, type, $0) }
         guard ok != 0 else { throw DBusMarshalError("out of memory") }
     }
@@ -111,8 +120,8 @@ enum DBusMarshalling {
     ) throws {
         var sub = DBusMessageIter()
         let opened: dbus_bool_t =
-            if let signature { signature.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } }
-            else { dbus_message_iter_open_container(&iter, type, nil, &sub) }
+            if let signature { signature.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } } else
+            { dbus_message_iter_open_container(&iter, type, nil, &sub) }
         guard opened != 0 else { throw DBusMarshalError("out of memory") }
         do {
             try body(&sub)
@@ -124,7 +133,9 @@ enum DBusMarshalling {
     }
 
     static func isValidSignature(_ signature: String, single: Bool) -> Bool {
-        signature.withCString { single ? dbus_signature_validate_single($0, nil) != 0 : dbus_signature_validate($0, nil) != 0 }
+        signature.withCString {
+            single ? dbus_signature_validate_single($0, nil) != 0 : dbus_signature_validate($0, nil) != 0
+        }
     }
 
     // MARK: Decoding

@@ -36,7 +36,9 @@ public struct DBusMatchRule: Sendable, Hashable {
     /// carries, so it is left to the bus (which resolves the current owner, also across restarts);
     /// unique names and the bus driver's own name are compared here.
     func matches(_ signal: DBusSignal) -> Bool {
-        if let sender, sender.hasPrefix(":") || sender == "org.freedesktop.DBus", signal.sender != sender { return false }
+        if let sender, sender.hasPrefix(":") || sender == "org.freedesktop.DBus", signal.sender != sender {
+            return false
+        }
         if let interface, signal.interface != interface { return false }
         if let member, signal.member != member { return false }
         if let path, signal.path != path { return false }

@@ -7,10 +7,13 @@ extension DBusMessage {
     /// the message without decoding the arguments into values. Nil for anything else.
     func changedByteProperty(interface: UnsafePointer<CChar>, property: UnsafePointer<CChar>) -> [UInt8]? {
         guard let member = dbus_message_get_member(raw), strcmp(member, "PropertiesChanged") == 0,
-            let signalInterface = dbus_message_get_interface(raw), strcmp(signalInterface, "org.freedesktop.DBus.Properties") == 0
+            let signalInterface = dbus_message_get_interface(raw),
+            strcmp(signalInterface, "org.freedesktop.DBus.Properties") == 0
         else { return nil }
         var arguments = DBusMessageIter()
-        guard dbus_message_iter_init(raw, &arguments) != 0, dbus_message_iter_get_arg_type(&arguments) == CDBUS_TYPE_STRING else { return nil }
+        guard dbus_message_iter_init(raw, &arguments) != 0,
+            dbus_message_iter_get_arg_type(&arguments) == CDBUS_TYPE_STRING
+        else { return nil }
         var name: UnsafePointer<CChar>?
         dbus_message_iter_get_basic(&arguments, &name)
         guard let name, strcmp(name, interface) == 0, dbus_message_iter_next(&arguments) != 0,

@@ -16,7 +16,8 @@ final class DBusMessage: @unchecked Sendable {
 
     deinit { dbus_message_unref(raw) }
 
-    static func methodCall(destination: String?, path: String, interface: String?, member: String) throws -> DBusMessage {
+    static func methodCall(destination: String?, path: String, interface: String?, member: String) throws -> DBusMessage
+    {
         guard DBusNames.isValidObjectPath(path) else { throw DBusMarshalError("invalid object path '\(path)'") }
         guard let raw = dbus_message_new_method_call(destination, path, interface, member) else {
             throw DBusMarshalError("cannot build call \(interface ?? "").\(member)")

@@ -5,8 +5,9 @@ import Dispatch
 /// check is an `assert`: release builds do not make it.
 @inline(__always)
 func assertConfined(to queue: DispatchQueue) {
-    assert({
-        dispatchPrecondition(condition: .onQueue(queue))
-        return true
-    }())
+    assert(
+        {
+            dispatchPrecondition(condition: .onQueue(queue))
+            return true
+        }())
 }

@@ -29,19 +29,24 @@ enum ConfigurationFileContents {
         default: return .failure(Failure(reason: "it is not a regular file (a device, a pipe or a socket)"))
         }
         guard status.st_size <= limit else {
-            return .failure(Failure(reason: "it holds \(status.st_size) bytes, more than the \(limit) a configuration file may"))
+            return .failure(
+                Failure(reason: "it holds \(status.st_size) bytes, more than the \(limit) a configuration file may"))
         }
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var count = 0
         // Up to one byte past the limit: a file that grew since `fstat` is refused too, never read whole.
         while count <= limit {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, limit + 1 - count) }
+            let read = bytes.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress! + count, limit + 1 - count)
+            }
             if read < 0, errno == EINTR { continue }
             guard read >= 0 else { return .failure(Failure(errno: errno)) }
             if read == 0 { break }
             count += read
         }
-        guard count <= limit else { return .failure(Failure(reason: "it holds more than the \(limit) bytes a configuration file may")) }
+        guard count <= limit else {
+            return .failure(Failure(reason: "it holds more than the \(limit) bytes a configuration file may"))
+        }
         return .success(Data(bytes[..<count]))
     }
 

@@ -88,10 +88,12 @@ struct ConfigurationKey: Hashable, Sendable {
     private static let gatewayKeys: [Self] = [
         brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
         tlsCertificateFile, tlsKeyFile, sessionExpiry, replyTopics, gateway, baseTopic, adapter, adapters, adapterSlots,
-        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
+        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile,
+        stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
         homeAssistantFastStreams, commandRate,
         commandBurst, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
-        httpPasswordFile, httpPasswordHashFile, httpTokenFile, httpHosts, httpMaxConnections, httpMaxConnectionsPerSource,
+        httpPasswordFile, httpPasswordHashFile, httpTokenFile, httpHosts, httpMaxConnections,
+        httpMaxConnectionsPerSource,
     ]
 
     /// The keys of the registered families' sections, in the registry's order.

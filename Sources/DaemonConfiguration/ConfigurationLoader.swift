@@ -53,8 +53,10 @@ public enum ConfigurationLoader {
         hostName: String
     ) throws(ConfigurationError) -> LoadedConfiguration {
         let settings = file.overridden(by: .environment(environment)).overridden(by: try commandLine.settings())
-        return try ConfigurationResolver(settings: settings, hostName: hostName, systemdStateDirectory: environment["STATE_DIRECTORY"])
-            .resolve(file: path)
+        return try ConfigurationResolver(
+            settings: settings, hostName: hostName, systemdStateDirectory: environment["STATE_DIRECTORY"]
+        )
+        .resolve(file: path)
     }
 
     /// The file to read and the name it was given by (`--config` or `GATT2MQTT_CONFIG`).

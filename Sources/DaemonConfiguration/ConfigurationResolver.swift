@@ -1,13 +1,14 @@
 import Bridge
+import Logging
+import MQTT
+import Peripherals
+import WebUI
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import Logging
-import MQTT
-import WebUI
-import Peripherals
 
 /// Turns merged settings into a checked configuration: the one place defaults are filled in and
 /// every value is checked, with errors naming the setting as the user wrote it.
@@ -40,7 +41,9 @@ struct ConfigurationResolver {
         }
         if let slots = integer(.adapterSlots) {
             guard Self.adapterSlotRange.contains(slots) else {
-                throw fail(.adapterSlots, "must be a whole number of connections from 1 to \(Self.adapterSlotRange.upperBound), not \(slots)")
+                throw fail(
+                    .adapterSlots,
+                    "must be a whole number of connections from 1 to \(Self.adapterSlotRange.upperBound), not \(slots)")
             }
             bridge.adapterSlots = slots
         }
@@ -62,28 +65,38 @@ struct ConfigurationResolver {
         let http = try resolveHTTP()
         bridge.livePageURL = http?.linkURL
         if let seconds = try finite(.healthInterval) {
-            guard (0.1...86400).contains(seconds) else { throw fail(.healthInterval, "must be from 0.1 to 86400 seconds, not \(seconds)") }
+            guard (0.1...86400).contains(seconds) else {
+                throw fail(.healthInterval, "must be from 0.1 to 86400 seconds, not \(seconds)")
+            }
             bridge.healthInterval = .milliseconds(Int(seconds * 1000))
         }
         bridge.healthFile = text(.healthFile)
-        bridge.stateDirectory = text(.stateDirectory) ?? systemdStateDirectory.flatMap { $0.split(separator: ":").first.map(String.init) }
+        bridge.stateDirectory =
+            text(.stateDirectory) ?? systemdStateDirectory.flatMap { $0.split(separator: ":").first.map(String.init) }
             ?? Self.defaultStateDirectory
         if let seconds = integer(.sessionExpiry) {
-            guard (0...Int(UInt32.max)).contains(seconds) else { throw fail(.sessionExpiry, "must be from 0 to \(UInt32.max) seconds, not \(seconds)") }
+            guard (0...Int(UInt32.max)).contains(seconds) else {
+                throw fail(.sessionExpiry, "must be from 0 to \(UInt32.max) seconds, not \(seconds)")
+            }
             bridge.sessionExpirySeconds = UInt32(seconds)
         }
         bridge.replyTopics = try resolveReplyTopics()
         if let rate = try finite(.commandRate) {
-            guard rate > 0, rate <= 10_000 else { throw fail(.commandRate, "must be more than 0 and at most 10000 commands per second, not \(rate)") }
+            guard rate > 0, rate <= 10_000 else {
+                throw fail(.commandRate, "must be more than 0 and at most 10000 commands per second, not \(rate)")
+            }
             bridge.commandRate.perSecond = rate
         }
         if let burst = integer(.commandBurst) {
-            guard (1...100_000).contains(burst) else { throw fail(.commandBurst, "must be from 1 to 100000 commands, not \(burst)") }
+            guard (1...100_000).contains(burst) else {
+                throw fail(.commandBurst, "must be from 1 to 100000 commands, not \(burst)")
+            }
             bridge.commandRate.burst = Double(burst)
         }
         return LoadedConfiguration(
             bridge: bridge, logLevel: logLevel, file: file, http: http, passwordSource: passwordSource,
-            httpPasswordFile: text(.httpPasswordFile), httpPasswordHashFile: text(.httpPasswordHashFile), httpTokenFile: text(.httpTokenFile))
+            httpPasswordFile: text(.httpPasswordFile), httpPasswordHashFile: text(.httpPasswordHashFile),
+            httpTokenFile: text(.httpTokenFile))
     }
 
     // MARK: - Sections
@@ -103,7 +116,8 @@ struct ConfigurationResolver {
             names = list(.adapters)
         } else if let text = text(.adapter) {
             key = .adapter
-            names = settings[.adapter]?.source == .environment
+            names =
+                settings[.adapter]?.source == .environment
                 ? text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimming() }
                 : [text]
         } else {
@@ -115,7 +129,9 @@ struct ConfigurationResolver {
                 throw fail(key, "must be a BlueZ adapter name such as hci0, not '\(name)'")
             }
         }
-        guard Set(names).count == names.count else { throw fail(key, "names an adapter twice: \(names.joined(separator: ", "))") }
+        guard Set(names).count == names.count else {
+            throw fail(key, "names an adapter twice: \(names.joined(separator: ", "))")
+        }
         return names
     }
 
@@ -130,12 +146,16 @@ struct ConfigurationResolver {
             throw fail(.httpListen, error.description)
         }
         if text(.httpPasswordFile) != nil, text(.httpPasswordHashFile) != nil {
-            throw fail(.httpPasswordHashFile, "and \(name(.httpPasswordFile)) both give the page's password: use one of them")
+            throw fail(
+                .httpPasswordHashFile, "and \(name(.httpPasswordFile)) both give the page's password: use one of them")
         }
-        let passwordKey: ConfigurationKey = text(.httpPasswordHashFile) != nil ? .httpPasswordHashFile : .httpPasswordFile
+        let passwordKey: ConfigurationKey =
+            text(.httpPasswordHashFile) != nil ? .httpPasswordHashFile : .httpPasswordFile
         switch (text(.httpUsername), text(passwordKey)) {
         case (let user?, let path?):
-            guard !user.isEmpty, !user.contains(":") else { throw fail(.httpUsername, "must be non-empty and without ':'") }
+            guard !user.isEmpty, !user.contains(":") else {
+                throw fail(.httpUsername, "must be non-empty and without ':'")
+            }
             options.username = user
             if passwordKey == .httpPasswordHashFile {
                 options.passwordHash = try bcryptHash(path)
@@ -144,7 +164,8 @@ struct ConfigurationResolver {
             }
         case (nil, nil): break
         case (nil, _?): throw fail(passwordKey, "needs \(name(.httpUsername)) too")
-        case (_?, nil): throw fail(.httpUsername, "needs \(name(.httpPasswordFile)) or \(name(.httpPasswordHashFile)) too")
+        case (_?, nil):
+            throw fail(.httpUsername, "needs \(name(.httpPasswordFile)) or \(name(.httpPasswordHashFile)) too")
         }
         if let path = text(.httpTokenFile) { options.token = try secret(.httpTokenFile, path) }
         // The page sends commands, pairs and forgets: beyond this machine, only for whoever holds the credentials.
@@ -155,19 +176,24 @@ struct ConfigurationResolver {
                     + "\(name(.httpPasswordFile)), or \(name(.httpTokenFile))), or listen on 127.0.0.1")
         }
         if let limit = integer(.httpMaxConnections) {
-            guard (1...65536).contains(limit) else { throw fail(.httpMaxConnections, "must be from 1 to 65536 connections, not \(limit)") }
+            guard (1...65536).contains(limit) else {
+                throw fail(.httpMaxConnections, "must be from 1 to 65536 connections, not \(limit)")
+            }
             options.maxConnections = limit
         }
         if let limit = integer(.httpMaxConnectionsPerSource) {
             guard (1...options.maxConnections).contains(limit) else {
-                throw fail(.httpMaxConnectionsPerSource, "must be from 1 to \(name(.httpMaxConnections)) (\(options.maxConnections)), not \(limit)")
+                throw fail(
+                    .httpMaxConnectionsPerSource,
+                    "must be from 1 to \(name(.httpMaxConnections)) (\(options.maxConnections)), not \(limit)")
             }
             options.maxConnectionsPerSource = limit
         } else {
             options.maxConnectionsPerSource = min(options.maxConnectionsPerSource, options.maxConnections)
         }
         options.hosts = list(.httpHosts)
-        for host in options.hosts where host.isEmpty || !host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) {
+        for host in options.hosts
+        where host.isEmpty || !host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) {
             throw fail(.httpHosts, "must be host names (letters, digits, '.', '-'), not '\(host)'")
         }
         return options
@@ -180,7 +206,8 @@ struct ConfigurationResolver {
             throw fail(
                 .httpPasswordHashFile,
                 "\(path) does not hold a bcrypt hash ($2a$, $2b$ or $2y$ with a cost from \(BcryptPassword.costs.lowerBound) to "
-                    + "\(BcryptPassword.costs.upperBound), 60 characters): make one with htpasswd -nbBC 12 \"\" PASSWORD | cut -d: -f2")
+                    + "\(BcryptPassword.costs.upperBound), 60 characters): make one with htpasswd -nbBC 12 \"\" PASSWORD | cut -d: -f2"
+            )
         }
         return hash
     }
@@ -214,7 +241,9 @@ struct ConfigurationResolver {
         var filters: [TopicFilter] = []
         for text in list(.replyTopics) {
             guard let filter = TopicFilter(text) else {
-                throw fail(.replyTopics, "must be MQTT topic filters ('+' and '#' only as whole levels, '#' last), not '\(text)'")
+                throw fail(
+                    .replyTopics,
+                    "must be MQTT topic filters ('+' and '#' only as whole levels, '#' last), not '\(text)'")
             }
             filters.append(filter)
         }
@@ -233,12 +262,16 @@ struct ConfigurationResolver {
         case let other?: throw fail(.fleetEnabled, "must be auto, true or false, not '\(other)'")
         }
         if let seconds = try finite(.fleetRefreshSeconds) {
-            guard (0.5...600).contains(seconds) else { throw fail(.fleetRefreshSeconds, "must be from 0.5 to 600 seconds, not \(seconds)") }
+            guard (0.5...600).contains(seconds) else {
+                throw fail(.fleetRefreshSeconds, "must be from 0.5 to 600 seconds, not \(seconds)")
+            }
             options.refreshInterval = .milliseconds(Int(seconds * 1000))
         }
         // The default path, even written out (as the example file does), may give way to the clock (`Incarnation`).
         if let file = text(.fleetIncarnationFile) {
-            (options.incarnationFile, options.incarnationFileChosen) = (file, file != FleetOptions.defaultIncarnationFile)
+            (options.incarnationFile, options.incarnationFileChosen) = (
+                file, file != FleetOptions.defaultIncarnationFile
+            )
         }
         return enabled ? options : nil
     }
@@ -401,7 +434,9 @@ struct ConfigurationResolver {
     }
 
     /// A topic prefix: levels without wildcards, empty ones or a leading `$` (`allowingNone`: or no prefix at all).
-    private func checkTopicLevels(_ key: ConfigurationKey, _ value: String, allowingNone: Bool = true) throws(ConfigurationError) {
+    private func checkTopicLevels(_ key: ConfigurationKey, _ value: String, allowingNone: Bool = true)
+        throws(ConfigurationError)
+    {
         guard (allowingNone || !value.isEmpty) && TopicMap.isValidBaseTopic(value) else {
             throw fail(key, "must be topic levels without '+', '#', empty levels or a leading '$', not '\(value)'")
         }
@@ -427,7 +462,8 @@ struct ConfigurationResolver {
     static func read(_ path: String, name: String) throws(ConfigurationError) -> Data {
         switch ConfigurationFileContents.read(path) {
         case .success(let data): return data
-        case .failure(let failure): throw ConfigurationError(key: name, message: "cannot read \(path): \(failure.reason)")
+        case .failure(let failure):
+            throw ConfigurationError(key: name, message: "cannot read \(path): \(failure.reason)")
         }
     }
 

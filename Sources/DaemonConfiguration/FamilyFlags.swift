@@ -45,13 +45,19 @@ public enum FamilyFlags {
     private static let byFlag: [String: ConfigurationKey] = Dictionary(
         uniqueKeysWithValues: ConfigurationKey.familyKeys.compactMap { key in key.familyFlag.map { ($0, key) } })
 
-    private static func value(_ text: String, of key: ConfigurationKey, flag: String) throws(ConfigurationError) -> SettingValue {
+    private static func value(_ text: String, of key: ConfigurationKey, flag: String) throws(ConfigurationError)
+        -> SettingValue
+    {
         switch key.kind {
         case .number:
-            guard let number = Double(text) else { throw ConfigurationError(key: flag, message: "must be a number, not '\(text)'") }
+            guard let number = Double(text) else {
+                throw ConfigurationError(key: flag, message: "must be a number, not '\(text)'")
+            }
             return .number(number)
         case .integer:
-            guard let integer = Int(text) else { throw ConfigurationError(key: flag, message: "must be a whole number, not '\(text)'") }
+            guard let integer = Int(text) else {
+                throw ConfigurationError(key: flag, message: "must be a whole number, not '\(text)'")
+            }
             return .integer(integer)
         case .integers:
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)

@@ -1,4 +1,5 @@
 import Bridge
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -139,7 +139,8 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
             case .number(let value): add(indent, "\(leaf): \(number(value))")
             case .word(let word): add(indent, "\(leaf): \(word)")
             case .text(let text): add(indent, "\(leaf): \(quoted(text))")
-            case .integers(let values): add(indent, "\(leaf): [" + values.map(String.init).joined(separator: ", ") + "]")
+            case .integers(let values):
+                add(indent, "\(leaf): [" + values.map(String.init).joined(separator: ", ") + "]")
             case .unset(let why): add(indent, "# \(leaf): \(why)")
             }
         }

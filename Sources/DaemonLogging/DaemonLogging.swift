@@ -5,7 +5,8 @@ import Logging
 public enum DaemonLogging {
     /// Bootstraps swift-log once for the process and returns the threshold to change later.
     @discardableResult
-    public static func bootstrap(level: Logger.Level, destination: LogDestination = .ofStandardError()) -> LogThreshold {
+    public static func bootstrap(level: Logger.Level, destination: LogDestination = .ofStandardError()) -> LogThreshold
+    {
         let threshold = LogThreshold(level)
         switch destination {
         case .journal:

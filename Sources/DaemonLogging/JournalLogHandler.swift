@@ -1,7 +1,8 @@
+import Logging
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Logging
 
 /// Writes log lines for the journal: each line begins with its priority (`<4>` for a warning) so that
 /// `journalctl -p warning` finds it, and carries no timestamp, which the journal adds itself. journald reads each
@@ -15,7 +16,10 @@ public struct JournalLogHandler: LogHandler {
     private let write: @Sendable (String) -> Void
 
     /// `threshold` is shared by every logger of the process, so a level changed at run time reaches all.
-    public init(label: String, threshold: LogThreshold, write: @escaping @Sendable (String) -> Void = JournalLogHandler.writeToStandardError) {
+    public init(
+        label: String, threshold: LogThreshold,
+        write: @escaping @Sendable (String) -> Void = JournalLogHandler.writeToStandardError
+    ) {
         self.label = label
         self.threshold = threshold
         self.write = write
@@ -40,9 +44,14 @@ public struct JournalLogHandler: LogHandler {
 
     /// The line written for one message, with its priority.
     public static func line(level: Logger.Level, label: String, metadata: Logger.Metadata, message: String) -> String {
-        let fields = metadata.isEmpty
-            ? "" : " " + LogEscaping.escaped(metadata).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        return "<\(JournalPriority.of(level))>\(level) \(LogEscaping.escaped(label)):\(fields) \(LogEscaping.escaped(message))\n"
+        let fields =
+            metadata.isEmpty
+            ? ""
+            : " "
+                + LogEscaping.escaped(metadata).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                    separator: " ")
+        return
+            "<\(JournalPriority.of(level))>\(level) \(LogEscaping.escaped(label)):\(fields) \(LogEscaping.escaped(message))\n"
     }
 
     /// One write(2) a message, so that lines from several threads never interleave within a message.

@@ -11,12 +11,16 @@ public struct ThresholdStreamLogHandler: LogHandler {
     public var metadataProvider: Logger.MetadataProvider?
 
     public init(label: String, threshold: LogThreshold) {
-        self.init(StreamLogHandler.standardError(label: LogEscaping.escaped(label), metadataProvider: nil), threshold: threshold)
+        self.init(
+            StreamLogHandler.standardError(label: LogEscaping.escaped(label), metadataProvider: nil),
+            threshold: threshold)
     }
 
     /// Writes to `stream` instead of standard error (a test reads what was written).
     public init(label: String, threshold: LogThreshold, stream: any TextOutputStream & Sendable) {
-        self.init(StreamLogHandler(label: LogEscaping.escaped(label), stream: stream, metadataProvider: nil), threshold: threshold)
+        self.init(
+            StreamLogHandler(label: LogEscaping.escaped(label), stream: stream, metadataProvider: nil),
+            threshold: threshold)
     }
 
     private init(_ stream: StreamLogHandler, threshold: LogThreshold) {

@@ -21,7 +21,9 @@ struct PeerClaimTable: Sendable {
     mutating func record(_ claim: Claim, at instant: FleetInstant, memory: Duration) -> Bool {
         let index = entries.firstIndex { $0.claim.gateway >= claim.gateway } ?? entries.endIndex
         if index < entries.endIndex, entries[index].claim.gateway == claim.gateway {
-            guard claim.isNewer(than: entries[index].claim) || instant >= entries[index].receivedAt + memory else { return false }
+            guard claim.isNewer(than: entries[index].claim) || instant >= entries[index].receivedAt + memory else {
+                return false
+            }
             entries[index] = Entry(claim: claim, receivedAt: instant)
         } else {
             entries.insert(Entry(claim: claim, receivedAt: instant), at: index)

@@ -10,7 +10,7 @@ public enum HandOver {
     @inline(__always)
     public static func publish(_ object: AnyObject) {
         #if GATT2MQTT_TSAN
-        ThreadSanitizer.release(Unmanaged.passUnretained(object).toOpaque())
+            ThreadSanitizer.release(Unmanaged.passUnretained(object).toOpaque())
         #endif
     }
 
@@ -18,7 +18,7 @@ public enum HandOver {
     @inline(__always)
     public static func receive(_ object: AnyObject) {
         #if GATT2MQTT_TSAN
-        ThreadSanitizer.acquire(Unmanaged.passUnretained(object).toOpaque())
+            ThreadSanitizer.acquire(Unmanaged.passUnretained(object).toOpaque())
         #endif
     }
 }

@@ -13,8 +13,8 @@ import Synchronization
 public struct Mutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
     @usableFromInline let lock: Synchronization.Mutex<Value>
     #if GATT2MQTT_TSAN
-    /// An address of its own for the annotations (the value's address cannot be taken without an access).
-    @usableFromInline let token = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+        /// An address of its own for the annotations (the value's address cannot be taken without an access).
+        @usableFromInline let token = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
     #endif
 
     @inlinable
@@ -23,7 +23,7 @@ public struct Mutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
     }
 
     #if GATT2MQTT_TSAN
-    deinit { token.deallocate() }
+        deinit { token.deallocate() }
     #endif
 
     /// Runs `body` with the value while holding the lock.
@@ -32,17 +32,17 @@ public struct Mutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         #if GATT2MQTT_TSAN
-        let token = token
-        return try lock.withLock { (value: inout sending Value) throws(E) -> sending Result in
-            ThreadSanitizer.acquire(token)
-            defer { ThreadSanitizer.release(token) }
-            return try body(&value)
-        }
+            let token = token
+            return try lock.withLock { (value: inout sending Value) throws(E) -> sending Result in
+                ThreadSanitizer.acquire(token)
+                defer { ThreadSanitizer.release(token) }
+                return try body(&value)
+            }
         #else
-        // `body` itself, not a closure around it: Swift 6.2's checker (Debian's swiftlang, the arm64 path of
-        // issue #42) reports passing the value on from such a closure as "sending 'value' risks causing data
-        // races", which 6.3 accepts.
-        return try lock.withLock(body)
+            // `body` itself, not a closure around it: Swift 6.2's checker (Debian's swiftlang, the arm64 path of
+            // issue #42) reports passing the value on from such a closure as "sending 'value' risks causing data
+            // races", which 6.3 accepts.
+            return try lock.withLock(body)
         #endif
     }
 }

@@ -28,8 +28,10 @@ extension MQTTClient {
             var wake = pollfd(fd: loopWake.readEnd, events: Int16(POLLIN), revents: 0)
             _ = poll(&wake, 1, Self.hostSilenceMilliseconds)
             loopWake.drain()
-            if state.withLock({ ContinuousClock.now - $0.lastServed > .milliseconds(Int(Self.hostSilenceMilliseconds)) }) {
-                logger.warning("the host thread stopped polling the broker's socket; the client's own thread takes it back")
+            if state.withLock({ ContinuousClock.now - $0.lastServed > .milliseconds(Int(Self.hostSilenceMilliseconds)) }
+            ) {
+                logger.warning(
+                    "the host thread stopped polling the broker's socket; the client's own thread takes it back")
                 self.host.withLock { $0 = nil }
                 break
             }
@@ -46,10 +48,12 @@ extension MQTTClient {
     /// On the host's thread: reads every packet that is there, writes what waits, and keeps the connection
     /// alive on each tick; a failure gives the socket back to the client's thread.
     private func serveHosted(_ readiness: DescriptorReadiness, host: any DescriptorHost) {
-        guard let hosted = state.withLock({ state in
-            state.lastServed = .now
-            return state.riding
-        }) else { return }
+        guard
+            let hosted = state.withLock({ state in
+                state.lastServed = .now
+                return state.riding
+            })
+        else { return }
         var code = MosquittoHandle.success
         if !readiness.isDisjoint(with: [.readable, .hungUp]) {
             code = handle.readPackets(Self.packetsPerRead)
@@ -93,6 +97,8 @@ extension MQTTClient {
     /// Debug builds check that the client's own thread never reads, writes or keeps alive the broker's socket
     /// while a host thread holds it (`ride(on:)`): libmosquitto's calls on a socket belong to one thread at a time.
     func assertSocketIsOwn() {
-        assert(state.withLock { $0.riding == nil }, "the client's thread served the broker's socket while the host thread held it")
+        assert(
+            state.withLock { $0.riding == nil },
+            "the client's thread served the broker's socket while the host thread held it")
     }
 }

@@ -85,7 +85,9 @@ extension MQTTClient {
         let socket = mosquitto_socket(handle.pointer)
         guard socket >= 0 else { return MosquittoHandle.noConnection }
         var descriptors = [
-            pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle.pointer) ? Int16(POLLOUT) : 0), revents: 0),
+            pollfd(
+                fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle.pointer) ? Int16(POLLOUT) : 0),
+                revents: 0),
             pollfd(fd: loopWake.readEnd, events: Int16(POLLIN), revents: 0),
         ]
         guard poll(&descriptors, 2, IOLoop.idlePollMilliseconds) >= 0 || errno == EINTR else {

@@ -1,7 +1,7 @@
 import CMosquitto
 import Dispatch
-import Logging
 import Locks
+import Logging
 import WakePipe
 
 /// An MQTT client over libmosquitto that keeps its session alive by itself.
@@ -54,10 +54,13 @@ public final class MQTTClient: Sendable {
         var logger = logger
         logger[metadataKey: "mqtt.client"] = "\(configuration.clientID)"
         self.logger = logger
-        guard let loopWake = WakePipe() else { throw MQTTError.invalidConfiguration("cannot create the I/O thread's wake-up pipe") }
+        guard let loopWake = WakePipe() else {
+            throw MQTTError.invalidConfiguration("cannot create the I/O thread's wake-up pipe")
+        }
         self.loopWake = loopWake
         handle = try MosquittoHandle(
-            clientID: configuration.clientID, cleanStart: configuration.cleanStart, writesOnIOThread: configuration.tls != nil)
+            clientID: configuration.clientID, cleanStart: configuration.cleanStart,
+            writesOnIOThread: configuration.tls != nil)
         try handle.apply(configuration)
         let (stream, messageContinuation) = AsyncStream.makeStream(
             of: MQTTMessage.self, bufferingPolicy: .bufferingNewest(max(configuration.incomingBufferSize, 1)))

@@ -5,6 +5,7 @@ extension MQTTConfiguration: CustomStringConvertible {
         let scheme = tls == nil ? "mqtt" : "mqtts"
         let user = username.map { " user \($0)" } ?? ""
         let password = password == nil ? "" : " password set"
-        return "MQTTConfiguration(\(scheme)://\(host):\(port), client \(clientID), \(protocolVersion)\(user)\(password))"
+        return
+            "MQTTConfiguration(\(scheme)://\(host):\(port), client \(clientID), \(protocolVersion)\(user)\(password))"
     }
 }

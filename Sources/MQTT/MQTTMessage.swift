@@ -45,7 +45,9 @@ public struct MQTTMessage: Sendable, Hashable {
     public var userProperties: [MQTTUserProperty]
 
     /// Whether it carries any MQTT 5 property.
-    var hasProperties: Bool { responseTopic != nil || correlationData != nil || messageExpiry != nil || !userProperties.isEmpty }
+    var hasProperties: Bool {
+        responseTopic != nil || correlationData != nil || messageExpiry != nil || !userProperties.isEmpty
+    }
 
     /// Creates a message with a binary payload.
     public init(

@@ -35,7 +35,9 @@ public struct MQTTMessages: AsyncSequence, Sendable {
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: stream.makeAsyncIterator(), waiting: waiting) }
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: stream.makeAsyncIterator(), waiting: waiting)
+    }
 }
 
 /// The bytes of the messages that wait for the consumer: a message's topic and payload.

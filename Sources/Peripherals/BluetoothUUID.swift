@@ -1,4 +1,3 @@
-
 /// Spelling rules for Bluetooth UUIDs as BlueZ reports them: full 128-bit, lower-case.
 public enum BluetoothUUID: Sendable {
     /// The part of the Bluetooth base UUID after the 16-bit value.
@@ -38,7 +37,8 @@ public enum BluetoothUUID: Sendable {
         var count = 0
         for byte in uuid.utf8 {
             switch (count, byte) {
-            case (8, UInt8(ascii: "-")), (13, UInt8(ascii: "-")), (18, UInt8(ascii: "-")), (23, UInt8(ascii: "-")): break
+            case (8, UInt8(ascii: "-")), (13, UInt8(ascii: "-")), (18, UInt8(ascii: "-")), (23, UInt8(ascii: "-")):
+                break
             case (8, _), (13, _), (18, _), (23, _): return false
             case (_, UInt8(ascii: "0")...UInt8(ascii: "9")), (_, UInt8(ascii: "a")...UInt8(ascii: "f")): break
             default: return false

@@ -29,7 +29,8 @@ extension DecodeFailure where Reason: LengthDecodeReason {
     static func requireLength(_ bytes: [UInt8], _ minimum: Int, characteristic: String) throws(DecodeFailure) {
         if bytes.isEmpty { throw DecodeFailure(characteristic: characteristic, reason: .empty) }
         guard bytes.count >= minimum else {
-            throw DecodeFailure(characteristic: characteristic, reason: .tooShort(minimum: minimum, actual: bytes.count))
+            throw DecodeFailure(
+                characteristic: characteristic, reason: .tooShort(minimum: minimum, actual: bytes.count))
         }
     }
 }

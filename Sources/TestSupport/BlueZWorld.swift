@@ -16,7 +16,9 @@ public enum BlueZWorld: String, Sendable, CaseIterable, CustomStringConvertible 
 
     /// The worlds this run tests: `GATT2MQTT_WORLDS` (comma-separated, e.g. `bluezoo`), else both.
     public static let enabled: [BlueZWorld] = {
-        guard let names = ProcessInfo.processInfo.environment["GATT2MQTT_WORLDS"], !names.isEmpty else { return allCases }
+        guard let names = ProcessInfo.processInfo.environment["GATT2MQTT_WORLDS"], !names.isEmpty else {
+            return allCases
+        }
         return names.split(separator: ",").compactMap { BlueZWorld(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
     }()
 }

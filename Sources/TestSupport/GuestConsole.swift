@@ -28,7 +28,8 @@ final class GuestConsole: Sendable {
         script: String, arguments: [String], name: String, label: String, runFolder: String, logFile: String? = nil,
         timeout: Duration
     ) async throws -> (console: GuestConsole, ready: String) {
-        let process = try ManagedProcess.launch(script, arguments: arguments, name: name, logFile: logFile, standardInput: true)
+        let process = try ManagedProcess.launch(
+            script, arguments: arguments, name: name, logFile: logFile, standardInput: true)
         do {
             let ready = try await process.waitForLine(timeout: timeout) { $0.hasPrefix("g2m-agent 0 ready") }
             return (GuestConsole(process: process, label: label, runFolder: runFolder), ready)
@@ -41,7 +42,8 @@ final class GuestConsole: Sendable {
     /// A new folder for a guest's run (logs, files handed over): under `GATT2MQTT_KEEP_LOGS` when it is set,
     /// else in `parent`, and then removed when the test process exits (`stop()` may remove it earlier).
     static func makeRunFolder(name: String, parent: String) throws -> String {
-        let folder = TestWorld.keptLogs.map { "\($0)/\(name)" } ?? URL(fileURLWithPath: parent).appendingPathComponent(name).path
+        let folder =
+            TestWorld.keptLogs.map { "\($0)/\(name)" } ?? URL(fileURLWithPath: parent).appendingPathComponent(name).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if TestWorld.keptLogs == nil { FoldersRemovedAtExit.add(folder) }
         return folder
@@ -54,7 +56,9 @@ final class GuestConsole: Sendable {
         let start = process.lineCount
         try process.send(line: "\(id) run \(timeout.components.seconds) \(command)")
         let prefix = "g2m-agent \(id) "
-        let end = try await process.waitForLine(after: start, timeout: timeout + .seconds(10)) { $0.hasPrefix(prefix + "exit ") }
+        let end = try await process.waitForLine(after: start, timeout: timeout + .seconds(10)) {
+            $0.hasPrefix(prefix + "exit ")
+        }
         let output = process.lines.dropFirst(start).map(\.text).filter { $0.hasPrefix(prefix + "out ") }
             .map { String($0.dropFirst(prefix.count + 4)) }
         return (Int32(end.dropFirst(prefix.count + 5)), output)

@@ -7,7 +7,8 @@ import Foundation
 public final class HomeAssistantInstance: Sendable {
     /// Where it is installed: `.build/homeassistant`, or `GATT2MQTT_HA_HOME` (with `GATT2MQTT_HA_VERSION` for the
     /// installer) to try gatt2mqtt's configs on another release with the same test.
-    public static let home = ProcessInfo.processInfo.environment["GATT2MQTT_HA_HOME"] ?? ProjectPaths.root + "/.build/homeassistant"
+    public static let home =
+        ProcessInfo.processInfo.environment["GATT2MQTT_HA_HOME"] ?? ProjectPaths.root + "/.build/homeassistant"
     static let python = home + "/venv/bin/python"
     static let hactl = ProjectPaths.root + "/scripts/homeassistant/hactl.py"
 
@@ -32,23 +33,35 @@ public final class HomeAssistantInstance: Sendable {
 
     /// Installs Home Assistant if need be, starts it, onboards it and adds the MQTT integration on `brokerPort`.
     public static func start(brokerPort: Int) async throws -> HomeAssistantInstance {
-        try await runToEnd(ProjectPaths.root + "/scripts/homeassistant/install", [home], name: "install-homeassistant", timeout: .seconds(900))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-ha-\(UUID().uuidString.prefix(8))").path
+        try await runToEnd(
+            ProjectPaths.root + "/scripts/homeassistant/install", [home], name: "install-homeassistant",
+            timeout: .seconds(900))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "g2m-ha-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let port = try FreePort.allocate()
         let url = "http://127.0.0.1:\(port)"
         _ = try await control(["configure", directory, "--port", "\(port)"])
         let process = try ManagedProcess.launch(
-            home + "/venv/bin/hass", arguments: ["--config", directory, "--log-file", directory + "/home-assistant.log", "--log-no-color"], name: "hass")
+            home + "/venv/bin/hass",
+            arguments: ["--config", directory, "--log-file", directory + "/home-assistant.log", "--log-no-color"],
+            name: "hass")
         do {
             // Start-up on two busy cores can take minutes the first time (it compiles and caches translations).
-            let onboarding = try await control(["onboard", "--url", url, "--wait-seconds", "300"], timeout: .seconds(330))
-            guard let token = (onboarding as? [String: Any])?["token"] as? String else { throw Failure(description: "onboard gave no token") }
+            let onboarding = try await control(
+                ["onboard", "--url", url, "--wait-seconds", "300"], timeout: .seconds(330))
+            guard let token = (onboarding as? [String: Any])?["token"] as? String else {
+                throw Failure(description: "onboard gave no token")
+            }
             _ = try await control(
-                ["add-mqtt", "--url", url, "--token", token, "--broker", "127.0.0.1", "--port", "\(brokerPort)"], timeout: .seconds(90))
+                ["add-mqtt", "--url", url, "--token", token, "--broker", "127.0.0.1", "--port", "\(brokerPort)"],
+                timeout: .seconds(90))
             // Home Assistant writes the release that last ran a configuration beside it.
-            let version = try String(contentsOfFile: directory + "/.HA_VERSION", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-            return HomeAssistantInstance(url: url, token: token, configDirectory: directory, version: version, process: process)
+            let version = try String(contentsOfFile: directory + "/.HA_VERSION", encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            return HomeAssistantInstance(
+                url: url, token: token, configDirectory: directory, version: version, process: process)
         } catch {
             await process.terminate(grace: .seconds(30))
             throw error
@@ -61,7 +74,9 @@ public final class HomeAssistantInstance: Sendable {
     }
 
     /// Home Assistant's log so far.
-    public var log: String { (try? String(contentsOfFile: configDirectory + "/home-assistant.log", encoding: .utf8)) ?? "" }
+    public var log: String {
+        (try? String(contentsOfFile: configDirectory + "/home-assistant.log", encoding: .utf8)) ?? ""
+    }
 
     /// Stops Home Assistant (SIGTERM; it takes a few seconds to save its state) and removes its folder.
     public func stop() async {
@@ -69,15 +84,20 @@ public final class HomeAssistantInstance: Sendable {
         try? FileManager.default.removeItem(atPath: configDirectory)
     }
 
-    private static func control(_ arguments: [String], timeout: Duration = .seconds(90), environment: [String: String] = [:]) async throws -> Any {
-        let output = try await runToEnd(python, [hactl] + arguments, name: "hactl-\(arguments.first ?? "")", timeout: timeout, environment: environment)
+    private static func control(
+        _ arguments: [String], timeout: Duration = .seconds(90), environment: [String: String] = [:]
+    ) async throws -> Any {
+        let output = try await runToEnd(
+            python, [hactl] + arguments, name: "hactl-\(arguments.first ?? "")", timeout: timeout,
+            environment: environment)
         return try JSONSerialization.jsonObject(with: Data(output.utf8), options: [.fragmentsAllowed])
     }
 
     /// Runs a command to its end; its standard output, or a failure with what it wrote.
     @discardableResult
     private static func runToEnd(
-        _ executable: String, _ arguments: [String], name: String, timeout: Duration, environment: [String: String] = [:]
+        _ executable: String, _ arguments: [String], name: String, timeout: Duration,
+        environment: [String: String] = [:]
     ) async throws -> String {
         let process = try ManagedProcess.launch(executable, arguments: arguments, environment: environment, name: name)
         let exit: ProcessExit
@@ -87,7 +107,11 @@ public final class HomeAssistantInstance: Sendable {
             await process.terminate()
             throw Failure(description: "\(name) did not finish in \(timeout): \(process.outputText.suffix(2000))")
         }
-        guard exit == .exited(0) else { throw Failure(description: "\(name) \(arguments.dropFirst().prefix(3)) ended with \(exit): \(process.outputText.suffix(3000))") }
+        guard exit == .exited(0) else {
+            throw Failure(
+                description:
+                    "\(name) \(arguments.dropFirst().prefix(3)) ended with \(exit): \(process.outputText.suffix(3000))")
+        }
         return process.lines.filter { $0.stream == .stdout }.map(\.text).joined(separator: "\n")
     }
 }

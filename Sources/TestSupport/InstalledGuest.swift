@@ -54,7 +54,8 @@ public final class InstalledGuest: Sendable {
     /// has no Swift runtime) is copied into the run folder for `startSimulator`.
     /// `timeout` covers making the root and booting.
     public static func boot(
-        packages: [String], release: DebianRelease = .bookworm, simulator: String? = nil, timeout: Duration = .seconds(600)
+        packages: [String], release: DebianRelease = .bookworm, simulator: String? = nil,
+        timeout: Duration = .seconds(600)
     ) async throws -> InstalledGuest {
         let deadline = ContinuousClock.now + timeout
         let root = try await makeRoot(packages: packages, release: release, timeout: timeout)
@@ -67,15 +68,18 @@ public final class InstalledGuest: Sendable {
             let simulatorInGuest = try simulator.map { try copy($0, to: runFolder + "/gatt2mqtt-sim") }
             let (agent, ready) = try await GuestConsole.boot(
                 script: ProjectPaths.root + "/scripts/installed/boot", arguments: [root, runFolder, "\(port)"],
-                name: "installed-guest", label: "installed guest", runFolder: runFolder, logFile: runFolder + "/console.log",
+                name: "installed-guest", label: "installed guest", runFolder: runFolder,
+                logFile: runFolder + "/console.log",
                 timeout: max(deadline - ContinuousClock.now, .seconds(1)))
             // Not at the line's start: systemd 257 (Debian 13) writes terminal resets and a cursor-position query
             // on the console before the agent's first line (its TTYReset= and terminal size probe).
             let marker = "g2m-guest: system "
             let stateLine = agent.process.lines.map(\.text).last(where: { $0.contains(marker) })
             return InstalledGuest(
-                mqttPort: port, runFolder: runFolder, root: root, kernelRelease: String(ready.split(separator: " ").last ?? ""),
-                systemState: stateLine.flatMap { line in line.range(of: marker).map { String(line[$0.upperBound...]) } } ?? "unknown",
+                mqttPort: port, runFolder: runFolder, root: root,
+                kernelRelease: String(ready.split(separator: " ").last ?? ""),
+                systemState: stateLine.flatMap { line in line.range(of: marker).map { String(line[$0.upperBound...]) } }
+                    ?? "unknown",
                 simulator: simulatorInGuest, agent: agent)
         } catch {
             if TestWorld.keptLogs == nil { try? FileManager.default.removeItem(atPath: runFolder) }
@@ -102,7 +106,8 @@ public final class InstalledGuest: Sendable {
         guard !packages.isEmpty else { throw WorldFailure(description: "installed guest: no package to install") }
         let paths = packages.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let maker = try ManagedProcess.launch(
-            ProjectPaths.root + "/scripts/installed/root", arguments: ["--release", release.rawValue] + paths, name: "installed-root")
+            ProjectPaths.root + "/scripts/installed/root", arguments: ["--release", release.rawValue] + paths,
+            name: "installed-root")
         let exit = try await maker.waitForExit(timeout: timeout)
         let root = maker.lines.filter { $0.stream == .stdout }.last?.text ?? ""
         guard exit == .exited(0), root.hasPrefix("/") else {
@@ -114,7 +119,9 @@ public final class InstalledGuest: Sendable {
     /// Runs a shell command (bash, as root) in the guest. Returns its exit status (nil when it timed out) and
     /// its output lines (standard output and error), once it has ended: start what should keep running with
     /// `systemd-run`, whose services the guest's systemd owns.
-    public func run(_ command: String, timeout: Duration = .seconds(60)) async throws -> (status: Int32?, output: [String]) {
+    public func run(_ command: String, timeout: Duration = .seconds(60)) async throws -> (
+        status: Int32?, output: [String]
+    ) {
         try await agent.run(command, timeout: timeout)
     }
 
@@ -134,7 +141,8 @@ public final class InstalledGuest: Sendable {
         guard let simulator else { throw WorldFailure(description: "installed guest: booted without a simulator") }
         let unit = unit ?? "g2m-sim-\(adapter)"
         let input = "/run/\(unit).in"
-        let command = ([simulator, "--adapter", adapter] + arguments).map(GuestConsole.shellQuoted).joined(separator: " ")
+        let command = ([simulator, "--adapter", adapter] + arguments).map(GuestConsole.shellQuoted).joined(
+            separator: " ")
         // The FIFO is opened read-write, so the simulator never sees its end; the READY line is looked for
         // in this invocation's journal only (an earlier run under the same name has its own).
         let script = [
@@ -149,8 +157,10 @@ public final class InstalledGuest: Sendable {
         ].joined(separator: "; ")
         let (status, output) = try await run(script, timeout: timeout + .seconds(10))
         guard status == 0, let ready = output.last(where: { $0.hasPrefix("READY ") }) else {
-            throw WorldFailure(description: "installed guest: the simulator did not get ready (\(status.map(String.init) ?? "timeout")):\n"
-                + output.joined(separator: "\n"))
+            throw WorldFailure(
+                description:
+                    "installed guest: the simulator did not get ready (\(status.map(String.init) ?? "timeout")):\n"
+                    + output.joined(separator: "\n"))
         }
         return Simulator(unit: unit, input: input, ready: ready)
     }
@@ -165,7 +175,9 @@ public final class InstalledGuest: Sendable {
     /// Copies `source` to `destination` (replacing it), keeping its permissions; returns `destination`.
     @discardableResult
     private static func copy(_ source: String, to destination: String) throws -> String {
-        if FileManager.default.fileExists(atPath: destination) { try FileManager.default.removeItem(atPath: destination) }
+        if FileManager.default.fileExists(atPath: destination) {
+            try FileManager.default.removeItem(atPath: destination)
+        }
         try FileManager.default.copyItem(atPath: source, toPath: destination)
         return destination
     }

@@ -16,7 +16,9 @@ public enum MQTTHandshake {
     /// Sends a CONNECT with a clean session to 127.0.0.1:`port` and returns the CONNACK's return code
     /// (3.1.1) or reason code (5); a DISCONNECT follows an accepted one. Throws when the connection fails,
     /// closes, or says nothing within `timeout`.
-    public static func connackCode(port: Int, level: Level = .v311, clientID: String = "g2m-ready", timeout: Duration = .seconds(5))
+    public static func connackCode(
+        port: Int, level: Level = .v311, clientID: String = "g2m-ready", timeout: Duration = .seconds(5)
+    )
         throws -> UInt8
     {
         let socket = try TCPSocket.connect(port: port, timeout: timeout)
@@ -74,12 +76,15 @@ struct TCPSocket {
     static func connect(port: Int, timeout: Duration) throws -> TCPSocket {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXFailure("socket") }
-        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
+        var limit = timeval(
+            tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var address = FreePort.loopbackAddress(port: port)
         let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
         guard connected else {
             let failure = POSIXFailure("connect 127.0.0.1:\(port)")
@@ -92,7 +97,9 @@ struct TCPSocket {
     func write(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[sent...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard count > 0 else { throw POSIXFailure("send") }
             sent += count
         }

@@ -64,7 +64,7 @@ public final class MosquittoBroker: Sendable {
                 try await broker.writeConfiguration()
                 try await broker.launch(timeout: timeout)
                 return broker
-            } catch where port == nil && attempt < 3 {
+            } catch  where port == nil && attempt < 3 {
                 attempt += 1
             }
         }

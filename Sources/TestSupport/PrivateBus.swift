@@ -16,7 +16,9 @@ public final class PrivateBus: Sendable {
     /// clients of any uid (the session bus's policy plus `<allow user="*"/>`; its folder and socket are
     /// open to all).
     public static func start(admittingAnyUser: Bool = PrivateBus.admitsAnyUser) async throws -> PrivateBus {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-bus-\(UUID().uuidString.prefix(8))").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "g2m-bus-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let address = "unix:path=\(directory)/bus"
         var configuration = ["--session"]
@@ -27,7 +29,8 @@ public final class PrivateBus: Sendable {
             configuration = ["--config-file=\(file)"]
         }
         let process = try ManagedProcess.launch(
-            "dbus-daemon", arguments: configuration + ["--nofork", "--nopidfile", "--address=\(address)", "--print-address=1"],
+            "dbus-daemon",
+            arguments: configuration + ["--nofork", "--nopidfile", "--address=\(address)", "--print-address=1"],
             name: "dbus-daemon")
         // The daemon prints its address once it listens.
         try await process.waitForLine(containing: "unix:path=")
@@ -36,7 +39,10 @@ public final class PrivateBus: Sendable {
 
     /// The session bus's own configuration (what `--session` loads), and any uid let in.
     private static func anyUserConfiguration() -> String {
-        let session = ["/usr/share/dbus-1/session.conf", "/etc/dbus-1/session.conf"].first { FileManager.default.fileExists(atPath: $0) }
+        let session =
+            ["/usr/share/dbus-1/session.conf", "/etc/dbus-1/session.conf"].first {
+                FileManager.default.fileExists(atPath: $0)
+            }
             ?? "/usr/share/dbus-1/session.conf"
         return """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"

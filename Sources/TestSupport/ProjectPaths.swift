@@ -21,7 +21,10 @@ public enum ProjectPaths {
     /// A built executable. `GATT2MQTT_UNDER_TEST` names another `gatt2mqtt` for the integration tests to run:
     /// scripts/test's arm64 world sets it to the arm64 build under qemu-user.
     public static func binary(_ name: String) -> String {
-        if name == "gatt2mqtt", let other = ProcessInfo.processInfo.environment["GATT2MQTT_UNDER_TEST"], !other.isEmpty { return other }
+        if name == "gatt2mqtt", let other = ProcessInfo.processInfo.environment["GATT2MQTT_UNDER_TEST"], !other.isEmpty
+        {
+            return other
+        }
         return binaries + "/" + name
     }
 

@@ -28,7 +28,9 @@ public final class RabbitMQCluster: Sendable {
     /// Starts `count` nodes and returns once every one has joined the cluster and accepts MQTT.
     /// The first node starts alone, then the others join it together.
     public static func start(nodes count: Int = 3, timeout: Duration = .seconds(120)) async throws -> RabbitMQCluster {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rabbitmq-\(UUID().uuidString.prefix(8))").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rabbitmq-\(UUID().uuidString.prefix(8))"
+        ).path
         let cluster = RabbitMQCluster(
             directory: directory, epmdPort: try FreePort.allocate(),
             mqttPorts: try (0..<count).map { _ in try FreePort.allocate() },
@@ -106,19 +108,23 @@ public final class RabbitMQCluster: Sendable {
         try files.createDirectory(atPath: "\(directory)/home", withIntermediateDirectories: true)
         // Erlang refuses a cookie file that others can read; every node and rabbitmqctl share this home.
         let cookie = "\(directory)/home/.erlang.cookie"
-        try "G2M\(UUID().uuidString.replacingOccurrences(of: "-", with: ""))".write(toFile: cookie, atomically: false, encoding: .utf8)
+        try "G2M\(UUID().uuidString.replacingOccurrences(of: "-", with: ""))".write(
+            toFile: cookie, atomically: false, encoding: .utf8)
         chmod(cookie, 0o400)
         let peers = mqttPorts.indices.map { "cluster_formation.classic_config.nodes.\($0 + 1) = \(name(of: $0))" }
         for index in mqttPorts.indices {
             try files.createDirectory(atPath: folder(of: index), withIntermediateDirectories: true)
-            let configuration = [
-                "listeners.tcp = none",  // no AMQP: the MQTT plugin is all the tests use
-                "mqtt.listeners.tcp.default = 127.0.0.1:\(mqttPorts[index])",
-                "mqtt.allow_anonymous = true",
-                "cluster_formation.peer_discovery_backend = classic_config",
-            ] + peers
-            try (configuration.joined(separator: "\n") + "\n").write(toFile: "\(folder(of: index))/rabbitmq.conf", atomically: true, encoding: .utf8)
-            try "[rabbitmq_mqtt].\n".write(toFile: "\(folder(of: index))/enabled_plugins", atomically: true, encoding: .utf8)
+            let configuration =
+                [
+                    "listeners.tcp = none",  // no AMQP: the MQTT plugin is all the tests use
+                    "mqtt.listeners.tcp.default = 127.0.0.1:\(mqttPorts[index])",
+                    "mqtt.allow_anonymous = true",
+                    "cluster_formation.peer_discovery_backend = classic_config",
+                ] + peers
+            try (configuration.joined(separator: "\n") + "\n").write(
+                toFile: "\(folder(of: index))/rabbitmq.conf", atomically: true, encoding: .utf8)
+            try "[rabbitmq_mqtt].\n".write(
+                toFile: "\(folder(of: index))/enabled_plugins", atomically: true, encoding: .utf8)
         }
     }
 
@@ -158,7 +164,8 @@ public final class RabbitMQCluster: Sendable {
 
     private func launch(node index: Int, timeout: Duration) async throws {
         let process = try ManagedProcess.launch(
-            "/usr/lib/rabbitmq/bin/rabbitmq-server", environment: environment(node: index), name: "rabbitmq:\(name(of: index))",
+            "/usr/lib/rabbitmq/bin/rabbitmq-server", environment: environment(node: index),
+            name: "rabbitmq:\(name(of: index))",
             logFile: "\(folder(of: index))/node.log")
         nodes.withLock { $0[index] = process }
         let last = Mutex("none")
@@ -171,7 +178,8 @@ public final class RabbitMQCluster: Sendable {
             try await withTimeout(.seconds(60), "MQTT CONNECT accepted on \(port)") {
                 while true {
                     do {
-                        let code = try MQTTHandshake.connackCode(port: port, clientID: "g2m-ready-\(index)", timeout: .seconds(2))
+                        let code = try MQTTHandshake.connackCode(
+                            port: port, clientID: "g2m-ready-\(index)", timeout: .seconds(2))
                         if code == MQTTHandshake.accepted { return }
                         last.withLock { $0 = "CONNACK \(code)" }
                     } catch {
@@ -182,7 +190,10 @@ public final class RabbitMQCluster: Sendable {
                 }
             }
         } catch {
-            throw StartFailure(description: "RabbitMQ node \(name(of: index)) did not start: \(error) (last MQTT answer: \(last.withLock { $0 }))")
+            throw StartFailure(
+                description:
+                    "RabbitMQ node \(name(of: index)) did not start: \(error) (last MQTT answer: \(last.withLock { $0 }))"
+            )
         }
     }
 

@@ -47,7 +47,8 @@ public final class RealBlueZGuest: Sendable {
         let name = "g2m-realbluez-\(UUID().uuidString.prefix(8))"
         let runFolder = try GuestConsole.makeRunFolder(name: name, parent: FileManager.default.temporaryDirectory.path)
         let (agent, _) = try await GuestConsole.boot(
-            script: ProjectPaths.root + "/scripts/realbluez/boot", arguments: [runFolder, "\(port)"], name: "realbluez-guest",
+            script: ProjectPaths.root + "/scripts/realbluez/boot", arguments: [runFolder, "\(port)"],
+            name: "realbluez-guest",
             label: "real BlueZ guest", runFolder: runFolder, timeout: timeout)
         return RealBlueZGuest(busAddress: "tcp:host=127.0.0.1,port=\(port)", runFolder: runFolder, agent: agent)
     }
@@ -74,7 +75,9 @@ public final class RealBlueZGuest: Sendable {
 
     /// Runs a shell command inside the guest, for clients that need file-descriptor passing (which D-Bus
     /// over TCP cannot carry). Returns its exit status (nil when it timed out) and output lines.
-    public func run(_ command: String, timeout: Duration = .seconds(60)) async throws -> (status: Int32?, output: [String]) {
+    public func run(_ command: String, timeout: Duration = .seconds(60)) async throws -> (
+        status: Int32?, output: [String]
+    ) {
         try await agent.run(command, timeout: timeout)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Locks
 
 /// The world an integration test runs in, made of real parts: a mosquitto broker and a BlueZ with the
 /// bridge's adapters first (hci0, or hci0…hciN-1) and then one per virtual peripheral. The BlueZ is either
@@ -19,7 +20,9 @@ public final class TestWorld: Sendable {
     private let stopped = Mutex(false)
     /// The gateways' state directories (`<folder>/<process name>`): a gateway restarted in this world finds what it
     /// kept, and no world sees another's. Removed by `stop()`.
-    public let stateFolder = FileManager.default.temporaryDirectory.appendingPathComponent("gatt2mqtt-state-\(UUID().uuidString)").path
+    public let stateFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "gatt2mqtt-state-\(UUID().uuidString)"
+    ).path
 
     /// What runs BlueZ: BlueZoo on a private bus of this world's own, or the shared real-BlueZ guest.
     private enum Backend: Sendable {
@@ -53,8 +56,9 @@ public final class TestWorld: Sendable {
                 let addresses = (0..<count).map { String(format: "00:11:22:33:44:%02X", 0x50 + $0) }
                 do {
                     let bluez = try await startBlueZoo(bus: bus, adapters: addresses)
-                    return TestWorld(broker: broker, busAddress: bus.address, backend: .bluezoo(bus), bluezoo: bluez,
-                                     adapterAddresses: addresses, centralAdapters: centralAdapters)
+                    return TestWorld(
+                        broker: broker, busAddress: bus.address, backend: .bluezoo(bus), bluezoo: bluez,
+                        adapterAddresses: addresses, centralAdapters: centralAdapters)
                 } catch {
                     await bus.stop()
                     throw error
@@ -64,8 +68,9 @@ public final class TestWorld: Sendable {
                 do {
                     let guest = try await RealBlueZGuest.shared()
                     let addresses = try await guest.reset(controllers: count)
-                    return TestWorld(broker: broker, busAddress: guest.busAddress, backend: .real(guest), bluezoo: nil,
-                                     adapterAddresses: addresses, centralAdapters: centralAdapters)
+                    return TestWorld(
+                        broker: broker, busAddress: guest.busAddress, backend: .real(guest), bluezoo: nil,
+                        adapterAddresses: addresses, centralAdapters: centralAdapters)
                 } catch {
                     await GuestLease.shared.release()
                     throw error
@@ -81,7 +86,9 @@ public final class TestWorld: Sendable {
     static func startBlueZoo(bus: PrivateBus, adapters: [String]) async throws -> ManagedProcess {
         let process = try ManagedProcess.launch(
             ProjectPaths.python,
-            arguments: ["-u", ProjectPaths.root + "/scripts/bluezoo_fixture.py", "--auto-enable", "--scan-interval", "1"]
+            arguments: [
+                "-u", ProjectPaths.root + "/scripts/bluezoo_fixture.py", "--auto-enable", "--scan-interval", "1",
+            ]
                 + adapters.flatMap { ["-a", $0] },
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], name: "bluezoo")
         try await process.waitForLine(containing: "bluezoo-fixture: ready", timeout: .seconds(20))
@@ -89,7 +96,8 @@ public final class TestWorld: Sendable {
     }
 
     private init(
-        broker: MosquittoBroker, busAddress: String, backend: Backend, bluezoo: ManagedProcess?, adapterAddresses: [String], centralAdapters: Int
+        broker: MosquittoBroker, busAddress: String, backend: Backend, bluezoo: ManagedProcess?,
+        adapterAddresses: [String], centralAdapters: Int
     ) {
         self.centralAdapters = centralAdapters
         self.broker = broker
@@ -110,7 +118,8 @@ public final class TestWorld: Sendable {
     public func startSimulator(_ arguments: [String], adapter: String? = nil) async throws -> ManagedProcess {
         let adapter = adapter ?? peripheralAdapter()
         let process = try launch(
-            ProjectPaths.binary("gatt2mqtt-sim"), ["--adapter", adapter] + arguments, name: "sim-\(adapter)", standardInput: true)
+            ProjectPaths.binary("gatt2mqtt-sim"), ["--adapter", adapter] + arguments, name: "sim-\(adapter)",
+            standardInput: true)
         try await process.waitForLine(timeout: .seconds(20)) { $0.hasPrefix("READY ") }
         return process
     }
@@ -118,7 +127,8 @@ public final class TestWorld: Sendable {
     /// Starts the bridge on its adapters (all of the bridge's unless named) against this world's broker
     /// (or another); waits until it runs.
     public func startBridge(
-        gateway: String = "test", adapters: [String]? = nil, broker brokerURL: String? = nil, extraArguments: [String] = [],
+        gateway: String = "test", adapters: [String]? = nil, broker brokerURL: String? = nil,
+        extraArguments: [String] = [],
         extraEnvironment: [String: String] = [:]
     ) async throws -> ManagedProcess {
         let process = try launch(
@@ -133,7 +143,8 @@ public final class TestWorld: Sendable {
     /// The arguments a test's gateway gets unless the test chooses: every device of a known family connects
     /// (`--auto-connect all`), as the tests of one family's bridging need; adoption has tests of its own.
     static func withAutoConnect(_ arguments: [String]) -> [String] {
-        arguments.contains(where: { ["--auto-connect", "--allow"].contains($0) }) ? arguments : ["--auto-connect", "all"] + arguments
+        arguments.contains(where: { ["--auto-connect", "--allow"].contains($0) })
+            ? arguments : ["--auto-connect", "all"] + arguments
     }
 
     /// Starts any other BlueZ client (bluetoothctl, a Python script) in this world. A gateway among them keeps its
@@ -145,9 +156,12 @@ public final class TestWorld: Sendable {
         let logFile = Self.keptLogs.map { folder in
             "\(folder)/\(kind)-\(ObjectIdentifier(self).hashValue & 0xffff)-\(name ?? URL(fileURLWithPath: executable).lastPathComponent).log"
         }
-        let stateDirectory = ["GATT2MQTT_STATE_DIRECTORY": "\(stateFolder)/\(name ?? URL(fileURLWithPath: executable).lastPathComponent)"]
+        let stateDirectory = [
+            "GATT2MQTT_STATE_DIRECTORY": "\(stateFolder)/\(name ?? URL(fileURLWithPath: executable).lastPathComponent)"
+        ]
         let process = try ManagedProcess.launch(
-            executable, arguments: arguments, environment: environment.merging(stateDirectory) { $1 }.merging(extraEnvironment) { $1 }, name: name,
+            executable, arguments: arguments,
+            environment: environment.merging(stateDirectory) { $1 }.merging(extraEnvironment) { $1 }, name: name,
             logFile: logFile, standardInput: standardInput)
         children.withLock { $0.append(process) }
         return process
@@ -156,7 +170,9 @@ public final class TestWorld: Sendable {
     /// With `GATT2MQTT_KEEP_LOGS=FOLDER`, every child's output is also written there, one file a child, for
     /// reading after a failed run (the real world's bluetoothd logs are in `RealBlueZGuest.runFolder`).
     static let keptLogs: String? = {
-        guard let folder = ProcessInfo.processInfo.environment["GATT2MQTT_KEEP_LOGS"], !folder.isEmpty else { return nil }
+        guard let folder = ProcessInfo.processInfo.environment["GATT2MQTT_KEEP_LOGS"], !folder.isEmpty else {
+            return nil
+        }
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }()
@@ -165,12 +181,15 @@ public final class TestWorld: Sendable {
     /// file-descriptor passing (AcquireNotify, AcquireWrite) or authenticate only with EXTERNAL, neither of
     /// which D-Bus over TCP offers (bleak does both). Returns its exit status (nil on a time-out) and
     /// its output lines, standard error among them.
-    public func runInGuest(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> (status: Int32?, output: [String]) {
+    public func runInGuest(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> (
+        status: Int32?, output: [String]
+    ) {
         guard case .real(let guest) = backend else {
             throw WorldFailure(description: "runInGuest needs the real world; BlueZoo's clients run on the host")
         }
         let quoted = arguments.map(GuestConsole.shellQuoted).joined(separator: " ")
-        return try await guest.run("cd \(GuestConsole.shellQuoted(ProjectPaths.root)) && \(quoted) 2>&1", timeout: timeout)
+        return try await guest.run(
+            "cd \(GuestConsole.shellQuoted(ProjectPaths.root)) && \(quoted) 2>&1", timeout: timeout)
     }
 
     // MARK: Faults
@@ -196,7 +215,8 @@ public final class TestWorld: Sendable {
     public func dropLink(adapter: Int, address: String) async throws {
         let path = "/org/bluez/hci\(adapter)/dev_" + address.replacingOccurrences(of: ":", with: "_")
         let process = try launch(
-            "/usr/bin/dbus-send", ["--bus=\(busAddress)", "--print-reply", "--dest=org.bluez", path, "org.bluez.Device1.Disconnect"],
+            "/usr/bin/dbus-send",
+            ["--bus=\(busAddress)", "--print-reply", "--dest=org.bluez", path, "org.bluez.Device1.Disconnect"],
             name: "dbus-send")
         guard try await process.waitForExit() == .exited(0) else {
             throw WorldFailure(description: "Disconnect of \(path) failed: \(process.outputText)")
@@ -226,7 +246,8 @@ public final class TestWorld: Sendable {
     /// Makes BlueZoo's adapter `hci<adapter>` stop hearing the device of adapter `hci<device>` (BlueZoo only).
     public func setOutOfRange(adapter: Int, device: Int) async throws {
         try await callFixture(
-            "/org/gatt2mqtt/fixture", "org.gatt2mqtt.Fixture1", "SetOutOfRange", ["ss", adapterAddresses[adapter], adapterAddresses[device]])
+            "/org/gatt2mqtt/fixture", "org.gatt2mqtt.Fixture1", "SetOutOfRange",
+            ["ss", adapterAddresses[adapter], adapterAddresses[device]])
     }
 
     private func manager(_ method: String, _ arguments: [String]) async throws {
@@ -235,12 +256,16 @@ public final class TestWorld: Sendable {
 
     /// Calls BlueZoo (or the project's fixture around it) with busctl (dbus-send's calls go unanswered by
     /// BlueZoo's sd-bus).
-    private func callFixture(_ object: String, _ interface: String, _ method: String, _ arguments: [String]) async throws {
+    private func callFixture(_ object: String, _ interface: String, _ method: String, _ arguments: [String])
+        async throws
+    {
         guard case .bluezoo = backend else {
             throw WorldFailure(description: "\(method) needs BlueZoo; the real world has no such call")
         }
         let call = try launch(
-            "busctl", ["--address=\(busAddress)", "--timeout=10", "--", "call", "org.bluez", object, interface, method] + arguments,
+            "busctl",
+            ["--address=\(busAddress)", "--timeout=10", "--", "call", "org.bluez", object, interface, method]
+                + arguments,
             name: "busctl")
         let exit = try await call.waitForExit()
         guard exit == .exited(0) else {
@@ -267,8 +292,6 @@ public final class TestWorld: Sendable {
     }
 }
 
-import Locks
-
 /// Something in the test world did not do what it was asked.
 public struct WorldFailure: Error, CustomStringConvertible, Sendable {
     public let description: String
@@ -281,7 +304,8 @@ extension TestWorld {
         _ kind: BlueZWorld = .bluezoo, centralAdapters: Int = 1, peripheralAdapters: Int = 1,
         broker brokerOptions: MosquittoBroker.Options = .init(), _ body: (TestWorld) async throws -> T
     ) async throws -> T {
-        let world = try await start(kind, centralAdapters: centralAdapters, peripheralAdapters: peripheralAdapters, broker: brokerOptions)
+        let world = try await start(
+            kind, centralAdapters: centralAdapters, peripheralAdapters: peripheralAdapters, broker: brokerOptions)
         return try await withCleanUp({ await world.stop() }) { try await body(world) }
     }
 }

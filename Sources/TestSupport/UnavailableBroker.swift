@@ -48,7 +48,8 @@ public final class UnavailableBroker: Sendable {
         let timer = Task { [self] in
             try await Task.sleep(for: timeout)
             let waiter = self.refusals.withLock { $0.waiters.removeValue(forKey: id) }
-            waiter?.continuation.resume(throwing: TimeoutError(what: "\(count) refusals on port \(port)", duration: timeout))
+            waiter?.continuation.resume(
+                throwing: TimeoutError(what: "\(count) refusals on port \(port)", duration: timeout))
         }
         defer { timer.cancel() }
         try await withCheckedThrowingContinuation { continuation in

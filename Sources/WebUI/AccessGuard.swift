@@ -11,12 +11,18 @@ struct AccessGuard: RouterMiddleware {
     let logins: FailedLogins
     let connections: ConnectionGate
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let source = SourceAddress(context.channel.remoteAddress)
         if case .refuse(let retryAfter) = logins.verdict(for: source) {
-            return Self.refusal(.tooManyRequests, retryAfter: FailedLogins.seconds(retryAfter), "too many wrong credentials: try again later\n")
+            return Self.refusal(
+                .tooManyRequests, retryAfter: FailedLogins.seconds(retryAfter),
+                "too many wrong credentials: try again later\n")
         }
-        switch await credentials.check(authorization: request.headers[.authorization], queryToken: request.uri.queryParameters.get("token")) {
+        switch await credentials.check(
+            authorization: request.headers[.authorization], queryToken: request.uri.queryParameters.get("token"))
+        {
         case .allowed:
             if credentials.isRequired { logins.succeeded(source) }
             connections.reached(.authenticated, context.channel)
@@ -35,7 +41,9 @@ struct AccessGuard: RouterMiddleware {
         var headers = HTTPFields()
         if credentials.username != nil { headers[.wwwAuthenticate] = #"Basic realm="gatt2mqtt", charset="UTF-8""# }
         headers[.contentType] = "text/plain; charset=utf-8"
-        return Response(status: .unauthorized, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "credentials needed\n")))
+        return Response(
+            status: .unauthorized, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "credentials needed\n"))
+        )
     }
 
     private static func refusal(_ status: HTTPResponse.Status, retryAfter: Int64, _ text: String) -> Response {

@@ -35,7 +35,8 @@ public final class BcryptPassword: Sendable {
     /// characters of salt and hash.
     public static func isHash(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        guard bytes.count == 60, text.hasPrefix("$2a$") || text.hasPrefix("$2b$") || text.hasPrefix("$2y$"), bytes[6] == UInt8(ascii: "$"),
+        guard bytes.count == 60, text.hasPrefix("$2a$") || text.hasPrefix("$2b$") || text.hasPrefix("$2y$"),
+            bytes[6] == UInt8(ascii: "$"),
             let cost = Int(String(decoding: bytes[4..<6], as: UTF8.self))
         else { return false }
         return costs.contains(cost) && bytes[7...].allSatisfy { alphabet.contains($0) }
@@ -52,7 +53,8 @@ public final class BcryptPassword: Sendable {
         guard slots.take() else { return .busy }
         defer { slots.give() }
         let hash = hash
-        guard let matches = try? await NIOThreadPool.singleton.runIfActive({ Bcrypt.verify(password, hash: hash) }) else { return .busy }
+        guard let matches = try? await NIOThreadPool.singleton.runIfActive({ Bcrypt.verify(password, hash: hash) })
+        else { return .busy }
         guard matches else { return .mismatch }
         lastAccepted.withLock { $0 = password }
         return .match

@@ -34,8 +34,9 @@ final class ConnectionGate: Sendable {
         }
         for victim in victims { victim.close(promise: nil) }
         guard admission.admitted else {
-            refusals.warn("live page: connection refused, every connection is logged in", kind: "connection refused",
-                          metadata: ["source": "\(source)"], to: logger)
+            refusals.warn(
+                "live page: connection refused, every connection is logged in", kind: "connection refused",
+                metadata: ["source": "\(source)"], to: logger)
             channel.close(promise: nil)
             return
         }

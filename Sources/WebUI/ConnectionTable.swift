@@ -53,11 +53,15 @@ struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
     mutating func open(_ id: ID, from source: SourceAddress) -> Admission {
         var evicted: [ID] = []
         if count(from: source) >= maxPerSource {
-            guard let victim = weakest(where: { $0.source == source }) else { return Admission(admitted: false, evicted: []) }
+            guard let victim = weakest(where: { $0.source == source }) else {
+                return Admission(admitted: false, evicted: [])
+            }
             evicted.append(victim)
         }
         if entries.count - evicted.count >= maxTotal {
-            guard let victim = weakest(where: { _ in true }, excluding: evicted) else { return Admission(admitted: false, evicted: []) }
+            guard let victim = weakest(where: { _ in true }, excluding: evicted) else {
+                return Admission(admitted: false, evicted: [])
+            }
             evicted.append(victim)
         }
         for victim in evicted { close(victim) }

@@ -8,7 +8,10 @@ final class FailedLogins: Sendable {
     private let logger: Logger
 
     /// `now` is the continuous clock unless a test gives its own.
-    init(policy: LoginThrottle.Policy = .init(), logger: Logger, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    init(
+        policy: LoginThrottle.Policy = .init(), logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         throttle = Mutex(LoginThrottle(policy: policy))
         self.now = now
         self.logger = logger

@@ -26,7 +26,9 @@ public struct HTTPOptions: Sendable, Equatable, CustomStringConvertible {
         if listen.hasPrefix("["), let close = listen.firstIndex(of: "]") {
             host = String(listen[listen.index(after: listen.startIndex)..<close])
             let rest = listen[listen.index(after: close)...]
-            guard rest.hasPrefix(":") else { throw HTTPOptionsError("'\(listen)' needs a port after the address: [::1]:8080") }
+            guard rest.hasPrefix(":") else {
+                throw HTTPOptionsError("'\(listen)' needs a port after the address: [::1]:8080")
+            }
             portText = rest.dropFirst()
         } else if let colon = listen.lastIndex(of: ":") {
             host = String(listen[..<colon])

@@ -9,11 +9,15 @@ import Hummingbird
 struct HostGuard<Context: RequestContext>: RouterMiddleware {
     let options: HTTPOptions
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard Self.isAllowed(authority: request.head.authority, options: options) else {
             return Response(
                 status: .misdirectedRequest, headers: [.contentType: "text/plain; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: "this gateway does not answer to that name: add it to http.hosts\n")))
+                body: .init(
+                    byteBuffer: ByteBuffer(string: "this gateway does not answer to that name: add it to http.hosts\n"))
+            )
         }
         return try await next(request, context)
     }
@@ -45,9 +49,11 @@ struct HostGuard<Context: RequestContext>: RouterMiddleware {
     /// Four decimal numbers 0–255 separated by dots.
     static func isIPv4Literal(_ host: String) -> Bool {
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit) && Int(part).map { $0 <= 255 } == true
-        }
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit)
+                    && Int(part).map { $0 <= 255 } == true
+            }
     }
 }
 

@@ -3,28 +3,43 @@ import Bridge
 /// The JSON text frames the server sends a page (docs/live-page.md): `hello`, then one `message` per
 /// topic it knows, then live `message`s; `reply` and `error` answer the page's own frames.
 enum LiveFrame {
-    static func hello(baseTopic: String, catalogue: [DeviceFamily: [CommandExample]], cards: [DeviceFamily: LivePageCard]) -> String {
-        let families = Dictionary(uniqueKeysWithValues: catalogue.map { family, examples in
-            (family.rawValue, JSONValue.array(examples.map { .object(["command": .string($0.command), "example": .string($0.payload)]) }))
-        })
+    static func hello(
+        baseTopic: String, catalogue: [DeviceFamily: [CommandExample]], cards: [DeviceFamily: LivePageCard]
+    ) -> String {
+        let families = Dictionary(
+            uniqueKeysWithValues: catalogue.map { family, examples in
+                (
+                    family.rawValue,
+                    JSONValue.array(
+                        examples.map { .object(["command": .string($0.command), "example": .string($0.payload)]) })
+                )
+            })
         let requests: [JSONValue] = PageRequest.requestNames.map { name in
-            var entry: [String: JSONValue] = ["request": .string(name), "needs_address": .bool(!["scan", "devices"].contains(name))]
+            var entry: [String: JSONValue] = [
+                "request": .string(name), "needs_address": .bool(!["scan", "devices"].contains(name)),
+            ]
             if name == "scan" { entry["example"] = .string(#"{"duration_s":10}"#) }
             if name == "devices" { entry["example"] = .string("{}") }
             return .object(entry)
         }
         return frame([
-            "type": .string("hello"), "version": .string(Gatt2MQTTVersion.current), "base_topic": .string(baseTopic), "catalogue": .object(families), "requests": .array(requests),
+            "type": .string("hello"), "version": .string(Gatt2MQTTVersion.current), "base_topic": .string(baseTopic),
+            "catalogue": .object(families), "requests": .array(requests),
             "families": .object(Dictionary(uniqueKeysWithValues: cards.map { ($0.key.rawValue, $0.value.json) })),
         ])
     }
 
     static func message(_ entry: TopicMirror.Entry) -> String {
-        frame(["type": .string("message"), "topic": .string(entry.topic), "payload": .string(entry.payload), "retained": .bool(entry.retained)])
+        frame([
+            "type": .string("message"), "topic": .string(entry.topic), "payload": .string(entry.payload),
+            "retained": .bool(entry.retained),
+        ])
     }
 
     static func reply(id: Int, topic: String, payload: String) -> String {
-        frame(["type": .string("reply"), "id": .number(Double(id)), "topic": .string(topic), "payload": .string(payload)])
+        frame([
+            "type": .string("reply"), "id": .number(Double(id)), "topic": .string(topic), "payload": .string(payload),
+        ])
     }
 
     static func error(id: Int?, message: String) -> String {

@@ -19,7 +19,8 @@ public struct LivePageServer: Service {
 
     public init(
         options: HTTPOptions, mqtt: MQTTConfiguration, gateway: String, baseTopic: String,
-        catalogue: [DeviceFamily: [CommandExample]], cards: [DeviceFamily: LivePageCard], metrics: MetricsEndpoint?, logger: Logger
+        catalogue: [DeviceFamily: [CommandExample]], cards: [DeviceFamily: LivePageCard], metrics: MetricsEndpoint?,
+        logger: Logger
     ) throws {
         self.options = options
         mirror = try TopicMirror(mqtt: mqtt, gateway: gateway, baseTopic: baseTopic, logger: logger)
@@ -31,11 +32,15 @@ public struct LivePageServer: Service {
 
     /// Serves until the task is cancelled.
     public func run() async throws {
-        let connections = ConnectionGate(maxTotal: options.maxConnections, maxPerSource: options.maxConnectionsPerSource, logger: logger)
+        let connections = ConnectionGate(
+            maxTotal: options.maxConnections, maxPerSource: options.maxConnectionsPerSource, logger: logger)
         let router = Router(context: LivePageContext.self)
         router.add(middleware: HostGuard(options: options))
         router.add(middleware: ReadOnlyPaths())
-        router.add(middleware: AccessGuard(credentials: PageCredentials(options: options), logins: FailedLogins(logger: logger), connections: connections))
+        router.add(
+            middleware: AccessGuard(
+                credentials: PageCredentials(options: options), logins: FailedLogins(logger: logger),
+                connections: connections))
         router.get("/") { _, _ in Self.page }
         router.get("/metrics") { _, _ in
             guard let metrics else { throw HTTPError(.notFound, message: "metrics are off") }
@@ -59,7 +64,8 @@ public struct LivePageServer: Service {
                 GuardedUpgradeChannel(
                     inner: HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSocketResponder,
-                        configuration: .init(http1: .init(idleTimeout: .seconds(Self.idleSeconds)), ws: .init(maxFrameSize: 64 * 1024))),
+                        configuration: .init(
+                            http1: .init(idleTimeout: .seconds(Self.idleSeconds)), ws: .init(maxFrameSize: 64 * 1024))),
                     gate: connections)
             },
             // No availableConnectionsDelegate: at its limit it stops accepting, and newcomers then wait in the kernel's
@@ -68,8 +74,11 @@ public struct LivePageServer: Service {
             // The backlog holds connections the kernel has completed and the server not yet accepted. At Hummingbird's
             // 256, a few hundred strangers reopening connections as fast as they are closed keep it full, and a
             // newcomer's SYN is dropped and retried a second later; 4096 (the kernel's usual cap, somaxconn) holds them.
-            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "gatt2mqtt", backlog: 4096),
-            onServerRunning: { [logger, options] _ in logger.notice("live page on \(options.pageURL)", metadata: ["listen": "\(options.listen)"]) },
+            configuration: .init(
+                address: .hostname(options.host, port: options.port), serverName: "gatt2mqtt", backlog: 4096),
+            onServerRunning: { [logger, options] _ in
+                logger.notice("live page on \(options.pageURL)", metadata: ["listen": "\(options.listen)"])
+            },
             logger: logger)
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await mirror.run() }
@@ -89,7 +98,8 @@ public struct LivePageServer: Service {
             status: .ok,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentSecurityPolicy: "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; frame-ancestors 'none'",
+                .contentSecurityPolicy:
+                    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; frame-ancestors 'none'",
                 HTTPField.Name("X-Content-Type-Options")!: "nosniff",
             ],
             body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.live_html)))
@@ -99,7 +109,8 @@ public struct LivePageServer: Service {
     /// browser must not reach a loopback gateway and send commands (cross-site WebSocket hijacking).
     static func checkUpgrade(_ request: Request) throws {
         guard request.headers[.upgrade]?.lowercased() == "websocket" else {
-            throw HTTPError(HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), message: "/live is a WebSocket")
+            throw HTTPError(
+                HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), message: "/live is a WebSocket")
         }
         if let origin = request.headers[.origin], !isSameOrigin(origin, host: request.head.authority) {
             throw HTTPError(.forbidden, message: "the WebSocket serves this server's own page only (Origin \(origin))")
@@ -116,7 +127,8 @@ public struct LivePageServer: Service {
     private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let (id, snapshot, live) = mirror.attach()
         defer { mirror.detach(id) }
-        try await outbound.write(.text(LiveFrame.hello(baseTopic: mirror.baseTopic, catalogue: catalogue, cards: cards)))
+        try await outbound.write(
+            .text(LiveFrame.hello(baseTopic: mirror.baseTopic, catalogue: catalogue, cards: cards)))
         for entry in snapshot { try await outbound.write(.text(LiveFrame.message(entry))) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -127,12 +139,18 @@ public struct LivePageServer: Service {
                 try await withThrowingDiscardingTaskGroup { requests in
                     for try await message in inbound.messages(maxSize: 64 * 1024) {
                         guard case .text(let text) = message else {
-                            try await outbound.write(.text(LiveFrame.error(id: nil, message: "frames must be JSON text")))
+                            try await outbound.write(
+                                .text(LiveFrame.error(id: nil, message: "frames must be JSON text")))
                             continue
                         }
                         guard slots.take() else {
-                            try await outbound.write(.text(LiveFrame.error(
-                                id: nil, message: "\(Self.framesInFlight) frames are waiting for replies already: wait for one")))
+                            try await outbound.write(
+                                .text(
+                                    LiveFrame.error(
+                                        id: nil,
+                                        message:
+                                            "\(Self.framesInFlight) frames are waiting for replies already: wait for one"
+                                    )))
                             continue
                         }
                         requests.addTask {

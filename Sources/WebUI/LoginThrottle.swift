@@ -110,7 +110,9 @@ struct LoginThrottle: Sendable {
     private mutating func makeRoom(at now: ContinuousClock.Instant) {
         guard records.count >= policy.capacity else { return }
         records = records.filter { now - $0.value.lastFailure < policy.forgetAfter }
-        while records.count >= policy.capacity, let oldest = records.min(by: { $0.value.lastFailure < $1.value.lastFailure }) {
+        while records.count >= policy.capacity,
+            let oldest = records.min(by: { $0.value.lastFailure < $1.value.lastFailure })
+        {
             records[oldest.key] = nil
         }
     }

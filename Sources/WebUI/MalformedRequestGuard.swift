@@ -19,7 +19,9 @@ struct GuardedUpgradeChannel: ServerChildChannel {
         return inner.setup(channel: channel, logger: logger).flatMapThrowing { [gate] value in
             let socketEnd = SocketEnd()
             try channel.pipeline.syncOperations.addHandler(socketEnd, position: .first)
-            let deadline = RequestHeadDeadline(seconds: LivePageServer.idleSeconds) { gate.reached(.unauthenticated, $0) }
+            let deadline = RequestHeadDeadline(seconds: LivePageServer.idleSeconds) {
+                gate.reached(.unauthenticated, $0)
+            }
             try channel.pipeline.syncOperations.addHandler(deadline, position: .first)
             try channel.pipeline.syncOperations.addHandler(MalformedRequestGuard(socketEnd: socketEnd, logger: logger))
             return value
@@ -53,12 +55,15 @@ private final class MalformedRequestGuard: ChannelInboundHandler, Sendable {
             return
         }
         logger.notice("malformed HTTP request refused", metadata: ["error": "\(error)"])
-        let response = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 24\r\nConnection: close\r\n\r\nmalformed HTTP request.\n"
+        let response =
+            "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 24\r\nConnection: close\r\n\r\nmalformed HTTP request.\n"
         let channel = context.channel
         guard let front = try? channel.pipeline.syncOperations.context(handler: socketEnd) else {
             context.close(promise: nil)
             return
         }
-        front.writeAndFlush(NIOAny(channel.allocator.buffer(string: response))).whenComplete { _ in channel.close(promise: nil) }
+        front.writeAndFlush(NIOAny(channel.allocator.buffer(string: response))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
     }
 }

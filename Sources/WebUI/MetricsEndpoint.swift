@@ -1,7 +1,7 @@
 import Bridge
+import Locks
 import Metrics
 import Prometheus
-import Locks
 
 /// `/metrics` in the Prometheus text format. Command timings reach the registry through swift-metrics as
 /// they happen; the bridge's totals (messages, notifications, decode errors, reconnects) are read at each
@@ -37,7 +37,8 @@ public final class MetricsEndpoint: Sendable {
         var factory = PrometheusMetricsFactory(registry: registry)
         // Commands take from under a millisecond (refused) to seconds (a belt's confirmation timeout).
         factory.durationHistogramBuckets["gatt2mqtt_command_duration_seconds"] = [
-            .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100),
             .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
         ]
         MetricsSystem.bootstrap(factory)
@@ -47,7 +48,9 @@ public final class MetricsEndpoint: Sendable {
     public func render() -> [UInt8] {
         let now = counters()
         carried.withLock { carried in
-            func key(_ name: String, _ labels: [(String, String)]) -> String { name + labels.map { "|\($0.0)=\($0.1)" }.joined() }
+            func key(_ name: String, _ labels: [(String, String)]) -> String {
+                name + labels.map { "|\($0.0)=\($0.1)" }.joined()
+            }
             func total(_ name: String, _ help: String, _ value: Int, labels: [(String, String)] = []) {
                 let key = key(name, labels)
                 let counter = registry.makeCounter(descriptor: Self.name(name, "total", help), labels: labels)
@@ -58,20 +61,29 @@ public final class MetricsEndpoint: Sendable {
             total("mqtt_messages_received", "MQTT messages the bridge received", now.messagesIn)
             total("mqtt_messages_published", "MQTT messages the bridge published", now.messagesOut)
             total("mqtt_messages_dropped", "Incoming MQTT messages dropped for want of buffer", now.droppedMessages)
-            total("mqtt_messages_oversized", "Incoming MQTT messages dropped unread for their size", now.oversizedMessages)
+            total(
+                "mqtt_messages_oversized", "Incoming MQTT messages dropped unread for their size", now.oversizedMessages
+            )
             total("broker_reconnects", "Connections to the broker after the first", now.brokerReconnects)
-            total("notifications_dropped", "Device values dropped because publishing fell behind", now.droppedNotifications)
-            total("fleet_claims_refused", "Fleet claims dropped: malformed, or naming another gateway than their topic", now.refusedClaims)
+            total(
+                "notifications_dropped", "Device values dropped because publishing fell behind",
+                now.droppedNotifications)
+            total(
+                "fleet_claims_refused", "Fleet claims dropped: malformed, or naming another gateway than their topic",
+                now.refusedClaims)
             for (device, counts) in now.devices.sorted(by: { $0.key < $1.key }) {
                 let values = [counts.notifications, counts.decodeErrors, counts.reconnects]
-                for ((name, help), value) in zip(Self.deviceCounters, values) { total(name, help, value, labels: [("device", device)]) }
+                for ((name, help), value) in zip(Self.deviceCounters, values) {
+                    total(name, help, value, labels: [("device", device)])
+                }
             }
             // A device the bridge no longer counts (its counter made room for others: the bridge's tables are
             // bounded) loses its series rather than keeping them for ever.
             for device in carried.devices.subtracting(now.devices.keys) {
                 for (name, help) in Self.deviceCounters {
                     let labels = [("device", device)]
-                    registry.unregisterCounter(registry.makeCounter(descriptor: Self.name(name, "total", help), labels: labels))
+                    registry.unregisterCounter(
+                        registry.makeCounter(descriptor: Self.name(name, "total", help), labels: labels))
                     carried.totals[key(name, labels)] = nil
                 }
             }
@@ -79,16 +91,22 @@ public final class MetricsEndpoint: Sendable {
             // A state no session is in any more reads 0 rather than vanishing.
             carried.states.formUnion(now.sessions.keys)
             for state in carried.states.sorted() {
-                registry.makeGauge(descriptor: Self.name("sessions", "", "Sessions by connection state"), labels: [("state", state)])
-                    .set(to: Double(now.sessions[state] ?? 0))
+                registry.makeGauge(
+                    descriptor: Self.name("sessions", "", "Sessions by connection state"), labels: [("state", state)]
+                )
+                .set(to: Double(now.sessions[state] ?? 0))
             }
         }
         if let resident = now.residentBytes {
-            registry.makeGauge(descriptor: MetricNameDescriptor(
-                namespace: "process", metricName: "resident_memory", unitName: "bytes", helpText: "Resident memory size in bytes"))
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    namespace: "process", metricName: "resident_memory", unitName: "bytes",
+                    helpText: "Resident memory size in bytes")
+            )
             .set(to: Double(resident))
         }
-        registry.makeGauge(descriptor: Self.name("uptime", "seconds", "Seconds since the bridge started")).set(to: now.uptimeSeconds)
+        registry.makeGauge(descriptor: Self.name("uptime", "seconds", "Seconds since the bridge started")).set(
+            to: now.uptimeSeconds)
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         return buffer

@@ -33,7 +33,9 @@ struct PageCredentials: Sendable {
     }
 
     init(options: HTTPOptions) {
-        let password: Password? = options.passwordHash.flatMap { BcryptPassword($0) }.map { .bcrypt($0) } ?? options.password.map { .plain($0) }
+        let password: Password? =
+            options.passwordHash.flatMap { BcryptPassword($0) }.map { .bcrypt($0) }
+            ?? options.password.map { .plain($0) }
         self.init(username: options.username, password: password, token: options.token)
     }
 
@@ -68,7 +70,8 @@ struct PageCredentials: Sendable {
             let colon = decoded.firstIndex(of: ":") ?? decoded.endIndex
             let userMatches = ConstantTime.equal(String(decoded[..<colon]), username)
             // bcrypt runs whether or not the user name matched, so the time taken does not tell which was wrong.
-            let outcome = await hash.verify(colon < decoded.endIndex ? String(decoded[decoded.index(after: colon)...]) : "")
+            let outcome = await hash.verify(
+                colon < decoded.endIndex ? String(decoded[decoded.index(after: colon)...]) : "")
             if outcome == .busy { return .busy }
             return userMatches && outcome == .match ? .allowed : .wrong
         }

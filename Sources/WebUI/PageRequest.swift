@@ -24,7 +24,9 @@ struct PageRequest: Sendable, Equatable {
             throw PageRequestError(id: nil, "a frame must be a JSON object")
         }
         guard let id = object["id"]?.wholeNumber else { throw PageRequestError(id: nil, "'id' must be a whole number") }
-        guard let payload = object["payload"]?.string else { throw PageRequestError(id: id, "'payload' must be a string") }
+        guard let payload = object["payload"]?.string else {
+            throw PageRequestError(id: id, "'payload' must be a string")
+        }
         guard payload.utf8.count <= Self.payloadLimit else {
             throw PageRequestError(id: id, "'payload' is larger than \(Self.payloadLimit / 1024) KiB")
         }
@@ -34,15 +36,19 @@ struct PageRequest: Sendable, Equatable {
         case "command":
             guard let device = object["device"]?.string, let slash = device.firstIndex(of: "/"),
                 let family = DeviceFamily(rawValue: String(device[..<slash]))
-            else { throw PageRequestError(id: id, "'device' must be <family>/<id> with a family of \(Self.familyNames)") }
+            else {
+                throw PageRequestError(id: id, "'device' must be <family>/<id> with a family of \(Self.familyNames)")
+            }
             let deviceID = String(device[device.index(after: slash)...])
             guard TopicMap.isValidDeviceID(deviceID) else {
-                throw PageRequestError(id: id, "'\(deviceID)' is not a device id (lower-case letters, digits, '-', '_')")
+                throw PageRequestError(
+                    id: id, "'\(deviceID)' is not a device id (lower-case letters, digits, '-', '_')")
             }
             let name = object["command"]?.string ?? ""
             guard let commands = catalogue[family], commands.contains(where: { $0.command == name }) else {
                 let known = catalogue[family]?.map(\.command).joined(separator: ", ") ?? ""
-                throw PageRequestError(id: id, "no \(family.rawValue) command '\(name)'; known: \(known.isEmpty ? "none" : known)")
+                throw PageRequestError(
+                    id: id, "no \(family.rawValue) command '\(name)'; known: \(known.isEmpty ? "none" : known)")
             }
             kind = .command(family: family, id: deviceID, name: name)
         case "request":
@@ -51,7 +57,8 @@ struct PageRequest: Sendable, Equatable {
             }
             let name = object["request"]?.string ?? ""
             guard Self.requestNames.contains(name) else {
-                throw PageRequestError(id: id, "no request '\(name)'; known: \(Self.requestNames.joined(separator: ", "))")
+                throw PageRequestError(
+                    id: id, "no request '\(name)'; known: \(Self.requestNames.joined(separator: ", "))")
             }
             kind = .request(gateway: gateway, name: name)
         default:

@@ -6,7 +6,9 @@ import Hummingbird
 struct ReadOnlyPaths<Context: RequestContext>: RouterMiddleware {
     static var paths: Set<String> { ["/", "/metrics", "/live"] }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard Self.paths.contains(request.uri.path), request.method != .get, request.method != .head else {
             return try await next(request, context)
         }

@@ -1,4 +1,5 @@
 import Locks
+
 import struct Synchronization.Atomic
 
 /// Page frames waiting for the bridge's answer, each answered once: by the reply, or by `nil` when the

@@ -48,6 +48,8 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
     /// Whether `bytes` hold "\r\n\r\n", the empty line that ends a request head.
     static func containsHeadEnd(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 4 else { return false }
-        return (0...(bytes.count - 4)).contains { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }
+        return (0...(bytes.count - 4)).contains {
+            bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10
+        }
     }
 }

@@ -16,7 +16,9 @@ struct SourceAddress: Hashable, Sendable, CustomStringConvertible {
         case .v6(let v6)?:
             // sin6_addr's first eight bytes: the network, without the interface identifier.
             let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0.prefix(8)) }
-            let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+            let groups = stride(from: 0, to: 8, by: 2).map {
+                String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
+            }
             self.init(groups.joined(separator: ":") + "::/64")
         default:
             self.init("unknown")

@@ -1,7 +1,7 @@
 import Bridge
+import Locks
 import Logging
 import MQTT
-import Locks
 
 /// The broker as the live page sees it: a client of its own subscribed to every gateway's and every
 /// device's topics, so the page shows the whole fleet on the broker, whichever gateway holds a device.
@@ -57,7 +57,8 @@ final class TopicMirror: Sendable {
     /// The filters: every gateway's own topics but claims, and every device topic one level deep (not
     /// `cmd/…`).
     var filters: [String] {
-        let gateway = ["status", "adapter", "adapter/+", "health", "devices", "scan", "response/+"].map(topics.everyGateway)
+        let gateway = ["status", "adapter", "adapter/+", "health", "devices", "scan", "response/+"].map(
+            topics.everyGateway)
         let devices = DeviceFamily.allCases.map { topics.leafFilter($0, "+") }
         return gateway + devices + (usesResponseTopics ? [replyTopic] : [])
     }
@@ -83,11 +84,14 @@ final class TopicMirror: Sendable {
 
     /// One message from the broker (internal for the tests, which hand messages in without a broker).
     func receive(_ message: MQTTMessage) {
-        let payload = message.payload.count <= Self.payloadLimit
+        let payload =
+            message.payload.count <= Self.payloadLimit
             ? String(decoding: message.payload, as: UTF8.self) : "(\(message.payload.count) bytes, not shown)"
 
         if message.topic == replyTopic {
-            if let correlation = message.correlationData { waiters.deliver(payload, to: .correlation(String(decoding: correlation, as: UTF8.self))) }
+            if let correlation = message.correlationData {
+                waiters.deliver(payload, to: .correlation(String(decoding: correlation, as: UTF8.self)))
+            }
             return
         }
         guard let topic = topics.withoutBase(message.topic) else { return }
@@ -111,14 +115,17 @@ final class TopicMirror: Sendable {
 
     /// The `command` or `request` a bridge reply names.
     private static func answeredName(_ payload: String) -> String? {
-        guard payload.hasPrefix("{"), case .object(let object)? = JSONValue.parse(Array(payload.utf8)) else { return nil }
+        guard payload.hasPrefix("{"), case .object(let object)? = JSONValue.parse(Array(payload.utf8)) else {
+            return nil
+        }
         return (object["command"] ?? object["request"])?.string
     }
 
     /// A page's view: what is known now (sorted by topic), then every message as it comes.
     func attach() -> (id: Int, snapshot: [Entry], live: AsyncStream<Entry>) {
         let id = waiters.nextNumber()
-        let (stream, continuation) = AsyncStream.makeStream(of: Entry.self, bufferingPolicy: .bufferingNewest(Self.pageBuffer))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Entry.self, bufferingPolicy: .bufferingNewest(Self.pageBuffer))
         let snapshot = state.withLock { state in
             state.pages[id] = continuation
             return state.last.values.sorted { $0.topic < $1.topic }
@@ -131,18 +138,22 @@ final class TopicMirror: Sendable {
     }
 
     /// Publishes a page's command or request as any MQTT client would, and waits for the bridge's reply.
-    func send(_ request: PageRequest, timeout: Duration = .seconds(20)) async throws(PageRequestError) -> (topic: String, payload: String) {
+    func send(_ request: PageRequest, timeout: Duration = .seconds(20)) async throws(PageRequestError) -> (
+        topic: String, payload: String
+    ) {
         let topic = request.topic(in: topics)
         let correlation = String(waiters.nextNumber())
-        let key: ReplyWaiters.Key = usesResponseTopics
+        let key: ReplyWaiters.Key =
+            usesResponseTopics
             ? .correlation(correlation) : .plain(topic: request.plainReplyTopic(in: topics), name: request.name)
         let reply: String?
         do {
             reply = try await waiters.wait(for: key, timeout: timeout) {
-                try client.publish(MQTTMessage(
-                    topic: topic, payload: Array(request.payload.utf8), qos: .atLeastOnce, retain: false,
-                    responseTopic: usesResponseTopics ? replyTopic : nil,
-                    correlationData: usesResponseTopics ? Array(correlation.utf8) : nil))
+                try client.publish(
+                    MQTTMessage(
+                        topic: topic, payload: Array(request.payload.utf8), qos: .atLeastOnce, retain: false,
+                        responseTopic: usesResponseTopics ? replyTopic : nil,
+                        correlationData: usesResponseTopics ? Array(correlation.utf8) : nil))
             }
         } catch {
             throw PageRequestError(id: request.id, "not sent: \(error)")

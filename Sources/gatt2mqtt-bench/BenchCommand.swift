@@ -11,7 +11,8 @@ import TestSupport
 @main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "gatt2mqtt-bench", abstract: "Measures gatt2mqtt against its floor and a Python peer (BENCHMARKS.md).",
+        commandName: "gatt2mqtt-bench",
+        abstract: "Measures gatt2mqtt against its floor and a Python peer (BENCHMARKS.md).",
         subcommands: [FloorRelayCommand.self])
 
     @Option(help: "Device counts, comma-separated.")
@@ -32,13 +33,19 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The Markdown file whose results section is replaced.")
     var markdown = "BENCHMARKS.md"
 
-    @Option(help: "Which relays to run, comma-separated: mqtt-floor, dbus-floor, floor-relay, gatt2mqtt, peer (default all; the real world has no peer).")
+    @Option(
+        help:
+            "Which relays to run, comma-separated: mqtt-floor, dbus-floor, floor-relay, gatt2mqtt, peer (default all; the real world has no peer)."
+    )
     var relays: String?
 
     @Flag(inversion: .prefixedNo, help: "Run the Activ5 matrix (--devices × --rates).")
     var matrix = true
 
-    @Option(help: "Families whose main stream runs through the floor relay, gatt2mqtt and the Python relay: belt, a5, cpr, grip, comma-separated, or none (BlueZoo only).")
+    @Option(
+        help:
+            "Families whose main stream runs through the floor relay, gatt2mqtt and the Python relay: belt, a5, cpr, grip, comma-separated, or none (BlueZoo only)."
+    )
     var families = "belt,a5,cpr,grip"
 
     @Option(help: "Devices in each family row.")
@@ -47,32 +54,50 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Notifications per second per device in the family rows, comma-separated.")
     var familyRates = "50,200"
 
-    @Option(help: ArgumentHelp(
-        "After each family's rows, count its instructions per value under callgrind with one device at this rate, or none.",
-        discussion: "gatt2mqtt alone, without commands: the whole process's and the notification path's instructions per value, and from them the share of a Cortex-A53 core that ten devices at 50/s need (BENCHMARKS.md, on paper). The dumps stay in .build/bench-callgrind/<family>."))
+    @Option(
+        help: ArgumentHelp(
+            "After each family's rows, count its instructions per value under callgrind with one device at this rate, or none.",
+            discussion:
+                "gatt2mqtt alone, without commands: the whole process's and the notification path's instructions per value, and from them the share of a Cortex-A53 core that ten devices at 50/s need (BENCHMARKS.md, on paper). The dumps stay in .build/bench-callgrind/<family>."
+        ))
     var familyInstructions = "50"
 
-    @Option(help: ArgumentHelp(
-        "The BlueZ to measure against: bluezoo, or real (the real bluetoothd in the test guest).",
-        discussion: "In the real world every device gets a central adapter of its own (btvirt's controllers hold one working link each), and the Python relay is not run: bleak needs file-descriptor passing, which the guest's TCP bus lacks, and inside the guest it cannot reach the broker."))
+    @Option(
+        help: ArgumentHelp(
+            "The BlueZ to measure against: bluezoo, or real (the real bluetoothd in the test guest).",
+            discussion:
+                "In the real world every device gets a central adapter of its own (btvirt's controllers hold one working link each), and the Python relay is not run: bleak needs file-descriptor passing, which the guest's TCP bus lacks, and inside the guest it cannot reach the broker."
+        ))
     var world = "bluezoo"
 
-    @Option(help: ArgumentHelp(
-        "Listen on the bus during gatt2mqtt's phase in rows of up to this many devices (0 for none).",
-        discussion: "The listener is one more receiver of every signal for dbus-daemon and the benchmark's process: with 50 devices it adds to the load it should only observe."))
+    @Option(
+        help: ArgumentHelp(
+            "Listen on the bus during gatt2mqtt's phase in rows of up to this many devices (0 for none).",
+            discussion:
+                "The listener is one more receiver of every signal for dbus-daemon and the benchmark's process: with 50 devices it adds to the load it should only observe."
+        ))
     var busTapDevices = 10
 
-    @Option(help: ArgumentHelp(
-        "How every relay subscribes to the force stream: acquire (AcquireNotify where BlueZ offers it, StartNotify where the bus cannot pass the socket) or start (StartNotify only).",
-        discussion: "The same for the D-Bus floor, gatt2mqtt (--start-notify) and the Python relay (bleak's use_start_notify), so that each row compares like with like."))
+    @Option(
+        help: ArgumentHelp(
+            "How every relay subscribes to the force stream: acquire (AcquireNotify where BlueZ offers it, StartNotify where the bus cannot pass the socket) or start (StartNotify only).",
+            discussion:
+                "The same for the D-Bus floor, gatt2mqtt (--start-notify) and the Python relay (bleak's use_start_notify), so that each row compares like with like."
+        ))
     var notify = "acquire"
 
-    @Option(help: ArgumentHelp(
-        "Count instructions per message under callgrind in this row (DEVICESxRATE), or none.",
-        discussion: "The row runs again, without commands, with gatt2mqtt and the Python relay each under valgrind's callgrind (about 50 times slower): user-space instructions over the window divided by the messages delivered, a figure that repeats for the same binary whatever else the machine does. The dumps stay in .build/bench-callgrind for callgrind_annotate."))
+    @Option(
+        help: ArgumentHelp(
+            "Count instructions per message under callgrind in this row (DEVICESxRATE), or none.",
+            discussion:
+                "The row runs again, without commands, with gatt2mqtt and the Python relay each under valgrind's callgrind (about 50 times slower): user-space instructions over the window divided by the messages delivered, a figure that repeats for the same binary whatever else the machine does. The dumps stay in .build/bench-callgrind for callgrind_annotate."
+        ))
     var instructions = "1x50"
 
-    @Flag(help: "Run the fleet benchmark instead (three gateways, three belts; docs/fleet-benchmark.md, FLEET-BENCHMARK.json).")
+    @Flag(
+        help:
+            "Run the fleet benchmark instead (three gateways, three belts; docs/fleet-benchmark.md, FLEET-BENCHMARK.json)."
+    )
     var fleet = false
 
     @Option(help: "Fleet: the gateways' claim interval R, in seconds.")
@@ -81,7 +106,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Fleet: seconds of noise at each σ (every belt at once, each at its own mean gap).")
     var fleetNoiseSeconds = 300.0
 
-    @Flag(help: "Run the soak instead: one gatt2mqtt for an hour, streams, commands, broker and BlueZ restarts (BENCHMARKS.md, SOAK.json).")
+    @Flag(
+        help:
+            "Run the soak instead: one gatt2mqtt for an hour, streams, commands, broker and BlueZ restarts (BENCHMARKS.md, SOAK.json)."
+    )
     var soak = false
 
     @Option(help: "Soak: its length in minutes.")
@@ -100,7 +128,10 @@ struct BenchCommand: AsyncParsableCommand {
     var soakBluezRestartMinutes = 15.0
 
     private var chosen: Set<Substring> {
-        Set((relays ?? (isReal ? "mqtt-floor,dbus-floor,gatt2mqtt" : "mqtt-floor,dbus-floor,floor-relay,gatt2mqtt,peer")).split(separator: ","))
+        Set(
+            (relays
+                ?? (isReal ? "mqtt-floor,dbus-floor,gatt2mqtt" : "mqtt-floor,dbus-floor,floor-relay,gatt2mqtt,peer"))
+                .split(separator: ","))
     }
 
     private var isReal: Bool { world == "real" }
@@ -111,7 +142,9 @@ struct BenchCommand: AsyncParsableCommand {
     private var acquireNotify: Bool { notify == "acquire" }
 
     func validate() throws {
-        guard ["acquire", "start"].contains(notify) else { throw ValidationError("--notify takes acquire or start, not '\(notify)'") }
+        guard ["acquire", "start"].contains(notify) else {
+            throw ValidationError("--notify takes acquire or start, not '\(notify)'")
+        }
     }
 
     func run() async throws {
@@ -123,28 +156,43 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if fleet {
             return try await FleetBench(
-                refreshSeconds: fleetRefresh, noiseSeconds: fleetNoiseSeconds, markdown: "docs/fleet-benchmark.md", json: "FLEET-BENCHMARK.json"
+                refreshSeconds: fleetRefresh, noiseSeconds: fleetNoiseSeconds, markdown: "docs/fleet-benchmark.md",
+                json: "FLEET-BENCHMARK.json"
             ).run()
         }
         if soak {
-            guard soakMinutes >= 2, (1...50).contains(soakDevices), (1...200).contains(soakRate), soakBrokerRestartMinutes > 0,
+            guard soakMinutes >= 2, (1...50).contains(soakDevices), (1...200).contains(soakRate),
+                soakBrokerRestartMinutes > 0,
                 soakBluezRestartMinutes > 0
-            else { throw ValidationError("--soak: at least 2 minutes, 1 to 50 devices, 1 to 200 values a second, restart intervals above 0") }
+            else {
+                throw ValidationError(
+                    "--soak: at least 2 minutes, 1 to 50 devices, 1 to 200 values a second, restart intervals above 0")
+            }
             return try await SoakBench(
-                minutes: soakMinutes, devices: soakDevices, rate: soakRate, brokerRestartMinutes: soakBrokerRestartMinutes,
+                minutes: soakMinutes, devices: soakDevices, rate: soakRate,
+                brokerRestartMinutes: soakBrokerRestartMinutes,
                 bluezRestartMinutes: soakBluezRestartMinutes, markdown: markdown, json: "SOAK.json"
             ).run()
         }
         let deviceCounts = try Self.numbers(devices, "--devices")
         let rateList = try Self.numbers(rates, "--rates")
-        guard rateList.allSatisfy({ (1...1000).contains($0) }) else { throw ValidationError("--rates: 1 to 1000 per second") }
+        guard rateList.allSatisfy({ (1...1000).contains($0) }) else {
+            throw ValidationError("--rates: 1 to 1000 per second")
+        }
         guard ["bluezoo", "real"].contains(world) else { throw ValidationError("--world: bluezoo or real") }
         let instructionRow = InstructionCount.row(instructions)
-        guard instructions == "none" || instructionRow != nil else { throw ValidationError("--instructions: DEVICESxRATE (1x50) or none") }
-        let familyList: [BenchFamily] = try isReal || families == "none" ? [] : families.split(separator: ",").map { name in
-            guard let family = BenchFamily(rawValue: String(name)) else { throw ValidationError("--families: belt, a5, cpr, grip or none, not '\(name)'") }
-            return family
+        guard instructions == "none" || instructionRow != nil else {
+            throw ValidationError("--instructions: DEVICESxRATE (1x50) or none")
         }
+        let familyList: [BenchFamily] =
+            try isReal || families == "none"
+            ? []
+            : families.split(separator: ",").map { name in
+                guard let family = BenchFamily(rawValue: String(name)) else {
+                    throw ValidationError("--families: belt, a5, cpr, grip or none, not '\(name)'")
+                }
+                return family
+            }
         let familyRateList = try Self.numbers(familyRates, "--family-rates")
         let familyInstructionRate = familyInstructions == "none" ? nil : Int(familyInstructions)
         guard familyInstructions == "none" || familyInstructionRate.map({ (1...1000).contains($0) }) == true else {
@@ -155,22 +203,29 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let matrixMost = matrix ? max(deviceCounts.max() ?? 1, instructionRow?.devices ?? 1) : 0
         let most = max(matrixMost, familyList.isEmpty ? 0 : familyDevices, 1)
-        if isReal, chosen.contains("peer") { throw ValidationError("--relays: the real world cannot run the Python relay (see --help)") }
+        if isReal, chosen.contains("peer") {
+            throw ValidationError("--relays: the real world cannot run the Python relay (see --help)")
+        }
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("gatt2mqtt-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: logs) }
 
         let centrals = isReal ? most : 1
-        say(isReal
-            ? "starting the world: mosquitto and the real bluetoothd's guest with \(2 * most) controllers"
-            : "starting the world: mosquitto, dbus-daemon, BlueZoo with \(most + 1) adapters")
-        let world = try await TestWorld.start(isReal ? .real : .bluezoo, centralAdapters: centrals, peripheralAdapters: most)
+        say(
+            isReal
+                ? "starting the world: mosquitto and the real bluetoothd's guest with \(2 * most) controllers"
+                : "starting the world: mosquitto, dbus-daemon, BlueZoo with \(most + 1) adapters")
+        let world = try await TestWorld.start(
+            isReal ? .real : .bluezoo, centralAdapters: centrals, peripheralAdapters: most)
         var report = BenchReport(
-            date: ISO8601DateFormatter().string(from: Date()), machine: Environment.machine(), versions: Environment.versions(),
+            date: ISO8601DateFormatter().string(from: Date()), machine: Environment.machine(),
+            versions: Environment.versions(),
             settings: [
-                "window": "\(seconds) s", "commands": "\(commandRate)/s per device", "payload": "force, 2 bytes (int16 sequence)",
+                "window": "\(seconds) s", "commands": "\(commandRate)/s per device",
+                "payload": "force, 2 bytes (int16 sequence)",
                 "world": isReal ? "real bluetoothd 5.66, btvirt controllers, qemu guest (TCG)" : "BlueZoo",
-                "notifications": acquireNotify && !isReal ? "AcquireNotify (a socket per stream)" : "StartNotify (PropertiesChanged on the bus)",
+                "notifications": acquireNotify && !isReal
+                    ? "AcquireNotify (a socket per stream)" : "StartNotify (PropertiesChanged on the bus)",
             ],
             rows: [])
         do {
@@ -182,11 +237,15 @@ struct BenchCommand: AsyncParsableCommand {
                 let device = BenchDevice(
                     adapter: adapter, central: world.bridgeAdapters[isReal ? index - 1 : 0],
                     address: world.adapterAddresses[centrals + index - 1], trafficLog: "\(logs)/\(adapter).log")
-                simulators.append(try await world.startSimulator(
-                    ["--traffic-log", device.trafficLog, "--notification-gap-ms", "0", "--log-level", "warning", "a5",
-                     "--sequence-force", "--minimum-period-ms", "1", "--power-off-seconds", "86400",
-                     "--name", String(format: "ACTIV5-BE-%04d", index)],
-                    adapter: device.adapter))
+                simulators.append(
+                    try await world.startSimulator(
+                        [
+                            "--traffic-log", device.trafficLog, "--notification-gap-ms", "0", "--log-level", "warning",
+                            "a5",
+                            "--sequence-force", "--minimum-period-ms", "1", "--power-off-seconds", "86400",
+                            "--name", String(format: "ACTIV5-BE-%04d", index),
+                        ],
+                        adapter: device.adapter))
                 fleet.append(device)
             }
             if matrixMost > 0 { say("\(matrixMost) virtual Activ5s advertising") }
@@ -203,15 +262,18 @@ struct BenchCommand: AsyncParsableCommand {
             }
             if matrix, let instructionRow {
                 report.instructions = await countInstructions(
-                    Array(fleet.prefix(instructionRow.devices)), rate: instructionRow.rate, world: world, watcher: watcher)
+                    Array(fleet.prefix(instructionRow.devices)), rate: instructionRow.rate, world: world,
+                    watcher: watcher)
                 try write(report)
             }
             for simulator in simulators { _ = await simulator.terminate(grace: .seconds(5)) }
             for device in fleet { await floorRelay.floor.remove(device.address, on: device.central) }
             if !familyList.isEmpty {
                 let bench = FamilyBench(
-                    families: familyList, devices: familyDevices, rates: familyRateList.sorted(), seconds: seconds, acquireNotify: acquireNotify,
-                    relays: chosen, logs: logs, instructionRate: chosen.contains("gatt2mqtt") ? familyInstructionRate : nil)
+                    families: familyList, devices: familyDevices, rates: familyRateList.sorted(), seconds: seconds,
+                    acquireNotify: acquireNotify,
+                    relays: chosen, logs: logs,
+                    instructionRate: chosen.contains("gatt2mqtt") ? familyInstructionRate : nil)
                 try await bench.run(world: world, watcher: watcher, forget: floorRelay.floor) { row in
                     report.families.append(row)
                     try write(report)
@@ -245,17 +307,21 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if chosen.contains("dbus-floor") {
             say("\(label): D-Bus floor")
-            do { row.dbusFloor = try await phase.run(floorRelay) } catch { row.failures.append("D-Bus floor: \(error)") }
+            do { row.dbusFloor = try await phase.run(floorRelay) } catch {
+                row.failures.append("D-Bus floor: \(error)")
+            }
         }
         // Where the least a central can do fails or loses values, the BlueZ world itself is saturated: no relay
         // can do better, and its backlog would only slow the rows after this one.
         if chosen.contains("dbus-floor"), row.dbusFloor == nil {
-            row.failures.append("beyond the BlueZ world's saturation: the D-Bus floor failed, so the relays were not run")
+            row.failures.append(
+                "beyond the BlueZ world's saturation: the D-Bus floor failed, so the relays were not run")
             return finish(row, label: label)
         }
         if let floor = row.dbusFloor, floor.sent > 0, Double(floor.lost) > Self.saturationLoss * Double(floor.sent) {
             row.failures.append(
-                "beyond the BlueZ world's saturation: the D-Bus floor lost \(floor.lost) of \(floor.sent) values, so the relays were not run")
+                "beyond the BlueZ world's saturation: the D-Bus floor lost \(floor.lost) of \(floor.sent) values, so the relays were not run"
+            )
             return finish(row, label: label)
         }
         if chosen.contains("gatt2mqtt") {
@@ -277,7 +343,9 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     /// Runs the row again with gatt2mqtt and the Python relay under callgrind (BenchReport's instruction table).
-    private func countInstructions(_ devices: [BenchDevice], rate: Int, world: TestWorld, watcher: BrokerWatcher) async -> InstructionCount {
+    private func countInstructions(_ devices: [BenchDevice], rate: Int, world: TestWorld, watcher: BrokerWatcher) async
+        -> InstructionCount
+    {
         var count = InstructionCount(devices: devices.count, rate: rate)
         let label = "\(devices.count) × \(rate)/s under callgrind"
         let folder = ProjectPaths.root + "/.build/bench-callgrind"
@@ -289,12 +357,16 @@ struct BenchCommand: AsyncParsableCommand {
             return count
         }
         let phase = StreamPhase(devices: devices, rate: rate, seconds: seconds, commandsPerSecond: 0)
-        for program in [ProcessRelay.Program.gatt2mqtt, .pythonPeer] where chosen.contains(program == .gatt2mqtt ? "gatt2mqtt" : "peer") {
-            let relay = ProcessRelay(program, world: world, watcher: watcher, acquireNotify: acquireNotify, callgrind: callgrind)
+        for program in [ProcessRelay.Program.gatt2mqtt, .pythonPeer]
+        where chosen.contains(program == .gatt2mqtt ? "gatt2mqtt" : "peer") {
+            let relay = ProcessRelay(
+                program, world: world, watcher: watcher, acquireNotify: acquireNotify, callgrind: callgrind)
             say("\(label): \(relay.name)")
             do {
                 let figures = try await phase.run(relay)
-                say("\(label): \(relay.name): \(figures.instructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–") instructions per message (the notification path \(figures.notificationPathInstructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–")), \(String(format: "%.0f", figures.receivedPerSecond))/s delivered")
+                say(
+                    "\(label): \(relay.name): \(figures.instructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–") instructions per message (the notification path \(figures.notificationPathInstructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–")), \(String(format: "%.0f", figures.receivedPerSecond))/s delivered"
+                )
                 if program == .gatt2mqtt { count.gatt2mqtt = figures } else { count.peer = figures }
             } catch {
                 say("\(label): FAILED \(relay.name): \(error)")
@@ -307,7 +379,9 @@ struct BenchCommand: AsyncParsableCommand {
     /// Prints a row's figures and failures.
     private func finish(_ row: BenchReport.Row, label: String) -> BenchReport.Row {
         for figures in [row.mqttFloor, row.dbusFloor, row.gatt2mqtt, row.peer].compactMap({ $0 }) {
-            say("\(label): \(figures.relay): \(figures.notificationLatency.text) ms (on the bus: \(figures.busLatency?.text ?? "–")), lost \(figures.lost) of \(figures.sent), commands \(figures.commandLatency.text) ms, CPU \(figures.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–") ms/1000, RSS \(figures.residentKilobytes ?? 0) KiB")
+            say(
+                "\(label): \(figures.relay): \(figures.notificationLatency.text) ms (on the bus: \(figures.busLatency?.text ?? "–")), lost \(figures.lost) of \(figures.sent), commands \(figures.commandLatency.text) ms, CPU \(figures.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–") ms/1000, RSS \(figures.residentKilobytes ?? 0) KiB"
+            )
         }
         for failure in row.failures { say("\(label): FAILED \(failure)") }
         return row
@@ -324,7 +398,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     private static func numbers(_ text: String, _ option: String) throws -> [Int] {
         let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) > 0 }) else { throw ValidationError("\(option): positive numbers, comma-separated") }
+        guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) > 0 }) else {
+            throw ValidationError("\(option): positive numbers, comma-separated")
+        }
         return values.compactMap { $0 }
     }
 }

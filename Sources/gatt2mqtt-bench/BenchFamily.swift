@@ -65,10 +65,16 @@ enum BenchFamily: String, CaseIterable, Codable, Sendable {
     func simulatorArguments(rate: Int, name index: Int) -> [String] {
         switch self {
         case .belt:
-            ["belt", "--sequence-heading", "--orientation-period-ms", "\(max(1000 / rate, 1))", "--minimum-orientation-period-ms", "1",
-             "--name", String(format: "naviGuertel-%04d", index)]
+            [
+                "belt", "--sequence-heading", "--orientation-period-ms", "\(max(1000 / rate, 1))",
+                "--minimum-orientation-period-ms", "1",
+                "--name", String(format: "naviGuertel-%04d", index),
+            ]
         case .a5:
-            ["a5", "--sequence-force", "--minimum-period-ms", "1", "--power-off-seconds", "86400", "--name", String(format: "ACTIV5-BE-%04d", index)]
+            [
+                "a5", "--sequence-force", "--minimum-period-ms", "1", "--power-off-seconds", "86400", "--name",
+                String(format: "ACTIV5-BE-%04d", index),
+            ]
         case .cpr:
             ["cpr", "--sequence-peaks", "--peaks-per-second", "\(rate)", "--name", String(format: "CPR-%04d", index)]
         case .grip:
@@ -108,7 +114,8 @@ enum BenchFamily: String, CaseIterable, Codable, Sendable {
         case .cpr: return "\(sequence / 10).\(sequence % 10)"
         case .grip:
             let cycle = GripEvent.allCases
-            return (1...cycle.count).contains(sequence) ? cycle[cycle.index(cycle.startIndex, offsetBy: sequence - 1)].rawValue : nil
+            return (1...cycle.count).contains(sequence)
+                ? cycle[cycle.index(cycle.startIndex, offsetBy: sequence - 1)].rawValue : nil
         }
     }
 }

@@ -16,13 +16,17 @@ struct BenchReport: Codable, Sendable {
 
         /// The notification floor: D-Bus hop plus MQTT hop, at p99.
         var notificationFloorP99: Double? {
-            guard let dbus = dbusFloor?.notificationLatency.p99, let mqtt = mqttFloor?.notificationLatency.p99 else { return nil }
+            guard let dbus = dbusFloor?.notificationLatency.p99, let mqtt = mqttFloor?.notificationLatency.p99 else {
+                return nil
+            }
             return dbus + mqtt
         }
 
         /// The command floor: a direct WriteValue plus the MQTT hop, at p99.
         var commandFloorP99: Double? {
-            guard let dbus = dbusFloor?.commandLatency.p99, let mqtt = mqttFloor?.notificationLatency.p99 else { return nil }
+            guard let dbus = dbusFloor?.commandLatency.p99, let mqtt = mqttFloor?.notificationLatency.p99 else {
+                return nil
+            }
             return dbus + mqtt
         }
     }
@@ -37,9 +41,13 @@ struct BenchReport: Codable, Sendable {
         var peer: PhaseFigures?
         var failures: [String] = []
 
-        var cpuOverFloor: Double? { BenchReport.ratio(gatt2mqtt?.cpuMillisecondsPer1000, floorRelay?.cpuMillisecondsPer1000) }
+        var cpuOverFloor: Double? {
+            BenchReport.ratio(gatt2mqtt?.cpuMillisecondsPer1000, floorRelay?.cpuMillisecondsPer1000)
+        }
         var cpuOverPeer: Double? { BenchReport.ratio(gatt2mqtt?.cpuMillisecondsPer1000, peer?.cpuMillisecondsPer1000) }
-        var p99OverFloor: Double? { BenchReport.ratio(gatt2mqtt?.notificationLatency.p99, floorRelay?.notificationLatency.p99) }
+        var p99OverFloor: Double? {
+            BenchReport.ratio(gatt2mqtt?.notificationLatency.p99, floorRelay?.notificationLatency.p99)
+        }
     }
 
     var date: String
@@ -64,8 +72,12 @@ struct BenchReport: Codable, Sendable {
     /// RSS growth per device between the smallest and the largest device count, at the lowest rate.
     var residentGrowthPerDeviceKilobytes: Double? {
         let lowest = rows.map(\.rate).min()
-        let measured = rows.filter { $0.rate == lowest }.compactMap { row in row.gatt2mqtt?.residentKilobytes.map { (row.devices, $0) } }
-        guard let first = measured.min(by: { $0.0 < $1.0 }), let last = measured.max(by: { $0.0 < $1.0 }), last.0 > first.0 else {
+        let measured = rows.filter { $0.rate == lowest }.compactMap { row in
+            row.gatt2mqtt?.residentKilobytes.map { (row.devices, $0) }
+        }
+        guard let first = measured.min(by: { $0.0 < $1.0 }), let last = measured.max(by: { $0.0 < $1.0 }),
+            last.0 > first.0
+        else {
             return nil
         }
         return Double(last.1 - first.1) / Double(last.0 - first.0)
@@ -96,12 +108,14 @@ struct BenchReport: Codable, Sendable {
 
             """
         for row in rows {
-            text += "| \(row.devices) × \(row.rate)/s | \(row.offeredPerSecond) | \(row.dbusFloor?.notificationLatency.text ?? "–") | "
+            text +=
+                "| \(row.devices) × \(row.rate)/s | \(row.offeredPerSecond) | \(row.dbusFloor?.notificationLatency.text ?? "–") | "
             text += "\(row.mqttFloor?.notificationLatency.text ?? "–") | \(ms(row.notificationFloorP99)) | "
             text += "\(row.gatt2mqtt?.notificationLatency.text ?? "–") | "
             text += "\(times(Self.ratio(row.gatt2mqtt?.notificationLatency.p99, row.notificationFloorP99))) | "
             text += "\(row.gatt2mqtt?.busLatency?.text ?? "–") | "
-            text += "\(row.peer?.notificationLatency.text ?? "–") | \(loss(row.gatt2mqtt)) | \(loss(row.peer)) | \(loss(row.dbusFloor)) |\n"
+            text +=
+                "\(row.peer?.notificationLatency.text ?? "–") | \(loss(row.gatt2mqtt)) | \(loss(row.peer)) | \(loss(row.dbusFloor)) |\n"
         }
         text += """
 
@@ -112,7 +126,8 @@ struct BenchReport: Codable, Sendable {
 
             """
         for row in rows {
-            text += "| \(row.devices) × \(row.rate)/s | \(row.dbusFloor?.commandLatency.text ?? "–") | \(ms(row.commandFloorP99)) | "
+            text +=
+                "| \(row.devices) × \(row.rate)/s | \(row.dbusFloor?.commandLatency.text ?? "–") | \(ms(row.commandFloorP99)) | "
             text += "\(row.gatt2mqtt?.commandLatency.text ?? "–") | "
             text += "\(times(Self.ratio(row.gatt2mqtt?.commandLatency.p99, row.commandFloorP99))) | "
             text += "\(row.peer?.commandLatency.text ?? "–") |\n"
@@ -126,17 +141,25 @@ struct BenchReport: Codable, Sendable {
 
             """
         for row in rows {
-            func cpu(_ figures: PhaseFigures?) -> String { figures?.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–" }
+            func cpu(_ figures: PhaseFigures?) -> String {
+                figures?.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–"
+            }
             func rss(_ figures: PhaseFigures?) -> String {
                 guard let figures, let resident = figures.residentKilobytes else { return "–" }
                 let own = figures.anonymousKilobytes.map { String(format: " (%.1f)", Double($0) / 1024) } ?? ""
                 return String(format: "%.1f MiB", Double(resident) / 1024) + own
             }
-            func rate(_ figures: PhaseFigures?) -> String { figures.map { String(format: "%.0f", $0.receivedPerSecond) } ?? "–" }
-            let startup = row.startup.map { String(format: "%.0f ms / %.0f ms", $0.firstPublishMilliseconds, $0.devicesReadyMilliseconds) } ?? "–"
+            func rate(_ figures: PhaseFigures?) -> String {
+                figures.map { String(format: "%.0f", $0.receivedPerSecond) } ?? "–"
+            }
+            let startup =
+                row.startup.map {
+                    String(format: "%.0f ms / %.0f ms", $0.firstPublishMilliseconds, $0.devicesReadyMilliseconds)
+                } ?? "–"
             text += "| \(row.devices) × \(row.rate)/s | \(cpu(row.gatt2mqtt)) | \(cpu(row.peer)) | "
             text += "\(times(Self.ratio(row.gatt2mqtt?.cpuMillisecondsPer1000, row.peer?.cpuMillisecondsPer1000))) | "
-            text += "\(rss(row.gatt2mqtt)) | \(rss(row.peer)) | \(rate(row.gatt2mqtt)) / \(rate(row.peer)) / \(rate(row.dbusFloor)) | \(startup) |\n"
+            text +=
+                "\(rss(row.gatt2mqtt)) | \(rss(row.peer)) | \(rate(row.gatt2mqtt)) / \(rate(row.peer)) / \(rate(row.dbusFloor)) | \(startup) |\n"
         }
         if let growth = residentGrowthPerDeviceKilobytes {
             text += "\ngatt2mqtt RSS growth per device: \(String(format: "%.0f", growth)) KiB.\n"
@@ -159,13 +182,17 @@ struct BenchReport: Codable, Sendable {
             text += "| \(row.devices) × \(row.rate)/s | \(percent(row.dbusFloor?.machineBusyPercent)) / "
             text += "\(percent(row.gatt2mqtt?.machineBusyPercent)) / \(percent(row.peer?.machineBusyPercent)) | "
             text += "\(percent(row.gatt2mqtt?.relayCorePercent)) / \(percent(row.peer?.relayCorePercent)) | "
-            text += "\(milliseconds(row.gatt2mqtt?.waitMillisecondsPer1000)) / \(milliseconds(row.peer?.waitMillisecondsPer1000)) |\n"
+            text +=
+                "\(milliseconds(row.gatt2mqtt?.waitMillisecondsPer1000)) / \(milliseconds(row.peer?.waitMillisecondsPer1000)) |\n"
         }
         if let instructions { text += instructions.markdown() }
         text += familiesMarkdown()
         text += FamilyInstructionRow.markdown(familyInstructions)
-        let failures = rows.flatMap { row in row.failures.map { "- \(row.devices) × \(row.rate)/s: \($0)" } }
-            + families.flatMap { row in row.failures.map { "- \(row.family.streamName), \(row.devices) × \(row.rate)/s: \($0)" } }
+        let failures =
+            rows.flatMap { row in row.failures.map { "- \(row.devices) × \(row.rate)/s: \($0)" } }
+            + families.flatMap { row in
+                row.failures.map { "- \(row.family.streamName), \(row.devices) × \(row.rate)/s: \($0)" }
+            }
         if !failures.isEmpty { text += "\nFailures:\n" + failures.joined(separator: "\n") + "\n" }
         return text
     }
@@ -176,9 +203,13 @@ extension BenchReport {
     func familiesMarkdown() -> String {
         guard !families.isEmpty else { return "" }
         func times(_ value: Double?) -> String { value.map { String(format: "%.2f×", $0) } ?? "–" }
-        func cpu(_ figures: PhaseFigures?) -> String { figures?.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–" }
+        func cpu(_ figures: PhaseFigures?) -> String {
+            figures?.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–"
+        }
         func lost(_ figures: PhaseFigures?) -> String { figures.map { "\($0.lost) of \($0.sent)" } ?? "–" }
-        func rss(_ figures: PhaseFigures?) -> String { figures?.residentKilobytes.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "–" }
+        func rss(_ figures: PhaseFigures?) -> String {
+            figures?.residentKilobytes.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "–"
+        }
         var text = """
 
             ### Every family's stream: gatt2mqtt beside the floor relay and the Python relay
@@ -193,10 +224,13 @@ extension BenchReport {
 
             """
         for row in families {
-            text += "| \(row.family.streamName) | \(row.devices) × \(row.rate)/s | \(cpu(row.floorRelay)) / \(cpu(row.gatt2mqtt)) / \(cpu(row.peer)) | "
+            text +=
+                "| \(row.family.streamName) | \(row.devices) × \(row.rate)/s | \(cpu(row.floorRelay)) / \(cpu(row.gatt2mqtt)) / \(cpu(row.peer)) | "
             text += "\(times(row.cpuOverFloor)) | \(times(row.cpuOverPeer)) | "
-            text += "\(row.floorRelay?.notificationLatency.text ?? "–") | \(row.gatt2mqtt?.notificationLatency.text ?? "–") | \(row.peer?.notificationLatency.text ?? "–") | "
-            text += "\(times(row.p99OverFloor)) | \(lost(row.floorRelay)) / \(lost(row.gatt2mqtt)) / \(lost(row.peer)) | \(rss(row.gatt2mqtt)) / \(rss(row.peer)) |\n"
+            text +=
+                "\(row.floorRelay?.notificationLatency.text ?? "–") | \(row.gatt2mqtt?.notificationLatency.text ?? "–") | \(row.peer?.notificationLatency.text ?? "–") | "
+            text +=
+                "\(times(row.p99OverFloor)) | \(lost(row.floorRelay)) / \(lost(row.gatt2mqtt)) / \(lost(row.peer)) | \(rss(row.gatt2mqtt)) / \(rss(row.peer)) |\n"
         }
         return text
     }

@@ -1,7 +1,7 @@
 import BlueZ
 import Foundation
-import MQTT
 import Locks
+import MQTT
 
 /// The benchmark's subscriber: one MQTT client that takes the time of every message as it is handed
 /// over. Stream values (`<prefix>/<id>/<leaf>`, the leaves of `BenchFamily`: force, heading, peak, event)
@@ -35,7 +35,10 @@ final class BrokerWatcher: Sendable {
             let ready = state.withLock { state -> [Waiter] in
                 state.messages[message.topic, default: []].append(message)
                 guard let waiting = state.waiters[message.topic] else { return [] }
-                let (ready, rest) = (waiting.filter { $0.after < message.nanoseconds }, waiting.filter { $0.after >= message.nanoseconds })
+                let (ready, rest) = (
+                    waiting.filter { $0.after < message.nanoseconds },
+                    waiting.filter { $0.after >= message.nanoseconds }
+                )
                 state.waiters[message.topic] = rest.isEmpty ? nil : rest
                 return ready
             }
@@ -65,7 +68,8 @@ final class BrokerWatcher: Sendable {
         // The bench receives up to tens of thousands of messages a second; never let the hand-over drop any.
         configuration.incomingBufferSize = 1 << 20
         client = try MQTTClient(configuration: configuration)
-        sender = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: port, clientID: "bench-commands"))
+        sender = try MQTTClient(
+            configuration: MQTTConfiguration(host: "127.0.0.1", port: port, clientID: "bench-commands"))
         let (streams, log, messages) = (streamTable, self.log, client.messages)
         consumer = Task {
             for await message in messages {
@@ -115,7 +119,8 @@ final class BrokerWatcher: Sendable {
             let id = log.state.withLock { state -> UInt64? in
                 if state.messages[topic]?.last.map({ $0.nanoseconds > after }) == true { return nil }
                 state.nextWaiter += 1
-                state.waiters[topic, default: []].append(.init(id: state.nextWaiter, after: after, continuation: continuation))
+                state.waiters[topic, default: []].append(
+                    .init(id: state.nextWaiter, after: after, continuation: continuation))
                 return state.nextWaiter
             }
             guard let id else { return continuation.resume(returning: true) }

@@ -18,7 +18,11 @@ struct Callgrind: Sendable {
 
     /// `executable arguments` under callgrind, writing its dumps as `<folder>/<name>.<pid>[.<n>]`.
     func wrap(_ executable: String, _ arguments: [String], name: String) -> (executable: String, arguments: [String]) {
-        ("/usr/bin/valgrind", ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=\(folder)/\(name).%p", executable] + arguments)
+        (
+            "/usr/bin/valgrind",
+            ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=\(folder)/\(name).%p", executable]
+                + arguments
+        )
     }
 
     /// A copy of `binary` without its debug information, which valgrind 3.19 (Debian 12's) cannot read
@@ -60,18 +64,23 @@ struct Callgrind: Sendable {
     private static func inclusiveCost(of fragment: String, in dump: String) throws -> UInt64? {
         let report = try output("/usr/bin/callgrind_annotate", ["--inclusive=yes", "--threshold=100", dump])
         return report.split(separator: "\n").filter { $0.contains(fragment) }.compactMap { line in
-            line.split(separator: " ", omittingEmptySubsequences: true).first.flatMap { UInt64($0.replacingOccurrences(of: ",", with: "")) }
+            line.split(separator: " ", omittingEmptySubsequences: true).first.flatMap {
+                UInt64($0.replacingOccurrences(of: ",", with: ""))
+            }
         }.max()
     }
 
     private func dumps(of pid: Int32, name: String) -> [String] {
         let prefix = "\(name).\(pid)."
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(prefix) }.map { "\(folder)/\($0)" }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(prefix) }
+            .map { "\(folder)/\($0)" }
     }
 
     private static func run(_ executable: String, _ arguments: [String]) throws {
         let text = try output(executable, arguments)
-        guard !text.contains("Error") else { throw BenchFailure("\(executable) \(arguments.joined(separator: " ")): \(text)") }
+        guard !text.contains("Error") else {
+            throw BenchFailure("\(executable) \(arguments.joined(separator: " ")): \(text)")
+        }
     }
 
     private static func output(_ executable: String, _ arguments: [String]) throws -> String {

@@ -60,7 +60,9 @@ final class DBusFloor: Sendable {
         if let deliver { return deliver }
         return { key, value in
             let now = MonotonicClock.nanoseconds()
-            if let sequence = family.sequence(sent: value) { table.append(Reception(sequence: sequence, nanoseconds: now), to: key) }
+            if let sequence = family.sequence(sent: value) {
+                table.append(Reception(sequence: sequence, nanoseconds: now), to: key)
+            }
         }
     }
 
@@ -88,20 +90,27 @@ final class DBusFloor: Sendable {
     /// Finds the devices (scanning on their central adapters until BlueZ lists them all), connects each
     /// through its central and resolves its characteristics.
     func connect(
-        _ targets: [(address: String, central: String)], timeout: Duration = .seconds(60), connected: (Device) -> Void = { _ in }
+        _ targets: [(address: String, central: String)], timeout: Duration = .seconds(60),
+        connected: (Device) -> Void = { _ in }
     ) async throws -> [Device] {
         let deadline = ContinuousClock.now + timeout
         let paths = targets.map { Self.path(of: $0.address, on: $0.central) }
         let centrals = Set(targets.map(\.central)).sorted()
         var objects = try await managedObjects()
         if !paths.allSatisfy({ objects[$0] != nil }) {
-            for central in centrals { _ = try await call("/org/bluez/" + central, "org.bluez.Adapter1", "StartDiscovery") }
+            for central in centrals {
+                _ = try await call("/org/bluez/" + central, "org.bluez.Adapter1", "StartDiscovery")
+            }
             while !paths.allSatisfy({ objects[$0] != nil }) {
-                guard ContinuousClock.now < deadline else { throw BenchFailure("D-Bus floor: devices not found by scanning") }
+                guard ContinuousClock.now < deadline else {
+                    throw BenchFailure("D-Bus floor: devices not found by scanning")
+                }
                 try await Task.sleep(for: .milliseconds(200))
                 objects = try await managedObjects()
             }
-            for central in centrals { _ = try? await call("/org/bluez/" + central, "org.bluez.Adapter1", "StopDiscovery") }
+            for central in centrals {
+                _ = try? await call("/org/bluez/" + central, "org.bluez.Adapter1", "StopDiscovery")
+            }
         }
         var devices: [Device] = []
         for ((address, central), path) in zip(targets, paths) {
@@ -114,12 +123,15 @@ final class DBusFloor: Sendable {
                 let byUUID = Dictionary(characteristics, uniquingKeysWith: { first, _ in first })
                 let period = family.periodUUID.flatMap { byUUID[$0] }
                 if let stream = byUUID[family.streamUUID], (period != nil) == (family.periodUUID != nil) {
-                    let device = Device(address: address, central: central, path: path, stream: stream, samplePeriod: period)
+                    let device = Device(
+                        address: address, central: central, path: path, stream: stream, samplePeriod: period)
                     devices.append(device)
                     connected(device)
                     break
                 }
-                guard ContinuousClock.now < deadline else { throw BenchFailure("D-Bus floor: \(address) lacks the \(family.streamName) characteristics") }
+                guard ContinuousClock.now < deadline else {
+                    throw BenchFailure("D-Bus floor: \(address) lacks the \(family.streamName) characteristics")
+                }
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
@@ -131,8 +143,11 @@ final class DBusFloor: Sendable {
     func startStreaming(_ device: Device, periodMilliseconds: Int16) async throws {
         if device.samplePeriod != nil { try await write(device, period: periodMilliseconds) }
         if acquireNotify, connection.canPassFileDescriptors {
-            let reply = try await call(device.stream, "org.bluez.GattCharacteristic1", "AcquireNotify", [.properties([:])])
-            guard let socket = reply.first?.fileDescriptor, socket >= 0 else { throw BenchFailure("AcquireNotify gave no socket") }
+            let reply = try await call(
+                device.stream, "org.bluez.GattCharacteristic1", "AcquireNotify", [.properties([:])])
+            guard let socket = reply.first?.fileDescriptor, socket >= 0 else {
+                throw BenchFailure("AcquireNotify gave no socket")
+            }
             sockets.withLock { $0[device.address] = socket }
             let take = take
             let key = device.address.uppercased().replacingOccurrences(of: ":", with: "_")
@@ -156,7 +171,9 @@ final class DBusFloor: Sendable {
 
     /// Makes BlueZ forget a device (`Adapter1.RemoveDevice`), so that another device at its address is met afresh.
     func remove(_ address: String, on central: String) async {
-        _ = try? await call("/org/bluez/" + central, "org.bluez.Adapter1", "RemoveDevice", [.objectPath(Self.path(of: address, on: central))])
+        _ = try? await call(
+            "/org/bluez/" + central, "org.bluez.Adapter1", "RemoveDevice",
+            [.objectPath(Self.path(of: address, on: central))])
     }
 
     func disconnect(_ device: Device) async throws {
@@ -171,7 +188,9 @@ final class DBusFloor: Sendable {
     }
 
     private func write(_ device: Device, period: Int16) async throws {
-        guard let samplePeriod = device.samplePeriod else { throw BenchFailure("\(device.address) has no sample period to write") }
+        guard let samplePeriod = device.samplePeriod else {
+            throw BenchFailure("\(device.address) has no sample period to write")
+        }
         let bits = UInt16(bitPattern: period)
         _ = try await call(
             samplePeriod, "org.bluez.GattCharacteristic1", "WriteValue",
@@ -193,10 +212,12 @@ final class DBusFloor: Sendable {
     }
 
     private func call(
-        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [], timeout: Duration = .seconds(10)
+        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
+        timeout: Duration = .seconds(10)
     ) async throws -> [DBusValue] {
         try await connection.call(
-            destination: Self.bluez, path: path, interface: interface, member: member, arguments: arguments, timeout: timeout)
+            destination: Self.bluez, path: path, interface: interface, member: member, arguments: arguments,
+            timeout: timeout)
     }
 
     func close() {

@@ -27,7 +27,9 @@ final class DBusFloorRelay: StreamRelay {
     }
 
     func command(_ device: BenchDevice, periodMilliseconds: Int16) async throws -> UInt64 {
-        guard let found = connected.withLock({ $0[device.address] }) else { throw BenchFailure("\(device.address) not connected") }
+        guard let found = connected.withLock({ $0[device.address] }) else {
+            throw BenchFailure("\(device.address) not connected")
+        }
         return try await floor.timedWrite(found, period: periodMilliseconds)
     }
 

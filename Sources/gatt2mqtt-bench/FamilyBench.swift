@@ -32,14 +32,17 @@ struct FamilyBench {
             }
             if let instructionRate {
                 let simulators = try await startSimulators(family, rate: instructionRate, count: 1, world: world)
-                let row = await countInstructions(family, rate: instructionRate, devices: simulators.devices, world: world, watcher: watcher)
+                let row = await countInstructions(
+                    family, rate: instructionRate, devices: simulators.devices, world: world, watcher: watcher)
                 await finish(simulators, forget: forget, watcher: watcher)
                 try instructionsDone(row)
             }
         }
     }
 
-    private func finish(_ simulators: (devices: [BenchDevice], processes: [ManagedProcess]), forget: DBusFloor, watcher: BrokerWatcher) async {
+    private func finish(
+        _ simulators: (devices: [BenchDevice], processes: [ManagedProcess]), forget: DBusFloor, watcher: BrokerWatcher
+    ) async {
         for process in simulators.processes { _ = await process.terminate(grace: .seconds(5)) }
         // The next family's device takes the same address: BlueZ must not remember this one's services and name.
         for device in simulators.devices { await forget.remove(device.address, on: device.central) }
@@ -54,23 +57,30 @@ struct FamilyBench {
         for index in 1...count {
             let adapter = world.peripheralAdapter(index)
             let device = BenchDevice(
-                adapter: adapter, central: world.bridgeAdapters[0], address: world.adapterAddresses[world.bridgeAdapters.count + index - 1],
+                adapter: adapter, central: world.bridgeAdapters[0],
+                address: world.adapterAddresses[world.bridgeAdapters.count + index - 1],
                 trafficLog: "\(logs)/\(family.rawValue)-\(rate)-\(adapter).log")
-            processes.append(try await world.startSimulator(
-                ["--traffic-log", device.trafficLog, "--notification-gap-ms", "0", "--log-level", "warning"]
-                    + family.simulatorArguments(rate: rate, name: index),
-                adapter: adapter))
+            processes.append(
+                try await world.startSimulator(
+                    ["--traffic-log", device.trafficLog, "--notification-gap-ms", "0", "--log-level", "warning"]
+                        + family.simulatorArguments(rate: rate, name: index),
+                    adapter: adapter))
             devices.append(device)
         }
         return (devices, processes)
     }
 
-    private func measure(_ family: BenchFamily, rate: Int, devices: [BenchDevice], world: TestWorld, watcher: BrokerWatcher) async -> BenchReport.FamilyRow {
+    private func measure(
+        _ family: BenchFamily, rate: Int, devices: [BenchDevice], world: TestWorld, watcher: BrokerWatcher
+    ) async -> BenchReport.FamilyRow {
         var row = BenchReport.FamilyRow(family: family, devices: devices.count, rate: rate)
         let phase = StreamPhase(family: family, devices: devices, rate: rate, seconds: seconds, commandsPerSecond: 0)
         let label = "\(family.streamName), \(devices.count) × \(rate)/s"
-        for (key, program) in [("floor-relay", ProcessRelay.Program.floorRelay), ("gatt2mqtt", .gatt2mqtt), ("peer", .pythonPeer)] where relays.contains(Substring(key)) {
-            let relay = ProcessRelay(program, family: family, world: world, watcher: watcher, acquireNotify: acquireNotify)
+        for (key, program) in [
+            ("floor-relay", ProcessRelay.Program.floorRelay), ("gatt2mqtt", .gatt2mqtt), ("peer", .pythonPeer),
+        ] where relays.contains(Substring(key)) {
+            let relay = ProcessRelay(
+                program, family: family, world: world, watcher: watcher, acquireNotify: acquireNotify)
             print("bench: \(label): \(relay.name)")
             do {
                 let figures = try await phase.run(relay)
@@ -79,7 +89,9 @@ struct FamilyBench {
                 case .gatt2mqtt: row.gatt2mqtt = figures
                 case .pythonPeer: row.peer = figures
                 }
-                print("bench: \(label): \(relay.name): \(figures.notificationLatency.text) ms, lost \(figures.lost) of \(figures.sent), CPU \(figures.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–") ms/1000, RSS \(figures.residentKilobytes ?? 0) KiB")
+                print(
+                    "bench: \(label): \(relay.name): \(figures.notificationLatency.text) ms, lost \(figures.lost) of \(figures.sent), CPU \(figures.cpuMillisecondsPer1000.map { String(format: "%.1f", $0) } ?? "–") ms/1000, RSS \(figures.residentKilobytes ?? 0) KiB"
+                )
             } catch {
                 print("bench: \(label): FAILED \(relay.name): \(error)")
                 row.failures.append("\(relay.name): \(error)")
@@ -97,11 +109,17 @@ struct FamilyBench {
         let label = "\(family.streamName), \(devices.count) × \(rate)/s under callgrind"
         do {
             let callgrind = try Callgrind.inEmptyFolder(folder)
-            let relay = ProcessRelay(.gatt2mqtt, family: family, world: world, watcher: watcher, acquireNotify: acquireNotify, callgrind: callgrind)
+            let relay = ProcessRelay(
+                .gatt2mqtt, family: family, world: world, watcher: watcher, acquireNotify: acquireNotify,
+                callgrind: callgrind)
             print("bench: \(label): \(relay.name)")
-            let figures = try await StreamPhase(family: family, devices: devices, rate: rate, seconds: seconds, commandsPerSecond: 0).run(relay)
+            let figures = try await StreamPhase(
+                family: family, devices: devices, rate: rate, seconds: seconds, commandsPerSecond: 0
+            ).run(relay)
             row.gatt2mqtt = figures
-            print("bench: \(label): \(figures.instructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–") instructions a value (the notification path \(figures.notificationPathInstructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–"))")
+            print(
+                "bench: \(label): \(figures.instructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–") instructions a value (the notification path \(figures.notificationPathInstructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–"))"
+            )
         } catch {
             print("bench: \(label): FAILED: \(error)")
             row.failures.append("\(error)")

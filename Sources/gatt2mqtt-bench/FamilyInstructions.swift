@@ -28,10 +28,14 @@ struct FamilyInstructionRow: Codable, Sendable {
     /// notification path alone, and the whole process (its fixed cost a second, from this row, plus the
     /// notification path for each value).
     var smallBoardShare: (path: Double, process: Double)? {
-        guard let total = gatt2mqtt?.instructionsPerMessage, let path = gatt2mqtt?.notificationPathInstructionsPerMessage else { return nil }
+        guard let total = gatt2mqtt?.instructionsPerMessage,
+            let path = gatt2mqtt?.notificationPathInstructionsPerMessage
+        else { return nil }
         let values = Double(SmallBoard.devices * SmallBoard.rate)
         let fixedPerSecond = max(total - path, 0) * Double(devices * rate)
-        let cycles = { (instructions: Double) in instructions * SmallBoard.instructionSetFactor / SmallBoard.instructionsPerCycle }
+        let cycles = { (instructions: Double) in
+            instructions * SmallBoard.instructionSetFactor / SmallBoard.instructionsPerCycle
+        }
         return (cycles(path * values) / SmallBoard.hertz, cycles(fixedPerSecond + path * values) / SmallBoard.hertz)
     }
 
@@ -57,8 +61,10 @@ struct FamilyInstructionRow: Codable, Sendable {
             """
         for row in rows {
             let share = row.smallBoardShare
-            text += "| \(row.family.streamName) | \(row.devices) × \(row.rate)/s | \(count(row.gatt2mqtt?.instructionsPerMessage)) / "
-            text += "\(count(row.gatt2mqtt?.notificationPathInstructionsPerMessage)) | \(percent(share?.path)) / \(percent(share?.process)) | "
+            text +=
+                "| \(row.family.streamName) | \(row.devices) × \(row.rate)/s | \(count(row.gatt2mqtt?.instructionsPerMessage)) / "
+            text +=
+                "\(count(row.gatt2mqtt?.notificationPathInstructionsPerMessage)) | \(percent(share?.path)) / \(percent(share?.process)) | "
             text += "\(row.gatt2mqtt.map { String(format: "%.0f/s", $0.receivedPerSecond) } ?? "–") |\n"
         }
         for row in rows { for failure in row.failures { text += "\nFailed (\(row.family.streamName)): \(failure)\n" } }

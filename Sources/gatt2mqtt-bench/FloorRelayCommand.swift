@@ -12,7 +12,8 @@ import MQTT
 /// the way every relay's is.
 struct FloorRelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "floor-relay", abstract: "The benchmark's floor relay: device socket → format → mosquitto_publish, nothing else.")
+        commandName: "floor-relay",
+        abstract: "The benchmark's floor relay: device socket → format → mosquitto_publish, nothing else.")
 
     /// Its topics: `floor-relay/<id>/<leaf>`.
     static let prefix = "floor-relay"
@@ -43,15 +44,19 @@ struct FloorRelayCommand: AsyncParsableCommand {
             guard parts.count == 2 else { throw ValidationError("--device: ADDRESS@ADAPTER, not '\(text)'") }
             return (String(parts[0]), String(parts[1]))
         }
-        let mqtt = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: port, clientID: "floor-relay"))
+        let mqtt = try MQTTClient(
+            configuration: MQTTConfiguration(host: "127.0.0.1", port: port, clientID: "floor-relay"))
         mqtt.start()
         try await mqtt.connected()
         let (family, qos) = (family, MQTTQoS(rawValue: Int(family.qos)) ?? .atMostOnce)
         // Topics by the key DBusFloor hands over (the address as an object path writes it), written once.
-        let topics = Dictionary(uniqueKeysWithValues: targets.map { target in
-            (target.address.uppercased().replacingOccurrences(of: ":", with: "_"),
-             "\(Self.prefix)/\(DeviceID.from(address: target.address))/\(family.leaf)")
-        })
+        let topics = Dictionary(
+            uniqueKeysWithValues: targets.map { target in
+                (
+                    target.address.uppercased().replacingOccurrences(of: ":", with: "_"),
+                    "\(Self.prefix)/\(DeviceID.from(address: target.address))/\(family.leaf)"
+                )
+            })
         let floor = try DBusFloor(address: bus, acquireNotify: acquireNotify, family: family) { key, value in
             guard let topic = topics[key], let payload = family.floorPayload(value) else { return }
             try? mqtt.publish(MQTTMessage(topic: topic, string: payload, qos: qos))

@@ -12,7 +12,8 @@ struct InstructionCount: Codable, Sendable {
     /// Parses `DEVICESxRATE` (`1x50`).
     static func row(_ text: String) -> (devices: Int, rate: Int)? {
         let parts = text.lowercased().split(separator: "x").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let devices = parts[0], let rate = parts[1], devices > 0, (1...1000).contains(rate) else { return nil }
+        guard parts.count == 2, let devices = parts[0], let rate = parts[1], devices > 0, (1...1000).contains(rate)
+        else { return nil }
         return (devices, rate)
     }
 
@@ -20,7 +21,9 @@ struct InstructionCount: Codable, Sendable {
         func count(_ figures: PhaseFigures?) -> String {
             figures?.instructionsPerMessage.map { String(format: "%.0f", $0) } ?? "–"
         }
-        func delivered(_ figures: PhaseFigures?) -> String { figures.map { String(format: "%.0f/s", $0.receivedPerSecond) } ?? "–" }
+        func delivered(_ figures: PhaseFigures?) -> String {
+            figures.map { String(format: "%.0f/s", $0.receivedPerSecond) } ?? "–"
+        }
         var text = """
 
             ### Instructions per message (callgrind, user space)

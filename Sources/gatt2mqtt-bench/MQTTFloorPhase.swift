@@ -12,11 +12,14 @@ struct MQTTFloorPhase {
             var sentAt = sent[id] ?? [:]
             total += sentAt.count
             for reception in watcher.receptions("floor/\(id)") {
-                if let at = sentAt.removeValue(forKey: reception.sequence) { latencies.append(Int64(reception.nanoseconds) - Int64(at)) }
+                if let at = sentAt.removeValue(forKey: reception.sequence) {
+                    latencies.append(Int64(reception.nanoseconds) - Int64(at))
+                }
             }
         }
         return PhaseFigures(
-            relay: "MQTT floor", sent: total, received: latencies.count, notificationLatency: LatencySummary(nanoseconds: latencies),
+            relay: "MQTT floor", sent: total, received: latencies.count,
+            notificationLatency: LatencySummary(nanoseconds: latencies),
             receivedPerSecond: Double(latencies.count) / seconds, commandLatency: LatencySummary(nanoseconds: []),
             cpuMillisecondsPer1000: nil, residentKilobytes: nil)
     }

@@ -26,7 +26,8 @@ struct MQTTHop {
             for id in ids {
                 let payload = ForceSequence.payload(sequence: sequence)
                 let now = MonotonicClock.nanoseconds()
-                try client.publish(MQTTMessage(topic: "floor/\(id)/force", payload: Array(payload.utf8), qos: .atMostOnce))
+                try client.publish(
+                    MQTTMessage(topic: "floor/\(id)/force", payload: Array(payload.utf8), qos: .atMostOnce))
                 sent[id, default: [:]][Int(sequence)] = now
                 deadline += gap
                 try await Task.sleep(until: deadline, clock: .continuous)

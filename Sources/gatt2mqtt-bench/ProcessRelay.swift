@@ -34,7 +34,8 @@ final class ProcessRelay: StreamRelay {
     private let callgrind: Callgrind?
 
     init(
-        _ program: Program, family: BenchFamily = .a5, world: TestWorld, watcher: BrokerWatcher, acquireNotify: Bool, callgrind: Callgrind? = nil
+        _ program: Program, family: BenchFamily = .a5, world: TestWorld, watcher: BrokerWatcher, acquireNotify: Bool,
+        callgrind: Callgrind? = nil
     ) {
         self.program = program
         self.family = family
@@ -117,10 +118,14 @@ final class ProcessRelay: StreamRelay {
         let stated = { (device: BenchDevice) in
             family == .a5
                 ? watcher.messages(on: "a5/\(device.id)/state", after: launched).first { !$0.payload.isEmpty }
-                : watcher.messages(on: "\(family.rawValue)/\(device.id)/connection", after: launched).first { $0.payload == "connected" }
+                : watcher.messages(on: "\(family.rawValue)/\(device.id)/connection", after: launched).first {
+                    $0.payload == "connected"
+                }
         }
         let ready = await poll(timeout: .seconds(30 + devices.count)) { devices.allSatisfy { stated($0) != nil } }
-        guard ready else { throw BenchFailure("not every \(family.rawValue) device connected:\n\(bridge.outputText.suffix(3000))") }
+        guard ready else {
+            throw BenchFailure("not every \(family.rawValue) device connected:\n\(bridge.outputText.suffix(3000))")
+        }
         let lastReady = devices.compactMap { stated($0)?.nanoseconds }.max() ?? launched
         startupFigures.withLock {
             $0 = Startup(
@@ -136,8 +141,12 @@ final class ProcessRelay: StreamRelay {
     private func startPeer(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
         let peer = try launch(
             ProjectPaths.python,
-            ["-u", ProjectPaths.root + "/scripts/bench_peer.py", "--port", "\(world.broker.port)", "--family", family.rawValue]
-                + (family == .a5 ? ["--period-ms", "\(periodMilliseconds)"] : []) + (acquireNotify ? ["--acquire-notify"] : [])
+            [
+                "-u", ProjectPaths.root + "/scripts/bench_peer.py", "--port", "\(world.broker.port)", "--family",
+                family.rawValue,
+            ]
+                + (family == .a5 ? ["--period-ms", "\(periodMilliseconds)"] : [])
+                + (acquireNotify ? ["--acquire-notify"] : [])
                 + devices.map(\.address),
             name: "relay-peer")
         process.withLock { $0 = peer }
@@ -147,12 +156,15 @@ final class ProcessRelay: StreamRelay {
     private func startFloorRelay(_ devices: [BenchDevice], periodMilliseconds: Int16) async throws {
         let relay = try launch(
             ProjectPaths.binary("gatt2mqtt-bench"),
-            ["floor-relay", "--bus", world.busAddress, "--port", "\(world.broker.port)", "--family", family.rawValue,
-             "--period-ms", "\(periodMilliseconds)"] + (acquireNotify ? ["--acquire-notify"] : [])
+            [
+                "floor-relay", "--bus", world.busAddress, "--port", "\(world.broker.port)", "--family", family.rawValue,
+                "--period-ms", "\(periodMilliseconds)",
+            ] + (acquireNotify ? ["--acquire-notify"] : [])
                 + devices.flatMap { ["--device", "\($0.address)@\($0.central)"] },
             name: "floor-relay")
         process.withLock { $0 = relay }
-        _ = try await relay.waitForLine(containing: FloorRelayCommand.readyLine, timeout: .seconds(60 + 2 * devices.count))
+        _ = try await relay.waitForLine(
+            containing: FloorRelayCommand.readyLine, timeout: .seconds(60 + 2 * devices.count))
     }
 
     func receptions(of device: BenchDevice) -> [Reception] {

@@ -35,6 +35,7 @@ struct ProcessUsage: Sendable {
                 .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
         }
         return ProcessUsage(
-            cpuNanoseconds: cpu, waitNanoseconds: wait, residentKilobytes: kilobytes("VmRSS"), anonymousKilobytes: kilobytes("RssAnon"))
+            cpuNanoseconds: cpu, waitNanoseconds: wait, residentKilobytes: kilobytes("VmRSS"),
+            anonymousKilobytes: kilobytes("RssAnon"))
     }
 }

@@ -12,7 +12,9 @@ struct ResultsSection {
         let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "# Benchmarks\n"
         let section = begin + "\n\n" + results + "\n" + end
         let updated: String
-        if let start = existing.range(of: begin), let stop = existing.range(of: end, range: start.upperBound..<existing.endIndex) {
+        if let start = existing.range(of: begin),
+            let stop = existing.range(of: end, range: start.upperBound..<existing.endIndex)
+        {
             updated = existing.replacingCharacters(in: start.lowerBound..<stop.upperBound, with: section)
         } else {
             updated = existing + "\n" + section + "\n"

@@ -75,10 +75,13 @@ struct StreamPhase {
                 busLatencies += OrderedMatch.latencies(sent: sentValues, received: onBus, period: family.period)
             }
             let delivered = relay.receptions(of: device).filter { $0.nanoseconds >= begin }
-            notificationLatencies += OrderedMatch.latencies(sent: sentValues, received: delivered, period: family.period)
+            notificationLatencies += OrderedMatch.latencies(
+                sent: sentValues, received: delivered, period: family.period)
             inWindow += delivered.count { $0.nanoseconds >= windowStart && $0.nanoseconds <= windowClosed }
             // The i-th write after the window opened answers the i-th command.
-            let writes = records.filter { $0.kind == .write && $0.characteristic == "f0fa" && $0.nanoseconds >= windowStart }
+            let writes = records.filter {
+                $0.kind == .write && $0.characteristic == "f0fa" && $0.nanoseconds >= windowStart
+            }
             for (command, write) in zip(commandsSent[device.address] ?? [], writes) {
                 commandLatencies.append(Int64(write.nanoseconds) - Int64(command))
             }
@@ -94,7 +97,9 @@ struct StreamPhase {
             corePercent = used / Double(windowClosed - windowStart) * 100
             if inWindow > 0 {
                 cpu = used / 1e6 / Double(inWindow) * 1000
-                wait = increase(usageBefore.waitNanoseconds, usageAfter.waitNanoseconds).map { $0 / 1e6 / Double(inWindow) * 1000 }
+                wait = increase(usageBefore.waitNanoseconds, usageAfter.waitNanoseconds).map {
+                    $0 / 1e6 / Double(inWindow) * 1000
+                }
             }
         }
         var machineBusy: Double?
@@ -104,19 +109,27 @@ struct StreamPhase {
             notificationLatency: LatencySummary(nanoseconds: notificationLatencies),
             receivedPerSecond: Double(inWindow) / windowSeconds,
             commandLatency: LatencySummary(nanoseconds: commandLatencies),
-            cpuMillisecondsPer1000: cpu, waitMillisecondsPer1000: wait, relayCorePercent: corePercent, machineBusyPercent: machineBusy,
+            cpuMillisecondsPer1000: cpu, waitMillisecondsPer1000: wait, relayCorePercent: corePercent,
+            machineBusyPercent: machineBusy,
             residentKilobytes: usageAfter?.residentKilobytes, anonymousKilobytes: usageAfter?.anonymousKilobytes,
             busLatency: busTap == nil ? nil : LatencySummary(nanoseconds: busLatencies),
             instructionsPerMessage: instructions.flatMap { inWindow > 0 ? Double($0.total) / Double(inWindow) : nil },
-            notificationPathInstructionsPerMessage: instructions?.within.flatMap { inWindow > 0 ? Double($0) / Double(inWindow) : nil })
+            notificationPathInstructionsPerMessage: instructions?.within.flatMap {
+                inWindow > 0 ? Double($0) / Double(inWindow) : nil
+            })
     }
 
     /// The stream's values a device's log says it sent up to `end`, each once: a value notified to two
     /// subscriptions at once is logged twice in a row, and no stream repeats a sequence back to back.
-    static func sent(_ records: [TrafficRecord], family: BenchFamily, until end: UInt64) -> [(sequence: Int, nanoseconds: UInt64)] {
+    static func sent(_ records: [TrafficRecord], family: BenchFamily, until end: UInt64) -> [(
+        sequence: Int, nanoseconds: UInt64
+    )] {
         var values: [(sequence: Int, nanoseconds: UInt64)] = []
-        for record in records where record.kind == .notification && record.characteristic == family.logName && record.nanoseconds <= end {
-            guard let sequence = family.sequence(sent: record.value), values.last?.sequence != sequence else { continue }
+        for record in records
+        where record.kind == .notification && record.characteristic == family.logName && record.nanoseconds <= end {
+            guard let sequence = family.sequence(sent: record.value), values.last?.sequence != sequence else {
+                continue
+            }
             values.append((sequence, record.nanoseconds))
         }
         return values
@@ -124,7 +137,9 @@ struct StreamPhase {
 
     /// Sample-period commands (the period in force, so the stream does not change), one at a time,
     /// until `end`; returns when each was sent.
-    private func commandLoad(_ relay: any StreamRelay, _ device: BenchDevice, until end: UInt64) async throws -> [UInt64] {
+    private func commandLoad(_ relay: any StreamRelay, _ device: BenchDevice, until end: UInt64) async throws
+        -> [UInt64]
+    {
         var sent: [UInt64] = []
         let gapNanoseconds = UInt64(1e9 / commandsPerSecond)
         let gap = Duration.nanoseconds(Int64(gapNanoseconds))

@@ -35,7 +35,9 @@ struct TrafficRecord: Sendable {
         guard hex.count % 2 == 0 else { return nil }
         var value: [UInt8] = []
         for index in stride(from: 0, to: hex.count, by: 2) {
-            guard let byte = UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            guard let byte = UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) else {
+                return nil
+            }
             value.append(byte)
         }
         return TrafficRecord(kind: kind, characteristic: String(fields[1]), value: value, nanoseconds: nanoseconds)

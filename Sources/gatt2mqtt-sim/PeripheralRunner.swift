@@ -27,11 +27,15 @@ struct PeripheralRunner {
     let advertisement: LEAdvertisement
     let registrar: PeripheralRegistrar
 
-    init(global: GlobalOptions, family: String, services: [GattServiceDescription], localName: String, serviceUUIDs: [String]) throws {
+    init(
+        global: GlobalOptions, family: String, services: [GattServiceDescription], localName: String,
+        serviceUUIDs: [String]
+    ) throws {
         connection = try DBusConnection.system(logger: Logger(label: "sim.dbus"))
         let root = "/org/gatt2mqtt/sim/\(family)"
         application = GattApplication(
-            connection: connection, rootPath: root, services: services, minimumNotificationInterval: global.notificationGap,
+            connection: connection, rootPath: root, services: services,
+            minimumNotificationInterval: global.notificationGap,
             observer: try global.trafficObserver())
         advertisement = LEAdvertisement(
             connection: connection, path: root + "/advertisement0",
@@ -44,7 +48,8 @@ struct PeripheralRunner {
     /// Serves `device`: `beforeAdvertising` runs once its application answers, before BlueZ registers it
     /// (a device that needs an agent registers it there), `started` once it advertises.
     func run(
-        _ device: some SimulatedPeripheral, logger: Logger, beforeAdvertising: () async -> Void = {}, started: () async -> Void = {}
+        _ device: some SimulatedPeripheral, logger: Logger, beforeAdvertising: () async -> Void = {},
+        started: () async -> Void = {}
     ) async throws {
         application.setDelegate(device)
         await beforeAdvertising()

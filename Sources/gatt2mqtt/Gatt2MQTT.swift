@@ -2,12 +2,13 @@ import ArgumentParser
 import Bridge
 import DaemonConfiguration
 import DaemonLogging
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Logging
 import ServiceLifecycle
 import WebUI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `gatt2mqtt [--config FILE] [--broker mqtt://HOST:PORT] [--adapter hci0 …] [--gateway NAME] …`
 ///
@@ -70,10 +71,16 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "Seconds between health reports on gatt2mqtt/<gateway>/health.")
     var healthSeconds: Double?
 
-    @Flag(help: "Subscribe to notifications with StartNotify only, never AcquireNotify (for a device or stack whose sockets misbehave).")
+    @Flag(
+        help:
+            "Subscribe to notifications with StartNotify only, never AcquireNotify (for a device or stack whose sockets misbehave)."
+    )
     var startNotify = false
 
-    @Flag(help: "Follow the fleet's rules even alone (by default they apply while another gateway is online on the broker).")
+    @Flag(
+        help:
+            "Follow the fleet's rules even alone (by default they apply while another gateway is online on the broker)."
+    )
     var fleet = false
 
     @Flag(help: "Never follow the fleet's rules: connect every device this gateway may, whatever other gateways do.")
@@ -82,7 +89,8 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Option(help: "Fleet: seconds between claims (default 10); the same on every gateway of the fleet.")
     var fleetRefreshSeconds: Double?
 
-    @Option(help: "Fleet: the file that keeps this gateway's incarnation (default /var/lib/gatt2mqtt/fleet-incarnation).")
+    @Option(
+        help: "Fleet: the file that keeps this gateway's incarnation (default /var/lib/gatt2mqtt/fleet-incarnation).")
     var fleetIncarnationFile: String?
 
     @Option(help: "Serve the live page and /metrics on [HOST:]PORT (default off; HOST defaults to 127.0.0.1).")
@@ -162,13 +170,16 @@ struct Gatt2MQTT: AsyncParsableCommand {
     }
 
     private func serve(_ loaded: LoadedConfiguration, threshold: LogThreshold, logger: Logger) async throws {
-        logger.info("gatt2mqtt \(Gatt2MQTTVersion.current) starting", metadata: ["configuration": "\(loaded.file ?? "none")"])
+        logger.info(
+            "gatt2mqtt \(Gatt2MQTTVersion.current) starting", metadata: ["configuration": "\(loaded.file ?? "none")"])
         logger.debug("configuration in effect:\n\(loaded)")
         let bridge = try Bridge(configuration: loaded.bridge, logger: logger)
         let page = try loaded.http.map { options in
             try LivePageServer(
-                options: options, mqtt: loaded.bridge.mqtt, gateway: loaded.bridge.gateway, baseTopic: loaded.bridge.baseTopic,
-                catalogue: bridge.commandCatalogue, cards: bridge.livePageCards, metrics: MetricsEndpoint.bootstrap { bridge.counters },
+                options: options, mqtt: loaded.bridge.mqtt, gateway: loaded.bridge.gateway,
+                baseTopic: loaded.bridge.baseTopic,
+                catalogue: bridge.commandCatalogue, cards: bridge.livePageCards,
+                metrics: MetricsEndpoint.bootstrap { bridge.counters },
                 logger: Logger(label: "gatt2mqtt.http"))
         }
         // One graceful shutdown for all, on SIGTERM or SIGINT, in reverse order: the page, the health report,
@@ -177,9 +188,14 @@ struct Gatt2MQTT: AsyncParsableCommand {
         var services = bridge.services
         services.append(.init(service: bridge.healthReporter, successTerminationBehavior: .gracefullyShutdownGroup))
         if let page { services.append(.init(service: page, successTerminationBehavior: .gracefullyShutdownGroup)) }
-        services.append(.init(service: LogLevelReloader(commandLine: commandLine, threshold: threshold, logger: logger), successTerminationBehavior: .ignore))
+        services.append(
+            .init(
+                service: LogLevelReloader(commandLine: commandLine, threshold: threshold, logger: logger),
+                successTerminationBehavior: .ignore))
         services.append(.init(service: ShutdownNotice(logger: logger), successTerminationBehavior: .ignore))
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 }

@@ -18,11 +18,14 @@ struct ObjectCacheDeviceTests {
         await cache.interfacesAdded(Self.onHci0, Self.device(name: "belt", rssi: -60))
         await cache.interfacesAdded(Self.onHci1, Self.device(name: "belt", rssi: -70))
         // A device's GATT objects are no devices.
-        await cache.interfacesAdded(Self.onHci0 + "/service0001", [BlueZInterface.gattService: ["UUID": .string("180f")]])
+        await cache.interfacesAdded(
+            Self.onHci0 + "/service0001", [BlueZInterface.gattService: ["UUID": .string("180f")]])
         #expect(await cache.devices(on: "/org/bluez/hci0").map(\.path) == [Self.onHci0])
         #expect(await cache.devices(on: "/org/bluez/hci1").map(\.rssi) == [-70])
 
-        await cache.propertiesChanged(Self.onHci0, BlueZInterface.device, ["RSSI": .variant(.int16(-42)), "Name": .variant(.string("naviGuertel"))], [])
+        await cache.propertiesChanged(
+            Self.onHci0, BlueZInterface.device,
+            ["RSSI": .variant(.int16(-42)), "Name": .variant(.string("naviGuertel"))], [])
         #expect(await cache.devices[Self.onHci0]?.rssi == -42)
         #expect(await cache.devices[Self.onHci0]?.name == "naviGuertel")
         await cache.propertiesChanged(Self.onHci0, BlueZInterface.device, [:], ["Name"])
@@ -35,6 +38,7 @@ struct ObjectCacheDeviceTests {
         await cache.serviceVanished()
         #expect(await cache.devices.isEmpty)
         await cache.load([Self.onHci0: Self.device(name: "belt", rssi: -55)])
-        #expect(await cache.devices(on: "/org/bluez/hci0").map(\.rssi) == [-55], "a snapshot after bluetoothd came back")
+        #expect(
+            await cache.devices(on: "/org/bluez/hci0").map(\.rssi) == [-55], "a snapshot after bluetoothd came back")
     }
 }

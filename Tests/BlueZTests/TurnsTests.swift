@@ -52,7 +52,9 @@ struct TurnsTests {
 
     @Test func aFailingTurnDoesNotBlockTheNextOne() async throws {
         let turns = Turns()
-        await #expect(throws: CancellationError.self) { try await turns.withTurn(on: "a") { throw CancellationError() } }
+        await #expect(throws: CancellationError.self) {
+            try await turns.withTurn(on: "a") { throw CancellationError() }
+        }
         #expect(try await turns.withTurn(on: "a") { 42 } == 42)
     }
 }

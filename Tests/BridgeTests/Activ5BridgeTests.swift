@@ -46,8 +46,14 @@ struct Activ5TelemetryTests {
         for (index, newtons) in [2.0, 30, 31, 1, 28, 2].enumerated() {
             published += telemetry.force(newtons: newtons, at: Double(index) * 0.1)
         }
-        #expect(published.filter { $0.topic == "a5/a/force" }.map(\.payload) == ["2.00", "30.00", "31.00", "1.00", "28.00", "2.00"])
-        #expect(published.filter { $0.topic == "a5/a/squeeze" }.map(\.payload) == ["squeezed", "released", "squeezed", "released"])
+        #expect(
+            published.filter { $0.topic == "a5/a/force" }.map(\.payload) == [
+                "2.00", "30.00", "31.00", "1.00", "28.00", "2.00",
+            ])
+        #expect(
+            published.filter { $0.topic == "a5/a/squeeze" }.map(\.payload) == [
+                "squeezed", "released", "squeezed", "released",
+            ])
         #expect(published.filter { $0.topic == "a5/a/squeeze" }.allSatisfy { $0.retain })
         #expect(published.filter { $0.topic == "a5/a/event" }.map(\.payload) == ["doubleSqueeze"])
     }
@@ -55,7 +61,9 @@ struct Activ5TelemetryTests {
     @Test func imuIsJSONInGRadiansPerSecondAndSeconds() throws {
         let telemetry = Activ5Telemetry(id: "a", topics: TopicMap(gateway: "gw"), thresholds: .init())
         // The vendor's synthetic vector: 1 g, 2 g, 2047/4095 g; 250, 500, 125 °/s; 118032786 ticks × 15.25 µs.
-        let sample = try Activ5IMUSample(bytes: [0xFF, 0x0F, 0xFE, 0x1F, 0xFF, 0x07, 0xFF, 0x0F, 0xFE, 0x1F, 0xFF, 0x07, 0x92, 0x09, 0x09, 0x07])
+        let sample = try Activ5IMUSample(bytes: [
+            0xFF, 0x0F, 0xFE, 0x1F, 0xFF, 0x07, 0xFF, 0x0F, 0xFE, 0x1F, 0xFF, 0x07, 0x92, 0x09, 0x09, 0x07,
+        ])
         let payload = telemetry.imu(sample).payload
         #expect(payload.contains(#""acceleration_g":{"x":1,"y":2,"z":0.4999}"#))
         #expect(payload.contains(#""angular_velocity_rad_s":{"x":4.3633,"y":8.7266,"z":2.1811}"#))

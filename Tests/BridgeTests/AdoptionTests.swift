@@ -17,14 +17,18 @@ import Testing
         }
     }
 
-    private func request(_ gateway: InMemoryGateway, _ name: String, _ payload: String, to gatewayName: String = "test") async throws -> String {
+    private func request(_ gateway: InMemoryGateway, _ name: String, _ payload: String, to gatewayName: String = "test")
+        async throws -> String
+    {
         let mark = gateway.probe.mark
         try gateway.publish("gatt2mqtt/\(gatewayName)/request/\(name)", payload)
-        return await gateway.probe.next(on: "gatt2mqtt/\(gatewayName)/response/\(name)", after: mark).payloadString ?? ""
+        return await gateway.probe.next(on: "gatt2mqtt/\(gatewayName)/response/\(name)", after: mark).payloadString
+            ?? ""
     }
 
     private func temporaryFolder() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("g2m-adoption-\(UUID().uuidString.prefix(8))").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("g2m-adoption-\(UUID().uuidString.prefix(8))")
+            .path
     }
 
     @Test func aStrangerIsSeenButNeitherConnectedNorAnnouncedNorRetained() async throws {
@@ -33,11 +37,15 @@ import Testing
             let id = DeviceID.from(address: stranger.device.address)
             gateway.central.add(stranger)
             let answer = try await request(gateway, "devices", "{}")
-            #expect(answer.contains(#""address":"\#(stranger.device.address)","adopted":false"#), "listed as seen: \(answer)")
+            #expect(
+                answer.contains(#""address":"\#(stranger.device.address)","adopted":false"#),
+                "listed as seen: \(answer)")
             let retainedList = gateway.broker.retained("gatt2mqtt/test/devices")?.payloadString ?? ""
             #expect(!retainedList.contains(stranger.device.address), "\(retainedList)")
             #expect(gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString == "[]")
-            #expect(gateway.broker.retained("gatt2mqtt/test/permit_join")?.payloadString == #"{"open":false,"remaining_s":0}"#)
+            #expect(
+                gateway.broker.retained("gatt2mqtt/test/permit_join")?.payloadString
+                    == #"{"open":false,"remaining_s":0}"#)
             #expect(gateway.broker.retainedTopics("homeassistant/+/test_cpr_\(id)/+/config").isEmpty)
             #expect(gateway.broker.retainedTopics("cpr/\(id)/+").isEmpty)
             #expect(await !stranger.isConnected)
@@ -52,11 +60,17 @@ import Testing
             let id = DeviceID.from(address: band.device.address)
             gateway.central.add(band)
             let closed = gateway.probe.mark
-            #expect(try await request(gateway, "permit_join", #"{"duration_s":1}"#) == #"{"data":{"open":true,"remaining_s":1},"ok":true,"request":"permit_join"}"#)
+            #expect(
+                try await request(gateway, "permit_join", #"{"duration_s":1}"#)
+                    == #"{"data":{"open":true,"remaining_s":1},"ok":true,"request":"permit_join"}"#)
             await gateway.probe.next(on: "cpr/\(id)/connection") { $0 == "connected" }
-            #expect(gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString == #"[{"address":"\#(band.device.address)","family":"cpr"}]"#)
+            #expect(
+                gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString
+                    == #"[{"address":"\#(band.device.address)","family":"cpr"}]"#)
             #expect(!gateway.broker.retainedTopics("homeassistant/+/test_cpr_\(id)/+/config").isEmpty)
-            await gateway.probe.next(on: "gatt2mqtt/test/permit_join", after: closed) { $0 == #"{"open":false,"remaining_s":0}"# }
+            await gateway.probe.next(on: "gatt2mqtt/test/permit_join", after: closed) {
+                $0 == #"{"open":false,"remaining_s":0}"#
+            }
 
             let late = InMemoryDevices.belt()
             gateway.central.add(late)
@@ -100,7 +114,9 @@ import Testing
         try await InMemoryWorld.with { world in
             let again = try await InMemoryGateway.start(in: world, configure: Self.adopting(folder))
             try await withCleanUp({ await again.stop() }) {
-                #expect(again.broker.retained("gatt2mqtt/test/permit_join")?.payloadString == #"{"open":false,"remaining_s":0}"#)
+                #expect(
+                    again.broker.retained("gatt2mqtt/test/permit_join")?.payloadString
+                        == #"{"open":false,"remaining_s":0}"#)
                 await again.connect(belt, family: "belt")
                 #expect(again.broker.retained("gatt2mqtt/test/adopted")?.payloadString == kept)
             }
@@ -115,19 +131,27 @@ import Testing
         try await InMemoryWorld.with { world in
             let served = InMemoryDevices.belt()
             let id = DeviceID.from(address: served.device.address)
-            try world.publish("belt/\(id)/info", #"{"address":"\#(served.device.address)","family":"belt","firmware":52,"gateway":"test","name":"naviGuertel 01"}"#, retain: true)
+            try world.publish(
+                "belt/\(id)/info",
+                #"{"address":"\#(served.device.address)","family":"belt","firmware":52,"gateway":"test","name":"naviGuertel 01"}"#,
+                retain: true)
             // Another gateway's device is not this one's to adopt.
             let elsewhere = InMemoryDevices.belt(address: "00:11:22:33:44:77", name: "naviGuertel 02")
-            try world.publish("belt/001122334477/info", #"{"address":"00:11:22:33:44:77","family":"belt","gateway":"other"}"#, retain: true)
+            try world.publish(
+                "belt/001122334477/info", #"{"address":"00:11:22:33:44:77","family":"belt","gateway":"other"}"#,
+                retain: true)
             try world.publish("gatt2mqtt/test/status", "offline", retain: true)
             let gateway = try await InMemoryGateway.start(in: world, configure: Self.adopting(folder))
             try await withCleanUp({ await gateway.stop() }) {
                 gateway.central.add(elsewhere)
                 await gateway.connect(served, family: "belt")
-                #expect(gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString == #"[{"address":"\#(served.device.address)","family":"belt"}]"#)
+                #expect(
+                    gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString
+                        == #"[{"address":"\#(served.device.address)","family":"belt"}]"#)
                 #expect(await !elsewhere.isConnected)
             }
-            #expect(try String(contentsOfFile: folder + "/adopted.json", encoding: .utf8).contains(served.device.address))
+            #expect(
+                try String(contentsOfFile: folder + "/adopted.json", encoding: .utf8).contains(served.device.address))
         }
     }
 
@@ -147,8 +171,10 @@ import Testing
                     configuration.fleet = options
                 }
             }
-            let a = try await InMemoryGateway.start("gw-a", in: world, adapters: ["hci0"], configure: fleetMember("gw-a"))
-            let b = try await InMemoryGateway.start("gw-b", in: world, adapters: ["hci1"], configure: fleetMember("gw-b"))
+            let a = try await InMemoryGateway.start(
+                "gw-a", in: world, adapters: ["hci0"], configure: fleetMember("gw-a"))
+            let b = try await InMemoryGateway.start(
+                "gw-b", in: world, adapters: ["hci1"], configure: fleetMember("gw-b"))
             try await withCleanUp({
                 await a.stop()
                 await b.stop()
@@ -157,20 +183,25 @@ import Testing
                 let address = belt.device.address
                 a.central.add(belt, on: "hci0")
                 _ = try await request(a, "devices", "{}", to: "gw-a")
-                #expect(try await request(a, "connect", #"{"address":"\#(address)"}"#, to: "gw-a").contains(#""ok":true"#))
+                #expect(
+                    try await request(a, "connect", #"{"address":"\#(address)"}"#, to: "gw-a").contains(#""ok":true"#))
                 await world.probe.next(on: "gatt2mqtt/gw-b/adopted") { $0.contains(address) }
                 #expect(try String(contentsOfFile: "\(folder)/gw-b/adopted.json", encoding: .utf8).contains(address))
 
-                #expect(try await request(a, "forget", #"{"address":"\#(address)"}"#, to: "gw-a").contains(#""ok":true"#))
+                #expect(
+                    try await request(a, "forget", #"{"address":"\#(address)"}"#, to: "gw-a").contains(#""ok":true"#))
                 await world.probe.next(on: "gatt2mqtt/gw-b/adopted") { $0 == "[]" }
             }
         }
     }
 
     @Test func theListKeepsWellFormedEntriesUpToItsLimit() throws {
-        let text = #"[{"address":"aa:bb:cc:dd:ee:01","family":"belt"},{"address":"nope","family":"belt"},{"address":"AA:BB:CC:DD:EE:02","family":"toaster"},7,{"address":"AA:BB:CC:DD:EE:03","family":"cpr"}]"#
+        let text =
+            #"[{"address":"aa:bb:cc:dd:ee:01","family":"belt"},{"address":"nope","family":"belt"},{"address":"AA:BB:CC:DD:EE:02","family":"toaster"},7,{"address":"AA:BB:CC:DD:EE:03","family":"cpr"}]"#
         let list = try #require(AdoptionList.parse(Array(text.utf8)))
-        #expect(list.json.text == #"[{"address":"AA:BB:CC:DD:EE:01","family":"belt"},{"address":"AA:BB:CC:DD:EE:03","family":"cpr"}]"#)
+        #expect(
+            list.json.text
+                == #"[{"address":"AA:BB:CC:DD:EE:01","family":"belt"},{"address":"AA:BB:CC:DD:EE:03","family":"cpr"}]"#)
         #expect(AdoptionList.parse(Array(#"{"address":"AA:BB:CC:DD:EE:01"}"#.utf8)) == nil)
 
         var full = AdoptionList()

@@ -4,11 +4,14 @@ import Testing
 @testable import Bridge
 
 struct BeltNavigationStoreTests {
-    private let signal = BeltNavigation.Signal(direction: 90, orientation: .bearing, preset: .navigation, intensity: nil)
+    private let signal = BeltNavigation.Signal(
+        direction: 90, orientation: .bearing, preset: .navigation, intensity: nil)
 
     @Test func onlyABeltServedBeforeTakesRequestsWithoutASession() throws {
         let store = BeltNavigationStore()
-        #expect(try store.update("unknown") { (navigation: inout BeltNavigation) throws(CommandError) in navigation.stop() } == nil)
+        #expect(
+            try store.update("unknown") { (navigation: inout BeltNavigation) throws(CommandError) in navigation.stop() }
+                == nil)
 
         store.keep(store.take("belt1"), for: "belt1")
         let result = try store.update("belt1") { (navigation: inout BeltNavigation) throws(CommandError) in
@@ -25,7 +28,9 @@ struct BeltNavigationStoreTests {
         let store = BeltNavigationStore()
         store.keep(BeltNavigation(), for: "belt1")
         #expect(throws: CommandError.self) {
-            try store.update("belt1") { (navigation: inout BeltNavigation) throws(CommandError) in try navigation.handle(.resume, now: .now) }
+            try store.update("belt1") { (navigation: inout BeltNavigation) throws(CommandError) in
+                try navigation.handle(.resume, now: .now)
+            }
         }
         #expect(store.take("belt1").state == .stopped)
     }
@@ -75,7 +80,9 @@ struct BeltNavigationStoreTests {
         #expect(NavigationIntent.payload(.silent) == #"{"direction":0,"orientation":"bearing","signal":"none"}"#)
         #expect(NavigationIntent.signal(from: Array(NavigationIntent.payload(.silent).utf8)) == .some(.silent))
         #expect(NavigationIntent.signal(from: []) == .some(nil), "empty: no signal")
-        #expect(NavigationIntent.signal(from: Array(#"{"signal":"warning"}"#.utf8)) == nil, "a one-shot preset is malformed here")
+        #expect(
+            NavigationIntent.signal(from: Array(#"{"signal":"warning"}"#.utf8)) == nil,
+            "a one-shot preset is malformed here")
         #expect(NavigationIntent.signal(from: Array("not json".utf8)) == nil)
     }
 }

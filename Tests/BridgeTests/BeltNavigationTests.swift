@@ -503,7 +503,9 @@ extension BeltNavigationTests {
         #expect(navigation.state == .navigating)
         let signal = navigation.modeChanged(to: .app, now: now + .seconds(3))
         #expect(signal.count == 1)
-        if case .send(.vibrate(let configuration)) = signal.first { #expect(configuration.orientationValue == 90) } else {
+        if case .send(.vibrate(let configuration)) = signal.first {
+            #expect(configuration.orientationValue == 90)
+        } else {
             Issue.record("expected the navigation signal, got \(signal)")
         }
     }

@@ -16,8 +16,10 @@ struct BeltSessionTests {
 
     private func connectedSession() async -> InMemorySession<BeltSession> {
         let driver = BeltDriver()
-        let context = InMemorySession<BeltSession>.context(link: link, sink: sink, id: id, driver: driver, metrics: metrics)
-        return await .connected(BeltSession(device: link.device, context: context, navigations: driver.navigations), sink: sink)
+        let context = InMemorySession<BeltSession>.context(
+            link: link, sink: sink, id: id, driver: driver, metrics: metrics)
+        return await .connected(
+            BeltSession(device: link.device, context: context, navigations: driver.navigations), sink: sink)
     }
 
     @Test func theHandshakeReadsWhatTheBeltAnswersAndPublishesIt() async throws {
@@ -25,11 +27,14 @@ struct BeltSessionTests {
         #expect(sink.payloads(on: "belt/\(id)/mode").last == "app")
         #expect(sink.payloads(on: "belt/\(id)/intensity").last == "50")
         #expect(sink.payloads(on: "belt/\(id)/heading_offset").last == "45")
-        let requests = await link.writes.filter { $0.characteristic == BeltCommand.requestMode.characteristicUUID }.map(\.bytes)
-        #expect(requests == [
-            BeltCommand.requestMode.encoded(), BeltCommand.requestDefaultIntensity.encoded(), BeltCommand.requestHeadingOffset.encoded(),
-            BeltCommand.requestAdvancedParameter(.accuracySignal).encoded(),
-        ])
+        let requests = await link.writes.filter { $0.characteristic == BeltCommand.requestMode.characteristicUUID }.map(
+            \.bytes)
+        #expect(
+            requests == [
+                BeltCommand.requestMode.encoded(), BeltCommand.requestDefaultIntensity.encoded(),
+                BeltCommand.requestHeadingOffset.encoded(),
+                BeltCommand.requestAdvancedParameter(.accuracySignal).encoded(),
+            ])
         await belt.end()
         #expect(sink.payloads(on: "belt/\(id)/mode").last == "", "live state is cleared when the link ends")
     }
@@ -40,16 +45,22 @@ struct BeltSessionTests {
         await link.notify(BeltGATT.Characteristic.orientation, BeltNotification.orientation(orientation).encoded())
         await link.notify(BeltGATT.Characteristic.orientation, [0x01, 0x02])
         await link.notify(BeltGATT.Characteristic.keepAlive, BeltNotification.keepAlive(mode: .app).encoded())
-        await link.notify(BeltGATT.Characteristic.orientation, BeltNotification.orientation(BeltOrientation(beltHeading: 90, boxHeading: 0, accuracy: 5)).encoded())
+        await link.notify(
+            BeltGATT.Characteristic.orientation,
+            BeltNotification.orientation(BeltOrientation(beltHeading: 90, boxHeading: 0, accuracy: 5)).encoded())
         await sink.next(on: "belt/\(id)/heading") { $0 == "90" }
         #expect(sink.payloads(on: "belt/\(id)/heading") == ["273", "90"])
         #expect(metrics.snapshot["belt/\(id)"]?.decodeErrors == 1)
         // The keep-alive's answer is written beside the session; it is there once the session has caught up.
         let deadline = ContinuousClock.now + .seconds(5)
-        while await !link.writes.contains(where: { $0.characteristic == BeltGATT.Characteristic.keepAlive }), ContinuousClock.now < deadline {
+        while await !link.writes.contains(where: { $0.characteristic == BeltGATT.Characteristic.keepAlive }),
+            ContinuousClock.now < deadline
+        {
             await Task.yield()
         }
-        #expect(await link.writes.last { $0.characteristic == BeltGATT.Characteristic.keepAlive }?.bytes == BeltCommand.keepAliveAck.encoded())
+        #expect(
+            await link.writes.last { $0.characteristic == BeltGATT.Characteristic.keepAlive }?.bytes
+                == BeltCommand.keepAliveAck.encoded())
         await belt.end()
     }
 
@@ -75,7 +86,9 @@ struct BeltSessionTests {
         let stop = try BeltDriver().parse(command: "stop", payload: CommandPayload(bytes: Array("{}".utf8)))
         _ = try await session.execute(stop)
         #expect(await link.writes.dropFirst(before).map(\.bytes) == [BeltCommand.stopAll.encoded()])
-        #expect(throws: CommandError.self) { try BeltDriver().parse(command: "stop", payload: CommandPayload(bytes: Array(#"{"channel":9}"#.utf8))) }
+        #expect(throws: CommandError.self) {
+            try BeltDriver().parse(command: "stop", payload: CommandPayload(bytes: Array(#"{"channel":9}"#.utf8)))
+        }
         #expect(await link.writes.count == before + 1)
         await belt.end()
     }

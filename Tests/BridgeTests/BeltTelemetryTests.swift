@@ -39,8 +39,12 @@ struct BeltTelemetryTests {
     @Test func batteryIsRetainedJSONWithLevelAndPower() throws {
         var telemetry = BeltTelemetry(id: "id", topics: topics)
         // charging, 0x4B80 / 256 = 75.5 %
-        let battery = try decode(BeltGATT.Characteristic.batteryStatus, [0x02, 0x80, 0x4B, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00])
-        #expect(telemetry.publications(for: battery) == [.state("belt/id/battery", #"{"level":75.5,"power":"charging","time_to_full_s":0}"#)])
+        let battery = try decode(
+            BeltGATT.Characteristic.batteryStatus, [0x02, 0x80, 0x4B, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00])
+        #expect(
+            telemetry.publications(for: battery) == [
+                .state("belt/id/battery", #"{"level":75.5,"power":"charging","time_to_full_s":0}"#)
+            ])
         #expect(telemetry.publications(for: battery) == [], "unchanged state is not sent again")
     }
 }
@@ -50,23 +54,40 @@ extension BeltTelemetryTests {
         var telemetry = BeltTelemetry(id: "id", topics: topics)
         // compass, long press (code 3), wait → compass
         let press = try decode(BeltGATT.Characteristic.buttonPress, [0x03, 0x03, 0x00, 0x01, 0x02])
-        #expect(telemetry.publications(for: press) == [
-            Publication(topic: "belt/id/button", payload: #"{"button":"compass","mode":"compass","press":"long","previous_mode":"wait"}"#, qos: 1),
-            .state("belt/id/mode", "compass"),
-        ])
+        #expect(
+            telemetry.publications(for: press) == [
+                Publication(
+                    topic: "belt/id/button",
+                    payload: #"{"button":"compass","mode":"compass","press":"long","previous_mode":"wait"}"#, qos: 1),
+                .state("belt/id/mode", "compass"),
+            ])
     }
 
     @Test func settingsAreRetainedState() throws {
         var telemetry = BeltTelemetry(id: "id", topics: topics)
         let fe06 = BeltGATT.Characteristic.parameterNotification
-        #expect(telemetry.publications(for: try decode(fe06, [0x01, 0x02, 0x32])) == [.state("belt/id/intensity", "50")])
-        #expect(telemetry.publications(for: try decode(fe06, [0x10, 0x01, 0x2D, 0x00])) == [.state("belt/id/heading_offset", "45")])
-        #expect(telemetry.publications(for: try decode(fe06, [0x10, 0x03, 0x02]))
-            == [.state("belt/id/compass_accuracy_signal", #"{"app_mode":true,"compass_mode":false}"#)])
+        #expect(
+            telemetry.publications(for: try decode(fe06, [0x01, 0x02, 0x32])) == [.state("belt/id/intensity", "50")])
+        #expect(
+            telemetry.publications(for: try decode(fe06, [0x10, 0x01, 0x2D, 0x00])) == [
+                .state("belt/id/heading_offset", "45")
+            ])
+        #expect(
+            telemetry.publications(for: try decode(fe06, [0x10, 0x03, 0x02]))
+                == [.state("belt/id/compass_accuracy_signal", #"{"app_mode":true,"compass_mode":false}"#)])
         let info = telemetry.info(
-            ["address": .string("00:11:22:33:44:51"), "family": .string("belt"), "gateway": .string("gw"), "name": .string("naviGuertel-SIM")],
+            [
+                "address": .string("00:11:22:33:44:51"), "family": .string("belt"), "gateway": .string("gw"),
+                "name": .string("naviGuertel-SIM"),
+            ],
             firmware: BeltFirmwareInfo(version: 52))
-        #expect(info == [.state("belt/id/info", #"{"address":"00:11:22:33:44:51","family":"belt","firmware":52,"gateway":"gw","name":"naviGuertel-SIM"}"#)])
+        #expect(
+            info == [
+                .state(
+                    "belt/id/info",
+                    #"{"address":"00:11:22:33:44:51","family":"belt","firmware":52,"gateway":"gw","name":"naviGuertel-SIM"}"#
+                )
+            ])
     }
 }
 
@@ -101,8 +122,12 @@ struct TopicsAndRepliesTests {
 
     @Test func repliesCarryOutcomeErrorAndTransaction() {
         #expect(CommandReply(command: "mode").json.text == #"{"command":"mode","ok":true}"#)
-        let failed = CommandReply(command: "vibrate", error: CommandError(.notConnected, "belt \"x\" is gone"), transaction: .number(7))
-        #expect(failed.json.text == #"{"command":"vibrate","error":{"code":"not_connected","message":"belt \"x\" is gone"},"ok":false,"transaction":7}"#)
+        let failed = CommandReply(
+            command: "vibrate", error: CommandError(.notConnected, "belt \"x\" is gone"), transaction: .number(7))
+        #expect(
+            failed.json.text
+                == #"{"command":"vibrate","error":{"code":"not_connected","message":"belt \"x\" is gone"},"ok":false,"transaction":7}"#
+        )
     }
 }
 
@@ -112,11 +137,16 @@ struct BeltOrientationPayloadTests {
         var random = SplitMix64(seed: 32)
         for _ in 0..<2_000 {
             let value = BeltOrientation(
-                sensorID: UInt8.random(in: .min ... .max, using: &random), beltHeading: Int16.random(in: .min ... .max, using: &random),
-                boxHeading: Int16.random(in: .min ... .max, using: &random), boxRoll: Int16.random(in: .min ... .max, using: &random),
-                boxPitch: Int16.random(in: .min ... .max, using: &random), accuracy: UInt16.random(in: .min ... .max, using: &random),
-                magnetometerStatus: Int8.random(in: .min ... .max, using: &random), accelerometerStatus: Int8.random(in: .min ... .max, using: &random),
-                gyroscopeStatus: Int8.random(in: .min ... .max, using: &random), fusionStatus: Int8.random(in: .min ... .max, using: &random),
+                sensorID: UInt8.random(in: .min ... .max, using: &random),
+                beltHeading: Int16.random(in: .min ... .max, using: &random),
+                boxHeading: Int16.random(in: .min ... .max, using: &random),
+                boxRoll: Int16.random(in: .min ... .max, using: &random),
+                boxPitch: Int16.random(in: .min ... .max, using: &random),
+                accuracy: UInt16.random(in: .min ... .max, using: &random),
+                magnetometerStatus: Int8.random(in: .min ... .max, using: &random),
+                accelerometerStatus: Int8.random(in: .min ... .max, using: &random),
+                gyroscopeStatus: Int8.random(in: .min ... .max, using: &random),
+                fusionStatus: Int8.random(in: .min ... .max, using: &random),
                 isInaccurate: Bool.random(using: &random))
             #expect(BeltOrientationTopics.orientationPayload(value) == BeltTelemetry.orientationJSON(value).text)
         }

@@ -14,15 +14,20 @@ struct CPRBandSessionTests {
     private let driver = CPRBandDriver(options: CPRBandOptions())
 
     private func connectedSession() async -> InMemorySession<CPRBandSession> {
-        let context = InMemorySession<CPRBandSession>.context(link: link, sink: sink, id: id, driver: driver, metrics: metrics)
-        return await .connected(CPRBandSession(device: link.device, context: context, options: CPRBandOptions(), desired: driver.desired), sink: sink)
+        let context = InMemorySession<CPRBandSession>.context(
+            link: link, sink: sink, id: id, driver: driver, metrics: metrics)
+        return await .connected(
+            CPRBandSession(device: link.device, context: context, options: CPRBandOptions(), desired: driver.desired),
+            sink: sink)
     }
 
     private func command(_ name: String, _ payload: String = "{}") throws -> ParsedCommand {
         try driver.parse(command: name, payload: CommandPayload(bytes: Array(payload.utf8)))
     }
 
-    private func write(_ byte: UInt8) -> InMemoryLink.Write { .init(characteristic: CPRBandGATT.Characteristic.command, bytes: [byte]) }
+    private func write(_ byte: UInt8) -> InMemoryLink.Write {
+        .init(characteristic: CPRBandGATT.Characteristic.command, bytes: [byte])
+    }
 
     @Test func connectingReadsTheBatteryAndPutsTheBandInReadyModeAsBusDoes() async throws {
         let band = await connectedSession()
@@ -63,7 +68,8 @@ struct CPRBandSessionTests {
 
     @Test func aCommandForAnotherFamilyOrABandNotConnectedWritesNothing() async throws {
         let context = InMemorySession<CPRBandSession>.context(link: link, sink: sink, id: id, driver: driver)
-        let session = CPRBandSession(device: link.device, context: context, options: CPRBandOptions(), desired: driver.desired)
+        let session = CPRBandSession(
+            device: link.device, context: context, options: CPRBandOptions(), desired: driver.desired)
         do {
             _ = try await session.execute(command("practice"))
             Issue.record("a band that never connected took a command")

@@ -68,7 +68,8 @@ struct CommandDeduplicatorTests {
         #expect(CommandDeduplicator.key(topic: "t", transaction: .number(7), correlationData: [1]) == "t\u{0}t7")
         #expect(CommandDeduplicator.key(topic: "t", transaction: nil, correlationData: [1, 2]) == "t\u{0}c1,2")
         #expect(CommandDeduplicator.key(topic: "t", transaction: nil, correlationData: nil) == nil)
-        #expect(CommandDeduplicator.key(topic: "u", transaction: .number(7), correlationData: nil)
-            != CommandDeduplicator.key(topic: "t", transaction: .number(7), correlationData: nil))
+        #expect(
+            CommandDeduplicator.key(topic: "u", transaction: .number(7), correlationData: nil)
+                != CommandDeduplicator.key(topic: "t", transaction: .number(7), correlationData: nil))
     }
 }

@@ -25,7 +25,10 @@ struct CommandPayloadTests {
         ([UInt8]("{\"mode\":".utf8), "not valid JSON"),
         ([UInt8]("[1,2]".utf8), "not an array"),
         ([0xFF, 0xFE, 0x41], "not valid UTF-8"),
-        ([UInt8](String(repeating: "[", count: 40).utf8) + [UInt8](String(repeating: "]", count: 40).utf8), "nests deeper"),
+        (
+            [UInt8](String(repeating: "[", count: 40).utf8) + [UInt8](String(repeating: "]", count: 40).utf8),
+            "nests deeper"
+        ),
         ([UInt8](repeating: 0x20, count: 17 * 1024), "the limit is"),
         ([UInt8]("{\"x\":NaN}".utf8), "not valid JSON"),
     ])

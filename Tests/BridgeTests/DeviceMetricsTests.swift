@@ -10,7 +10,8 @@ struct DeviceMetricsTests {
         held.notifications.add(3, ordering: .relaxed)
         _ = metrics.counter(for: "belt/b")
         metrics.release("belt/b")
-        #expect(Set(metrics.snapshot.keys) == ["belt/a", "belt/b"], "an ended session's counter stays while there is room")
+        #expect(
+            Set(metrics.snapshot.keys) == ["belt/a", "belt/b"], "an ended session's counter stays while there is room")
 
         _ = metrics.counter(for: "belt/c")
         #expect(Set(metrics.snapshot.keys) == ["belt/a", "belt/c"])

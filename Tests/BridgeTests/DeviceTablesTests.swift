@@ -31,9 +31,15 @@ struct DeviceTablesTests {
         let table = SessionTable()
         let belt = device("00:00:00:00:00:0A", on: "hci0")
         let grip = device("00:00:00:00:00:0B", on: "hci1")
-        #expect(table.place(belt.address, choose: { _ in belt }) { running(IdleSession(id: "a", family: .belt), $0) } == .started)
-        #expect(table.place(grip.address, choose: { _ in grip }) { running(IdleSession(id: "a", family: .grip), $0) } == .started)
-        #expect(table.place(belt.address, choose: { _ in belt }) { running(IdleSession(id: "b", family: .belt), $0) } == .served)
+        #expect(
+            table.place(belt.address, choose: { _ in belt }) { running(IdleSession(id: "a", family: .belt), $0) }
+                == .started)
+        #expect(
+            table.place(grip.address, choose: { _ in grip }) { running(IdleSession(id: "a", family: .grip), $0) }
+                == .started)
+        #expect(
+            table.place(belt.address, choose: { _ in belt }) { running(IdleSession(id: "b", family: .belt), $0) }
+                == .served)
         #expect(table.session(family: .belt, id: "a")?.address == belt.address)
         #expect(table.session(family: .grip, id: "a")?.address == grip.address)
         #expect(table.session(family: .cpr, id: "a") == nil && table.session(family: .belt, id: "b") == nil)
@@ -55,12 +61,19 @@ struct DeviceTablesTests {
             offered.withLock { $0.append(load) }
             return (load["hci0"] ?? 0) < 1 ? second : nil
         }
-        #expect(table.place(first.address, choose: { _ in first }) { running(IdleSession(id: "1", family: .cpr), $0) } == .started)
-        #expect(table.place(second.address, choose: full) { running(IdleSession(id: "2", family: .cpr), $0) } == .waiting(newly: true))
-        #expect(table.place(second.address, choose: full) { running(IdleSession(id: "2", family: .cpr), $0) } == .waiting(newly: false))
+        #expect(
+            table.place(first.address, choose: { _ in first }) { running(IdleSession(id: "1", family: .cpr), $0) }
+                == .started)
+        #expect(
+            table.place(second.address, choose: full) { running(IdleSession(id: "2", family: .cpr), $0) }
+                == .waiting(newly: true))
+        #expect(
+            table.place(second.address, choose: full) { running(IdleSession(id: "2", family: .cpr), $0) }
+                == .waiting(newly: false))
         #expect(table.hasWaiting && table.addresses == [first.address, second.address])
         _ = table.remove(at: first.path)
-        #expect(table.place(second.address, choose: full) { running(IdleSession(id: "2", family: .cpr), $0) } == .started)
+        #expect(
+            table.place(second.address, choose: full) { running(IdleSession(id: "2", family: .cpr), $0) } == .started)
         #expect(!table.hasWaiting)
         #expect(offered.withLock { $0 } == [["hci0": 1], ["hci0": 1], [:]])
     }
@@ -87,7 +100,8 @@ struct DeviceTablesTests {
     /// Its table entry, serving `device`.
     private func running(_ session: IdleSession, _ device: BlueZDevice) -> RunningSession {
         RunningSession(
-            session: session, address: device.address, adapter: String(device.adapterPath.split(separator: "/").last ?? ""), task: Task {},
+            session: session, address: device.address,
+            adapter: String(device.adapterPath.split(separator: "/").last ?? ""), task: Task {},
             commands: AsyncStream.makeStream().continuation)
     }
 }

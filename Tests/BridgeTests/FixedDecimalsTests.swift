@@ -6,7 +6,8 @@ import Testing
 struct FixedDecimalsTests {
     /// The same text as `%.2f` and `%.1f` for the values a sensor reports, ties and negative zero included.
     @Test(arguments: [
-        0, -0.0, 23.41, -0.5, 0.005, 0.015, 0.125, 1.005, 2.675, -3.14159, 99.999, 100, 1234.5678, -0.001, 0.994, 0.995, 32767 * 1.08625,
+        0, -0.0, 23.41, -0.5, 0.005, 0.015, 0.125, 1.005, 2.675, -3.14159, 99.999, 100, 1234.5678, -0.001, 0.994, 0.995,
+        32767 * 1.08625,
         0.05, 0.25, 0.35, -0.05, 9.95, 4.45,
     ])
     func matchesPrintf(_ value: Double) {

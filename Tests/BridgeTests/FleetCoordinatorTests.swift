@@ -12,7 +12,9 @@ struct FleetCoordinatorTests {
     }
 
     func claim(_ gateway: String, _ state: ClaimState, term: UInt64 = 1) -> Claim {
-        Claim(gateway: gateway, device: "belt/aa", incarnation: 1, sequence: 1, term: term, state: state, rssi: -60, freeSlots: 4)
+        Claim(
+            gateway: gateway, device: "belt/aa", incarnation: 1, sequence: 1, term: term, state: state, rssi: -60,
+            freeSlots: 4)
     }
 
     /// One `not_connected` fleet-wide: the first by name of the gateways heard lately answers.
@@ -33,8 +35,10 @@ struct FleetCoordinatorTests {
         let a = coordinator("gw-a")
         var taken = 0
         for index in 0..<(FleetCoordinator.deviceLimit + 100) {
-            let device = Claim(gateway: "gw-z", device: "belt/\(index)", incarnation: 1, sequence: UInt64(index + 1), term: 1, state: .owner,
-                               rssi: -60, freeSlots: 4)
+            let device = Claim(
+                gateway: "gw-z", device: "belt/\(index)", incarnation: 1, sequence: UInt64(index + 1), term: 1,
+                state: .owner,
+                rssi: -60, freeSlots: 4)
             if a.receive(device) { taken += 1 }
         }
         #expect(taken == FleetCoordinator.deviceLimit, "the rest were dropped")

@@ -13,8 +13,14 @@ import Testing
     /// Commands that take arguments (a bare `{}` is a valid `start`, so argument-less commands are tried
     /// only with payloads that are malformed as such).
     static let commands: [(family: String, names: [String])] = [
-        ("belt", ["mode", "vibrate", "channel", "pulse", "signal", "intensity", "compass_accuracy_signal", "heading_offset",
-                  "orientation", "navigation", "notify", "stop"]),
+        (
+            "belt",
+            [
+                "mode", "vibrate", "channel", "pulse", "signal", "intensity", "compass_accuracy_signal",
+                "heading_offset",
+                "orientation", "navigation", "notify", "stop",
+            ]
+        ),
         ("a5", ["imu", "sample_period", "evergreen", "start"]),
         ("cpr", ["range", "name", "practice"]),
     ]
@@ -41,7 +47,10 @@ import Testing
         try await InMemoryGateway.with { gateway in
             let belt = InMemoryDevices.belt(address: "00:11:22:33:44:01")
             let band = InMemoryDevices.cprBand(address: "00:11:22:33:44:02")
-            let ids = ["belt": await gateway.connect(belt, family: "belt"), "cpr": await gateway.connect(band, family: "cpr"), "a5": "001122334403"]
+            let ids = [
+                "belt": await gateway.connect(belt, family: "belt"), "cpr": await gateway.connect(band, family: "cpr"),
+                "a5": "001122334403",
+            ]
             let written = (belt: await belt.writes.count, band: await band.writes.count)
 
             var cases = 0
@@ -50,18 +59,26 @@ import Testing
                 for name in names + ["fly"] {
                     for payload in Self.payloads {
                         let topic = "reply/matrix/\(family)/\(name)/\(cases)"
-                        try gateway.publish(MQTTMessage(
-                            topic: "\(family)/\(id)/cmd/\(name)", payload: payload.bytes, qos: .atLeastOnce, responseTopic: topic))
+                        try gateway.publish(
+                            MQTTMessage(
+                                topic: "\(family)/\(id)/cmd/\(name)", payload: payload.bytes, qos: .atLeastOnce,
+                                responseTopic: topic))
                         let reply = await gateway.probe.next(on: topic).payloadString ?? ""
-                        let expected = name == "fly" && payload.codes.contains("invalid_value") ? ["unknown_command"] : payload.codes
+                        let expected =
+                            name == "fly" && payload.codes.contains("invalid_value")
+                            ? ["unknown_command"] : payload.codes
                         #expect(reply.contains(#""ok":false"#), "\(family)/\(name) × \(payload.name): \(reply)")
-                        #expect(expected.contains { reply.contains(#""code":"\#($0)""#) }, "\(family)/\(name) × \(payload.name): \(reply)")
+                        #expect(
+                            expected.contains { reply.contains(#""code":"\#($0)""#) },
+                            "\(family)/\(name) × \(payload.name): \(reply)")
                         cases += 1
                     }
                 }
             }
             #expect(cases == Self.commands.map { $0.names.count + 1 }.reduce(0, +) * Self.payloads.count)
-            let (beltWrites, bandWrites) = (await belt.writes.dropFirst(written.belt), await band.writes.dropFirst(written.band))
+            let (beltWrites, bandWrites) = (
+                await belt.writes.dropFirst(written.belt), await band.writes.dropFirst(written.band)
+            )
             #expect(beltWrites.isEmpty, "the belt received \(beltWrites)")
             #expect(bandWrites.isEmpty, "the band received \(bandWrites)")
 
@@ -72,7 +89,8 @@ import Testing
             }
             // And the gateway still serves: a valid command is written.
             try gateway.publish("cpr/\(ids["cpr"]!)/cmd/practice", "{}", responseTopic: "reply/test/valid")
-            #expect(await gateway.probe.next(on: "reply/test/valid").payloadString == #"{"command":"practice","ok":true}"#)
+            #expect(
+                await gateway.probe.next(on: "reply/test/valid").payloadString == #"{"command":"practice","ok":true}"#)
             #expect(await band.writes.count > written.band)
         }
     }
@@ -85,10 +103,16 @@ import Testing
             let id = await gateway.connect(InMemoryDevices.belt(), family: "belt")
             let mark = gateway.probe.mark
             try gateway.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "gatt2mqtt/test/status")
-            #expect(await gateway.probe.next(on: "belt/\(id)/reply", after: mark).payloadString == #"{"command":"mode","ok":true}"#)
-            #expect(!gateway.probe.messages.dropFirst(mark).contains { $0.topic == "gatt2mqtt/test/status" }, "the status was never overwritten")
+            #expect(
+                await gateway.probe.next(on: "belt/\(id)/reply", after: mark).payloadString
+                    == #"{"command":"mode","ok":true}"#)
+            #expect(
+                !gateway.probe.messages.dropFirst(mark).contains { $0.topic == "gatt2mqtt/test/status" },
+                "the status was never overwritten")
             #expect(gateway.broker.retained("gatt2mqtt/test/status")?.payloadString == "online")
-            try gateway.publish("belt/\(String(repeating: "é", count: 40))/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/test/bad-id")
+            try gateway.publish(
+                "belt/\(String(repeating: "é", count: 40))/cmd/mode", #"{"mode":"app"}"#,
+                responseTopic: "reply/test/bad-id")
             await gateway.log.waitForLine(containing: "command ignored: its topic names no valid device id or command")
         }
     }
@@ -97,10 +121,14 @@ import Testing
     /// wrote there with its own broker rights. Outside the reply space the answer goes to the device's `reply`
     /// topic, and the refusal is logged a few times a minute only; `broker.reply_topics` moves the space.
     @Test func answersStayInTheReplySpace() async throws {
-        try await InMemoryGateway.with(configure: { $0.replyTopics = [TopicFilter("reply/#")!, TopicFilter("nodered/+/answers")!] }) { gateway in
+        try await InMemoryGateway.with(configure: {
+            $0.replyTopics = [TopicFilter("reply/#")!, TopicFilter("nodered/+/answers")!]
+        }) { gateway in
             let id = await gateway.connect(InMemoryDevices.belt(), family: "belt")
             let mark = gateway.probe.mark
-            for _ in 0..<20 { try gateway.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "cmnd/plug/POWER") }
+            for _ in 0..<20 {
+                try gateway.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "cmnd/plug/POWER")
+            }
             try gateway.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "nodered/flow/answers")
             await gateway.probe.next(on: "nodered/flow/answers", after: mark)
             #expect(gateway.probe.messages.dropFirst(mark).filter { $0.topic == "belt/\(id)/reply" }.count == 20)
@@ -117,14 +145,21 @@ import Testing
             let band = InMemoryDevices.cprBand()
             let id = await gateway.connect(band, family: "cpr")
             let written = await band.writes.count
-            for _ in 0..<2 { try gateway.publish("cpr/\(id)/cmd/practice", #"{"transaction":"t-1"}"#, responseTopic: "reply/test/once") }
+            for _ in 0..<2 {
+                try gateway.publish(
+                    "cpr/\(id)/cmd/practice", #"{"transaction":"t-1"}"#, responseTopic: "reply/test/once")
+            }
             await gateway.log.waitForLine(containing: "repeated command ignored")
-            #expect(await gateway.probe.next(on: "reply/test/once").payloadString == #"{"command":"practice","ok":true,"transaction":"t-1"}"#)
+            #expect(
+                await gateway.probe.next(on: "reply/test/once").payloadString
+                    == #"{"command":"practice","ok":true,"transaction":"t-1"}"#)
             // A later, different command is a barrier: the repeat would have been answered before it.
             try gateway.publish("cpr/\(id)/cmd/ready", "{}", responseTopic: "reply/test/after")
             await gateway.probe.next(on: "reply/test/after")
             #expect(gateway.probe.payloads(on: "reply/test/once").count == 1)
-            #expect(await band.writes.dropFirst(written).map(\.bytes) == CPRBandCommand.practice.writes + CPRBandCommand.ready.writes)
+            #expect(
+                await band.writes.dropFirst(written).map(\.bytes) == CPRBandCommand.practice.writes
+                    + CPRBandCommand.ready.writes)
         }
     }
 }

@@ -29,9 +29,12 @@ import Testing
     private func inTwoGatewayFleet(
         a configureA: (inout BridgeConfiguration) -> Void = { _ in },
         b configureB: (inout BridgeConfiguration) -> Void = { _ in },
-        _ body: (InMemoryWorld, _ a: InMemoryGateway, _ b: InMemoryGateway, _ belt: InMemoryLink, _ folder: String) async throws -> Void
+        _ body: (InMemoryWorld, _ a: InMemoryGateway, _ b: InMemoryGateway, _ belt: InMemoryLink, _ folder: String)
+            async throws -> Void
     ) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-fleet-\(UUID().uuidString.prefix(8))").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "g2m-fleet-\(UUID().uuidString.prefix(8))"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try await InMemoryWorld.with { world in
             let belt = InMemoryDevices.belt()
@@ -55,7 +58,9 @@ import Testing
 
     /// Waits for `count` heartbeats of `gateway` after `mark`.
     private func heartbeats(_ world: InMemoryWorld, _ gateway: String, after mark: Int, count: Int) async {
-        for _ in 0..<count { await world.probe.next(on: "gatt2mqtt/\(gateway)/fleet", after: max(mark, world.probe.mark)) }
+        for _ in 0..<count {
+            await world.probe.next(on: "gatt2mqtt/\(gateway)/fleet", after: max(mark, world.probe.mark))
+        }
     }
 
     /// Issue #44, item 2: a fleet sweeps only what no gateway serves. gw-b serves the belt by its allow list (not
@@ -63,7 +68,8 @@ import Testing
     /// nobody serves goes. Home Assistant's birth makes both sweep.
     @Test func aFleetSweepsOnlyWhatNoGatewayServes() async throws {
         let belt = InMemoryDevices.belt().device.address
-        try await inTwoGatewayFleet(a: { $0.autoConnect = .adopted([]) }, b: { $0.autoConnect = .allowList([belt]) }) { world, a, _, _, _ in
+        try await inTwoGatewayFleet(a: { $0.autoConnect = .adopted([]) }, b: { $0.autoConnect = .allowList([belt]) }) {
+            world, a, _, _, _ in
             let id = DeviceID.from(address: belt)
             let battery = "homeassistant/sensor/fleet_belt_\(id)/battery/config"
             await world.probe.next(on: "belt/\(id)/owner") { $0 == "gw-b" }
@@ -74,7 +80,9 @@ import Testing
             await world.probe.next(on: "gatt2mqtt/gw-b/claim/belt/\(id)", after: world.probe.mark)
 
             let stale = "homeassistant/sensor/fleet_belt_0000000000ff/battery/config"
-            try world.publish(stale, HomeAssistantIdentityTests.config(node: "fleet_belt_0000000000ff", address: "00:00:00:00:00:FF"), retain: true)
+            try world.publish(
+                stale, HomeAssistantIdentityTests.config(node: "fleet_belt_0000000000ff", address: "00:00:00:00:00:FF"),
+                retain: true)
             let birth = world.probe.mark
             try world.publish("homeassistant/status", "online")
             // The receive path reads in order: once gw-a answers a request sent after the birth, it has swept.
@@ -92,23 +100,34 @@ import Testing
             let id = DeviceID.from(address: belt.device.address)
             await world.probe.next(on: "belt/\(id)/owner") { $0 == "gw-b" }
             await world.probe.next(on: "belt/\(id)/connection") { $0 == "connected" }
-            let claim = await world.probe.next(on: "gatt2mqtt/gw-a/claim/belt/\(id)") { $0.contains(#""state":"candidate""#) }
+            let claim = await world.probe.next(on: "gatt2mqtt/gw-a/claim/belt/\(id)") {
+                $0.contains(#""state":"candidate""#)
+            }
             #expect(claim.payloadString?.contains(#""gateway":"gw-a""#) == true)
-            let incarnation = try #require(UInt64(try String(contentsOfFile: "\(folder)/gw-a", encoding: .utf8).dropLast()))
-            #expect(claim.payloadString?.contains(#""incarnation":\#(incarnation),"#) == true, "the claim carries the kept incarnation")
+            let incarnation = try #require(
+                UInt64(try String(contentsOfFile: "\(folder)/gw-a", encoding: .utf8).dropLast()))
+            #expect(
+                claim.payloadString?.contains(#""incarnation":\#(incarnation),"#) == true,
+                "the claim carries the kept incarnation")
 
             // A command is answered once, by the owner; one for a device no gateway has, once too.
             let mark = world.probe.mark
             try world.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/test/fleet/owned")
-            try world.publish("belt/0000000000ff/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/test/fleet/nobody")
-            #expect(await world.probe.next(on: "reply/test/fleet/owned").payloadString == #"{"command":"mode","ok":true}"#)
-            #expect(await world.probe.next(on: "reply/test/fleet/nobody").payloadString?.contains(#""code":"not_connected""#) == true)
+            try world.publish(
+                "belt/0000000000ff/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/test/fleet/nobody")
+            #expect(
+                await world.probe.next(on: "reply/test/fleet/owned").payloadString == #"{"command":"mode","ok":true}"#)
+            #expect(
+                await world.probe.next(on: "reply/test/fleet/nobody").payloadString?.contains(
+                    #""code":"not_connected""#) == true)
             // Two heartbeats of each later, both gateways have long handled both commands.
             await heartbeats(world, "gw-a", after: mark, count: 2)
             await heartbeats(world, "gw-b", after: mark, count: 2)
             #expect(world.probe.payloads(on: "reply/test/fleet/owned").count == 1)
             #expect(world.probe.payloads(on: "reply/test/fleet/nobody").count == 1)
-            #expect(!a.log.lines.contains { $0.contains("device found") }, "gw-a never connected the belt while gw-b owned it")
+            #expect(
+                !a.log.lines.contains { $0.contains("device found") },
+                "gw-a never connected the belt while gw-b owned it")
 
             // The owner dies (no goodbye): its will ends its claims at once, and gw-a takes the belt over.
             let death = world.probe.mark
@@ -131,10 +150,14 @@ import Testing
             try world.publish(
                 "belt/\(id)/cmd/navigation", #"{"action":"start","direction":90,"signal":"navigation","intensity":40}"#,
                 responseTopic: "reply/test/fleet/navigation")
-            #expect(await world.probe.next(on: "reply/test/fleet/navigation").payloadString == #"{"command":"navigation","ok":true}"#)
+            #expect(
+                await world.probe.next(on: "reply/test/fleet/navigation").payloadString
+                    == #"{"command":"navigation","ok":true}"#)
             await world.probe.next(on: "belt/\(id)/navigation_signal") { !$0.isEmpty }
             let signal = try #require(world.broker.retained("belt/\(id)/navigation_signal"))
-            #expect(signal.payloadString == #"{"direction":90,"intensity":40,"orientation":"bearing","signal":"navigation"}"#)
+            #expect(
+                signal.payloadString
+                    == #"{"direction":90,"intensity":40,"orientation":"bearing","signal":"navigation"}"#)
             let vibration = BeltGATT.Characteristic.vibrationCommand
             let played = try #require(await belt.writes.dropFirst(before).last { $0.characteristic == vibration })
 
@@ -151,7 +174,9 @@ import Testing
 
             // And it is gw-a's navigation now: a stop goes through it, and clears the signal for the next owner.
             try world.publish("belt/\(id)/cmd/navigation", "stop", responseTopic: "reply/test/fleet/stop")
-            #expect(await world.probe.next(on: "reply/test/fleet/stop").payloadString == #"{"command":"navigation","ok":true}"#)
+            #expect(
+                await world.probe.next(on: "reply/test/fleet/stop").payloadString
+                    == #"{"command":"navigation","ok":true}"#)
             await world.probe.next(on: "belt/\(id)/navigation_signal", after: death) { $0.isEmpty }
             await world.probe.next(on: "belt/\(id)/navigation", after: death) { $0 == "stopped" }
             #expect(world.broker.retained("belt/\(id)/navigation_signal") == nil)

@@ -1,7 +1,7 @@
 import Foundation
 import Peripherals
-import Testing
 import TestSupport
+import Testing
 
 @testable import Bridge
 
@@ -36,11 +36,14 @@ import TestSupport
                 traffic.cancel()
                 await traffic.value
             }) {
-                await report(gateway) { $0.number("messages_in_per_s") > 0 && $0.device(key, "notifications_per_s") > 0 }
+                await report(gateway) {
+                    $0.number("messages_in_per_s") > 0 && $0.device(key, "notifications_per_s") > 0
+                }
             }
 
             let expected: Set = [
-                "version", "uptime_s", "rss_bytes", "messages_in_per_s", "messages_out_per_s", "decode_errors", "broker_reconnects",
+                "version", "uptime_s", "rss_bytes", "messages_in_per_s", "messages_out_per_s", "decode_errors",
+                "broker_reconnects",
             ]
             #expect(expected.isSubset(of: busy.keys), "missing: \(expected.subtracting(busy.keys))")
             #expect(busy.version == (try ProjectPaths.version()), "the version of the VERSION file")
@@ -49,8 +52,12 @@ import TestSupport
             #expect(busy.devices == [key], "the one device this gateway serves")
             // Each heading goes out (as `heading` and `orientation`) in the window that counts it. Not compared with the
             // quiet window's: late start-up publications (Home Assistant's configs once `info` is in) may fall in it.
-            #expect(busy.number("messages_out_per_s") >= busy.device(key, "notifications_per_s"), "headings, replies and the reports")
-            for total in ["decode_errors", "broker_reconnects", "dropped_messages", "dropped_notifications", "oversized_messages"] {
+            #expect(
+                busy.number("messages_out_per_s") >= busy.device(key, "notifications_per_s"),
+                "headings, replies and the reports")
+            for total in [
+                "decode_errors", "broker_reconnects", "dropped_messages", "dropped_notifications", "oversized_messages",
+            ] {
                 #expect(busy.number(total) == 0, "nothing went wrong: \(total)")
             }
             #expect(busy.device(key, "reconnects") == 0 && busy.device(key, "decode_errors") == 0)
@@ -71,7 +78,9 @@ import TestSupport
             await gateway.central.dropLink(of: belt.device.path)
             await gateway.probe.next(on: "\(key)/connection", after: mark) { $0 == "connected" }
             // Totals only grow: wait until both show, then check that they are exactly what the test did.
-            let counted = await report(gateway) { $0.device(key, "reconnects") > 0 && $0.device(key, "decode_errors") >= 3 }
+            let counted = await report(gateway) {
+                $0.device(key, "reconnects") > 0 && $0.device(key, "decode_errors") >= 3
+            }
             #expect(counted.device(key, "reconnects") == 1)
             #expect(counted.device(key, "decode_errors") == 3)
             #expect(counted.number("decode_errors") == 3, "the gateway's total is the devices' sum")
@@ -148,7 +157,9 @@ import TestSupport
 
     /// Runs `body` with a gateway whose health file (in a fresh directory, under `folder` when given) is touched
     /// every few milliseconds instead of every 15 s; removes the directory afterwards.
-    private func withHealthFile(in folder: String? = nil, _ body: (InMemoryGateway, String) async throws -> Void) async throws {
+    private func withHealthFile(in folder: String? = nil, _ body: (InMemoryGateway, String) async throws -> Void)
+        async throws
+    {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("g2m-health-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
@@ -187,7 +198,9 @@ private struct HealthReading: Sendable {
 
     /// Nil when `payload` is not a JSON object.
     init?(_ payload: String) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any] else { return nil }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any] else {
+            return nil
+        }
         keys = Set(object.keys)
         version = object["version"] as? String
         numbers = Self.numbers(object)

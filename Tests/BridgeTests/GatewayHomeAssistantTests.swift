@@ -55,7 +55,8 @@ import Testing
             try gateway.publish("gatt2mqtt/test/request/devices", "{}")
             await gateway.probe.next(on: "gatt2mqtt/test/response/devices", after: mark)
             await gateway.probe.next(on: heading, after: mark)
-            let first = try #require(gateway.probe.messages.indices.dropFirst(mark).first { gateway.probe.messages[$0].topic == heading })
+            let first = try #require(
+                gateway.probe.messages.indices.dropFirst(mark).first { gateway.probe.messages[$0].topic == heading })
             await gateway.probe.next(on: heading, after: first + 1)
             let rounds = gateway.probe.messages.dropFirst(mark).filter { $0.topic == heading }.count
             #expect(rounds == 2, "one round at once, one at the end of the hold-off")
@@ -71,7 +72,9 @@ import Testing
             let mark = gateway.probe.mark
             try gateway.publish("site-ha/status", "online")
             await gateway.probe.next(on: heading, after: mark)
-            #expect(!gateway.probe.messages.contains { $0.topic.hasPrefix("homeassistant/") }, "nothing under the default prefix")
+            #expect(
+                !gateway.probe.messages.contains { $0.topic.hasPrefix("homeassistant/") },
+                "nothing under the default prefix")
         }
     }
 
@@ -86,7 +89,10 @@ import Testing
             try gateway.publish("homeassistant/status", "online")
             try gateway.publish("gatt2mqtt/test/request/devices", "{}")
             await gateway.probe.next(on: "gatt2mqtt/test/response/devices")
-            #expect(!gateway.probe.messages.contains { $0.topic.hasPrefix("homeassistant/") && $0.topic != "homeassistant/status" })
+            #expect(
+                !gateway.probe.messages.contains {
+                    $0.topic.hasPrefix("homeassistant/") && $0.topic != "homeassistant/status"
+                })
         }
     }
 }

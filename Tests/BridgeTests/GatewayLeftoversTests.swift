@@ -29,7 +29,9 @@ import Testing
 
             await next.connect(belt, family: "belt")
             #expect(world.broker.retained("belt/\(id)/mode")?.payloadString == "app")
-            let connection = world.probe.messages.dropFirst(mark).filter { $0.topic == "belt/\(id)/connection" }.map { $0.payloadString ?? "" }
+            let connection = world.probe.messages.dropFirst(mark).filter { $0.topic == "belt/\(id)/connection" }.map {
+                $0.payloadString ?? ""
+            }
             #expect(connection.first == "disconnected" && connection.last == "connected", "\(connection)")
             await next.stop()
         }

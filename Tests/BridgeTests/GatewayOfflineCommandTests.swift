@@ -19,9 +19,13 @@ import Testing
         return (belt, id)
     }
 
-    private func vibrate(_ gateway: InMemoryGateway, _ id: String, _ payload: String, reply: String, expiry: UInt32?) throws {
-        try gateway.publish(MQTTMessage(
-            topic: "belt/\(id)/cmd/vibrate", string: payload, qos: .atLeastOnce, responseTopic: reply, messageExpiry: expiry))
+    private func vibrate(_ gateway: InMemoryGateway, _ id: String, _ payload: String, reply: String, expiry: UInt32?)
+        throws
+    {
+        try gateway.publish(
+            MQTTMessage(
+                topic: "belt/\(id)/cmd/vibrate", string: payload, qos: .atLeastOnce, responseTopic: reply,
+                messageExpiry: expiry))
     }
 
     @Test func offlineCommandsFailAtOnceOrWaitUntilTheirExpiry() async throws {
@@ -29,16 +33,22 @@ import Testing
             let (belt, id) = await beltGoneAway(gateway)
             // No expiry: refused at once.
             try vibrate(gateway, id, #"{"direction":10,"switch_to_app":true}"#, reply: "reply/test/now", expiry: nil)
-            #expect(await gateway.probe.next(on: "reply/test/now").payloadString?.contains(#""code":"not_connected""#) == true)
+            #expect(
+                await gateway.probe.next(on: "reply/test/now").payloadString?.contains(#""code":"not_connected""#)
+                    == true)
             // A short expiry runs out while the belt is away.
             try vibrate(gateway, id, #"{"direction":20,"switch_to_app":true}"#, reply: "reply/test/short", expiry: 1)
-            #expect(await gateway.probe.next(on: "reply/test/short").payloadString?.contains(#""code":"expired""#) == true)
+            #expect(
+                await gateway.probe.next(on: "reply/test/short").payloadString?.contains(#""code":"expired""#) == true)
             // A long one waits, and runs once the belt is back.
             let before = await belt.writes.count
             try vibrate(gateway, id, #"{"direction":30,"switch_to_app":true}"#, reply: "reply/test/long", expiry: 60)
             await belt.setReachable(true)
-            #expect(await gateway.probe.next(on: "reply/test/long").payloadString == #"{"command":"vibrate","ok":true}"#)
-            let played = await belt.writes.dropFirst(before).filter { $0.characteristic == BeltGATT.Characteristic.vibrationCommand }.map(\.bytes.hex)
+            #expect(
+                await gateway.probe.next(on: "reply/test/long").payloadString == #"{"command":"vibrate","ok":true}"#)
+            let played = await belt.writes.dropFirst(before).filter {
+                $0.characteristic == BeltGATT.Characteristic.vibrationCommand
+            }.map(\.bytes.hex)
             #expect(played.contains { $0.hasPrefix("0201aaaa0000031e00") }, "direction 30 played: \(played)")
             #expect(!played.contains { $0.hasPrefix("0201aaaa0000031400") }, "the expired command never ran")
         }
@@ -53,8 +63,9 @@ import Testing
             let before = await belt.writes.count
             // The first is taken from the queue to wait (or not yet), 1024 wait behind it, the rest are refused.
             for index in 0..<1100 {
-                try vibrate(gateway, id, #"{"direction":\#(index % 360),"switch_to_app":true,"transaction":"q\#(index)"}"#,
-                            reply: "reply/test/queue", expiry: UInt32.max)
+                try vibrate(
+                    gateway, id, #"{"direction":\#(index % 360),"switch_to_app":true,"transaction":"q\#(index)"}"#,
+                    reply: "reply/test/queue", expiry: UInt32.max)
             }
             // A barrier: the receive path handles messages in order, and this one is answered at once.
             try gateway.publish("belt/\(id)/cmd/vibrate", "not json", responseTopic: "reply/test/probe")

@@ -10,7 +10,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct GatewayPlacementTests {
     /// The inventory entry of `address` in the gateway's retained `devices`, once it satisfies `predicate`.
     private func entry(
-        _ gateway: InMemoryGateway, _ address: String, after mark: Int = 0, where predicate: @escaping @Sendable ([String: Any]) -> Bool
+        _ gateway: InMemoryGateway, _ address: String, after mark: Int = 0,
+        where predicate: @escaping @Sendable ([String: Any]) -> Bool
     ) async -> [String: Any] {
         let found = await gateway.probe.next(on: "gatt2mqtt/test/devices", after: mark) { payload in
             Self.entries(payload).contains { ($0["address"] as? String) == address && predicate($0) }
@@ -29,11 +30,16 @@ import Testing
             let (first, second, third) = (
                 InMemoryDevices.cprBand(address: "00:11:22:33:44:01", name: "CPR-01"),
                 InMemoryDevices.cprBand(address: "00:11:22:33:44:02", name: "CPR-02"),
-                InMemoryDevices.cprBand(address: "00:11:22:33:44:03", name: "CPR-03"))
+                InMemoryDevices.cprBand(address: "00:11:22:33:44:03", name: "CPR-03")
+            )
             gateway.central.add(first, heardBy: ["hci0": -50, "hci1": -80])
-            #expect(await entry(gateway, first.device.address) { $0["state"] as? String == "connected" }["adapter"] as? String == "hci0")
+            #expect(
+                await entry(gateway, first.device.address) { $0["state"] as? String == "connected" }["adapter"]
+                    as? String == "hci0")
             gateway.central.add(second, heardBy: ["hci0": -50, "hci1": -80])
-            #expect(await entry(gateway, second.device.address) { $0["state"] as? String == "connected" }["adapter"] as? String == "hci1")
+            #expect(
+                await entry(gateway, second.device.address) { $0["state"] as? String == "connected" }["adapter"]
+                    as? String == "hci1")
             gateway.central.add(third, heardBy: ["hci0": -50])
             _ = await entry(gateway, third.device.address) { $0["state"] as? String == "waiting_for_slot" }
             await gateway.log.waitForLine(containing: "no free connection slot")
@@ -41,7 +47,9 @@ import Testing
 
             let mark = gateway.probe.mark
             try gateway.publish("gatt2mqtt/test/request/disconnect", #"{"address":"\#(first.device.address)"}"#)
-            let moved = await entry(gateway, third.device.address, after: mark) { $0["state"] as? String == "connected" }
+            let moved = await entry(gateway, third.device.address, after: mark) {
+                $0["state"] as? String == "connected"
+            }
             #expect(moved["adapter"] as? String == "hci0")
             let left = await entry(gateway, first.device.address, after: mark) { $0["state"] as? String == "idle" }
             #expect(left["adapter"] == nil)

@@ -24,7 +24,9 @@ import Testing
             #expect(!gateway.broker.retainedTopics(configs).isEmpty, "announced to Home Assistant")
 
             let mark = gateway.probe.mark
-            #expect(try await request(gateway, "disconnect", #"{"address":"\#(address)"}"#) == #"{"ok":true,"request":"disconnect"}"#)
+            #expect(
+                try await request(gateway, "disconnect", #"{"address":"\#(address)"}"#)
+                    == #"{"ok":true,"request":"disconnect"}"#)
             #expect(gateway.probe.payloads(on: "cpr/\(id)/connection").last == "disconnected")
             #expect(await !band.isConnected)
             // Seen again (a new advertisement), it is not reconnected: the request took it down. A second band seen
@@ -32,14 +34,23 @@ import Testing
             gateway.central.add(band)
             await gateway.connect(InMemoryDevices.cprBand(address: "00:11:22:33:44:56"), family: "cpr")
             #expect(try await request(gateway, "devices", "{}").contains(#""state":"idle""#))
-            #expect(!gateway.probe.messages.dropFirst(mark).contains { $0.topic == "cpr/\(id)/connection" && $0.payloadString == "connecting" })
+            #expect(
+                !gateway.probe.messages.dropFirst(mark).contains {
+                    $0.topic == "cpr/\(id)/connection" && $0.payloadString == "connecting"
+                })
 
-            let connected = try await request(gateway, "connect", #"{"address":"\#(address.lowercased())","transaction":7}"#)
-            #expect(connected == #"{"data":{"address":"\#(address)","family":"cpr","id":"\#(id)"},"ok":true,"request":"connect","transaction":7}"#)
+            let connected = try await request(
+                gateway, "connect", #"{"address":"\#(address.lowercased())","transaction":7}"#)
+            #expect(
+                connected
+                    == #"{"data":{"address":"\#(address)","family":"cpr","id":"\#(id)"},"ok":true,"request":"connect","transaction":7}"#
+            )
             await gateway.probe.next(on: "cpr/\(id)/connection", after: mark) { $0 == "connected" }
             #expect(await band.isConnected)
 
-            #expect(try await request(gateway, "forget", #"{"address":"\#(address)"}"#) == #"{"ok":true,"request":"forget"}"#)
+            #expect(
+                try await request(gateway, "forget", #"{"address":"\#(address)"}"#)
+                    == #"{"ok":true,"request":"forget"}"#)
             #expect(gateway.central.removedDevices == [band.device.path])
             #expect(gateway.broker.retainedTopics(configs).isEmpty, "withdrawn from Home Assistant")
             #expect(try await request(gateway, "devices", "{}").contains(address) == false)
@@ -53,19 +64,30 @@ import Testing
     @Test func floodsOfRequestsAndOfCommandsForUnknownDevicesAreRateLimited() async throws {
         try await InMemoryGateway.with { gateway in
             for index in 0..<30 {
-                try gateway.publish("gatt2mqtt/test/request/devices", #"{"transaction":\#(index)}"#, responseTopic: "reply/test/requests")
+                try gateway.publish(
+                    "gatt2mqtt/test/request/devices", #"{"transaction":\#(index)}"#,
+                    responseTopic: "reply/test/requests")
             }
             for index in 0..<60 {
-                try gateway.publish("belt/00000000\(String(index, radix: 16))/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/test/unknown")
+                try gateway.publish(
+                    "belt/00000000\(String(index, radix: 16))/cmd/mode", #"{"mode":"app"}"#,
+                    responseTopic: "reply/test/unknown")
             }
             let requests = await payloads(gateway, "reply/test/requests", 30)
             let limited = requests.filter { $0.contains(#""code":"rate_limited""#) }
-            #expect(limited.count >= 16, "at most the burst of 10 (and what refilled meanwhile) is served: \(limited.count) refused")
+            #expect(
+                limited.count >= 16,
+                "at most the burst of 10 (and what refilled meanwhile) is served: \(limited.count) refused")
             #expect(requests.count - limited.count >= 4, "the first ones are served")
             let commands = await payloads(gateway, "reply/test/unknown", 60)
-            #expect(commands.filter { $0.contains(#""code":"rate_limited""#) }.count >= 10, "beyond the burst of 40: refused")
+            #expect(
+                commands.filter { $0.contains(#""code":"rate_limited""#) }.count >= 10,
+                "beyond the burst of 40: refused")
             #expect(commands.filter { $0.contains(#""code":"not_connected""#) }.count >= 40)
-            for (kind, code) in [("request refused", "rate_limited"), ("command refused", "rate_limited"), ("command refused", "not_connected")] {
+            for (kind, code) in [
+                ("request refused", "rate_limited"), ("command refused", "rate_limited"),
+                ("command refused", "not_connected"),
+            ] {
                 let lines = gateway.log.lines.filter { $0.contains(kind) && $0.contains(code) }.count
                 #expect((1...5).contains(lines), "\(kind) (\(code)): \(lines) lines")
             }

@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 @testable import Bridge
 
@@ -19,7 +19,10 @@ struct HomeAssistantIdentityTests {
     static func config(node: String, address: String?, field: String = "state_topic") -> String {
         var device: [String: JSONValue] = ["identifiers": .array([.string("gatt2mqtt_\(node)")]), "name": .string("x")]
         if let address { device["connections"] = .array([.array([.string("mac"), .string(address.lowercased())])]) }
-        return JSONValue.object([field: .string("belt/x/battery"), "device": .object(device), "unique_id": .string("gatt2mqtt_\(node)_battery")]).text
+        return JSONValue.object([
+            field: .string("belt/x/battery"), "device": .object(device),
+            "unique_id": .string("gatt2mqtt_\(node)_battery"),
+        ]).text
     }
 
     static func members(_ payload: [UInt8]) -> [String: JSONValue]? {
@@ -33,7 +36,9 @@ struct HomeAssistantIdentityTests {
     }
 
     private func stateFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-identity-\(UUID().uuidString.prefix(8))").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "g2m-identity-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -66,7 +71,9 @@ struct HomeAssistantIdentityTests {
             try await withCleanUp({ await second.stop() }) {
                 second.central.add(InMemoryDevices.belt(address: Self.belt), on: nil, rssi: -60)
                 await second.probe.next(on: "belt/front/connection", after: mark) { $0 == "connected" }
-                let battery = await world.probe.next(on: "homeassistant/sensor/test_belt_\(Self.hex)/battery/config", after: mark) {
+                let battery = await world.probe.next(
+                    on: "homeassistant/sensor/test_belt_\(Self.hex)/battery/config", after: mark
+                ) {
                     $0.contains("belt/front/battery")
                 }
                 let config = try #require(Self.members(battery.payload))
@@ -87,7 +94,9 @@ struct HomeAssistantIdentityTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let legacy = "test_belt_front"
         try await InMemoryWorld.with { world in
-            try world.publish("homeassistant/sensor/\(legacy)/battery/config", Self.config(node: legacy, address: Self.belt), retain: true)
+            try world.publish(
+                "homeassistant/sensor/\(legacy)/battery/config", Self.config(node: legacy, address: Self.belt),
+                retain: true)
             let upgraded = try await InMemoryGateway.start(in: world) {
                 $0.stateDirectory = folder
                 $0.aliases = [Self.belt: "front"]
@@ -111,7 +120,9 @@ struct HomeAssistantIdentityTests {
             try await withCleanUp({ await restarted.stop() }) {
                 let mark = world.probe.mark
                 restarted.central.add(InMemoryDevices.belt(address: Self.belt), on: nil, rssi: -60)
-                await world.probe.next(on: "homeassistant/sensor/\(legacy)/battery/config", after: mark) { $0.contains("belt/back/battery") }
+                await world.probe.next(on: "homeassistant/sensor/\(legacy)/battery/config", after: mark) {
+                    $0.contains("belt/back/battery")
+                }
                 #expect(world.broker.retainedTopics("homeassistant/+/test_belt_\(Self.hex)/+/config").isEmpty)
                 #expect(world.broker.retainedTopics("homeassistant/+/test_belt_back/+/config").isEmpty)
             }
@@ -127,26 +138,60 @@ struct HomeAssistantIdentityTests {
         let forgotten = "00:11:22:33:44:88"
         try await InMemoryWorld.with { world in
             let seeded: [(String, String)] = [
-                ("homeassistant/sensor/test_belt_001122334488/battery/config", Self.config(node: "test_belt_001122334488", address: forgotten)),
-                ("homeassistant/sensor/test_belt_001122334477/battery/config", Self.config(node: "test_belt_001122334477", address: away)),
-                ("homeassistant/sensor/test_belt_\(Self.hex)/retired_thing/config", Self.config(node: "test_belt_\(Self.hex)", address: Self.belt)),
-                ("homeassistant/sensor/test_belt_old-alias/battery/config", Self.config(node: "test_belt_old-alias", address: Self.belt)),
-                ("homeassistant/sensor/gatt2mqtt_test/retired_thing/config", Self.config(node: "gatt2mqtt_test", address: nil)),
-                ("homeassistant/sensor/zigbee2mqtt_0x1/battery/config", Self.config(node: "zigbee2mqtt_0x1", address: forgotten)),
-                ("homeassistant/sensor/test_belt_lookalike/battery/config", Self.config(node: "someone_else", address: forgotten)),
+                (
+                    "homeassistant/sensor/test_belt_001122334488/battery/config",
+                    Self.config(node: "test_belt_001122334488", address: forgotten)
+                ),
+                (
+                    "homeassistant/sensor/test_belt_001122334477/battery/config",
+                    Self.config(node: "test_belt_001122334477", address: away)
+                ),
+                (
+                    "homeassistant/sensor/test_belt_\(Self.hex)/retired_thing/config",
+                    Self.config(node: "test_belt_\(Self.hex)", address: Self.belt)
+                ),
+                (
+                    "homeassistant/sensor/test_belt_old-alias/battery/config",
+                    Self.config(node: "test_belt_old-alias", address: Self.belt)
+                ),
+                (
+                    "homeassistant/sensor/gatt2mqtt_test/retired_thing/config",
+                    Self.config(node: "gatt2mqtt_test", address: nil)
+                ),
+                (
+                    "homeassistant/sensor/zigbee2mqtt_0x1/battery/config",
+                    Self.config(node: "zigbee2mqtt_0x1", address: forgotten)
+                ),
+                (
+                    "homeassistant/sensor/test_belt_lookalike/battery/config",
+                    Self.config(node: "someone_else", address: forgotten)
+                ),
             ]
             for (topic, payload) in seeded { try world.publish(topic, payload, retain: true) }
             let gateway = try await InMemoryGateway.start(in: world) { $0.autoConnect = .allowList([Self.belt, away]) }
             try await withCleanUp({ await gateway.stop() }) {
                 _ = await gateway.connect(InMemoryDevices.belt(address: Self.belt), family: "belt")
                 await world.probe.next(on: "homeassistant/sensor/test_belt_\(Self.hex)/battery/config")
-                let swept = ["test_belt_001122334488/battery", "test_belt_\(Self.hex)/retired_thing", "test_belt_old-alias/battery", "gatt2mqtt_test/retired_thing"]
-                for config in swept { await world.probe.next(on: "homeassistant/sensor/\(config)/config") { $0.isEmpty } }
-                for config in swept { #expect(world.broker.retained("homeassistant/sensor/\(config)/config") == nil, "\(config)") }
-                for kept in ["test_belt_001122334477/battery", "zigbee2mqtt_0x1/battery", "test_belt_lookalike/battery"] {
+                let swept = [
+                    "test_belt_001122334488/battery", "test_belt_\(Self.hex)/retired_thing",
+                    "test_belt_old-alias/battery", "gatt2mqtt_test/retired_thing",
+                ]
+                for config in swept {
+                    await world.probe.next(on: "homeassistant/sensor/\(config)/config") { $0.isEmpty }
+                }
+                for config in swept {
+                    #expect(world.broker.retained("homeassistant/sensor/\(config)/config") == nil, "\(config)")
+                }
+                for kept in [
+                    "test_belt_001122334477/battery", "zigbee2mqtt_0x1/battery", "test_belt_lookalike/battery",
+                ] {
                     #expect(world.broker.retained("homeassistant/sensor/\(kept)/config") != nil, "\(kept)")
                 }
-                #expect(gateway.log.lines.contains { $0.contains("swept retained Home Assistant configs nothing announces") && $0.contains("configs=4") })
+                #expect(
+                    gateway.log.lines.contains {
+                        $0.contains("swept retained Home Assistant configs nothing announces")
+                            && $0.contains("configs=4")
+                    })
 
                 // A config left over later (another release's gateway, a hand-made one) goes with the next birth.
                 let late = "homeassistant/sensor/test_belt_001122334488/rssi/config"
@@ -161,17 +206,22 @@ struct HomeAssistantIdentityTests {
 
     /// The configs kept in mind are bounded: strangers' are never kept, and of the gateway's kind at most `limit`.
     @Test func theKeptConfigsAreBounded() {
-        var configs = OwnConfigs(prefix: "homeassistant", nodePrefixes: ["fleet_", "hall_"], gatewayNode: "gatt2mqtt_hall")
+        var configs = OwnConfigs(
+            prefix: "homeassistant", nodePrefixes: ["fleet_", "hall_"], gatewayNode: "gatt2mqtt_hall")
         configs.limit = 100
         for index in 0..<1_000 {
             let node = "zigbee2mqtt_0x\(index)"
-            let taken = configs.take(topic: "homeassistant/sensor/\(node)/battery/config", payload: Array(Self.config(node: node, address: Self.belt).utf8))
+            let taken = configs.take(
+                topic: "homeassistant/sensor/\(node)/battery/config",
+                payload: Array(Self.config(node: node, address: Self.belt).utf8))
             #expect(taken)
         }
         #expect(configs.count == 0)
         for index in 0..<1_000 {
             let node = String(format: "fleet_belt_%012x", index)
-            _ = configs.take(topic: "homeassistant/sensor/\(node)/battery/config", payload: Array(Self.config(node: node, address: Self.belt).utf8))
+            _ = configs.take(
+                topic: "homeassistant/sensor/\(node)/battery/config",
+                payload: Array(Self.config(node: node, address: Self.belt).utf8))
         }
         #expect(configs.count == 100 && configs.overflowed == 900)
         // Not configs: another depth, another prefix.

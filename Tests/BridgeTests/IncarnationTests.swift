@@ -10,7 +10,8 @@ import Testing
 struct IncarnationTests {
     /// A folder of the test's own, removed by the caller's `defer`.
     private func makeFolder() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("g2m-incarnation-\(UUID().uuidString.prefix(8))").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("g2m-incarnation-\(UUID().uuidString.prefix(8))")
+            .path
     }
 
     @Test func aMissingFileIsTheFirstStartAndTheNumberIsKeptOnDisk() throws {
@@ -20,7 +21,9 @@ struct IncarnationTests {
         #expect(try Incarnation.read(file) == 0)
         let before = Incarnation.clockSeconds()
         let first = try Incarnation.next(file: file)
-        #expect(first >= before && first <= Incarnation.clockSeconds(), "the first start begins at the clock's seconds; the folder is made too")
+        #expect(
+            first >= before && first <= Incarnation.clockSeconds(),
+            "the first start begins at the clock's seconds; the folder is made too")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "\(first)\n")
         #expect(!FileManager.default.fileExists(atPath: file + ".new"), "written through a temporary file, renamed")
     }
@@ -39,7 +42,9 @@ struct IncarnationTests {
         #expect(notes.count == 1 && notes[0].contains("the clock"), "\(notes)")
         #expect(try Incarnation.next(file: folder + "/own-file") >= onClock, "the incarnation never goes back")
         options.incarnationFileChosen = true
-        #expect(throws: (any Error).self, "a file the user chose is never replaced by the clock") { try Incarnation.forGateway(options) { _ in } }
+        #expect(throws: (any Error).self, "a file the user chose is never replaced by the clock") {
+            try Incarnation.forGateway(options) { _ in }
+        }
     }
 
     @Test func aSecondGatewayOnTheSameFileIsRefused() throws {
@@ -53,7 +58,9 @@ struct IncarnationTests {
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "\(first)\n", "the refused start changed nothing")
     }
 
-    @Test(arguments: ["", "\n", "twelve\n", "-3\n", "1.5\n", "18446744073709551616\n", String(repeating: "9", count: 40)])
+    @Test(arguments: [
+        "", "\n", "twelve\n", "-3\n", "1.5\n", "18446744073709551616\n", String(repeating: "9", count: 40),
+    ])
     func anUnreadableNumberIsRefusedNotTakenAsZero(content: String) throws {
         let folder = makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -84,7 +91,8 @@ struct IncarnationTests {
         let folder = makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // A folder where the file should be: there, but not readable as a number.
-        try FileManager.default.createDirectory(atPath: folder + "/fleet-incarnation", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: folder + "/fleet-incarnation", withIntermediateDirectories: true)
         #expect(throws: (any Error).self) { try Incarnation.read(folder + "/fleet-incarnation") }
     }
 }

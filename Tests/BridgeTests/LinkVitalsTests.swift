@@ -14,7 +14,8 @@ import Testing
             let id = await gateway.connect(belt, family: "belt", rssi: -61)
             let seen = await gateway.probe.next(on: "belt/\(id)/last_seen", after: mark)
             #expect(gateway.broker.retained("belt/\(id)/last_seen")?.payloadString == seen.payloadString, "retained")
-            let time = try #require(try? Date(seen.payloadString ?? "", strategy: .iso8601), "\(seen.payloadString ?? "")")
+            let time = try #require(
+                try? Date(seen.payloadString ?? "", strategy: .iso8601), "\(seen.payloadString ?? "")")
             #expect(time >= before && time <= Date.now.addingTimeInterval(1))
             let rssi = await gateway.probe.next(on: "belt/\(id)/rssi", after: mark)
             #expect(rssi.payloadString == "-61" && rssi.qos == .atMostOnce)

@@ -8,31 +8,40 @@ struct ReplySpaceTests {
     private let space = ReplySpace(topics: TopicMap(gateway: "gw", baseTopic: "site"))
 
     @Test func theGatewaysOwnReplyTopicsAndReplyAreTaken() {
-        for topic in ["reply/dashboard/1", "reply", "site/belt/aa/reply", "site/a5/bb/reply", "site/gatt2mqtt/gw/response/scan",
-                      "site/gatt2mqtt/gw/live/page-1/reply", "site/gatt2mqtt/other/live/page-2/reply"] {
+        for topic in [
+            "reply/dashboard/1", "reply", "site/belt/aa/reply", "site/a5/bb/reply", "site/gatt2mqtt/gw/response/scan",
+            "site/gatt2mqtt/gw/live/page-1/reply", "site/gatt2mqtt/other/live/page-2/reply",
+        ] {
             #expect(space.refusal(of: topic) == nil, "\(topic)")
         }
     }
 
     @Test func anythingElseIsOutside() {
-        for topic in ["cmnd/plug/POWER", "nodered/answers", "belt/aa/reply", "site/gatt2mqtt/other/response/scan", "replies/x",
-                      "site/reply/x", "zigbee2mqtt/lamp/set"] {
+        for topic in [
+            "cmnd/plug/POWER", "nodered/answers", "belt/aa/reply", "site/gatt2mqtt/other/response/scan", "replies/x",
+            "site/reply/x", "zigbee2mqtt/lamp/set",
+        ] {
             #expect(space.refusal(of: topic) == .outside, "\(topic)")
         }
     }
 
     @Test func topicsOthersReadAsStateAreRefusedWhatTheSettingSays() {
         let open = ReplySpace(topics: TopicMap(gateway: "gw", baseTopic: "site"), filters: [TopicFilter("#")!])
-        for topic in ["site/gatt2mqtt/gw/status", "site/gatt2mqtt/gw-b/claim/belt/aa", "site/belt/aa/connection", "site/belt/aa/cmd/mode",
-                      "homeassistant/sensor/x/config", "site/gatt2mqtt/\u{301}/gw/status"] {
+        for topic in [
+            "site/gatt2mqtt/gw/status", "site/gatt2mqtt/gw-b/claim/belt/aa", "site/belt/aa/connection",
+            "site/belt/aa/cmd/mode",
+            "homeassistant/sensor/x/config", "site/gatt2mqtt/\u{301}/gw/status",
+        ] {
             #expect(open.refusal(of: topic) == .readAsState, "\(topic)")
         }
         #expect(open.refusal(of: "cmnd/plug/POWER") == nil, "the setting opens the rest")
     }
 
     @Test func wildcardsEmptyLevelsAndOtherNonTopicsAreRefused() {
-        for topic in ["", "reply/+", "reply/#", "reply/a+b", "reply//x", "reply/x/", "/reply", "$SYS/broker", "reply/\0",
-                      "reply/+\u{301}", "reply/" + String(repeating: "a", count: 1020)] {
+        for topic in [
+            "", "reply/+", "reply/#", "reply/a+b", "reply//x", "reply/x/", "/reply", "$SYS/broker", "reply/\0",
+            "reply/+\u{301}", "reply/" + String(repeating: "a", count: 1020),
+        ] {
             #expect(space.refusal(of: topic) == .malformed, "\(topic.prefix(20))")
         }
     }
@@ -52,7 +61,9 @@ struct ReplySpaceTests {
         for text in ["reply/#", "#", "+", "a/+/b", "a/+/#", "$SYS/#"] { #expect(TopicFilter(text) != nil, "\(text)") }
         for text in ["", "a/#/b", "a/b#", "a+/b", "a/\0", "#/a"] { #expect(TopicFilter(text) == nil, "\(text)") }
         let filter = TopicFilter("reply/#")!
-        #expect(filter.matches("reply") && filter.matches("reply/a/b") && !filter.matches("replyx") && !filter.matches("x/reply"))
+        #expect(
+            filter.matches("reply") && filter.matches("reply/a/b") && !filter.matches("replyx")
+                && !filter.matches("x/reply"))
         #expect(!TopicFilter("#")!.matches("$SYS/x") && !TopicFilter("+/x")!.matches("$a/x"))
         #expect(TopicFilter("a/+/c")!.matches("a/b/c") && !TopicFilter("a/+/c")!.matches("a/b/d/c"))
     }

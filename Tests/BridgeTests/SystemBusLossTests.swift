@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @testable import Bridge
 
@@ -14,7 +14,8 @@ import TestSupport
                 gateway.central.loseBus()
                 let ended = await gateway.ended
                 #expect(throws: SystemBusLost.self) { try ended.get() }
-                #expect(world.broker.retained("gatt2mqtt/test/status")?.payloadString == "offline", "said before it ended")
+                #expect(
+                    world.broker.retained("gatt2mqtt/test/status")?.payloadString == "offline", "said before it ended")
                 #expect("\(SystemBusLost())".contains("lost the D-Bus system bus"))
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Logging
 import Locks
+import Logging
 import Testing
 
 @testable import Bridge

@@ -10,11 +10,13 @@ struct TelemetryLaneTests {
 
     private let sink = RecordingSink()
     private let metrics = DeviceMetrics()
-    private let link = InMemoryLink(device: BlueZDevice(address: "00:11:22:33:44:55", name: nil), services: [], values: [:])
+    private let link = InMemoryLink(
+        device: BlueZDevice(address: "00:11:22:33:44:55", name: nil), services: [], values: [:])
 
     /// A lane whose state counts the values it took, and publishes each as `<count>:<first byte>`.
     private func counting() -> (TelemetryLane<Int>, NotificationLane) {
-        let context = InMemorySession<GripSession>.context(link: link, sink: sink, id: "lane", driver: GripDriver(profile: .placeholder), metrics: metrics)
+        let context = InMemorySession<GripSession>.context(
+            link: link, sink: sink, id: "lane", driver: GripDriver(profile: .placeholder), metrics: metrics)
         let core = SessionCore(device: link.device, context: context, family: .grip)
         let lane = TelemetryLane(core: core, state: 0)
         return (

@@ -32,12 +32,15 @@ struct TopicMapTests {
     @Test func idsAndCommandNamesNoDeviceOrCommandMayHaveAreNotParsed() {
         let topics = TopicMap(gateway: "gw")
         let long = String(repeating: "a", count: 65)
-        for topic in ["belt/\(long)/cmd/mode", "belt/AA/cmd/mode", "belt/é/cmd/mode", "belt//cmd/mode", "belt/aa/cmd/Mode",
-                      "belt/aa/cmd/\(long)", "belt/aa/cmd/mode!"] {
+        for topic in [
+            "belt/\(long)/cmd/mode", "belt/AA/cmd/mode", "belt/é/cmd/mode", "belt//cmd/mode", "belt/aa/cmd/Mode",
+            "belt/aa/cmd/\(long)", "belt/aa/cmd/mode!",
+        ] {
             #expect(topics.parseCommand(topic) == nil, "\(topic)")
             #expect(topics.isMalformedCommand(topic), "\(topic)")
         }
-        #expect(!topics.isMalformedCommand("belt/aa/cmd/fly"), "an unknown but well-formed name is the family's to answer")
+        #expect(
+            !topics.isMalformedCommand("belt/aa/cmd/fly"), "an unknown but well-formed name is the family's to answer")
         #expect(!topics.isMalformedCommand("lamp/aa/cmd/mode"), "not a family of this gateway's")
         #expect(topics.parseLeaf("belt/\(long)/heading") == nil && topics.parseLeaf("belt/Ä/info") == nil)
         #expect(topics.parseLeaf("belt/front-belt/desired")! == (.belt, "front-belt", "desired"))
@@ -77,7 +80,10 @@ struct TopicMapTests {
         #expect(TopicMap(gateway: "gw-a").withoutBase("belt/aa/heading") == "belt/aa/heading")
     }
 
-    @Test(arguments: [("", true), ("site", true), ("a/b/c", true), ("a/+/b", false), ("#", false), ("a//b", false), ("/a", false), ("a/", false), ("$SYS", false)])
+    @Test(arguments: [
+        ("", true), ("site", true), ("a/b/c", true), ("a/+/b", false), ("#", false), ("a//b", false), ("/a", false),
+        ("a/", false), ("$SYS", false),
+    ])
     func baseTopicsAreCheckedLevelByLevel(base: String, valid: Bool) {
         #expect(TopicMap.isValidBaseTopic(base) == valid)
     }

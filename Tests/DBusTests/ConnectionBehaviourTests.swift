@@ -1,9 +1,9 @@
 import Foundation
 import Locks
+import TestSupport
 import Testing
 
 @testable import DBus
-import TestSupport
 
 @Suite(.serialized)
 struct ConnectionBehaviourTests {
@@ -12,17 +12,28 @@ struct ConnectionBehaviourTests {
             let server = try DBusConnection(address: bus.address)
             let client = try DBusConnection(address: bus.address)
             try server.export(
-                DBusObject(path: "/dev", interfaces: [DBusInterface(name: "org.bluez.GattCharacteristic1", methods: [
-                    "ReadValue": { _ in throw DBusError(name: "org.bluez.Error.Failed", message: "Not connected") }
-                ])]))
+                DBusObject(
+                    path: "/dev",
+                    interfaces: [
+                        DBusInterface(
+                            name: "org.bluez.GattCharacteristic1",
+                            methods: [
+                                "ReadValue": { _ in
+                                    throw DBusError(name: "org.bluez.Error.Failed", message: "Not connected")
+                                }
+                            ])
+                    ]))
             do {
-                _ = try await client.call(destination: server.uniqueName, path: "/dev", interface: "org.bluez.GattCharacteristic1", member: "ReadValue")
+                _ = try await client.call(
+                    destination: server.uniqueName, path: "/dev", interface: "org.bluez.GattCharacteristic1",
+                    member: "ReadValue")
                 Issue.record("expected an error")
             } catch let error as DBusError {
                 #expect(error == DBusError(name: "org.bluez.Error.Failed", message: "Not connected"))
             }
             await #expect(throws: DBusError(name: DBusError.unknownObjectName, message: "no object at /nothing")) {
-                _ = try await client.call(destination: server.uniqueName, path: "/nothing", interface: "x.Y", member: "Z")
+                _ = try await client.call(
+                    destination: server.uniqueName, path: "/nothing", interface: "x.Y", member: "Z")
             }
             await #expect(throws: DBusError.self) {
                 _ = try await client.call(destination: "org.bluez", path: "/", interface: "x.Y", member: "Z")
@@ -54,14 +65,18 @@ struct ConnectionBehaviourTests {
         try await PrivateBus.with { bus in
             let emitter = try DBusConnection(address: bus.address)
             let listener = try DBusConnection(address: bus.address)
-            let changes = listener.signals(matching: DBusMatchRule(
-                interface: DBusStandardInterface.properties, member: "PropertiesChanged", pathNamespace: "/org/bluez"))
+            let changes = listener.signals(
+                matching: DBusMatchRule(
+                    interface: DBusStandardInterface.properties, member: "PropertiesChanged",
+                    pathNamespace: "/org/bluez"))
             // A round trip after subscribing makes sure the bus has the match rule before anything is emitted.
             _ = try await listener.nameHasOwner("org.bluez")
 
-            try emitter.emitPropertiesChanged(path: "/elsewhere", interface: "org.bluez.GattCharacteristic1", changed: ["Value": .bytes([0])])
             try emitter.emitPropertiesChanged(
-                path: "/org/bluez/hci0/dev_1/char0001", interface: "org.bluez.GattCharacteristic1", changed: ["Value": .bytes([1, 2])])
+                path: "/elsewhere", interface: "org.bluez.GattCharacteristic1", changed: ["Value": .bytes([0])])
+            try emitter.emitPropertiesChanged(
+                path: "/org/bluez/hci0/dev_1/char0001", interface: "org.bluez.GattCharacteristic1",
+                changed: ["Value": .bytes([1, 2])])
             var iterator = changes.makeAsyncIterator()
             let signal = try #require(await iterator.next())
             #expect(signal.path == "/org/bluez/hci0/dev_1/char0001")
@@ -87,17 +102,23 @@ struct ConnectionBehaviourTests {
                 tapped.withLock { $0.append((path, bytes)) }
                 return true
             }
-            let changes = listener.signals(matching: DBusMatchRule(interface: DBusStandardInterface.properties, member: "PropertiesChanged"))
+            let changes = listener.signals(
+                matching: DBusMatchRule(interface: DBusStandardInterface.properties, member: "PropertiesChanged"))
             _ = try await listener.nameHasOwner("org.bluez")
 
             let characteristic = "org.bluez.GattCharacteristic1"
-            try emitter.emitPropertiesChanged(path: "/a", interface: characteristic, changed: ["Value": .bytes([1, 2, 3])])
-            try emitter.emitPropertiesChanged(path: "/b", interface: characteristic, changed: ["Value": .bytes([4]), "Notifying": .boolean(true)])
-            try emitter.emitPropertiesChanged(path: "/c", interface: "org.bluez.Device1", changed: ["Value": .bytes([5])])
-            try emitter.emitPropertiesChanged(path: "/declined", interface: characteristic, changed: ["Value": .bytes([6])])
+            try emitter.emitPropertiesChanged(
+                path: "/a", interface: characteristic, changed: ["Value": .bytes([1, 2, 3])])
+            try emitter.emitPropertiesChanged(
+                path: "/b", interface: characteristic, changed: ["Value": .bytes([4]), "Notifying": .boolean(true)])
+            try emitter.emitPropertiesChanged(
+                path: "/c", interface: "org.bluez.Device1", changed: ["Value": .bytes([5])])
+            try emitter.emitPropertiesChanged(
+                path: "/declined", interface: characteristic, changed: ["Value": .bytes([6])])
             try emitter.emitPropertiesChanged(path: "/d", interface: characteristic, changed: ["Value": .bytes([])])
             // Signals arrive in order: once this one is decoded, the tap has had every earlier one.
-            try emitter.emitPropertiesChanged(path: "/end", interface: characteristic, changed: [:], invalidated: ["Value"])
+            try emitter.emitPropertiesChanged(
+                path: "/end", interface: characteristic, changed: [:], invalidated: ["Value"])
             var iterator = changes.makeAsyncIterator()
             var decoded: [String] = []
             for _ in 0..<4 { decoded.append(try #require(await iterator.next()).path) }
@@ -117,38 +138,62 @@ struct ConnectionBehaviourTests {
             try server.exportObjectManager(at: "/app")
             let added = client.signals(matching: DBusMatchRule(sender: server.uniqueName, member: "InterfacesAdded"))
             _ = try await client.nameHasOwner("x.y")
-            try server.export(DBusObject(path: "/app/service0", interfaces: [DBusInterface(
-                name: "org.bluez.GattService1",
-                properties: { ["UUID": .string("0000fe51-0000-1000-8000-00805f9b34fb"), "Primary": .boolean(true), "Alias": .string(alias.withLock { $0 })] },
-                setProperty: { name, value in
-                    guard name == "Alias", let text = value.string else { throw DBusError.invalidArgs("read-only \(name)") }
-                    alias.withLock { $0 = text }
-                })]))
+            try server.export(
+                DBusObject(
+                    path: "/app/service0",
+                    interfaces: [
+                        DBusInterface(
+                            name: "org.bluez.GattService1",
+                            properties: {
+                                [
+                                    "UUID": .string("0000fe51-0000-1000-8000-00805f9b34fb"), "Primary": .boolean(true),
+                                    "Alias": .string(alias.withLock { $0 }),
+                                ]
+                            },
+                            setProperty: { name, value in
+                                guard name == "Alias", let text = value.string else {
+                                    throw DBusError.invalidArgs("read-only \(name)")
+                                }
+                                alias.withLock { $0 = text }
+                            })
+                    ]))
 
             var iterator = added.makeAsyncIterator()
             let announcement = try #require(await iterator.next())
             #expect(announcement.path == "/app")
             #expect(announcement.arguments.first == .objectPath("/app/service0"))
 
-            let primary = try await client.call(destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
-                                                member: "Get", arguments: [.string("org.bluez.GattService1"), .string("Primary")])
+            let primary = try await client.call(
+                destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
+                member: "Get", arguments: [.string("org.bluez.GattService1"), .string("Primary")])
             #expect(primary == [.variant(.boolean(true))])
-            _ = try await client.call(destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
-                                      member: "Set", arguments: [.string("org.bluez.GattService1"), .string("Alias"), .variant(.string("renamed"))])
-            let all = try await client.call(destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
-                                            member: "GetAll", arguments: [.string("org.bluez.GattService1")])
+            _ = try await client.call(
+                destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
+                member: "Set",
+                arguments: [.string("org.bluez.GattService1"), .string("Alias"), .variant(.string("renamed"))])
+            let all = try await client.call(
+                destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
+                member: "GetAll", arguments: [.string("org.bluez.GattService1")])
             #expect(all.first?.stringKeyed?["Alias"]?.string == "renamed")
             await #expect(throws: DBusError.self) {
-                _ = try await client.call(destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
-                                          member: "Set", arguments: [.string("org.bluez.GattService1"), .string("UUID"), .variant(.string("x"))])
+                _ = try await client.call(
+                    destination: server.uniqueName, path: "/app/service0", interface: DBusStandardInterface.properties,
+                    member: "Set",
+                    arguments: [.string("org.bluez.GattService1"), .string("UUID"), .variant(.string("x"))])
             }
 
-            let managed = try await client.call(destination: server.uniqueName, path: "/app", interface: DBusStandardInterface.objectManager, member: "GetManagedObjects")
+            let managed = try await client.call(
+                destination: server.uniqueName, path: "/app", interface: DBusStandardInterface.objectManager,
+                member: "GetManagedObjects")
             let objects = try #require(managed.first?.stringKeyed)
             #expect(Array(objects.keys) == ["/app/service0"])
-            #expect(objects["/app/service0"]?.stringKeyed?["org.bluez.GattService1"]?.stringKeyed?["UUID"]?.string == "0000fe51-0000-1000-8000-00805f9b34fb")
+            #expect(
+                objects["/app/service0"]?.stringKeyed?["org.bluez.GattService1"]?.stringKeyed?["UUID"]?.string
+                    == "0000fe51-0000-1000-8000-00805f9b34fb")
 
-            let xml = try await client.call(destination: server.uniqueName, path: "/app", interface: DBusStandardInterface.introspectable, member: "Introspect")
+            let xml = try await client.call(
+                destination: server.uniqueName, path: "/app", interface: DBusStandardInterface.introspectable,
+                member: "Introspect")
             #expect(xml.first?.string?.contains("<node name=\"service0\"/>") == true)
             client.close()
             server.close()
@@ -227,12 +272,25 @@ struct ConnectionBehaviourTests {
 
     /// Exports `/slow` `test.Slow.Wait` on `server`, which answers after `delay`.
     private func exportSlowWait(on server: DBusConnection, answeringAfter delay: Duration) throws {
-        try server.export(DBusObject(path: "/slow", interfaces: [DBusInterface(name: "test.Slow", methods: [
-            "Wait": { _ in try await Task.sleep(for: delay); return [] }
-        ])]))
+        try server.export(
+            DBusObject(
+                path: "/slow",
+                interfaces: [
+                    DBusInterface(
+                        name: "test.Slow",
+                        methods: [
+                            "Wait": { _ in
+                                try await Task.sleep(for: delay)
+                                return []
+                            }
+                        ])
+                ]))
     }
 
-    private func callSlowWait(_ client: DBusConnection, on server: DBusConnection, timeout: Duration) async throws -> [DBusValue] {
-        try await client.call(destination: server.uniqueName, path: "/slow", interface: "test.Slow", member: "Wait", timeout: timeout)
+    private func callSlowWait(_ client: DBusConnection, on server: DBusConnection, timeout: Duration) async throws
+        -> [DBusValue]
+    {
+        try await client.call(
+            destination: server.uniqueName, path: "/slow", interface: "test.Slow", member: "Wait", timeout: timeout)
     }
 }

@@ -1,9 +1,9 @@
 import Glibc
 import Locks
+import TestSupport
 import Testing
 
 @testable import DBus
-import TestSupport
 
 /// A socket handed over the bus and read on the connection's own thread: AcquireNotify's path.
 @Suite(.serialized)
@@ -16,7 +16,8 @@ struct FileDescriptorPassingTests {
             let client = try DBusConnection(address: bus.address)
             #expect(client.canPassFileDescriptors, "a Unix-socket bus passes descriptors")
             let kept = try exportSocketPair(on: server)
-            let reply = try await client.call(destination: server.uniqueName, path: "/socket", interface: "test.Sockets", member: "Acquire")
+            let reply = try await client.call(
+                destination: server.uniqueName, path: "/socket", interface: "test.Sockets", member: "Acquire")
             let socket = try #require(reply.first?.fileDescriptor)
             #expect(reply.dropFirst().first?.uint16 == 23)
 
@@ -53,7 +54,8 @@ struct FileDescriptorPassingTests {
             let server = try DBusConnection(address: bus.address)
             let client = try DBusConnection(address: bus.address)
             let kept = try exportSocketPair(on: server)
-            let reply = try await client.call(destination: server.uniqueName, path: "/socket", interface: "test.Sockets", member: "Acquire")
+            let reply = try await client.call(
+                destination: server.uniqueName, path: "/socket", interface: "test.Sockets", member: "Acquire")
             close(try #require(reply.first?.fileDescriptor))
             let serverEnd = kept.descriptor.withLock { $0 }
             var poller = pollfd(fd: serverEnd, events: Int16(POLLIN), revents: 0)
@@ -69,14 +71,23 @@ struct FileDescriptorPassingTests {
     /// MTU of 23, as AcquireNotify answers), the other kept in the result for the test to write to.
     private func exportSocketPair(on server: DBusConnection) throws -> KeptEnd {
         let kept = KeptEnd()
-        try server.export(DBusObject(path: "/socket", interfaces: [DBusInterface(name: "test.Sockets", methods: [
-            "Acquire": { _ in
-                var pair: [Int32] = [-1, -1]
-                guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0 else { throw DBusError.invalidArgs("socketpair") }
-                kept.descriptor.withLock { $0 = pair[0] }
-                return [.unixFD(pair[1]), .uint16(23)]
-            }
-        ])]))
+        try server.export(
+            DBusObject(
+                path: "/socket",
+                interfaces: [
+                    DBusInterface(
+                        name: "test.Sockets",
+                        methods: [
+                            "Acquire": { _ in
+                                var pair: [Int32] = [-1, -1]
+                                guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0 else {
+                                    throw DBusError.invalidArgs("socketpair")
+                                }
+                                kept.descriptor.withLock { $0 = pair[0] }
+                                return [.unixFD(pair[1]), .uint16(23)]
+                            }
+                        ])
+                ]))
         return kept
     }
 }

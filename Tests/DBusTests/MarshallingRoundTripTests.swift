@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DBus
-import TestSupport
 
 /// Every value type goes out through libdbus and comes back unchanged, through a real bus.
 @Suite(.serialized)
@@ -36,11 +36,13 @@ struct MarshallingRoundTripTests {
             let server = try DBusConnection(address: bus.address)
             let client = try DBusConnection(address: bus.address)
             try server.export(
-                DBusObject(path: "/test", interfaces: [DBusInterface(name: "test.Echo", methods: ["Echo": { $0.arguments }])]))
+                DBusObject(
+                    path: "/test", interfaces: [DBusInterface(name: "test.Echo", methods: ["Echo": { $0.arguments }])]))
 
             for sample in Self.samples {
                 let reply = try await client.call(
-                    destination: server.uniqueName, path: "/test", interface: "test.Echo", member: "Echo", arguments: [sample])
+                    destination: server.uniqueName, path: "/test", interface: "test.Echo", member: "Echo",
+                    arguments: [sample])
                 // `ay` written as a generic array comes back as bytes: compare through the bytes view then.
                 if case .variant(.array("y", _)) = sample {
                     #expect(reply.first?.bytes == [])
@@ -58,17 +60,30 @@ struct MarshallingRoundTripTests {
             let server = try DBusConnection(address: bus.address)
             let client = try DBusConnection(address: bus.address)
             try server.export(
-                DBusObject(path: "/fd", interfaces: [DBusInterface(name: "test.Fd", methods: ["Take": { call in
-                    // Write through the received duplicate, then close it: the receiver owns it.
-                    guard let fd = call.arguments.first?.fileDescriptor else { throw DBusError.invalidArgs("no fd") }
-                    let written = [UInt8]("hello".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                    close(fd)
-                    return [.int32(Int32(written))]
-                }])]))
+                DBusObject(
+                    path: "/fd",
+                    interfaces: [
+                        DBusInterface(
+                            name: "test.Fd",
+                            methods: [
+                                "Take": { call in
+                                    // Write through the received duplicate, then close it: the receiver owns it.
+                                    guard let fd = call.arguments.first?.fileDescriptor else {
+                                        throw DBusError.invalidArgs("no fd")
+                                    }
+                                    let written = [UInt8]("hello".utf8).withUnsafeBytes {
+                                        write(fd, $0.baseAddress, $0.count)
+                                    }
+                                    close(fd)
+                                    return [.int32(Int32(written))]
+                                }
+                            ])
+                    ]))
             var fds: [Int32] = [0, 0]
             #expect(pipe(&fds) == 0)
             let reply = try await client.call(
-                destination: server.uniqueName, path: "/fd", interface: "test.Fd", member: "Take", arguments: [.unixFD(fds[1])])
+                destination: server.uniqueName, path: "/fd", interface: "test.Fd", member: "Take",
+                arguments: [.unixFD(fds[1])])
             #expect(reply == [.int32(5)])
             close(fds[1])
             var buffer = [UInt8](repeating: 0, count: 16)
@@ -90,7 +105,9 @@ struct MarshallingRoundTripTests {
             ]
             for value in bad {
                 await #expect(throws: DBusMarshalError.self) {
-                    _ = try await client.call(destination: "org.freedesktop.DBus", path: "/", interface: "x.Y", member: "Z", arguments: [value])
+                    _ = try await client.call(
+                        destination: "org.freedesktop.DBus", path: "/", interface: "x.Y", member: "Z",
+                        arguments: [value])
                 }
             }
             await #expect(throws: DBusMarshalError.self) {

@@ -26,7 +26,9 @@ struct ConfigurationFileContentsTests {
         let folder = try TemporaryFolder()
         let fifo = folder.path + "/fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
-        #expect(ConfigurationFileContents.read(fifo).failureValue?.reason == "it is not a regular file (a device, a pipe or a socket)")
+        #expect(
+            ConfigurationFileContents.read(fifo).failureValue?.reason
+                == "it is not a regular file (a device, a pipe or a socket)")
     }
 
     @Test(.enabled(if: geteuid() != 0, "root reads any file"))

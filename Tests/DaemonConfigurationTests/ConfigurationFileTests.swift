@@ -127,7 +127,10 @@ struct ConfigurationFileTests {
                 + "health_file, health_s, homeassistant, http, limits, log_level, payload_size_limit"
         ),
         ("topic_prefix: home", "topic_prefix", "unknown key"),
-        ("a5:\n  sqeeze_newtons: 3", "a5.sqeeze_newtons", "a5 takes battery_s, double_squeeze_s, keepalive_s, reconnect"),
+        (
+            "a5:\n  sqeeze_newtons: 3", "a5.sqeeze_newtons",
+            "a5 takes battery_s, double_squeeze_s, keepalive_s, reconnect"
+        ),
         ("broker:\n  tls:\n    ca: x", "broker.tls.ca", "broker.tls takes ca_file, cert_file, key_file"),
         ("cpr:\n  distance:\n    tx_dbm: 1", "cpr.distance.tx_dbm", "cpr.distance takes exponent, reference_dbm"),
         ("belt:\n  mode: app", "belt.mode", "belt takes no keys yet"),

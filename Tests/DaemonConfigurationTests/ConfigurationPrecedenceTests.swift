@@ -77,7 +77,8 @@ struct ConfigurationPrecedenceTests {
         #expect(fromEnvironment.key == "GATT2MQTT_LOG_LEVEL")
         let fromFlag = try #require(loadError(file, flags: flags { $0.familyFlags = ["--a5-squeeze-newtons", "8"] }))
         #expect(fromFlag.description == "--a5-squeeze-newtons: must be a number greater than a5.release_newtons (10)")
-        let againstFlag = try #require(loadError("a5: {squeeze_newtons: 8}", flags: flags { $0.familyFlags = ["--a5-release-newtons=9"] }))
+        let againstFlag = try #require(
+            loadError("a5: {squeeze_newtons: 8}", flags: flags { $0.familyFlags = ["--a5-release-newtons=9"] }))
         #expect(againstFlag.description == "a5.squeeze_newtons: must be a number greater than --a5-release-newtons (9)")
         let broker = try #require(loadError("", environment: ["GATT2MQTT_BROKER": "tcp://x"]))
         #expect(broker.key == "GATT2MQTT_BROKER")
@@ -94,10 +95,12 @@ struct ConfigurationPrecedenceTests {
         #expect(fromFile.bridge.adapterSlots == 3)
         #expect(try load("").bridge.adapterSlots == 5)
         #expect(try load(listed, environment: ["GATT2MQTT_ADAPTER": "hci3, hci4"]).bridge.adapters == ["hci3", "hci4"])
-        let flagged = try load(listed, environment: ["GATT2MQTT_ADAPTER": "hci3"], flags: flags {
-            $0.adapters = ["hci5", "hci1"]
-            $0.adapterSlots = 1
-        })
+        let flagged = try load(
+            listed, environment: ["GATT2MQTT_ADAPTER": "hci3"],
+            flags: flags {
+                $0.adapters = ["hci5", "hci1"]
+                $0.adapterSlots = 1
+            })
         #expect(flagged.bridge.adapters == ["hci5", "hci1"])
         #expect(flagged.bridge.adapterSlots == 1)
         let empty = try #require(loadError("", environment: ["GATT2MQTT_ADAPTER": "hci0,"]))
@@ -118,7 +121,8 @@ struct ConfigurationPrecedenceTests {
         #expect(enabled.incarnationFile == "/tmp/g2m-incarnation" && enabled.incarnationFileChosen)
         #expect(try load("fleet: {enabled: true}", flags: flags { $0.noFleet = true }).bridge.fleet == nil)
         // The default path written out is still the default: under auto the clock may stand in for it.
-        let written = try #require(try load("fleet: {incarnation_file: \(FleetOptions.defaultIncarnationFile)}").bridge.fleet)
+        let written = try #require(
+            try load("fleet: {incarnation_file: \(FleetOptions.defaultIncarnationFile)}").bridge.fleet)
         #expect(!written.incarnationFileChosen)
     }
 

@@ -25,7 +25,10 @@ struct ConfigurationValidationTests {
         ("broker: {url: 'mqtt://x:99999'}", "broker.url", "port must be a number from 1 to 65535"),
         ("broker: {client_id: ''}", "broker.client_id", "must be a non-empty MQTT client identifier"),
         ("broker: {username: ''}", "broker.username", "must not be empty"),
-        ("broker: {reply_topics: ['reply/#/x']}", "broker.reply_topics", "must be MQTT topic filters ('+' and '#' only as whole levels, '#' last), not 'reply/#/x'"),
+        (
+            "broker: {reply_topics: ['reply/#/x']}", "broker.reply_topics",
+            "must be MQTT topic filters ('+' and '#' only as whole levels, '#' last), not 'reply/#/x'"
+        ),
         ("broker: {reply_topics: ['']}", "broker.reply_topics", "not ''"),
         ("cpr: {angle_samples: 0}", "cpr.angle_samples", "from 1 to 1000, not 0"),
         ("cpr: {range_mm: [30, 60]}", "cpr.range_mm", "min 35…55 and max from min to 69, not [30, 60]"),
@@ -85,8 +88,14 @@ struct ConfigurationValidationTests {
         ("broker: {password_file: /no/password}", "broker.password_file", "cannot read /no/password: no such file"),
         ("broker: {password_file: /tmp}", "broker.password_file", "it is a directory"),
         // A device is never read: /dev/zero would fill the memory, a terminal or a pipe would wait for ever.
-        ("broker: {password_file: /dev/zero}", "broker.password_file", "cannot read /dev/zero: it is not a regular file"),
-        ("broker: {password_file: /etc/hostname/x}", "broker.password_file", "cannot read /etc/hostname/x: not a directory"),
+        (
+            "broker: {password_file: /dev/zero}", "broker.password_file",
+            "cannot read /dev/zero: it is not a regular file"
+        ),
+        (
+            "broker: {password_file: /etc/hostname/x}", "broker.password_file",
+            "cannot read /etc/hostname/x: not a directory"
+        ),
         ("grip: {profile: /no/grip.json}", "grip.profile", "cannot read /no/grip.json: no such file"),
     ])
     func badValuesAreNamed(yaml: String, key: String, message: String) throws {

@@ -59,7 +59,8 @@ struct ExampleConfigurationTests {
         #expect(bridge.gripProfile == (try GripProfile.load(json: profile)))
         #expect(loaded.logLevel == .info)
         #expect(bridge.payloadSizeLimit == 16384)
-        #expect(bridge.homeAssistant.enabled && !bridge.homeAssistant.fastStreams, "the fast streams at their default: off")
+        #expect(
+            bridge.homeAssistant.enabled && !bridge.homeAssistant.fastStreams, "the fast streams at their default: off")
         let http = try #require(loaded.http)
         #expect(http.listen == "127.0.0.1:8080")
         #expect(http.username == "operator" && http.password == "page-password" && http.token == "page-token")

@@ -53,7 +53,10 @@ struct FamilySectionTests {
         (["--a5-squeeze-newtons", "lots"], "--a5-squeeze-newtons: must be a number, not 'lots'"),
         (["--cpr-angle-samples=2.5"], "--cpr-angle-samples: must be a whole number, not '2.5'"),
         (["--cpr-range-mm", "40,"], "--cpr-range-mm: must be whole numbers separated by commas, not '40,'"),
-        (["--cpr-range-mm", "40"], "--cpr-range-mm: must be [min, max] in millimetres, min 35…55 and max from min to 69, not [40]"),
+        (
+            ["--cpr-range-mm", "40"],
+            "--cpr-range-mm: must be [min, max] in millimetres, min 35…55 and max from min to 69, not [40]"
+        ),
         (["--a5-reconnect", "sometimes"], "--a5-reconnect: must be auto or manual, not 'sometimes'"),
         (["--grip-profile", "/no/grip.json"], "--grip-profile: cannot read /no/grip.json: no such file"),
     ])

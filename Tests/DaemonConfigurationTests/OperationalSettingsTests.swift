@@ -20,7 +20,8 @@ struct OperationalSettingsTests {
     @Test func theHealthFileComesFromTheEnvironmentOrTheFile() throws {
         #expect(try load("").bridge.healthFile == nil)
         #expect(try load("health_file: /run/gatt2mqtt/alive").bridge.healthFile == "/run/gatt2mqtt/alive")
-        let both = try load("health_file: /run/gatt2mqtt/alive", environment: ["GATT2MQTT_HEALTH_FILE": "/tmp/gatt2mqtt-alive"])
+        let both = try load(
+            "health_file: /run/gatt2mqtt/alive", environment: ["GATT2MQTT_HEALTH_FILE": "/tmp/gatt2mqtt-alive"])
         #expect(both.bridge.healthFile == "/tmp/gatt2mqtt-alive")
     }
 
@@ -28,7 +29,10 @@ struct OperationalSettingsTests {
     @Test func replyTopicsDefaultToReplyAndMayBeNone() throws {
         #expect(try load("").bridge.replyTopics.map(\.text) == ["reply/#"])
         #expect(try load("broker: {reply_topics: []}").bridge.replyTopics.isEmpty)
-        #expect(try load("broker: {reply_topics: [answers/+/x, '#']}").bridge.replyTopics.map(\.text) == ["answers/+/x", "#"])
+        #expect(
+            try load("broker: {reply_topics: [answers/+/x, '#']}").bridge.replyTopics.map(\.text) == [
+                "answers/+/x", "#",
+            ])
         #expect(try load("").description.contains(#"reply_topics: ["reply/#"]"#))
     }
 

@@ -11,20 +11,25 @@ struct YAMLParserRobustnessTests {
     @Test func randomTextsGiveATreeOrAnErrorOnOneOfTheirLines() {
         var generator = SplitMix64(seed: 0x6761_7474_326d_7174)
         let pieces = [
-            "a", "key", ":", ": ", "- ", "-", "[", "]", "{", "}", ",", " ", "  ", "\n", "\n  ", "\n    ", "#", "'", "\"", "\\",
+            "a", "key", ":", ": ", "- ", "-", "[", "]", "{", "}", ",", " ", "  ", "\n", "\n  ", "\n    ", "#", "'",
+            "\"", "\\",
             "~", "&x", "*x", "!t", "|", ">", "? ", "---", "...", "\t", "\r\n", "é", "10:20", "\\u00e9", "null",
         ]
         var parsed = 0
         var rejected = 0
         for _ in 0..<20_000 {
-            let text = (0..<Int.random(in: 1...24, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let text = (0..<Int.random(in: 1...24, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
             let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
             do {
                 _ = try YAMLParser.parse(text)
                 parsed += 1
             } catch {
                 rejected += 1
-                #expect((1...max(lines, 1)).contains(error.line), "line \(error.line) of \(lines) for \(text.debugDescription)")
+                #expect(
+                    (1...max(lines, 1)).contains(error.line),
+                    "line \(error.line) of \(lines) for \(text.debugDescription)")
                 #expect(!error.message.isEmpty)
             }
         }

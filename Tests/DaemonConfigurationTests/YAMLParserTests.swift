@@ -86,7 +86,8 @@ struct YAMLParserTests {
         #expect(
             document.keys == [
                 "broker", "gateway", "base_topic", "adapters", "adapter_slots", "bluez", "devices", "belt", "a5", "cpr",
-                "grip", "log_level", "payload_size_limit", "health_s", "health_file", "state_directory", "limits", "homeassistant", "fleet", "http",
+                "grip", "log_level", "payload_size_limit", "health_s", "health_file", "state_directory", "limits",
+                "homeassistant", "fleet", "http",
             ])
         #expect(document["broker"]?["url"] == plain("mqtts://broker.example.net:8883", 12))
         #expect(document["base_topic"] == doubleQuoted("", 28))

@@ -1,7 +1,7 @@
 import DaemonLogging
 import Glibc
-import Logging
 import Locks
+import Logging
 import Testing
 
 @Suite struct JournalLogHandlerTests {
@@ -13,14 +13,19 @@ import Testing
     }
 
     @Test func eachLevelCarriesItsSyslogPriority() {
-        let expected: [(Logger.Level, Int)] = [(.trace, 7), (.debug, 7), (.info, 6), (.notice, 5), (.warning, 4), (.error, 3), (.critical, 2)]
+        let expected: [(Logger.Level, Int)] = [
+            (.trace, 7), (.debug, 7), (.info, 6), (.notice, 5), (.warning, 4), (.error, 3), (.critical, 2),
+        ]
         for (level, priority) in expected {
-            #expect(JournalLogHandler.line(level: level, label: "gatt2mqtt", metadata: [:], message: "m").hasPrefix("<\(priority)>"))
+            #expect(
+                JournalLogHandler.line(level: level, label: "gatt2mqtt", metadata: [:], message: "m").hasPrefix(
+                    "<\(priority)>"))
         }
     }
 
     @Test func aLineHasNoTimestampAndSortedMetadata() {
-        let text = JournalLogHandler.line(level: .warning, label: "gatt2mqtt", metadata: ["b": "2", "a": "1"], message: "broker not reachable")
+        let text = JournalLogHandler.line(
+            level: .warning, label: "gatt2mqtt", metadata: ["b": "2", "a": "1"], message: "broker not reachable")
         #expect(text == "<4>warning gatt2mqtt: a=1 b=2 broker not reachable\n")
     }
 
@@ -28,7 +33,8 @@ import Testing
     /// stays one entry, with the newline escaped.
     @Test func aMessageIsOneLineWhateverItHolds() {
         let text = JournalLogHandler.line(
-            level: .error, label: "x", metadata: ["name\n<2>": "x\n<2>critical gatt2mqtt: fake"], message: "first\nsecond\u{1B}[2J\n")
+            level: .error, label: "x", metadata: ["name\n<2>": "x\n<2>critical gatt2mqtt: fake"],
+            message: "first\nsecond\u{1B}[2J\n")
         #expect(text == #"<3>error x: name\n<2>=x\n<2>critical gatt2mqtt: fake first\nsecond\u{1B}[2J\n"# + "\n")
     }
 

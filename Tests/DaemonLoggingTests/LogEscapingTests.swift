@@ -9,7 +9,8 @@ import Testing
     /// Every control character, one by one, with the escape it becomes.
     static let controls: [(Unicode.Scalar, String)] = {
         var table: [(Unicode.Scalar, String)] = [("\n", #"\n"#), ("\r", #"\r"#), ("\t", #"\t"#)]
-        let others = Array(0x00...0x1F).filter { ![0x09, 0x0A, 0x0D].contains($0) } + Array(0x7F...0x9F) + [0x2028, 0x2029]
+        let others =
+            Array(0x00...0x1F).filter { ![0x09, 0x0A, 0x0D].contains($0) } + Array(0x7F...0x9F) + [0x2028, 0x2029]
         for value in others {
             table.append((Unicode.Scalar(UInt32(value))!, #"\u{"# + String(value, radix: 16, uppercase: true) + "}"))
         }
@@ -45,7 +46,9 @@ import Testing
     @Test func metadataKeysAndValuesAreEscaped() {
         let escaped = LogEscaping.escaped(["key\n": "value\u{1B}", "list": .array(["a\nb"]), "plain": "x"])
         #expect(escaped["key\\n"] == .string(#"value\u{1B}"#))
-        #expect(escaped["list"] == .string(#"["a\\nb"]"#), "a list prints its strings escaped, and the backslash is escaped again")
+        #expect(
+            escaped["list"] == .string(#"["a\\nb"]"#),
+            "a list prints its strings escaped, and the backslash is escaped again")
         #expect(escaped["plain"] == "x")
         #expect(escaped.count == 3)
     }
@@ -60,9 +63,12 @@ import Testing
     /// given with the message or provided.
     @Test func theStreamHandlerWritesOneLinePerEntry() {
         let written = Written()
-        var logger = Logger(label: "gatt2mqtt") { ThresholdStreamLogHandler(label: $0, threshold: LogThreshold(.info), stream: written) }
+        var logger = Logger(label: "gatt2mqtt") {
+            ThresholdStreamLogHandler(label: $0, threshold: LogThreshold(.info), stream: written)
+        }
         logger[metadataKey: "device\n"] = "x\u{85}y"
-        logger.info("name x\n2026-01-01T00:00:00+0000 critical gatt2mqtt: fake", metadata: ["reason": "a\u{1B}[2J\u{2028}"])
+        logger.info(
+            "name x\n2026-01-01T00:00:00+0000 critical gatt2mqtt: fake", metadata: ["reason": "a\u{1B}[2J\u{2028}"])
         let text = written.text.withLock { $0 }
         #expect(text.hasSuffix(#"name x\n2026-01-01T00:00:00+0000 critical gatt2mqtt: fake"# + "\n"), "\(text)")
         #expect(text.contains(#"device\n=x\u{85}y reason=a\u{1B}[2J\u{2028}"#), "\(text)")

@@ -13,7 +13,9 @@ struct AloneArbiterTests {
             var gateway = TestGateway("gw-a", rssi: rssi)
             gateway.alone = true
             let first = gateway.step(at: .seconds(0)).decision
-            #expect(first.change == .tookOwnership(term: 1) && first.action == .connect, "rssi \(rssi.map(String.init) ?? "nil")")
+            #expect(
+                first.change == .tookOwnership(term: 1) && first.action == .connect,
+                "rssi \(rssi.map(String.init) ?? "nil")")
         }
         var full = TestGateway("gw-a", rssi: -40, freeSlots: 0)
         full.alone = true

@@ -327,7 +327,9 @@ struct FleetSimulation {
             }
         }
         // Forged and replayed claims stop with the chaos: a lease after the last one, none may count any more.
-        for (event, interval) in [(SimulationEvent.forge, 20...120), (.replay, 10...60)] as [(SimulationEvent, ClosedRange<Int64>)] {
+        for (event, interval) in [(SimulationEvent.forge, 20...120), (.replay, 10...60)]
+            as [(SimulationEvent, ClosedRange<Int64>)]
+        {
             var time = random.integer(in: interval) * Self.second
             while time < quietAt {
                 queue.schedule(event, at: time, rank: 2)
@@ -462,7 +464,9 @@ struct FleetSimulation {
     private mutating func broadcast(_ claim: Claim) {
         guard let device = deviceKeys.firstIndex(of: claim.device) else { return }
         for target in gateways.indices {
-            queue.schedule(.deliver(to: target, device: device, claim: claim), at: now + random.integer(in: 0...(2 * refresh)), rank: 0)
+            queue.schedule(
+                .deliver(to: target, device: device, claim: claim), at: now + random.integer(in: 0...(2 * refresh)),
+                rank: 0)
         }
     }
 

@@ -173,16 +173,20 @@ struct OwnershipArbiterTests {
 
     @Test("a forged claim with the largest incarnation silences the gateway it names for two leases, not for ever")
     func forgedIncarnationFades() {
-        var arbiter = OwnershipArbiter(gateway: "gw-a", device: TestGateway.device, incarnation: 1, startedAt: .seconds(0))
+        var arbiter = OwnershipArbiter(
+            gateway: "gw-a", device: TestGateway.device, incarnation: 1, startedAt: .seconds(0))
         func claim(incarnation: UInt64, sequence: UInt64) -> Claim {
             TestGateway.claim(from: "gw-b", state: .owner, term: 3, incarnation: incarnation, sequence: sequence)
         }
         #expect(arbiter.receive(claim(incarnation: 4, sequence: 1), at: .seconds(0)) == .accepted)
-        #expect(arbiter.receive(claim(incarnation: ClaimCodec.maximumCounter, sequence: 1), at: .seconds(5)) == .accepted)
+        #expect(
+            arbiter.receive(claim(incarnation: ClaimCodec.maximumCounter, sequence: 1), at: .seconds(5)) == .accepted)
         // gw-b's real claims, every 10 s, are older than the forgery: dropped until it is two leases old.
         var second: Int64 = 10
         while second < 65 {
-            #expect(arbiter.receive(claim(incarnation: 4, sequence: UInt64(second)), at: .seconds(second)) == .stale, "at \(second) s")
+            #expect(
+                arbiter.receive(claim(incarnation: 4, sequence: UInt64(second)), at: .seconds(second)) == .stale,
+                "at \(second) s")
             second += 10
         }
         #expect(arbiter.receive(claim(incarnation: 4, sequence: 65), at: .seconds(65)) == .accepted)
@@ -220,8 +224,9 @@ struct OwnershipArbiterTests {
         gateway.arbiter.receive(
             TestGateway.claim(from: "gw-b", state: .candidate, term: 3, sequence: 2), at: .seconds(0))
         // Older than gw-b's last (a replay, or a forgery under its name): its term would have counted before.
-        #expect(gateway.arbiter.receive(
-            TestGateway.claim(from: "gw-b", state: .released, term: 7, sequence: 1), at: .seconds(0)) == .stale)
+        #expect(
+            gateway.arbiter.receive(
+                TestGateway.claim(from: "gw-b", state: .released, term: 7, sequence: 1), at: .seconds(0)) == .stale)
         let (decision, published) = gateway.step(at: .seconds(1))
         #expect(decision.term == 3)
         #expect(published?.term == 3)
@@ -234,7 +239,10 @@ struct OwnershipArbiterTests {
         let forged = TestGateway.claim(from: "gw-x", state: .candidate, term: ClaimCodec.maximumCounter, sequence: 1)
         for index in fleet.gateways.indices { fleet.gateways[index].arbiter.receive(forged, at: .seconds(0)) }
         fleet.run(until: 600)
-        #expect(fleet.events == [Event(second: 45, gateway: "gw-a", change: .tookOwnership(term: ClaimCodec.maximumCounter))])
+        #expect(
+            fleet.events == [
+                Event(second: 45, gateway: "gw-a", change: .tookOwnership(term: ClaimCodec.maximumCounter))
+            ])
         #expect(fleet.mostOwnersAtOnce == 1)
         // What the owner publishes, every peer decodes: before, it published 2^53 and was dropped as malformed.
         var owner = fleet.gateways[0]
@@ -250,7 +258,9 @@ struct OwnershipArbiterTests {
             var events: [Event] = []
             for second in Int64(0)...200 {
                 if second <= 100, second % 10 == 0 {
-                    gateway.arbiter.receive(TestGateway.claim(from: "gw-b", state: .owner, term: 1, sequence: UInt64(second)), at: .seconds(second))
+                    gateway.arbiter.receive(
+                        TestGateway.claim(from: "gw-b", state: .owner, term: 1, sequence: UInt64(second)),
+                        at: .seconds(second))
                 }
                 if will, second == 105 { gateway.arbiter.peerLeft("gw-b", at: .seconds(second)) }
                 if let change = gateway.step(at: .seconds(second)).decision.change {
@@ -260,14 +270,17 @@ struct OwnershipArbiterTests {
             return events
         }
         #expect(survivor(will: true) == [Event(second: 105, gateway: "gw-a", change: .tookOwnership(term: 2))])
-        #expect(survivor(will: false) == [Event(second: 145, gateway: "gw-a", change: .tookOwnership(term: 2))], "the lease is the fallback")
+        #expect(
+            survivor(will: false) == [Event(second: 145, gateway: "gw-a", change: .tookOwnership(term: 2))],
+            "the lease is the fallback")
     }
 
     @Test("a will of a gateway that owned nothing, or while this one still listens after its start, hastens nothing")
     func willOfANonOwnerChangesNothing() {
         var gateway = TestGateway("gw-a", rssi: -60)
         gateway.arbiter.receive(TestGateway.claim(from: "gw-b", state: .owner, term: 1, sequence: 1), at: .seconds(0))
-        gateway.arbiter.peerLeft("gw-b", at: .seconds(5))  // within its first lease: it may not have heard every owner yet
+        // Within its first lease: it may not have heard every owner yet.
+        gateway.arbiter.peerLeft("gw-b", at: .seconds(5))
         gateway.arbiter.receive(TestGateway.claim(from: "gw-c", state: .candidate, sequence: 1), at: .seconds(6))
         gateway.arbiter.peerLeft("gw-c", at: .seconds(7))
         #expect(run(&gateway, 0...44).isEmpty)

@@ -44,7 +44,8 @@ struct TestGateway {
     @discardableResult
     mutating func step(at now: FleetInstant) -> (decision: OwnershipDecision, published: Claim?) {
         arbiter.observe(
-            LocalObservation(rssi: rssi, freeSlots: freeSlots, linkUp: linkUp, brokerConnected: brokerConnected, alone: alone))
+            LocalObservation(
+                rssi: rssi, freeSlots: freeSlots, linkUp: linkUp, brokerConnected: brokerConnected, alone: alone))
         let decision = arbiter.decide(at: now)
         lastDecision = decision
         if followsActions {

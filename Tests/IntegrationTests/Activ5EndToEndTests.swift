@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// mosquitto → gatt2mqtt → BlueZoo → virtual Activ5, for both protocols.
 @Suite(.serialized)
@@ -29,7 +29,9 @@ struct Activ5EndToEndTests {
         }
     }
 
-    private func reply(_ recorder: TopicRecorder, _ id: String, _ command: String, _ payload: String = "{}") async throws -> String {
+    private func reply(_ recorder: TopicRecorder, _ id: String, _ command: String, _ payload: String = "{}")
+        async throws -> String
+    {
         let topic = "reply/test/a5/\(command)/\(UUID().uuidString.prefix(6))"
         try recorder.publish("a5/\(id)/cmd/\(command)", payload, responseTopic: topic)
         return try #require(try await recorder.waitFor(topic).payloadString)
@@ -99,7 +101,9 @@ struct Activ5EndToEndTests {
             let battery = try await recorder.waitFor("a5/\(id)/battery")
             #expect(battery.payloadString?.contains(#""level":"#) == true)
 
-            #expect(try await reply(recorder, id, "sample_period", #"{"period_ms":25}"#) == #"{"command":"sample_period","ok":true}"#)
+            #expect(
+                try await reply(recorder, id, "sample_period", #"{"period_ms":25}"#)
+                    == #"{"command":"sample_period","ok":true}"#)
             try await device.waitForLine { $0 == Self.samplePeriod + "1900" }
             #expect(try await reply(recorder, id, "start") == #"{"command":"start","ok":true}"#)
             try await recorder.waitFor("a5/\(id)/force")
@@ -108,7 +112,8 @@ struct Activ5EndToEndTests {
             #expect(try await reply(recorder, id, "tare") == #"{"command":"tare","ok":true}"#)
             let mark = recorder.mark
             let tared = try await recorder.waitFor("a5/\(id)/force", after: mark)
-            #expect(abs(Double(tared.payloadString ?? "") ?? 99) < 3, "tared resting force \(tared.payloadString ?? "")")
+            #expect(
+                abs(Double(tared.payloadString ?? "") ?? 99) < 3, "tared resting force \(tared.payloadString ?? "")")
 
             #expect(try await reply(recorder, id, "imu", "on") == #"{"command":"imu","ok":true}"#)
             let imu = try await recorder.waitFor("a5/\(id)/imu")
@@ -130,7 +135,8 @@ struct Activ5EndToEndTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func evergreenKeepsAnIdleDeviceOn(_ kind: BlueZWorld) async throws {
-        try await withActiv5(kind, simulator: ["--power-off-seconds", "3"], bridge: ["--a5-keepalive-seconds", "1"]) { _, device, recorder, id in
+        try await withActiv5(kind, simulator: ["--power-off-seconds", "3"], bridge: ["--a5-keepalive-seconds", "1"]) {
+            _, device, recorder, id in
             #expect(try await reply(recorder, id, "evergreen", "true") == #"{"command":"evergreen","ok":true}"#)
             // Several keep-alives go out while the device would otherwise have switched off after 3 s.
             for _ in 0..<5 {
@@ -144,7 +150,8 @@ struct Activ5EndToEndTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func withoutEvergreenAnIdleDeviceSwitchesOff(_ kind: BlueZWorld) async throws {
-        try await withActiv5(kind, simulator: ["--power-off-seconds", "2"], bridge: ["--a5-reconnect", "manual"]) { _, device, recorder, id in
+        try await withActiv5(kind, simulator: ["--power-off-seconds", "2"], bridge: ["--a5-reconnect", "manual"]) {
+            _, device, recorder, id in
             try await device.waitForLine(timeout: .seconds(10)) { $0 == "POWER-OFF" }
             try await recorder.waitFor("a5/\(id)/connection") { $0.payloadString == "disconnected" }
             #expect(try await reply(recorder, id, "start").contains("not_connected"))
@@ -184,7 +191,9 @@ struct Activ5NotificationPathTests {
                 try await recorder.waitFor("a5/\(id)/force", after: mark)
                 try recorder.publish("a5/\(id)/cmd/stop", "{}")
                 try await recorder.waitFor("a5/\(id)/state", after: mark) { $0.payloadString == "stopped" }
-                #expect(Self.sockets(bridge) == before + (acquires ? round : 0), "round \(round), --start-notify \(startNotify)")
+                #expect(
+                    Self.sockets(bridge) == before + (acquires ? round : 0),
+                    "round \(round), --start-notify \(startNotify)")
             }
             await recorder.stop()
         }
@@ -211,19 +220,26 @@ struct LocalBusBridgeTests {
             let output: [String]
             if world.isReal {
                 // The guest's own loopback, which nothing else of the test uses.
-                let result = try await world.runInGuest(["bash", Self.script, binary, id, world.bridgeAdapters[0], "18832"], timeout: .seconds(120))
+                let result = try await world.runInGuest(
+                    ["bash", Self.script, binary, id, world.bridgeAdapters[0], "18832"], timeout: .seconds(120))
                 output = result.output
                 #expect(result.status == 0, "\(output.joined(separator: "\n"))")
             } else {
-                let run = try world.launch("bash", [Self.script, binary, id, world.bridgeAdapters[0], "\(try FreePort.allocate())"], name: "local-bus")
+                let run = try world.launch(
+                    "bash", [Self.script, binary, id, world.bridgeAdapters[0], "\(try FreePort.allocate())"],
+                    name: "local-bus")
                 #expect(try await run.waitForExit(timeout: .seconds(120)) == .exited(0), "\(run.outputText)")
                 output = run.lines.map(\.text)
             }
             let printed = output.filter { $0.hasPrefix("LOCAL ") }
-            let forces = printed.filter { $0.hasPrefix("LOCAL FORCE ") }.compactMap { Double($0.dropFirst("LOCAL FORCE ".count)) }
+            let forces = printed.filter { $0.hasPrefix("LOCAL FORCE ") }.compactMap {
+                Double($0.dropFirst("LOCAL FORCE ".count))
+            }
             #expect(forces.count == 3, "\(output.joined(separator: "\n"))")
             #expect(printed.contains("LOCAL STATE stopped"), "\(printed)")
-            let acquired = printed.first { $0.hasPrefix("LOCAL ACQUIRED ") }.flatMap { Int($0.dropFirst("LOCAL ACQUIRED ".count)) } ?? 0
+            let acquired =
+                printed.first { $0.hasPrefix("LOCAL ACQUIRED ") }.flatMap { Int($0.dropFirst("LOCAL ACQUIRED ".count)) }
+                ?? 0
             #expect(acquired >= 1, "the bridge acquired no socket: \(printed)")
             #expect(printed.last == "LOCAL OK", "\(printed)")
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Adoption across an upgrade, with the daemon as a process: a gateway that connected every device of a known family
 /// (0.9.0's default, `auto_connect: all`) leaves its retained `info` behind; the next version, started with its
@@ -23,7 +23,9 @@ struct AdoptionEndToEndTests {
             let upgrade = recorder.mark
             let after = try await world.startBridge(extraArguments: ["--auto-connect", "adopted"])
             try await recorder.waitFor("belt/\(id)/connection", after: upgrade) { $0.payloadString == "connected" }
-            try await recorder.waitFor("gatt2mqtt/test/adopted", after: upgrade) { $0.payloadString?.contains(address) == true }
+            try await recorder.waitFor("gatt2mqtt/test/adopted", after: upgrade) {
+                $0.payloadString?.contains(address) == true
+            }
             #expect(after.lines.contains { $0.text.contains("device adopted") && $0.text.contains("by=served before") })
             let kept = try String(contentsOfFile: world.stateFolder + "/gatt2mqtt/adopted.json", encoding: .utf8)
             #expect(kept == #"[{"address":"\#(address)","family":"belt"}]"#)

@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// What a broker-borne flood of oversized messages does to the gateway, over a real broker: beyond twice
 /// payload_size_limit the broker keeps a message back (MQTT 5 Maximum Packet Size). The rest of the bad-input
@@ -16,11 +16,16 @@ struct BadInputMatrixTests {
         try await TestWorld.withConnectedBelt(bridgeArguments: ["--health-seconds", "1"]) { _, connected in
             let (belt, id, recorder, bridge) = (connected.belt, connected.id, connected.recorder, connected.bridge)
             let (before, logged) = (belt.lineCount, bridge.lineCount)
-            try recorder.client.publish(MQTTMessage(
-                topic: "belt/\(id)/cmd/vibrate", payload: [UInt8](repeating: 0x61, count: 1_048_576), qos: .atLeastOnce,
-                responseTopic: "reply/test/huge"))
+            try recorder.client.publish(
+                MQTTMessage(
+                    topic: "belt/\(id)/cmd/vibrate", payload: [UInt8](repeating: 0x61, count: 1_048_576),
+                    qos: .atLeastOnce,
+                    responseTopic: "reply/test/huge"))
             for _ in 0..<10 {
-                try recorder.client.publish(MQTTMessage(topic: "belt/\(id)/navigation_signal", payload: [UInt8](repeating: 0x7B, count: 20 * 1024), qos: .atLeastOnce))
+                try recorder.client.publish(
+                    MQTTMessage(
+                        topic: "belt/\(id)/navigation_signal", payload: [UInt8](repeating: 0x7B, count: 20 * 1024),
+                        qos: .atLeastOnce))
             }
             // A barrier: the receive path handles messages in order, and this one is answered and logged (the log comes
             // through a pipe, the answer through the broker: both are waited for).
@@ -28,12 +33,16 @@ struct BadInputMatrixTests {
             try await recorder.waitFor("reply/test/barrier")
             try await bridge.waitForLine(containing: "command refused", after: logged)
             #expect(recorder.messages(on: "reply/test/huge").isEmpty, "the broker kept the 1 MB command back")
-            let health = try await recorder.waitFor("gatt2mqtt/test/health") { $0.payloadString?.contains(#""oversized_messages":10"#) == true }
+            let health = try await recorder.waitFor("gatt2mqtt/test/health") {
+                $0.payloadString?.contains(#""oversized_messages":10"#) == true
+            }
             #expect(health.payloadString?.contains(#""dropped_messages":0"#) == true)
             let warnings = bridge.lines.filter { $0.text.contains("message ignored: larger than payload_size_limit") }
             #expect(warnings.count == 5, "\(warnings.map(\.text))")
             try await belt.caughtUp()
-            #expect(!belt.lines.dropFirst(before).contains { $0.text.hasPrefix("WRITE ") && !$0.text.contains("0000fe02-") })
+            #expect(
+                !belt.lines.dropFirst(before).contains { $0.text.hasPrefix("WRITE ") && !$0.text.contains("0000fe02-") }
+            )
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// mosquitto → gatt2mqtt → BlueZoo → virtual belt, and back, with real processes only.
 @Suite(.serialized)
@@ -10,7 +10,9 @@ struct BeltEndToEndTests {
     static let vibrationCommand = "0000fe03-0000-1000-8000-00805f9b34fb"
 
     /// Runs `body` in a fresh world with a virtual belt on hci1, and stops everything afterwards.
-    private func withBeltWorld(_ kind: BlueZWorld, _ body: (TestWorld, ManagedProcess, String) async throws -> Void) async throws {
+    private func withBeltWorld(_ kind: BlueZWorld, _ body: (TestWorld, ManagedProcess, String) async throws -> Void)
+        async throws
+    {
         try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
@@ -54,35 +56,50 @@ struct BeltEndToEndTests {
 
             // A mode command from a client nobody here wrote reaches the belt byte-exact and comes back retained.
             let writesBefore = belt.lineCount
-            let publish = try world.launch("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(world.broker.port)", "-q", "1",
-                                                              "-t", "belt/\(id)/cmd/mode", "-m", "app"])
+            let publish = try world.launch(
+                "mosquitto_pub",
+                [
+                    "-h", "127.0.0.1", "-p", "\(world.broker.port)", "-q", "1",
+                    "-t", "belt/\(id)/cmd/mode", "-m", "app",
+                ])
             _ = try await publish.waitForExit()
             try await belt.waitForLine(after: writesBefore) { $0.hasPrefix("WRITE \(Self.parameterRequest) 018103") }
             try await recorder.waitFor("belt/\(id)/mode") { $0.payloadString == "app" }
-            let reply = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("\"command\":\"mode\"") == true }
+            let reply = try await recorder.waitFor("belt/\(id)/reply") {
+                $0.payloadString?.contains("\"command\":\"mode\"") == true
+            }
             #expect(reply.payloadString == #"{"command":"mode","ok":true}"#)
 
             // A malformed command gets an error reply and no GATT write; the bridge keeps serving.
             let beforeBad = belt.lineCount
             try recorder.publish("belt/\(id)/cmd/vibrate", #"{"direction":"#)
-            let refused = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("invalid_payload") == true }
+            let refused = try await recorder.waitFor("belt/\(id)/reply") {
+                $0.payloadString?.contains("invalid_payload") == true
+            }
             #expect(refused.payloadString?.contains("\"ok\":false") == true)
             try recorder.publish("belt/\(id)/cmd/vibrate", #"{"direction":90,"intensity":150,"transaction":"t1"}"#)
-            let outOfRange = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("\"t1\"") == true }
+            let outOfRange = try await recorder.waitFor("belt/\(id)/reply") {
+                $0.payloadString?.contains("\"t1\"") == true
+            }
             #expect(outOfRange.payloadString?.contains("invalid_value") == true)
             #expect(outOfRange.payloadString?.contains("'intensity'") == true)
 
             // An MQTT 5 request with a response topic is answered there, with its correlation data.
-            try recorder.publish("belt/\(id)/cmd/vibrate", #"{"direction":90,"orientation":"angle","pattern":"navigation"}"#,
-                                 responseTopic: "reply/dashboard", correlation: [0xC0, 0xFF, 0xEE])
+            try recorder.publish(
+                "belt/\(id)/cmd/vibrate", #"{"direction":90,"orientation":"angle","pattern":"navigation"}"#,
+                responseTopic: "reply/dashboard", correlation: [0xC0, 0xFF, 0xEE])
             let answer = try await recorder.waitFor("reply/dashboard")
             #expect(answer.payloadString == #"{"command":"vibrate","ok":true}"#)
             #expect(answer.correlationData == [0xC0, 0xFF, 0xEE])
             try await belt.waitForLine(after: beforeBad) { $0.hasPrefix("WRITE \(Self.vibrationCommand)") }
             try await belt.caughtUp()
-            let vibrations = belt.lines.dropFirst(beforeBad).filter { $0.text.hasPrefix("WRITE \(Self.vibrationCommand)") }
+            let vibrations = belt.lines.dropFirst(beforeBad).filter {
+                $0.text.hasPrefix("WRITE \(Self.vibrationCommand)")
+            }
             #expect(vibrations.count == 1, "only the valid vibrate command may reach the belt")
-            #expect(vibrations.first?.text == "WRITE \(Self.vibrationCommand) 0201aaaa000002" + "5a00" + "0000" + "00" + "f401" + "0000" + "0000")
+            #expect(
+                vibrations.first?.text == "WRITE \(Self.vibrationCommand) 0201aaaa000002" + "5a00" + "0000" + "00"
+                    + "f401" + "0000" + "0000")
 
             // A command for a belt this gateway does not know is refused at once.
             try recorder.publish("belt/0000000000ff/cmd/mode", "app")
@@ -101,8 +118,12 @@ struct BeltEndToEndTests {
             _ = try await world.startBridge(gateway: "test")
             let late = try await TopicRecorder(url: world.broker.url)
             try await late.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-            let sub = try world.launch("mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(world.broker.port)", "-v", "-C", "2",
-                                                          "-t", "belt/\(id)/mode", "-t", "belt/\(id)/connection"])
+            let sub = try world.launch(
+                "mosquitto_sub",
+                [
+                    "-h", "127.0.0.1", "-p", "\(world.broker.port)", "-v", "-C", "2",
+                    "-t", "belt/\(id)/mode", "-t", "belt/\(id)/connection",
+                ])
             _ = try await sub.waitForExit()
             let retained = Set(sub.lines.map(\.text))
             #expect(retained.contains("belt/\(id)/connection connected"))

@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// The navigation API over MQTT, against the virtual belt.
 @Suite(.serialized)
@@ -28,7 +28,9 @@ struct BeltNavigationEndToEndTests {
             try await belt.waitForLine { $0 == Self.fe05 + "01810300" }
             try await belt.waitForLine { $0 == Self.fe03 + Self.navigationSignal(bearing: 90) }
             try await recorder.waitFor("belt/\(id)/navigation") { $0.payloadString == "navigating" }
-            try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString == #"{"command":"navigation","ok":true}"# }
+            try await recorder.waitFor("belt/\(id)/reply") {
+                $0.payloadString == #"{"command":"navigation","ok":true}"#
+            }
 
             // Three updates in a burst: at most 100 ms apart on the wire, and the last one always arrives.
             let beforeBurst = belt.lineCount
@@ -49,9 +51,13 @@ struct BeltNavigationEndToEndTests {
             // Resume over MQTT: app mode and the last signal again.
             let beforeResume = (belt: belt.lineCount, mqtt: recorder.mark)
             try recorder.publish("belt/\(id)/cmd/navigation", "resume")
-            try await recorder.waitFor("belt/\(id)/navigation", after: beforeResume.mqtt) { $0.payloadString == "navigating" }
+            try await recorder.waitFor("belt/\(id)/navigation", after: beforeResume.mqtt) {
+                $0.payloadString == "navigating"
+            }
             try await belt.waitForLine(after: beforeResume.belt) { $0 == Self.fe05 + "01810300" }
-            try await belt.waitForLine(after: beforeResume.belt) { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
+            try await belt.waitForLine(after: beforeResume.belt) {
+                $0 == Self.fe03 + Self.navigationSignal(bearing: 120)
+            }
 
             // Paused again over MQTT, then resumed by the belt's Home button, as FSLib does.
             let beforePause = recorder.mark
@@ -60,7 +66,9 @@ struct BeltNavigationEndToEndTests {
             let beforeHome = (belt: belt.lineCount, mqtt: recorder.mark)
             try belt.send(line: "button home short")
             try await recorder.waitFor("belt/\(id)/event", after: beforeHome.mqtt) { $0.payloadString == "home_button" }
-            try await recorder.waitFor("belt/\(id)/navigation", after: beforeHome.mqtt) { $0.payloadString == "navigating" }
+            try await recorder.waitFor("belt/\(id)/navigation", after: beforeHome.mqtt) {
+                $0.payloadString == "navigating"
+            }
             try await belt.waitForLine(after: beforeHome.belt) { $0 == Self.fe05 + "01810300" }
             try await belt.waitForLine(after: beforeHome.belt) { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
 
@@ -68,7 +76,9 @@ struct BeltNavigationEndToEndTests {
             let beforeLoss = recorder.mark
             belt.send(SIGKILL)
             _ = try await belt.waitForExit()
-            try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) { $0.payloadString == "disconnected" }
+            try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) {
+                $0.payloadString == "disconnected"
+            }
             belt = try await world.startSimulator(["belt"])
             try await belt.waitForLine(timeout: .seconds(30)) { $0 == Self.fe05 + "01810300" }
             try await belt.waitForLine { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
@@ -84,8 +94,11 @@ struct BeltNavigationEndToEndTests {
             // A one-shot signal and a refused navigation request.
             try recorder.publish("belt/\(id)/cmd/notify", #"{"type":"warning","critical":true}"#)
             try await belt.waitForLine { $0 == Self.fe03 + "0003aaaa0000001111000003bc0200000100" }
-            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"start","direction":90,"signal":"destination_reached"}"#)
-            let refused = try await recorder.waitFor("belt/\(id)/reply") { $0.payloadString?.contains("cannot guide navigation") == true }
+            try recorder.publish(
+                "belt/\(id)/cmd/navigation", #"{"action":"start","direction":90,"signal":"destination_reached"}"#)
+            let refused = try await recorder.waitFor("belt/\(id)/reply") {
+                $0.payloadString?.contains("cannot guide navigation") == true
+            }
             #expect(refused.payloadString?.contains("invalid_value") == true)
             await recorder.stop()
         }
@@ -104,18 +117,30 @@ struct BeltNavigationEndToEndTests {
             let beforeLoss = recorder.mark
             belt.send(SIGKILL)
             _ = try await belt.waitForExit()
-            try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) { $0.payloadString == "disconnected" }
+            try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) {
+                $0.payloadString == "disconnected"
+            }
 
-            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"start","direction":90}"#, responseTopic: "reply/test/nav/start")
-            #expect(try await recorder.waitFor("reply/test/nav/start").payloadString == #"{"applied":false,"command":"navigation","ok":true}"#)
+            try recorder.publish(
+                "belt/\(id)/cmd/navigation", #"{"action":"start","direction":90}"#,
+                responseTopic: "reply/test/nav/start")
+            #expect(
+                try await recorder.waitFor("reply/test/nav/start").payloadString
+                    == #"{"applied":false,"command":"navigation","ok":true}"#)
             try await recorder.waitFor("belt/\(id)/navigation", after: beforeLoss) { $0.payloadString == "navigating" }
-            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"update","direction":120}"#, responseTopic: "reply/test/nav/update")
-            #expect(try await recorder.waitFor("reply/test/nav/update").payloadString == #"{"applied":false,"command":"navigation","ok":true}"#)
+            try recorder.publish(
+                "belt/\(id)/cmd/navigation", #"{"action":"update","direction":120}"#,
+                responseTopic: "reply/test/nav/update")
+            #expect(
+                try await recorder.waitFor("reply/test/nav/update").payloadString
+                    == #"{"applied":false,"command":"navigation","ok":true}"#)
 
             belt = try await world.startSimulator(["belt"])
             try await belt.waitForLine(timeout: .seconds(30)) { $0 == Self.fe05 + "01810300" }
             try await belt.waitForLine { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
-            #expect(!belt.lines.contains { $0.text == Self.fe03 + Self.navigationSignal(bearing: 90) }, "only the latest signal is applied")
+            #expect(
+                !belt.lines.contains { $0.text == Self.fe03 + Self.navigationSignal(bearing: 90) },
+                "only the latest signal is applied")
             await recorder.stop()
         }
     }
@@ -130,8 +155,12 @@ struct BeltNavigationEndToEndTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             let bridge = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-            try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"start","direction":90}"#, responseTopic: "reply/test/nav/start")
-            #expect(try await recorder.waitFor("reply/test/nav/start").payloadString == #"{"command":"navigation","ok":true}"#)
+            try recorder.publish(
+                "belt/\(id)/cmd/navigation", #"{"action":"start","direction":90}"#,
+                responseTopic: "reply/test/nav/start")
+            #expect(
+                try await recorder.waitFor("reply/test/nav/start").payloadString
+                    == #"{"command":"navigation","ok":true}"#)
             try await belt.waitForLine { $0 == Self.fe03 + Self.navigationSignal(bearing: 90) }
 
             bridge.send(SIGKILL)
@@ -139,8 +168,12 @@ struct BeltNavigationEndToEndTests {
             let restart = belt.lineCount
             let mark = recorder.mark
             _ = try await world.startBridge()
-            try await recorder.waitFor("belt/\(id)/connection", after: mark, timeout: .seconds(40)) { $0.payloadString == "connected" }
-            try await belt.waitForLine(after: restart, timeout: .seconds(20)) { $0 == Self.fe03 + Self.navigationSignal(bearing: 90) }
+            try await recorder.waitFor("belt/\(id)/connection", after: mark, timeout: .seconds(40)) {
+                $0.payloadString == "connected"
+            }
+            try await belt.waitForLine(after: restart, timeout: .seconds(20)) {
+                $0 == Self.fe03 + Self.navigationSignal(bearing: 90)
+            }
             try await recorder.waitFor("belt/\(id)/navigation", after: mark) { $0.payloadString == "navigating" }
             await recorder.stop()
         }

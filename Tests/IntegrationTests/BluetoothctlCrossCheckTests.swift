@@ -1,7 +1,7 @@
 import Foundation
 import Locks
-import Testing
 import TestSupport
+import Testing
 
 /// bluetoothctl, BlueZ's own client, sees the world as a BlueZ user would: the virtual belt, and once
 /// the bridge has connected it, its services and characteristics.
@@ -24,16 +24,23 @@ struct BluetoothctlCrossCheckTests {
             // they register in index order). It selects hci0 all the same.
             let shell = try world.launch("bluetoothctl", [], name: "bluetoothctl", standardInput: true)
             defer { shell.send(SIGTERM) }
-            try await shell.waitForLine(timeout: .seconds(30)) { $0.contains("Controller \(world.adapterAddresses[0])") || $0.contains("Agent registered") }
+            try await shell.waitForLine(timeout: .seconds(30)) {
+                $0.contains("Controller \(world.adapterAddresses[0])") || $0.contains("Agent registered")
+            }
             try shell.send(line: "list")
-            let first = try await shell.waitForLine(timeout: .seconds(30)) { $0.contains("Controller \(world.adapterAddresses[0])") }
+            let first = try await shell.waitForLine(timeout: .seconds(30)) {
+                $0.contains("Controller \(world.adapterAddresses[0])")
+            }
             #expect(first.contains("[default]"), "hci0, registered first, is bluetoothctl's default: \(first)")
             try shell.send(line: "select \(world.adapterAddresses[0])")
             try shell.send(line: "devices")
             try await shell.waitForLine(timeout: .seconds(30)) { $0.contains("Device \(address) naviGuertel-SIM") }
             let listed = shell.lineCount
-            let expected = ["fe51", "fe52", "fe53", "fe01", "fe02", "fe03", "fe04", "fe05", "fe06", "fe07", "fe09", "fe0a", "fe0b", "fe0c", "fe13", "fe14"]
-                .map { "0000\($0)-0000-1000-8000-00805f9b34fb" }
+            let expected = [
+                "fe51", "fe52", "fe53", "fe01", "fe02", "fe03", "fe04", "fe05", "fe06", "fe07", "fe09", "fe0a", "fe0b",
+                "fe0c", "fe13", "fe14",
+            ]
+            .map { "0000\($0)-0000-1000-8000-00805f9b34fb" }
             try shell.send(line: "gatt.list-attributes \(address)")
             // The listing streams in; it is complete once every expected UUID has shown.
             let seen = Mutex(Set<String>())

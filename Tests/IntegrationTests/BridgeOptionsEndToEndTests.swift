@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// The bridge on MQTT 3.1.1, end to end through mosquitto, BlueZoo and a virtual belt: the broker's protocol
 /// is the boundary it crosses. The other options (the command rate limit, a base topic, the allow list) are the
@@ -27,7 +27,8 @@ struct BridgeOptionsEndToEndTests {
             let snapshot = try await TopicRecorder(configuration: configuration)
             let retained = try await snapshot.retainedAtSubscription()
             await snapshot.stop()
-            #expect(retained["belt/\(id)/mode"] == "app" && retained["gatt2mqtt/test/status"] == "online", "\(retained)")
+            #expect(
+                retained["belt/\(id)/mode"] == "app" && retained["gatt2mqtt/test/status"] == "online", "\(retained)")
             #expect(daemon.outputText.contains("protocol: 3.1.1"))
             await recorder.stop()
         }

@@ -1,8 +1,8 @@
 import Foundation
 import MQTT
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Broker restarts with persistence on: QoS 1 commands published while the gateway is cut off wait in
 /// its persistent session and are all executed, each exactly once, when it is back.
@@ -43,10 +43,12 @@ struct BrokerRestartTests {
             for round in 0..<5 {
                 for index in 0..<200 {
                     let n = round * 200 + index
-                    try await send(MQTTMessage(
-                        topic: "belt/\(id)/cmd/vibrate",
-                        string: #"{"direction":\#(n % 360),"intensity":\#(n / 360),"orientation":"angle","switch_to_app":true,"transaction":\#(n)}"#,
-                        qos: .atLeastOnce))
+                    try await send(
+                        MQTTMessage(
+                            topic: "belt/\(id)/cmd/vibrate",
+                            string:
+                                #"{"direction":\#(n % 360),"intensity":\#(n / 360),"orientation":"angle","switch_to_app":true,"transaction":\#(n)}"#,
+                            qos: .atLeastOnce))
                     if index == 100 { try await world.broker.restart() }
                 }
             }
@@ -59,22 +61,34 @@ struct BrokerRestartTests {
                     attempts += 1
                     try await send(end)
                     do {
-                        try await belt.waitForLine(after: before, timeout: .seconds(20)) { $0 == Self.vibration + "30ff" }
+                        try await belt.waitForLine(after: before, timeout: .seconds(20)) {
+                            $0 == Self.vibration + "30ff"
+                        }
                         break
-                    } catch where attempts < 6 {
+                    } catch  where attempts < 6 {
                         continue
                     }
                 }
             } catch {
                 let writes = belt.lines.dropFirst(before).filter { $0.text.hasPrefix(Self.vibration) }.count
-                let refusals = recorder.messages(on: "belt/\(id)/reply").compactMap(\.payloadString).filter { $0.contains(#""ok":false"#) }
-                let clues = daemon.lines.map(\.text).filter { $0.contains("stop") || $0.contains("dropped") || $0.contains("repeated") }
-                Issue.record("\(writes) writes arrived; \(refusals.count) refusals, e.g. \(refusals.prefix(3)); bridge: \(clues.suffix(5))")
+                let refusals = recorder.messages(on: "belt/\(id)/reply").compactMap(\.payloadString).filter {
+                    $0.contains(#""ok":false"#)
+                }
+                let clues = daemon.lines.map(\.text).filter {
+                    $0.contains("stop") || $0.contains("dropped") || $0.contains("repeated")
+                }
+                Issue.record(
+                    "\(writes) writes arrived; \(refusals.count) refusals, e.g. \(refusals.prefix(3)); bridge: \(clues.suffix(5))"
+                )
                 throw error
             }
 
-            let writes = belt.lines.dropFirst(before).map(\.text).filter { $0.hasPrefix(Self.vibration) && $0 != Self.vibration + "30ff" }
-            #expect(belt.lines.dropFirst(before).filter { $0.text == Self.vibration + "30ff" }.count == 1, "the end marker ran once")
+            let writes = belt.lines.dropFirst(before).map(\.text).filter {
+                $0.hasPrefix(Self.vibration) && $0 != Self.vibration + "30ff"
+            }
+            #expect(
+                belt.lines.dropFirst(before).filter { $0.text == Self.vibration + "30ff" }.count == 1,
+                "the end marker ran once")
             #expect(writes.count == 1000, "every command executed exactly once: \(writes.count) writes")
             #expect(Set(writes).count == 1000, "no command lost and none repeated")
             await recorder.stop()

@@ -1,30 +1,39 @@
 import Foundation
-import MQTT
 import Locks
-import Testing
+import MQTT
 import TestSupport
+import Testing
 
 /// mosquitto → gatt2mqtt → BlueZoo → virtual CPR-Bands.
 @Suite(.serialized)
 struct CPRBandEndToEndTests {
     static let command = "WRITE 0000fff4-0000-1000-8000-00805f9b34fb "
 
-    private func reply(_ recorder: TopicRecorder, _ id: String, _ name: String, _ payload: String = "{}") async throws -> String {
+    private func reply(_ recorder: TopicRecorder, _ id: String, _ name: String, _ payload: String = "{}") async throws
+        -> String
+    {
         let topic = "reply/test/cpr/\(name)/\(UUID().uuidString.prefix(6))"
         try recorder.publish("cpr/\(id)/cmd/\(name)", payload, responseTopic: topic)
         return try #require(try await recorder.waitFor(topic).payloadString)
     }
 
     private func writes(_ band: ManagedProcess, after mark: Int) -> [String] {
-        band.lines.dropFirst(mark).map(\.text).filter { $0.hasPrefix(Self.command) }.map { String($0.dropFirst(Self.command.count)) }
+        band.lines.dropFirst(mark).map(\.text).filter { $0.hasPrefix(Self.command) }.map {
+            String($0.dropFirst(Self.command.count))
+        }
     }
 
     /// The writes after `mark`, once as many as `expected` have shown (the band's stdout may trail the
     /// reply, and a name repeats its padding byte, so the last value alone does not mark the end).
-    private func writes(_ band: ManagedProcess, after mark: Int, expecting expected: [String]) async throws -> [String] {
+    private func writes(_ band: ManagedProcess, after mark: Int, expecting expected: [String]) async throws -> [String]
+    {
         let seen = Mutex(0)
         try await band.waitForLine(after: mark) { line in
-            line.hasPrefix(Self.command) && seen.withLock { $0 += 1; return $0 } == expected.count
+            line.hasPrefix(Self.command)
+                && seen.withLock {
+                    $0 += 1
+                    return $0
+                } == expected.count
         }
         return writes(band, after: mark)
     }
@@ -32,23 +41,31 @@ struct CPRBandEndToEndTests {
     @Test(arguments: BlueZWorld.enabled)
     func aBandIsReadiedPracticesReportsAndObeysTheReadyOnlyRule(_ kind: BlueZWorld) async throws {
         try await TestWorld.with(kind) { world in
-            let band = try await world.startSimulator(["cpr", "--name", "CPR-01", "--rate", "240", "--depth-mm", "45-65"])
+            let band = try await world.startSimulator([
+                "cpr", "--name", "CPR-01", "--rate", "240", "--depth-mm", "45-65",
+            ])
             let id = try band.simulatedID
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge(extraArguments: ["--cpr-battery-seconds", "1", "--cpr-signal-seconds", "1"])
             try await recorder.waitFor("cpr/\(id)/connection") { $0.payloadString == "connected" }
-            #expect(try await writes(band, after: 0, expecting: ["f1"]) == ["f1"], "F1 on connect, as the vendor's Bus library does")
+            #expect(
+                try await writes(band, after: 0, expecting: ["f1"]) == ["f1"],
+                "F1 on connect, as the vendor's Bus library does")
             try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "ready" }
             let battery = try await recorder.waitFor("cpr/\(id)/battery")
             #expect(battery.payloadString?.contains(#""percent":"#) == true)
             // The battery is read again periodically (Bus: every 60 s; here every second): a change shows.
             try band.send(line: "battery 208")
-            let refreshed = try await recorder.waitFor("cpr/\(id)/battery") { $0.payloadString != battery.payloadString }
+            let refreshed = try await recorder.waitFor("cpr/\(id)/battery") {
+                $0.payloadString != battery.payloadString
+            }
             #expect(refreshed.payloadString?.contains(#""raw":208"#) == true, "\(refreshed.payloadString ?? "")")
 
             // Settings in ready mode: the range is three writes answered once; the name is F6 + 18 bytes.
             var mark = band.lineCount
-            #expect(try await reply(recorder, id, "range", #"{"min_mm":50,"max_mm":60}"#) == #"{"command":"range","ok":true}"#)
+            #expect(
+                try await reply(recorder, id, "range", #"{"min_mm":50,"max_mm":60}"#)
+                    == #"{"command":"range","ok":true}"#)
             #expect(try await writes(band, after: mark, expecting: ["f5", "32", "3c"]) == ["f5", "32", "3c"])
             // While a sequence is written the mode says so, and goes back to ready after the last acknowledgement.
             let modes = recorder.messages(on: "cpr/\(id)/mode").compactMap(\.payloadString)
@@ -85,7 +102,9 @@ struct CPRBandEndToEndTests {
             for _ in 0..<3 { try await recorder.waitFor("cpr/\(id)/peak", after: recorder.mark) }
             let peak = try #require(Double(recorder.messages(on: "cpr/\(id)/peak").last?.payloadString ?? ""))
             #expect((4.0...7.0).contains(peak))
-            let stats = try await recorder.waitFor("cpr/\(id)/stats") { $0.payloadString?.contains("rate_per_minute") == true }
+            let stats = try await recorder.waitFor("cpr/\(id)/stats") {
+                $0.payloadString?.contains("rate_per_minute") == true
+            }
             #expect(stats.payloadString?.contains("in_range_share") == true)
             try await recorder.waitFor("cpr/\(id)/angle")
 
@@ -108,14 +127,18 @@ struct CPRBandEndToEndTests {
             try await recorder.waitFor("cpr/\(id)/mode") { $0.payloadString == "evaluating" }
             try await recorder.waitFor("cpr/\(id)/peak", after: recorder.mark)
             #expect(try await reply(recorder, id, "ready") == #"{"command":"ready","ok":true}"#)
-            try await recorder.waitFor("cpr/\(id)/session") { $0.payloadString?.contains(#""kind":"evaluation""#) == true }
+            try await recorder.waitFor("cpr/\(id)/session") {
+                $0.payloadString?.contains(#""kind":"evaluation""#) == true
+            }
 
             // Power-off: FF, the band switches off, the bridge lets it go.
             mark = band.lineCount
             let beforePowerOff = recorder.mark
             #expect(try await reply(recorder, id, "power_off") == #"{"command":"power_off","ok":true}"#)
             #expect(try await writes(band, after: mark, expecting: ["ff"]) == ["ff"])
-            try await recorder.waitFor("cpr/\(id)/connection", after: beforePowerOff) { $0.payloadString == "disconnected" }
+            try await recorder.waitFor("cpr/\(id)/connection", after: beforePowerOff) {
+                $0.payloadString == "disconnected"
+            }
             if world.isReal {
                 #expect(recorder.messages(on: "cpr/\(id)/rssi").isEmpty, "RSSI 127 is no measurement")
             }
@@ -142,18 +165,24 @@ struct CPRBandEndToEndTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge(extraArguments: ["--adapter-slots", "\(slots)"])
             for id in bands {
-                try await recorder.waitFor("cpr/\(id)/connection", timeout: .seconds(40 * BlueZWorld.patience)) { $0.payloadString == "connected" }
+                try await recorder.waitFor("cpr/\(id)/connection", timeout: .seconds(40 * BlueZWorld.patience)) {
+                    $0.payloadString == "connected"
+                }
             }
             for id in bands { try recorder.publish("cpr/\(id)/cmd/practice", "{}") }
-            for id in bands { try await recorder.waitFor("cpr/\(id)/peak", timeout: .seconds(20) * BlueZWorld.patience) }
+            for id in bands {
+                try await recorder.waitFor("cpr/\(id)/peak", timeout: .seconds(20) * BlueZWorld.patience)
+            }
             let inventory = try await recorder.waitFor("gatt2mqtt/test/devices") { message in
                 bands.allSatisfy { id in message.payloadString?.contains(#""id":"\#(id)""#) == true }
                     && (message.payloadString?.components(separatedBy: #""state":"connected""#).count ?? 0) == 7
             }
             #expect(inventory.payloadString?.contains(#""family":"cpr""#) == true)
             // Every adapter serves as many bands as it has slots, no more.
-            let entries = try #require(try JSONSerialization.jsonObject(with: Data(inventory.payload)) as? [[String: Any]])
-            let perAdapter = Dictionary(grouping: entries.compactMap { $0["adapter"] as? String }, by: { $0 }).mapValues(\.count)
+            let entries = try #require(
+                try JSONSerialization.jsonObject(with: Data(inventory.payload)) as? [[String: Any]])
+            let perAdapter = Dictionary(grouping: entries.compactMap { $0["adapter"] as? String }, by: { $0 })
+                .mapValues(\.count)
             #expect(perAdapter == Dictionary(uniqueKeysWithValues: world.bridgeAdapters.map { ($0, slots) }))
 
             // A reset (ready mode only) restores the band's factory settings and switches it off.
@@ -163,7 +192,9 @@ struct CPRBandEndToEndTests {
             try await recorder.waitFor("cpr/\(first)/mode", after: beforeReady) { $0.payloadString == "ready" }
             let mark = recorder.mark
             try recorder.publish("cpr/\(first)/cmd/reset", "{}")
-            try await recorder.waitFor("cpr/\(first)/reply", after: mark) { $0.payloadString == #"{"command":"reset","ok":true}"# }
+            try await recorder.waitFor("cpr/\(first)/reply", after: mark) {
+                $0.payloadString == #"{"command":"reset","ok":true}"#
+            }
             try await recorder.waitFor("cpr/\(first)/connection", after: mark) { $0.payloadString == "disconnected" }
             await recorder.stop()
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Whether the container image is tested: in the installed tier, where podman is.
 enum ContainerImage {
@@ -48,7 +48,9 @@ struct ContainerImageTests {
         try #require(base.exit == .exited(0), "scripts/container-base failed:\n\(base.output)")
         print("container image: base \(base.lines.last ?? "?") ready in \(ContinuousClock.now - baseStarted)")
 
-        let context = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-container-\(UUID().uuidString.prefix(8))").path
+        let context = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "g2m-container-\(UUID().uuidString.prefix(8))"
+        ).path
         await removeContainer()
         _ = try? await podman(["rmi", "--ignore", Self.image])
         do {
@@ -74,7 +76,9 @@ struct ContainerImageTests {
         let buildTime = ContinuousClock.now - buildStarted
         let size = try await inspect(image: "{{.Size}}")
         let megabytes = (Double(size) ?? 0) / 1_000_000
-        print("container image: built \(Self.image) in \(buildTime), \(String(format: "%.1f", megabytes)) MB (\(size) bytes)")
+        print(
+            "container image: built \(Self.image) in \(buildTime), \(String(format: "%.1f", megabytes)) MB (\(size) bytes)"
+        )
 
         // The image as the Dockerfile declares it.
         #expect(try await inspect(image: "{{.Config.User}}") == "gatt2mqtt")
@@ -115,7 +119,8 @@ struct ContainerImageTests {
             try await recorder.waitFor("belt/\(id)/heading")
 
             // The HEALTHCHECK passes once the daemon has touched its file (it says so after the first touch).
-            try await container.waitForLine(containing: "health file /tmp/gatt2mqtt-alive: touched every", timeout: .seconds(60))
+            try await container.waitForLine(
+                containing: "health file /tmp/gatt2mqtt-alive: touched every", timeout: .seconds(60))
             let health = try await podman(["healthcheck", "run", Self.container])
             #expect(health.exit == .exited(0), "podman healthcheck run: \(health.output)")
 
@@ -126,14 +131,17 @@ struct ContainerImageTests {
             let user = try await podman(["exec", Self.container, "id", "-un"])
             #expect(user.lines == ["gatt2mqtt"], "id -un in the container: \(user.output)")
             let reported = try await podman(["exec", Self.container, "gatt2mqtt", "--version"])
-            #expect(reported.exit == .exited(0) && reported.lines == [version], "gatt2mqtt --version: \(reported.output)")
+            #expect(
+                reported.exit == .exited(0) && reported.lines == [version], "gatt2mqtt --version: \(reported.output)")
 
             // Stopping the container (SIGTERM to the daemon, its PID 1) ends the bridge cleanly.
             let mark = recorder.mark
             let stop = try await podman(["stop", Self.container], timeout: .seconds(60))
             #expect(stop.exit == .exited(0), "podman stop: \(stop.output)")
             try await recorder.waitFor("gatt2mqtt/container/status", after: mark) { $0.payloadString == "offline" }
-            #expect(try await container.waitForExit(timeout: .seconds(30)) == .exited(0), "podman run: \(container.outputText)")
+            #expect(
+                try await container.waitForExit(timeout: .seconds(30)) == .exited(0),
+                "podman run: \(container.outputText)")
             #expect(try await inspect(container: "{{.State.ExitCode}}") == "0")
         } catch {
             let logs = (try? await podman(["logs", Self.container]))?.output ?? "(none)"
@@ -156,11 +164,13 @@ struct ContainerImageTests {
         let froms = lines.indices.filter { lines[$0].hasPrefix("FROM ") }
         try #require(froms.count == 2, "docker/Dockerfile has two stages (FROM lines: \(froms.map { lines[$0] }))")
         var stage = Array(lines[froms[1]...])
-        try #require(stage[0] == "FROM debian:bookworm-slim", "the runtime stage starts FROM debian:bookworm-slim: \(stage[0])")
+        try #require(
+            stage[0] == "FROM debian:bookworm-slim", "the runtime stage starts FROM debian:bookworm-slim: \(stage[0])")
         let copies = stage.indices.filter { stage[$0] == Self.packageCopy }
         try #require(copies.count == 1, "the runtime stage has the line '\(Self.packageCopy)' once")
         stage[copies[0]] = Self.contextCopy
-        try #require(!stage.contains { $0.contains("--from=") }, "the runtime stage takes nothing else from another stage")
+        try #require(
+            !stage.contains { $0.contains("--from=") }, "the runtime stage takes nothing else from another stage")
         return stage.joined(separator: "\n")
     }
 
@@ -171,7 +181,8 @@ struct ContainerImageTests {
         try files.createDirectory(atPath: context + "/docker", withIntermediateDirectories: true)
         try files.createDirectory(atPath: context + "/package", withIntermediateDirectories: true)
         try containerfile.write(toFile: context + "/Containerfile", atomically: true, encoding: .utf8)
-        try files.copyItem(atPath: ProjectPaths.root + "/docker/entrypoint.sh", toPath: context + "/docker/entrypoint.sh")
+        try files.copyItem(
+            atPath: ProjectPaths.root + "/docker/entrypoint.sh", toPath: context + "/docker/entrypoint.sh")
         try files.copyItem(atPath: deb, toPath: context + "/package/" + URL(fileURLWithPath: deb).lastPathComponent)
     }
 
@@ -186,7 +197,8 @@ struct ContainerImageTests {
     private func run(_ command: [String], timeout: Duration = .seconds(60)) async throws -> Finished {
         let process = try ManagedProcess.launch(command[0], arguments: Array(command.dropFirst()))
         let exit = try await process.waitForExit(timeout: timeout)
-        return Finished(exit: exit, lines: process.lines.filter { $0.stream == .stdout }.map(\.text), output: process.outputText)
+        return Finished(
+            exit: exit, lines: process.lines.filter { $0.stream == .stdout }.map(\.text), output: process.outputText)
     }
 
     private func podman(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> Finished {

@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// What users asked a device for outlives the gateway: an Activ5's stream and a CPR band's practice come
 /// back after the gateway crashes and restarts, from the retained `<family>/<id>/desired`.
@@ -29,13 +29,17 @@ struct DesiredStateEndToEndTests {
             _ = try await bridge.waitForExit()
             let mark = recorder.mark
             _ = try await world.startBridge()
-            try await recorder.waitFor("a5/\(id)/connection", after: mark, timeout: .seconds(40)) { $0.payloadString == "connected" }
+            try await recorder.waitFor("a5/\(id)/connection", after: mark, timeout: .seconds(40)) {
+                $0.payloadString == "connected"
+            }
             try await recorder.waitFor("a5/\(id)/state", after: mark) { $0.payloadString == "isometric" }
             try await recorder.waitFor("a5/\(id)/force", after: mark)
 
             // Stopped by its users, it stays stopped: the intent follows every start and stop.
             #expect(try await reply(recorder, "a5/\(id)/cmd/stop") == #"{"command":"stop","ok":true}"#)
-            try await recorder.waitFor("a5/\(id)/desired", after: mark) { $0.payloadString == #"{"imu":false,"streaming":false}"# }
+            try await recorder.waitFor("a5/\(id)/desired", after: mark) {
+                $0.payloadString == #"{"imu":false,"streaming":false}"#
+            }
             await recorder.stop()
         }
     }
@@ -57,7 +61,9 @@ struct DesiredStateEndToEndTests {
             let mark = recorder.mark
             let restart = band.lineCount
             _ = try await world.startBridge()
-            try await recorder.waitFor("cpr/\(id)/connection", after: mark, timeout: .seconds(40)) { $0.payloadString == "connected" }
+            try await recorder.waitFor("cpr/\(id)/connection", after: mark, timeout: .seconds(40)) {
+                $0.payloadString == "connected"
+            }
             try await recorder.waitFor("cpr/\(id)/mode", after: mark) { $0.payloadString == "practicing" }
             // Bus's F1 on connect, then the practice users had asked for.
             let command = "WRITE 0000fff4-0000-1000-8000-00805f9b34fb "

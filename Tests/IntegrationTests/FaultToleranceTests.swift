@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// Faults a gateway meets in the field, injected into the BlueZoo world: every device comes back
 /// without a person, and a stuck device holds up nobody else.
@@ -13,14 +13,17 @@ struct FaultToleranceTests {
 
     private func withConnectedDevices(
         _ kind: BlueZWorld, _ families: [String], bridge: [String] = [],
-        _ body: (TestWorld, [String: (process: ManagedProcess, id: String)], TopicRecorder, ManagedProcess) async throws -> Void
+        _ body: (TestWorld, [String: (process: ManagedProcess, id: String)], TopicRecorder, ManagedProcess) async throws
+            -> Void
     ) async throws {
         try await TestWorld.with(kind, peripheralAdapters: families.count) { world in
             var devices: [String: (process: ManagedProcess, id: String)] = [:]
             for (index, family) in families.enumerated() {
                 let process = try await world.startSimulator([family], adapter: "hci\(index + 1)")
                 let ready = try #require(process.lines.first { $0.text.hasPrefix("READY ") }?.text)
-                devices[family] = (process, String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: ""))
+                devices[family] = (
+                    process, String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
+                )
             }
             let recorder = try await TopicRecorder(url: world.broker.url)
             let daemon = try await world.startBridge(extraArguments: bridge)
@@ -33,11 +36,17 @@ struct FaultToleranceTests {
     }
 
     /// Waits for every device to go `disconnected` and then `connected` again after `mark`; returns how long the return took.
-    private func waitForReturn(_ recorder: TopicRecorder, _ devices: [String: (process: ManagedProcess, id: String)], after mark: Int,
-                               from start: ContinuousClock.Instant) async throws -> Duration {
+    private func waitForReturn(
+        _ recorder: TopicRecorder, _ devices: [String: (process: ManagedProcess, id: String)], after mark: Int,
+        from start: ContinuousClock.Instant
+    ) async throws -> Duration {
         for (family, device) in devices {
-            try await recorder.waitFor("\(family)/\(device.id)/connection", after: mark) { $0.payloadString == "disconnected" }
-            try await recorder.waitFor("\(family)/\(device.id)/connection", after: mark, timeout: .seconds(30)) { $0.payloadString == "connected" }
+            try await recorder.waitFor("\(family)/\(device.id)/connection", after: mark) {
+                $0.payloadString == "disconnected"
+            }
+            try await recorder.waitFor("\(family)/\(device.id)/connection", after: mark, timeout: .seconds(30)) {
+                $0.payloadString == "connected"
+            }
         }
         return ContinuousClock.now - start
     }
@@ -66,7 +75,9 @@ struct FaultToleranceTests {
         try await withConnectedDevices(.bluezoo, ["belt"]) { world, devices, recorder, _ in
             let mark = recorder.mark
             try await world.removeAdapter(0)
-            try await recorder.waitFor("belt/\(devices["belt"]!.id)/connection", after: mark) { $0.payloadString == "disconnected" }
+            try await recorder.waitFor("belt/\(devices["belt"]!.id)/connection", after: mark) {
+                $0.payloadString == "disconnected"
+            }
             try await recorder.waitFor("gatt2mqtt/test/adapter", after: mark) { $0.payloadString == "missing" }
             let start = ContinuousClock.now
             try await world.addAdapter(0)
@@ -90,12 +101,16 @@ struct FaultToleranceTests {
             // Stuck: the belt's process stops answering. Its command fails within the GATT timeout…
             belt.process.send(SIGSTOP)
             let asked = ContinuousClock.now
-            try recorder.publish("belt/\(belt.id)/cmd/vibrate", #"{"direction":90,"switch_to_app":true}"#, responseTopic: "reply/test/stuck")
+            try recorder.publish(
+                "belt/\(belt.id)/cmd/vibrate", #"{"direction":90,"switch_to_app":true}"#,
+                responseTopic: "reply/test/stuck")
             // …while the Activ5 keeps streaming meanwhile.
             let during = recorder.mark
             if let a5 { for _ in 0..<5 { try await recorder.waitFor("a5/\(a5.id)/force", after: recorder.mark) } }
             let answer = try await recorder.waitFor("reply/test/stuck", timeout: .seconds(15))
-            #expect(answer.payloadString?.contains(#""ok":false"#) == true, "\(answer.topic): \(answer.payloadString ?? "<binary>")")
+            #expect(
+                answer.payloadString?.contains(#""ok":false"#) == true,
+                "\(answer.topic): \(answer.payloadString ?? "<binary>")")
             #expect(ContinuousClock.now - asked < .seconds(12))
             if let a5 { #expect(recorder.messages.dropFirst(during).contains { $0.topic == "a5/\(a5.id)/force" }) }
             belt.process.send(SIGCONT)
@@ -106,7 +121,9 @@ struct FaultToleranceTests {
             try await recorder.waitFor("belt/\(belt.id)/connection", after: mark) { $0.payloadString == "disconnected" }
             let start = ContinuousClock.now
             _ = try await world.startSimulator(["belt"], adapter: "hci1")
-            try await recorder.waitFor("belt/\(belt.id)/connection", after: mark, timeout: .seconds(30)) { $0.payloadString == "connected" }
+            try await recorder.waitFor("belt/\(belt.id)/connection", after: mark, timeout: .seconds(30)) {
+                $0.payloadString == "connected"
+            }
             let back = ContinuousClock.now - start
             print("FIGURE device returned: online again after \(back)")
             #expect(back < .seconds(10), "online again within 10 s of the device returning (took \(back))")
@@ -130,7 +147,9 @@ struct FaultToleranceTests {
             #expect(ContinuousClock.now - asked < budget)
             try await recorder.waitFor("gatt2mqtt/test/status", after: mark) { $0.payloadString == "offline" }
             for (family, device) in devices {
-                try await recorder.waitFor("\(family)/\(device.id)/connection", after: mark) { $0.payloadString == "disconnected" }
+                try await recorder.waitFor("\(family)/\(device.id)/connection", after: mark) {
+                    $0.payloadString == "disconnected"
+                }
             }
         }
     }

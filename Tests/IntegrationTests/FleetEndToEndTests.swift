@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// Gateways of a fleet as processes, where the fleet crosses a real boundary: the default settings in both
 /// BlueZ worlds, two mosquitto brokers joined by a bridge, a three-node RabbitMQ cluster. What the fleet
@@ -16,7 +16,9 @@ struct FleetEndToEndTests {
     /// Runs `body` in a BlueZoo world with gw-a's adapter hci0, gw-b's hci1 and the belt's hci2, where hci1
     /// hears the belt 30 dB better than hci0; `folder` is for the gateways' incarnation files.
     private func inTwoGatewayWorld(_ body: (TestWorld, _ folder: String) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-fleet-\(UUID().uuidString.prefix(8))").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "g2m-fleet-\(UUID().uuidString.prefix(8))"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try await TestWorld.with(.bluezoo, centralAdapters: 2, peripheralAdapters: 1) { world in
             try await world.setSignal(adapter: 0, device: 2, mean: -80)
@@ -53,19 +55,31 @@ struct FleetEndToEndTests {
             let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: quick)
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-a" }
-            #expect(recorder.messages.allSatisfy { !$0.topic.hasPrefix("gatt2mqtt/gw-a/claim/") && $0.topic != "gatt2mqtt/gw-a/fleet" },
-                    "alone, a gateway publishes no claims and no heartbeats")
+            #expect(
+                recorder.messages.allSatisfy {
+                    !$0.topic.hasPrefix("gatt2mqtt/gw-a/claim/") && $0.topic != "gatt2mqtt/gw-a/fleet"
+                },
+                "alone, a gateway publishes no claims and no heartbeats")
 
             let joined = recorder.mark
             let b = try await world.startBridge(gateway: "gw-b", adapters: ["hci1"], extraArguments: quick)
-            try await recorder.waitFor("gatt2mqtt/gw-a/claim/belt/\(id)", after: joined) { $0.payloadString?.contains(#""state":"owner""#) == true }
+            try await recorder.waitFor("gatt2mqtt/gw-a/claim/belt/\(id)", after: joined) {
+                $0.payloadString?.contains(#""state":"owner""#) == true
+            }
             try recorder.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/test/fleet/default")
-            #expect(try await recorder.waitFor("reply/test/fleet/default").payloadString == #"{"command":"mode","ok":true}"#)
+            #expect(
+                try await recorder.waitFor("reply/test/fleet/default").payloadString == #"{"command":"mode","ok":true}"#
+            )
             // gw-b listens a lease (3 s) and settles (1.5 s) before it could take anything; six of its heartbeats are longer.
             try await heartbeats(recorder, "gw-b", after: joined, count: 6)
-            #expect(recorder.messages(on: "reply/test/fleet/default").count == 1, "one reply: gw-b stays silent about gw-a's belt")
+            #expect(
+                recorder.messages(on: "reply/test/fleet/default").count == 1,
+                "one reply: gw-b stays silent about gw-a's belt")
             #expect(!b.outputText.contains("device found"), "gw-b never connected the belt")
-            #expect(recorder.messages.dropFirst(joined).allSatisfy { $0.topic != "belt/\(id)/owner" || $0.payloadString == "gw-a" })
+            #expect(
+                recorder.messages.dropFirst(joined).allSatisfy {
+                    $0.topic != "belt/\(id)/owner" || $0.payloadString == "gw-a"
+                })
 
             // gw-a's host goes: its link drops and its gatt2mqtt dies (frozen first, so that it cannot reconnect in between).
             // The link must go too: bluetoothd keeps the link of a killed client, and the real one (5.66, btvirt)
@@ -74,8 +88,12 @@ struct FleetEndToEndTests {
             a.send(SIGSTOP)
             try await world.dropLink(adapter: 0, address: try belt.simulatedAddress)
             a.send(SIGKILL)
-            try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) { $0.payloadString == "gw-b" }
-            try await recorder.waitFor("belt/\(id)/connection", after: death, timeout: .seconds(40)) { $0.payloadString == "connected" }
+            try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) {
+                $0.payloadString == "gw-b"
+            }
+            try await recorder.waitFor("belt/\(id)/connection", after: death, timeout: .seconds(40)) {
+                $0.payloadString == "connected"
+            }
             try await b.waitForLine(containing: "device found")
             await recorder.stop()
         }
@@ -89,7 +107,8 @@ struct FleetEndToEndTests {
         try await inTwoGatewayWorld { world, folder in
             var options = MosquittoBroker.Options()
             options.extraConfiguration = [
-                "connection fleet-bridge", "address 127.0.0.1:\(world.broker.port)", "topic # both 1", "restart_timeout 1",
+                "connection fleet-bridge", "address 127.0.0.1:\(world.broker.port)", "topic # both 1",
+                "restart_timeout 1",
             ]
             let far = try await MosquittoBroker.start(options: options)
             do {
@@ -107,17 +126,23 @@ struct FleetEndToEndTests {
                 let belt = try await world.startSimulator(["belt"])
                 let id = try belt.simulatedID
                 let b = try await world.startBridge(
-                    gateway: "gw-b", adapters: ["hci1"], broker: far.url, extraArguments: fleetArguments("gw-b", folder: folder))
-                let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
+                    gateway: "gw-b", adapters: ["hci1"], broker: far.url,
+                    extraArguments: fleetArguments("gw-b", folder: folder))
+                let a = try await world.startBridge(
+                    gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
                 try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
                 try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
                 #expect(!a.outputText.contains("device found"), "gw-a left the belt to gw-b")
 
                 let death = recorder.mark
                 far.process?.send(SIGKILL)
-                try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) { $0.payloadString == "gw-a" }
+                try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) {
+                    $0.payloadString == "gw-a"
+                }
                 try await recorder.waitFor("belt/\(id)/connection", after: death) { $0.payloadString == "connected" }
-                #expect(recorder.messages(on: "gatt2mqtt/gw-b/status").allSatisfy { $0.payloadString != "offline" }, "a killed broker publishes no will")
+                #expect(
+                    recorder.messages(on: "gatt2mqtt/gw-b/status").allSatisfy { $0.payloadString != "offline" },
+                    "a killed broker publishes no will")
 
                 let returned = recorder.mark
                 try await far.restart()
@@ -126,7 +151,9 @@ struct FleetEndToEndTests {
                 // gw-a owns the belt now: its old `owner` never overwrote gw-a's. (A session that is still running in the
                 // second before gw-b hears gw-a may publish fresh state; only the replay of old state is withheld.)
                 try await b.waitForLine(containing: "retained state after the reconnect dropped", timeout: .seconds(30))
-                let stale = recorder.messages.dropFirst(returned).filter { $0.topic == "belt/\(id)/owner" && $0.payloadString == "gw-b" }
+                let stale = recorder.messages.dropFirst(returned).filter {
+                    $0.topic == "belt/\(id)/owner" && $0.payloadString == "gw-b"
+                }
                 #expect(stale.isEmpty, "\(stale.map { "\($0.topic) \($0.payloadString ?? "")" })")
                 await recorder.stop()
             } catch {
@@ -152,27 +179,37 @@ struct FleetEndToEndTests {
                 let belt = try await world.startSimulator(["belt"])
                 let id = try belt.simulatedID
                 let a = try await world.startBridge(
-                    gateway: "gw-a", adapters: ["hci0"], broker: cluster.url(node: 0), extraArguments: v311 + fleetArguments("gw-a", folder: folder))
+                    gateway: "gw-a", adapters: ["hci0"], broker: cluster.url(node: 0),
+                    extraArguments: v311 + fleetArguments("gw-a", folder: folder))
                 let b = try await world.startBridge(
-                    gateway: "gw-b", adapters: ["hci1"], broker: cluster.url(node: 1), extraArguments: v311 + fleetArguments("gw-b", folder: folder))
+                    gateway: "gw-b", adapters: ["hci1"], broker: cluster.url(node: 1),
+                    extraArguments: v311 + fleetArguments("gw-b", folder: folder))
                 try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
                 try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
 
                 // MQTT 3.1.1 has no response topic: the one reply comes on the device's reply topic.
                 let mark = recorder.mark
                 try recorder.publish("belt/\(id)/cmd/mode", #"{"mode":"app","transaction":"rabbit-1"}"#)
-                let reply = try await recorder.waitFor("belt/\(id)/reply", after: mark) { $0.payloadString?.contains("rabbit-1") == true }
+                let reply = try await recorder.waitFor("belt/\(id)/reply", after: mark) {
+                    $0.payloadString?.contains("rabbit-1") == true
+                }
                 #expect(reply.payloadString?.contains(#""ok":true"#) == true)
                 try await heartbeats(recorder, "gw-a", after: mark, count: 2)
                 try await heartbeats(recorder, "gw-b", after: mark, count: 2)
-                #expect(recorder.messages(on: "belt/\(id)/reply").filter { $0.payloadString?.contains("rabbit-1") == true }.count == 1)
+                #expect(
+                    recorder.messages(on: "belt/\(id)/reply").filter { $0.payloadString?.contains("rabbit-1") == true }
+                        .count == 1)
                 #expect(!a.outputText.contains("device found"), "gw-a left the belt to gw-b")
 
                 let death = recorder.mark
                 await cluster.kill(node: 1)
-                try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) { $0.payloadString == "gw-a" }
+                try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) {
+                    $0.payloadString == "gw-a"
+                }
                 try await recorder.waitFor("belt/\(id)/connection", after: death) { $0.payloadString == "connected" }
-                #expect(recorder.messages(on: "gatt2mqtt/gw-b/status").allSatisfy { $0.payloadString != "offline" }, "a killed node publishes no will")
+                #expect(
+                    recorder.messages(on: "gatt2mqtt/gw-b/status").allSatisfy { $0.payloadString != "offline" },
+                    "a killed node publishes no will")
 
                 try await cluster.restart(node: 1)
                 try await b.waitForLine(containing: "lostConflict", timeout: .seconds(60))

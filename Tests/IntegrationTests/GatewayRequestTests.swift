@@ -1,8 +1,8 @@
 import Foundation
-import MQTT
 import Locks
-import Testing
+import MQTT
 import TestSupport
+import Testing
 
 /// The gateway's own request API (scan, connect, disconnect, pair, forget, devices) and its inventory.
 @Suite(.serialized)
@@ -22,30 +22,44 @@ struct GatewayRequestTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge(extraArguments: ["--auto-connect", "none"])
 
-            #expect(try await request(recorder, "scan", #"{"duration_s":5}"#) == #"{"data":{"duration_s":5},"ok":true,"request":"scan"}"#)
+            #expect(
+                try await request(recorder, "scan", #"{"duration_s":5}"#)
+                    == #"{"data":{"duration_s":5},"ok":true,"request":"scan"}"#)
             let seen = try await recorder.waitFor("gatt2mqtt/test/scan") { $0.payloadString?.contains(address) == true }
             #expect(seen.payloadString?.contains(#""family":"belt""#) == true)
             #expect(seen.payloadString?.contains(#""name":"naviGuertel-SIM""#) == true)
             // Not connected by itself: seen, idle, and none of the gateway's, so not in the retained list.
             #expect(try await request(recorder, "devices", "{}").contains(#""adopted":false,"family":"belt""#))
             #expect(recorder.messages(on: "belt/\(id)/connection").isEmpty)
-            #expect(!recorder.messages(on: "gatt2mqtt/test/devices").contains { $0.payloadString?.contains(address) == true })
+            #expect(
+                !recorder.messages(on: "gatt2mqtt/test/devices").contains {
+                    $0.payloadString?.contains(address) == true
+                })
 
-            let connected = try await request(recorder, "connect", #"{"address":"\#(address.lowercased())","transaction":7}"#)
+            let connected = try await request(
+                recorder, "connect", #"{"address":"\#(address.lowercased())","transaction":7}"#)
             #expect(connected.contains(#""ok":true"#) && connected.contains(#""transaction":7"#))
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-            try await recorder.waitFor("gatt2mqtt/test/devices") { $0.payloadString?.contains(#""state":"connected""#) == true }
+            try await recorder.waitFor("gatt2mqtt/test/devices") {
+                $0.payloadString?.contains(#""state":"connected""#) == true
+            }
 
             #expect(try await request(recorder, "pair", "\"\(address)\"").contains(#""paired":true"#))
             let devices = try await request(recorder, "devices", "{}")
-            #expect(devices.contains(#""family":"belt""#) && devices.contains(#""paired":true"#) && devices.contains(#""id":"\#(id)""#))
+            #expect(
+                devices.contains(#""family":"belt""#) && devices.contains(#""paired":true"#)
+                    && devices.contains(#""id":"\#(id)""#))
             // The scan ends with a summary: its length and how many devices it reported.
-            let finished = try await recorder.waitFor("gatt2mqtt/test/scan") { $0.payloadString?.contains(#""finished":true"#) == true }
+            let finished = try await recorder.waitFor("gatt2mqtt/test/scan") {
+                $0.payloadString?.contains(#""finished":true"#) == true
+            }
             #expect(finished.payloadString == #"{"duration_s":5,"finished":true,"seen":1}"#)
 
             // Disconnect: down, and it stays down (no automatic reconnection).
             let mark = recorder.mark
-            #expect(try await request(recorder, "disconnect", #"{"address":"\#(address)"}"#) == #"{"ok":true,"request":"disconnect"}"#)
+            #expect(
+                try await request(recorder, "disconnect", #"{"address":"\#(address)"}"#)
+                    == #"{"ok":true,"request":"disconnect"}"#)
             try await recorder.waitFor("belt/\(id)/connection", after: mark) { $0.payloadString == "disconnected" }
             #expect(try await request(recorder, "devices", "{}").contains(#""state":"idle""#))
             // A fresh sighting of the belt (a scan round re-announces it) does not bring it back.
@@ -56,14 +70,25 @@ struct GatewayRequestTests {
             // reports an advertiser again only when its advertising changes: the request's own report is all.
             let sightings = Mutex(0)
             try await recorder.waitFor("gatt2mqtt/test/scan", after: rescan) { message in
-                message.payloadString?.contains(address) == true && sightings.withLock { $0 += 1; return $0 } >= (world.isReal ? 1 : 2)
+                message.payloadString?.contains(address) == true
+                    && sightings.withLock {
+                        $0 += 1
+                        return $0
+                    } >= (world.isReal ? 1 : 2)
             }
-            try await recorder.waitFor("gatt2mqtt/test/scan", after: rescan) { $0.payloadString == #"{"duration_s":2,"finished":true,"seen":1}"# }
-            #expect(!recorder.messages.dropFirst(mark).contains { $0.topic == "belt/\(id)/connection" && $0.payloadString == "connecting" })
+            try await recorder.waitFor("gatt2mqtt/test/scan", after: rescan) {
+                $0.payloadString == #"{"duration_s":2,"finished":true,"seen":1}"#
+            }
+            #expect(
+                !recorder.messages.dropFirst(mark).contains {
+                    $0.topic == "belt/\(id)/connection" && $0.payloadString == "connecting"
+                })
 
             // Forget removes the bond; the device comes back from discovery unpaired. btvirt's scanner reports an
             // advertiser again only when its advertising changes, so on the real stack the belt is simply gone.
-            #expect(try await request(recorder, "forget", #"{"address":"\#(address)"}"#) == #"{"ok":true,"request":"forget"}"#)
+            #expect(
+                try await request(recorder, "forget", #"{"address":"\#(address)"}"#)
+                    == #"{"ok":true,"request":"forget"}"#)
             if world.isReal {
                 #expect(try await !request(recorder, "devices", "{}").contains(address))
             } else {
@@ -76,8 +101,11 @@ struct GatewayRequestTests {
             }
 
             // Refusals.
-            #expect(try await request(recorder, "connect", #"{"address":"00:00:00:00:00:01"}"#).contains("unknown_device"))
-            #expect(try await request(recorder, "connect", #"{"address":"not-an-address"}"#).contains("'address' must be a Bluetooth address"))
+            #expect(
+                try await request(recorder, "connect", #"{"address":"00:00:00:00:00:01"}"#).contains("unknown_device"))
+            #expect(
+                try await request(recorder, "connect", #"{"address":"not-an-address"}"#).contains(
+                    "'address' must be a Bluetooth address"))
             #expect(try await request(recorder, "scan", #"{"duration_s":9999}"#).contains("invalid_value"))
             #expect(try await request(recorder, "reboot", "{}").contains("unknown_command"))
             #expect(try await request(recorder, "devices", "{").contains("invalid_payload"))
@@ -97,14 +125,20 @@ struct GatewayRequestTests {
             try await recorder.waitUntilSeen(address)
 
             // Served as the wrong family, the belt has none of an Activ5's services: the connection fails, and says why.
-            #expect(try await request(recorder, "connect", #"{"address":"\#(address)","family":"a5"}"#).contains(#""ok":true"#))
+            #expect(
+                try await request(recorder, "connect", #"{"address":"\#(address)","family":"a5"}"#).contains(
+                    #""ok":true"#))
             let failed = try await recorder.waitFor("a5/\(id)/error")
-            #expect(failed.payloadString?.hasPrefix(#"{"code":"connect_failed","message":""#) == true, "\(failed.payloadString ?? "")")
+            #expect(
+                failed.payloadString?.hasPrefix(#"{"code":"connect_failed","message":""#) == true,
+                "\(failed.payloadString ?? "")")
             #expect(!failed.retain)
             #expect(try await request(recorder, "disconnect", #"{"address":"\#(address)"}"#).contains(#""ok":true"#))
 
             // The right family connects; the belt's death is a lost link.
-            #expect(try await request(recorder, "connect", #"{"address":"\#(address)","family":"belt"}"#).contains(#""ok":true"#))
+            #expect(
+                try await request(recorder, "connect", #"{"address":"\#(address)","family":"belt"}"#).contains(
+                    #""ok":true"#))
             // On the real stack btvirt may drop the first link after a disconnect at once (it still holds the
             // old one on the peripheral's side); the bridge reconnects. Kill the belt on a link that carries
             // values: the last `connection` says connected and a heading has come since.

@@ -1,12 +1,14 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// mosquitto → gatt2mqtt → BlueZoo → virtual camera grip (placeholder profile).
 @Suite(.serialized)
 struct GripEndToEndTests {
-    private func startGrip(_ world: TestWorld, _ arguments: [String] = []) async throws -> (ManagedProcess, String, String) {
+    private func startGrip(_ world: TestWorld, _ arguments: [String] = []) async throws -> (
+        ManagedProcess, String, String
+    ) {
         let grip = try await world.startSimulator(["grip"] + arguments)
         let ready = try #require(grip.lines.first { $0.text.hasPrefix("READY ") }?.text)
         let address = String(ready.split(separator: " ")[2])
@@ -30,8 +32,9 @@ struct GripEndToEndTests {
 
             // The scripted shutter sequence arrives as the SDK's event names, in order.
             try await recorder.waitFor("grip/\(id)/event") { $0.payloadString == "shutterButtonReleased" }
-            #expect(recorder.messages(on: "grip/\(id)/event").compactMap(\.payloadString)
-                == ["shutterButtonHalfDown", "shutterButtonDown", "shutterButtonReleased"])
+            #expect(
+                recorder.messages(on: "grip/\(id)/event").compactMap(\.payloadString)
+                    == ["shutterButtonHalfDown", "shutterButtonDown", "shutterButtonReleased"])
 
             // Forget: session ended and bond removed.
             let mark = recorder.mark
@@ -53,7 +56,9 @@ struct GripEndToEndTests {
             _ = try await world.startBridge()
             try await recorder.waitFor("grip/\(id)/state") { $0.payloadString == "not_bonded" }
             let error = try await recorder.waitFor("grip/\(id)/error")
-            #expect(error.payloadString?.hasPrefix(#"{"code":"not_bonded","message":"the grip refuses this gateway's bond"#) == true, "\(error.payloadString ?? "")")
+            #expect(
+                error.payloadString?.hasPrefix(#"{"code":"not_bonded","message":"the grip refuses this gateway's bond"#)
+                    == true, "\(error.payloadString ?? "")")
             #expect(!recorder.messages(on: "grip/\(id)/connection").contains { $0.payloadString == "connected" })
             await recorder.stop()
         }
@@ -71,7 +76,9 @@ struct GripEndToEndTests {
             try await recorder.waitFor("grip/\(id)/state") { $0.payloadString == "pairing_failed" }
             try await grip.waitForLine { $0.hasPrefix("DECLINED ") }
             let error = try await recorder.waitFor("grip/\(id)/error")
-            #expect(error.payloadString?.hasPrefix(#"{"code":"pairing_failed","message":"#) == true, "\(error.payloadString ?? "")")
+            #expect(
+                error.payloadString?.hasPrefix(#"{"code":"pairing_failed","message":"#) == true,
+                "\(error.payloadString ?? "")")
             #expect(try await recorder.waitFor("grip/\(id)/bonded").payloadString == "false")
             #expect(!recorder.messages(on: "grip/\(id)/connection").contains { $0.payloadString == "connected" })
             #expect(!grip.lines.contains { $0.text.hasPrefix("BONDED ") })
@@ -92,7 +99,9 @@ struct GripEndToEndTests {
             let answer = try #require(try await recorder.waitFor("gatt2mqtt/test/response/pair").payloadString)
             #expect(answer.contains(#""ok":false"#) && answer.contains("pairing with \(address) failed"), "\(answer)")
             let error = try await recorder.waitFor("grip/\(id)/error")
-            #expect(error.payloadString?.hasPrefix(#"{"code":"pairing_failed","message":"#) == true, "\(error.payloadString ?? "")")
+            #expect(
+                error.payloadString?.hasPrefix(#"{"code":"pairing_failed","message":"#) == true,
+                "\(error.payloadString ?? "")")
             // The grip wrote DECLINED before it answered bluetoothd; the line may still be in the pipe.
             try await grip.caughtUp()
             #expect(grip.lines.contains { $0.text.hasPrefix("DECLINED ") })
@@ -144,16 +153,21 @@ struct GripEndToEndTests {
         try await TestWorld.with(kind) { world in
             let (grip, _, id) = try await startGrip(world, ["--firmware", "1.2.0", "--script", "1:half_press"])
             // The bridge's profile: the placeholder with a minimum firmware of 2.0.0.
-            let profileFile = FileManager.default.temporaryDirectory.appendingPathComponent("grip-\(UUID().uuidString).json")
-            let placeholder = try String(contentsOfFile: ProjectPaths.root + "/examples/grip-profile.json", encoding: .utf8)
-            try placeholder.replacingOccurrences(of: #""isHypothetical""#, with: #""minimumFirmware" : "2.0.0", "isHypothetical""#)
-                .write(to: profileFile, atomically: true, encoding: .utf8)
+            let profileFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "grip-\(UUID().uuidString).json")
+            let placeholder = try String(
+                contentsOfFile: ProjectPaths.root + "/examples/grip-profile.json", encoding: .utf8)
+            try placeholder.replacingOccurrences(
+                of: #""isHypothetical""#, with: #""minimumFirmware" : "2.0.0", "isHypothetical""#
+            )
+            .write(to: profileFile, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: profileFile) }
             let recorder = try await TopicRecorder(url: world.broker.url)
             _ = try await world.startBridge(extraArguments: ["--grip-profile", profileFile.path])
             try await recorder.waitFor("grip/\(id)/state") { $0.payloadString == "unsupported_firmware" }
             try await recorder.waitFor("grip/\(id)/connection") { $0.payloadString == "connected" }
-            #expect(!grip.lines.contains { $0.text.hasPrefix("EVENT ") }, "nothing subscribes to events, so none are sent")
+            #expect(
+                !grip.lines.contains { $0.text.hasPrefix("EVENT ") }, "nothing subscribes to events, so none are sent")
             #expect(recorder.messages(on: "grip/\(id)/event").isEmpty)
             await recorder.stop()
         }
@@ -169,7 +183,9 @@ struct GripEndToEndTests {
             // Without --timeout, bluetoothctl leaves at once, and the real bluetoothd cancels a bonding whose
             // requester left; with it, bluetoothctl stays for bluetoothd's answer (or the timeout).
             let pair = try world.launch("bluetoothctl", ["--timeout", "20", "pair", address])
-            try await pair.waitForLine(timeout: .seconds(25)) { $0.contains("Pairing successful") || $0.contains("Failed to pair") }
+            try await pair.waitForLine(timeout: .seconds(25)) {
+                $0.contains("Pairing successful") || $0.contains("Failed to pair")
+            }
             #expect(pair.outputText.contains("Pairing successful"), "\(pair.outputText)")
             _ = await pair.terminate()
             let info = try world.launch("bluetoothctl", ["info", address])

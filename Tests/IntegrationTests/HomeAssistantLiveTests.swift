@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// A real Home Assistant (the newest release that installs here, `scripts/homeassistant/install`) with its MQTT
 /// integration on the test broker and the demo's four devices served by the bridge, checked through Home
@@ -16,7 +16,8 @@ struct HomeAssistantLiveTests {
     /// Home Assistant's own complaints about this machine, with or without gatt2mqtt: libraries its wheels lack (a
     /// compression library; in 2025.4 the camera's JPEG library, which `GATT2MQTT_HA_VERSION` can bring).
     static let unrelatedWarnings = [
-        "[aiohttp_fast_zlib] zlib_ng and isal are not available", "[homeassistant.components.camera.img_util] Error loading libturbojpeg",
+        "[aiohttp_fast_zlib] zlib_ng and isal are not available",
+        "[homeassistant.components.camera.img_util] Error loading libturbojpeg",
     ]
 
     @Test func homeAssistantShowsAndOperatesEveryDevice() async throws {
@@ -25,12 +26,17 @@ struct HomeAssistantLiveTests {
             let activ5 = try await world.startSimulator(["a5"], adapter: world.peripheralAdapter(2))
             let band = try await world.startSimulator(["cpr", "--name", "CPR-01"], adapter: world.peripheralAdapter(3))
             let grip = try await world.startSimulator(["grip"], adapter: world.peripheralAdapter(4))
-            let ids = (belt: try belt.simulatedID, a5: try activ5.simulatedID, cpr: try band.simulatedID, grip: try grip.simulatedID)
+            let ids = (
+                belt: try belt.simulatedID, a5: try activ5.simulatedID, cpr: try band.simulatedID,
+                grip: try grip.simulatedID
+            )
             let recorder = try await TopicRecorder(url: world.broker.url)
             let devices = [("belt", ids.belt), ("a5", ids.a5), ("cpr", ids.cpr), ("grip", ids.grip)]
             let former = try await world.startBridge(extraArguments: ["--health-seconds", "2", "--no-fleet"])
             for (family, id) in devices {
-                try await recorder.waitFor("\(family)/\(id)/connection", timeout: .seconds(60)) { $0.payloadString == "connected" }
+                try await recorder.waitFor("\(family)/\(id)/connection", timeout: .seconds(60)) {
+                    $0.payloadString == "connected"
+                }
             }
             let started = ContinuousClock.now
             let home = try await HomeAssistantInstance.start(brokerPort: world.broker.port)
@@ -38,22 +44,32 @@ struct HomeAssistantLiveTests {
             do {
                 // Home Assistant has the per-gateway entities; then the bridge restarts with the defaults.
                 let battery = "sensor.belt_\(ids.belt)_battery"
-                _ = try await home.control(["wait-state", "--entity", battery, "--state", "unavailable", "--not", "--timeout", "60"], timeout: .seconds(70))
+                _ = try await home.control(
+                    ["wait-state", "--entity", battery, "--state", "unavailable", "--not", "--timeout", "60"],
+                    timeout: .seconds(70))
                 let registry = try #require(try await home.control(["registry"]) as? [String: Any])
-                #expect((registry["entities"] as? [[String: Any]] ?? []).contains {
-                    $0["entity_id"] as? String == battery && $0["unique_id"] as? String == "gatt2mqtt_test_belt_\(ids.belt)_battery"
-                })
+                #expect(
+                    (registry["entities"] as? [[String: Any]] ?? []).contains {
+                        $0["entity_id"] as? String == battery
+                            && $0["unique_id"] as? String == "gatt2mqtt_test_belt_\(ids.belt)_battery"
+                    })
                 await former.terminate()
                 let restart = recorder.mark
                 // With its live page, which Home Assistant's device pages link to.
                 let page = "127.0.0.1:\(try FreePort.allocate())"
                 _ = try await world.startBridge(extraArguments: ["--health-seconds", "2", "--http", page])
                 for (family, id) in devices {
-                    try await recorder.waitFor("\(family)/\(id)/connection", after: restart, timeout: .seconds(60)) { $0.payloadString == "connected" }
+                    try await recorder.waitFor("\(family)/\(id)/connection", after: restart, timeout: .seconds(60)) {
+                        $0.payloadString == "connected"
+                    }
                     // The owner comes last of a device's configs, which wait a moment after the per-gateway ones were cleared.
-                    try await recorder.waitFor("homeassistant/sensor/fleet_\(family)_\(id)/owner/config", after: restart) { !$0.payload.isEmpty }
+                    try await recorder.waitFor(
+                        "homeassistant/sensor/fleet_\(family)_\(id)/owner/config", after: restart
+                    ) { !$0.payload.isEmpty }
                 }
-                try await check(home, recorder: recorder, belt: belt, band: band, ids: (ids.belt, ids.a5, ids.cpr, ids.grip), page: "http://\(page)/")
+                try await check(
+                    home, recorder: recorder, belt: belt, band: band, ids: (ids.belt, ids.a5, ids.cpr, ids.grip),
+                    page: "http://\(page)/")
             } catch {
                 await home.stop()
                 throw error
@@ -70,12 +86,14 @@ struct HomeAssistantLiveTests {
     ) async throws {
         // What gatt2mqtt announced: the last config on each topic (an empty one removes it).
         var announced: [String: String] = [:]
-        for message in recorder.messages where message.topic.hasPrefix("homeassistant/") && message.topic.hasSuffix("/config") {
+        for message in recorder.messages
+        where message.topic.hasPrefix("homeassistant/") && message.topic.hasSuffix("/config") {
             announced[message.topic] = message.payloadString ?? ""
         }
         let entities = announced.compactMap { topic, payload -> (id: String, uniqueID: String, enabled: Bool)? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
-                  let entityID = object["default_entity_id"] as? String, let uniqueID = object["unique_id"] as? String else { return nil }
+                let entityID = object["default_entity_id"] as? String, let uniqueID = object["unique_id"] as? String
+            else { return nil }
             return (entityID, uniqueID, object["enabled_by_default"] as? Bool ?? true)
         }
         // topics.md's tables: belt 18, Activ5 11, CPR band 20, grip 8 (connection, last error, last seen and signal
@@ -87,7 +105,9 @@ struct HomeAssistantLiveTests {
         // Every enabled entity is there, with the id gatt2mqtt gave it, and available while its device is connected
         // (a disabled one has no state).
         for entity in entities where entity.enabled {
-            _ = try await home.control(["wait-state", "--entity", entity.id, "--state", "unavailable", "--not", "--timeout", "120"], timeout: .seconds(130))
+            _ = try await home.control(
+                ["wait-state", "--entity", entity.id, "--state", "unavailable", "--not", "--timeout", "120"],
+                timeout: .seconds(130))
         }
         let registry = try #require(try await home.control(["registry"]) as? [String: Any])
         let entries = registry["entities"] as? [[String: Any]] ?? []
@@ -97,70 +117,119 @@ struct HomeAssistantLiveTests {
         }
         let byUniqueID = Dictionary(registered, uniquingKeysWith: { first, _ in first })
         for entity in entities {
-            #expect(byUniqueID[entity.uniqueID] == entity.id, "\(entity.uniqueID) is \(byUniqueID[entity.uniqueID] ?? "missing")")
+            #expect(
+                byUniqueID[entity.uniqueID] == entity.id,
+                "\(entity.uniqueID) is \(byUniqueID[entity.uniqueID] ?? "missing")")
         }
         // The fast streams (heading, force, the band's depth, rate, angle, distance) and every device's signal strength
         // and last seen are there, disabled by the integration: Home Assistant records none of their values until a
         // user enables them.
-        let disabledByIntegration = Set(entries.filter { $0["disabled_by"] as? String == "integration" }.compactMap { $0["entity_id"] as? String })
+        let disabledByIntegration = Set(
+            entries.filter { $0["disabled_by"] as? String == "integration" }.compactMap { $0["entity_id"] as? String })
         #expect(Set(entities.filter { !$0.enabled }.map(\.id)) == disabledByIntegration)
         for fast in [
-            "sensor.belt_\(ids.belt)_heading", "sensor.a5_\(ids.a5)_force", "sensor.cpr_\(ids.cpr)_angle", "sensor.cpr_\(ids.cpr)_rate",
+            "sensor.belt_\(ids.belt)_heading", "sensor.a5_\(ids.a5)_force", "sensor.cpr_\(ids.cpr)_angle",
+            "sensor.cpr_\(ids.cpr)_rate",
             "sensor.belt_\(ids.belt)_rssi", "sensor.a5_\(ids.a5)_last_seen",
         ] {
             #expect(disabledByIntegration.contains(fast), "\(fast) is disabled by default")
         }
         // Each entity id went from the per-gateway entity to the fleet's one: no `_2`, no entity left behind.
-        let leftBehind = registered.filter { unique, _ in unique.hasPrefix("gatt2mqtt_") && !entities.contains { $0.uniqueID == unique } }
+        let leftBehind = registered.filter { unique, _ in
+            unique.hasPrefix("gatt2mqtt_") && !entities.contains { $0.uniqueID == unique }
+        }
         #expect(leftBehind.isEmpty, "\(leftBehind)")
         let devices = registry["devices"] as? [[String: Any]] ?? []
-        let beltDevice = try #require(devices.first { ($0["identifiers"] as? [[String]])?.contains(["mqtt", "gatt2mqtt_fleet_belt_\(ids.belt)"]) == true })
+        let beltDevice = try #require(
+            devices.first {
+                ($0["identifiers"] as? [[String]])?.contains(["mqtt", "gatt2mqtt_fleet_belt_\(ids.belt)"]) == true
+            })
         #expect(beltDevice["sw_version"] as? String != nil, "the belt's firmware is on its device page")
         #expect(beltDevice["configuration_url"] as? String == page, "the belt's device page links to the live page")
-        let gatewayDevice = try #require(devices.first { ($0["identifiers"] as? [[String]])?.contains(["mqtt", "gatt2mqtt_test"]) == true })
+        let gatewayDevice = try #require(
+            devices.first { ($0["identifiers"] as? [[String]])?.contains(["mqtt", "gatt2mqtt_test"]) == true })
         #expect(gatewayDevice["configuration_url"] as? String == page)
 
         // The gateway's device: its version (retained, so known at once), its four connected devices.
-        _ = try await home.control(["wait-state", "--entity", "sensor.gatt2mqtt_test_version", "--state", try ProjectPaths.version(), "--timeout", "30"], timeout: .seconds(40))
-        _ = try await home.control(["wait-state", "--entity", "sensor.gatt2mqtt_test_connected_devices", "--state", "4", "--timeout", "30"], timeout: .seconds(40))
+        _ = try await home.control(
+            [
+                "wait-state", "--entity", "sensor.gatt2mqtt_test_version", "--state", try ProjectPaths.version(),
+                "--timeout", "30",
+            ], timeout: .seconds(40))
+        _ = try await home.control(
+            ["wait-state", "--entity", "sensor.gatt2mqtt_test_connected_devices", "--state", "4", "--timeout", "30"],
+            timeout: .seconds(40))
 
         // A button: Stop vibration writes FE03 30 FF to the belt.
         let beltWrites = belt.lineCount
-        _ = try await home.control(["call", "button", "press", "--data", #"{"entity_id":"button.belt_\#(ids.belt)_stop_vibration"}"#])
-        try await belt.waitForLine(after: beltWrites, timeout: .seconds(20)) { $0.hasPrefix("WRITE ") && $0.hasSuffix(" 30ff") }
+        _ = try await home.control([
+            "call", "button", "press", "--data", #"{"entity_id":"button.belt_\#(ids.belt)_stop_vibration"}"#,
+        ])
+        try await belt.waitForLine(after: beltWrites, timeout: .seconds(20)) {
+            $0.hasPrefix("WRITE ") && $0.hasSuffix(" 30ff")
+        }
 
         // A select: the band's mode to practicing writes F3, and the select follows the band.
         let bandWrites = band.lineCount
         let practice = recorder.mark
-        _ = try await home.control(["call", "select", "select_option", "--data", #"{"entity_id":"select.cpr_\#(ids.cpr)_mode","option":"practicing"}"#])
-        try await band.waitForLine(after: bandWrites, timeout: .seconds(20)) { $0.hasPrefix("WRITE ") && $0.hasSuffix(" f3") }
-        _ = try await home.control(["wait-state", "--entity", "select.cpr_\(ids.cpr)_mode", "--state", "practicing", "--timeout", "30"], timeout: .seconds(40))
+        _ = try await home.control([
+            "call", "select", "select_option", "--data",
+            #"{"entity_id":"select.cpr_\#(ids.cpr)_mode","option":"practicing"}"#,
+        ])
+        try await band.waitForLine(after: bandWrites, timeout: .seconds(20)) {
+            $0.hasPrefix("WRITE ") && $0.hasSuffix(" f3")
+        }
+        _ = try await home.control(
+            ["wait-state", "--entity", "select.cpr_\(ids.cpr)_mode", "--state", "practicing", "--timeout", "30"],
+            timeout: .seconds(40))
         // Back to ready after two compressions (a rate needs two): the practice's summary reaches its sensors.
         try await recorder.waitFor("cpr/\(ids.cpr)/stats", after: practice) { message in
-            let stats = try? JSONSerialization.jsonObject(with: Data((message.payloadString ?? "").utf8)) as? [String: Any]
+            let stats =
+                try? JSONSerialization.jsonObject(with: Data((message.payloadString ?? "").utf8)) as? [String: Any]
             return (stats?["count"] as? Int ?? 0) >= 2
         }
-        _ = try await home.control(["call", "select", "select_option", "--data", #"{"entity_id":"select.cpr_\#(ids.cpr)_mode","option":"ready"}"#])
+        _ = try await home.control([
+            "call", "select", "select_option", "--data",
+            #"{"entity_id":"select.cpr_\#(ids.cpr)_mode","option":"ready"}"#,
+        ])
         for sensor in ["session_compressions", "session_in_range", "session_depth", "session_rate"] {
             let state = try await home.control(
-                ["wait-state", "--entity", "sensor.cpr_\(ids.cpr)_\(sensor)", "--state", "unknown", "--not", "--timeout", "30"], timeout: .seconds(40))
+                [
+                    "wait-state", "--entity", "sensor.cpr_\(ids.cpr)_\(sensor)", "--state", "unknown", "--not",
+                    "--timeout", "30",
+                ], timeout: .seconds(40))
             #expect(Double((state as? [String: Any])?["state"] as? String ?? "") != nil, "\(sensor): \(state)")
         }
         // What the batteries tell besides their level: the belt runs on battery, the grip's is not low.
-        _ = try await home.control(["wait-state", "--entity", "binary_sensor.belt_\(ids.belt)_charging", "--state", "off", "--timeout", "30"], timeout: .seconds(40))
+        _ = try await home.control(
+            ["wait-state", "--entity", "binary_sensor.belt_\(ids.belt)_charging", "--state", "off", "--timeout", "30"],
+            timeout: .seconds(40))
         let timeToEmpty = try await home.control(
-            ["wait-state", "--entity", "sensor.belt_\(ids.belt)_time_to_empty", "--state", "unknown", "--not", "--timeout", "30"], timeout: .seconds(40))
+            [
+                "wait-state", "--entity", "sensor.belt_\(ids.belt)_time_to_empty", "--state", "unknown", "--not",
+                "--timeout", "30",
+            ], timeout: .seconds(40))
         #expect(Double((timeToEmpty as? [String: Any])?["state"] as? String ?? "") != nil, "\(timeToEmpty)")
-        _ = try await home.control(["wait-state", "--entity", "binary_sensor.grip_\(ids.grip)_battery_low", "--state", "off", "--timeout", "30"], timeout: .seconds(40))
+        _ = try await home.control(
+            [
+                "wait-state", "--entity", "binary_sensor.grip_\(ids.grip)_battery_low", "--state", "off", "--timeout",
+                "30",
+            ], timeout: .seconds(40))
 
         // A switch with state: the Activ5's force stream on, and Home Assistant sees it streaming.
-        _ = try await home.control(["call", "switch", "turn_on", "--data", #"{"entity_id":"switch.a5_\#(ids.a5)_stream"}"#])
-        _ = try await home.control(["wait-state", "--entity", "switch.a5_\(ids.a5)_stream", "--state", "on", "--timeout", "30"], timeout: .seconds(40))
+        _ = try await home.control([
+            "call", "switch", "turn_on", "--data", #"{"entity_id":"switch.a5_\#(ids.a5)_stream"}"#,
+        ])
+        _ = try await home.control(
+            ["wait-state", "--entity", "switch.a5_\(ids.a5)_stream", "--state", "on", "--timeout", "30"],
+            timeout: .seconds(40))
 
         // A device trigger: the belt's compass button, pressed on the belt, fires an automation.
-        let automation = try #require(try await home.control([
-            "add-trigger-automation", "--device-identifier", "gatt2mqtt_fleet_belt_\(ids.belt)", "--type", "button_short_press", "--subtype", "compass",
-        ]) as? [String: Any])
+        let automation = try #require(
+            try await home.control([
+                "add-trigger-automation", "--device-identifier", "gatt2mqtt_fleet_belt_\(ids.belt)", "--type",
+                "button_short_press", "--subtype", "compass",
+            ]) as? [String: Any])
         let automationID = try #require(automation["automation"] as? String)
         // Home Assistant subscribes to a new trigger's topic a moment after the automation is on, and says not
         // when: a press that came too early is pressed again, up to five times.
@@ -168,17 +237,31 @@ struct HomeAssistantLiveTests {
         for _ in 1...5 where !triggered {
             let pressed = recorder.mark
             try belt.send(line: "button compass short")
-            try await recorder.waitFor("belt/\(ids.belt)/button", after: pressed) { $0.payloadString?.contains(#""button":"compass""#) == true }
-            triggered = (try? await home.control(["wait-triggered", "--automation", automationID, "--timeout", "6"], timeout: .seconds(15))) != nil
+            try await recorder.waitFor("belt/\(ids.belt)/button", after: pressed) {
+                $0.payloadString?.contains(#""button":"compass""#) == true
+            }
+            triggered =
+                (try? await home.control(
+                    ["wait-triggered", "--automation", automationID, "--timeout", "6"], timeout: .seconds(15))) != nil
         }
         #expect(triggered, "the compass button's device trigger fired")
 
         // The belt leaves: its entities are unavailable in Home Assistant.
         await belt.terminate()
-        _ = try await home.control(["wait-state", "--entity", "sensor.belt_\(ids.belt)_battery", "--state", "unavailable", "--timeout", "60"], timeout: .seconds(70))
-        _ = try await home.control(["wait-state", "--entity", "button.belt_\(ids.belt)_stop_vibration", "--state", "unavailable", "--timeout", "30"], timeout: .seconds(40))
+        _ = try await home.control(
+            ["wait-state", "--entity", "sensor.belt_\(ids.belt)_battery", "--state", "unavailable", "--timeout", "60"],
+            timeout: .seconds(70))
+        _ = try await home.control(
+            [
+                "wait-state", "--entity", "button.belt_\(ids.belt)_stop_vibration", "--state", "unavailable",
+                "--timeout", "30",
+            ], timeout: .seconds(40))
         // But its Connection, which says it is away.
-        _ = try await home.control(["wait-state", "--entity", "binary_sensor.belt_\(ids.belt)_connection", "--state", "off", "--timeout", "30"], timeout: .seconds(40))
+        _ = try await home.control(
+            [
+                "wait-state", "--entity", "binary_sensor.belt_\(ids.belt)_connection", "--state", "off", "--timeout",
+                "30",
+            ], timeout: .seconds(40))
 
         // Nothing of ours in Home Assistant's repairs or among its warnings.
         let repairs = try #require(try await home.control(["repairs"]) as? [[String: Any]])
@@ -186,12 +269,17 @@ struct HomeAssistantLiveTests {
         #expect(ours.isEmpty, "\(ours)")
         // Any warning or error but those Home Assistant logs on this machine whatever it is fed.
         let complaints = home.log.split(separator: "\n").filter { line in
-            (line.contains(" WARNING ") || line.contains(" ERROR ")) && !Self.unrelatedWarnings.contains { line.contains($0) }
+            (line.contains(" WARNING ") || line.contains(" ERROR "))
+                && !Self.unrelatedWarnings.contains { line.contains($0) }
         }
         #expect(complaints.isEmpty, "\(complaints.joined(separator: "\n"))")
-        #expect(!home.log.contains("Attempting install"), "the installation had every requirement: nothing is fetched at start")
+        #expect(
+            !home.log.contains("Attempting install"),
+            "the installation had every requirement: nothing is fetched at start")
 
-        let families = Dictionary(grouping: entities, by: { String($0.id.split(separator: ".")[1].split(separator: "_")[0]) }).mapValues(\.count)
+        let families = Dictionary(
+            grouping: entities, by: { String($0.id.split(separator: ".")[1].split(separator: "_")[0]) }
+        ).mapValues(\.count)
         print("Home Assistant \(home.version): entities by family \(families.sorted { $0.key < $1.key })")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue #43, item 2: text from the radio or the broker cannot write a log entry of its own or reach a terminal as
 /// a control sequence. A belt advertises a name holding a newline, a forged entry and ESC, and a command's JSON
@@ -29,16 +29,22 @@ struct HostileTextInLogTests {
 
             let lines = bridge.lines.map(\.text)
             for line in lines {
-                #expect(line.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} (trace|debug|info|notice|warning|error|critical) "#,
-                                   options: .regularExpression) != nil, "one entry per line: \(line)")
-                #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "no control character: \(line)")
+                #expect(
+                    line.range(
+                        of:
+                            #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} (trace|debug|info|notice|warning|error|critical) "#,
+                        options: .regularExpression) != nil, "one entry per line: \(line)")
+                #expect(
+                    !line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
+                    "no control character: \(line)")
             }
             let escaped = #"\n\#(Self.forged)\u{1B}[2J"#
             // The whole name in BlueZoo; the real stack takes it from the advertisement, cut to what fits in one
             // (`naviGuertel-x\n2026-01-01T00:0`): the newline is there, escaped, either way.
             let name = kind == .real ? #"name=naviGuertel-x\n2026-01-01T00:0"# : "name=naviGuertel-x" + escaped
             #expect(lines.contains { $0.contains("device found") && $0.contains(name) }, "the name, escaped")
-            #expect(lines.contains { $0.contains("command refused") && $0.contains("x" + escaped) }, "the field, escaped")
+            #expect(
+                lines.contains { $0.contains("command refused") && $0.contains("x" + escaped) }, "the field, escaped")
         }
     }
 }

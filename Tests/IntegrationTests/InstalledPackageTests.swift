@@ -1,12 +1,14 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The Debian package as a user meets it: installed by apt on a clean Debian 12 or 13 root (its Depends resolved
 /// by apt), booted with systemd as PID 1, the distribution's own dbus-daemon and D-Bus policy, the real
 /// bluetoothd started by bluetooth.service, btvirt's controllers and a virtual belt. The unit runs exactly
 /// as shipped. Runs when `GATT2MQTT_WORLDS` names `installed` (scripts/test: after scripts/package).
-@Suite(.serialized, .enabled(if: InstalledPackages.enabled, "needs GATT2MQTT_WORLDS=installed and scripts/package's output"))
+@Suite(
+    .serialized,
+    .enabled(if: InstalledPackages.enabled, "needs GATT2MQTT_WORLDS=installed and scripts/package's output"))
 struct InstalledPackageTests {
     /// Starts, runs a belt, logs at its priorities, stops cleanly, is restarted by the watchdog, and says why
     /// it stopped at error priority when its bus goes away: on Debian 12 and on Debian 13.
@@ -22,12 +24,15 @@ struct InstalledPackageTests {
     /// the daemon; a purge leaves nothing behind.
     @Test func upgradeThenPurge() async throws {
         let packages = try InstalledPackages.current()
-        try await withGuest(installing: packages.previousDeb) { try await upgradeKeepsWhatTheUserMade($0, packages: packages) }
+        try await withGuest(installing: packages.previousDeb) {
+            try await upgradeKeepsWhatTheUserMade($0, packages: packages)
+        }
     }
 
     /// Boots a guest with `deb` installed, runs `body` on it and powers it off, whatever `body` did.
     private func withGuest(
-        installing deb: String, release: DebianRelease = .bookworm, simulator: String? = nil, _ body: (InstalledGuest) async throws -> Void
+        installing deb: String, release: DebianRelease = .bookworm, simulator: String? = nil,
+        _ body: (InstalledGuest) async throws -> Void
     ) async throws {
         let guest = try await InstalledGuest.boot(packages: [deb], release: release, simulator: simulator)
         try await withCleanUp({ await guest.stop() }) { try await body(guest) }
@@ -44,23 +49,35 @@ struct InstalledPackageTests {
         // Active only once the daemon said READY=1: its status text is the one READY carries, and systemd's
         // "Started" line follows the daemon's own "bridge running".
         #expect(try await guest.output("systemctl is-active gatt2mqtt") == "active")
-        #expect(try await guest.output("systemctl show -P StatusText gatt2mqtt").hasPrefix("running on hci0 as gateway \(gateway)"))
+        #expect(
+            try await guest.output("systemctl show -P StatusText gatt2mqtt").hasPrefix(
+                "running on hci0 as gateway \(gateway)"))
         let journal = try await guest.lines("journalctl -b -o cat -u gatt2mqtt")
         let running = journal.firstIndex { $0.contains("bridge running") }
         let started = journal.firstIndex { $0.hasPrefix("Started") }
-        #expect(running != nil && started != nil && running! < started!, "systemd counted it started after the daemon was ready: \(journal)")
+        #expect(
+            running != nil && started != nil && running! < started!,
+            "systemd counted it started after the daemon was ready: \(journal)")
         // The sandbox refuses nothing the daemon does (the Swift runtime's thread priorities were, once).
-        #expect(!journal.contains { $0.contains("Failed to set thread priority") || $0.contains("Operation not permitted") }, "\(journal)")
+        #expect(
+            !journal.contains {
+                $0.contains("Failed to set thread priority") || $0.contains("Operation not permitted")
+            }, "\(journal)")
         #expect(try await guest.output("gatt2mqtt --version") == (try ProjectPaths.version()))
-        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", timeout: .seconds(60)) { $0.payloadString == "online" }
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", timeout: .seconds(60)) {
+            $0.payloadString == "online"
+        }
 
         // A belt on the other controller, adopted in a join window (devices in range are strangers until then): its
         // headings reach the broker through the installed daemon.
         let joinState = recorder.mark
         try recorder.publish("gatt2mqtt/\(gateway)/request/permit_join", #"{"duration_s":300}"#)
-        try await recorder.waitFor("gatt2mqtt/\(gateway)/permit_join", after: joinState, timeout: .seconds(30)) { ($0.payloadString ?? "").contains(#""open":true"#) }
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/permit_join", after: joinState, timeout: .seconds(30)) {
+            ($0.payloadString ?? "").contains(#""open":true"#)
+        }
         let belt = try await guest.startSimulator(["belt"])
-        let address = try #require(belt.ready.split(separator: " ").dropFirst(2).first, "READY belt <address> …: \(belt.ready)")
+        let address = try #require(
+            belt.ready.split(separator: " ").dropFirst(2).first, "READY belt <address> …: \(belt.ready)")
         let id = address.lowercased().replacingOccurrences(of: ":", with: "")
         try await recorder.waitFor("belt/\(id)/connection", timeout: .seconds(120)) { $0.payloadString == "connected" }
         try await recorder.waitFor("belt/\(id)/heading", timeout: .seconds(60))
@@ -74,12 +91,14 @@ struct InstalledPackageTests {
         #expect(warnings.contains { $0.contains("request refused") }, "the warning at its priority: \(warnings)")
         #expect(!warnings.contains { $0.contains("bridge running") }, "an info line is not a warning")
         let priority = try await guest.output(
-            #"journalctl -b -u gatt2mqtt -o json --output-fields=PRIORITY,MESSAGE | grep -m1 'request refused' | grep -o '"PRIORITY":"[0-9]"'"#)
+            #"journalctl -b -u gatt2mqtt -o json --output-fields=PRIORITY,MESSAGE | grep -m1 'request refused' | grep -o '"PRIORITY":"[0-9]"'"#
+        )
         #expect(priority == #""PRIORITY":"4""#)
 
         // The sandbox as shipped.
         let security = try await guest.lines("systemd-analyze security gatt2mqtt --no-pager")
-        let exposure = try #require(security.compactMap(Self.exposure).first, "systemd-analyze printed an exposure: \(security.suffix(3))")
+        let exposure = try #require(
+            security.compactMap(Self.exposure).first, "systemd-analyze printed an exposure: \(security.suffix(3))")
         print("installed tier: systemd-analyze security gatt2mqtt: exposure \(exposure)")
         #expect(exposure <= 2.0, "\(security.suffix(40).joined(separator: "\n"))")
 
@@ -88,7 +107,9 @@ struct InstalledPackageTests {
         let pid = try await guest.output("systemctl show -P MainPID gatt2mqtt")
         let mark = recorder.mark
         #expect(try await guest.run("systemctl kill -s SIGSTOP gatt2mqtt").status == 0)
-        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: mark, timeout: .seconds(120)) { $0.payloadString == "online" }
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: mark, timeout: .seconds(120)) {
+            $0.payloadString == "online"
+        }
         try await recorder.waitFor("belt/\(id)/heading", after: mark, timeout: .seconds(120))
         #expect(try await guest.output("systemctl show -P MainPID gatt2mqtt") != pid, "a new process")
         let restarts = try await guest.lines("journalctl -b -o cat -u gatt2mqtt")
@@ -98,7 +119,9 @@ struct InstalledPackageTests {
         // `systemctl stop`: `offline` on the broker, exit status 0.
         let beforeStop = recorder.mark
         #expect(try await guest.run("systemctl stop gatt2mqtt", timeout: .seconds(60)).status == 0)
-        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: beforeStop, timeout: .seconds(30)) { $0.payloadString == "offline" }
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: beforeStop, timeout: .seconds(30)) {
+            $0.payloadString == "offline"
+        }
         #expect(try await guest.output("systemctl show -P Result gatt2mqtt") == "success")
         #expect(try await guest.output("systemctl show -P ExecMainStatus gatt2mqtt") == "0")
 
@@ -106,7 +129,9 @@ struct InstalledPackageTests {
         // `journalctl -p err`, the place an administrator looks first.
         let beforeBus = recorder.mark
         #expect(try await guest.run("systemctl start gatt2mqtt", timeout: .seconds(90)).status == 0)
-        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: beforeBus, timeout: .seconds(60)) { $0.payloadString == "online" }
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: beforeBus, timeout: .seconds(60)) {
+            $0.payloadString == "online"
+        }
         let since = try await guest.output("date +%s.%N")
         #expect(try await guest.run("systemctl stop dbus.socket dbus.service", timeout: .seconds(60)).status == 0)
         // Waits in the guest for the line as the journal gets it (or 60 s): the first `stopped:` line at err or worse.
@@ -115,7 +140,9 @@ struct InstalledPackageTests {
                 + #" while read -r line <&"${J[0]}"; do case "$line" in *stopped:*) echo "$line"; kill "$J_PID"; break;; esac; done"#,
             timeout: .seconds(90))
         let errors = try await guest.lines("journalctl -o cat -u gatt2mqtt -p err --since @\(since)")
-        #expect(stopped.output.contains { $0.contains("stopped: lost the D-Bus system bus") }, "why it stopped, at error priority or worse: \(errors)")
+        #expect(
+            stopped.output.contains { $0.contains("stopped: lost the D-Bus system bus") },
+            "why it stopped, at error priority or worse: \(errors)")
     }
 
     /// "Overall exposure level for gatt2mqtt.service: 1.9 OK 🙂" → 1.9.
@@ -133,12 +160,18 @@ struct InstalledPackageTests {
         #expect(try await guest.output("stat -c '%a %U %G' \(config)") == "640 root gatt2mqtt")
         #expect(try await guest.output("id -nG gatt2mqtt").split(separator: " ").contains("bluetooth"))
         // The user's edit: this gateway joins a fleet, so it keeps an incarnation.
-        #expect(try await guest.run("printf '\\nfleet:\\n  enabled: true\\n' >> \(config) && systemctl restart gatt2mqtt", timeout: .seconds(90)).status == 0)
-        let before = try #require(UInt64(try await guest.output("cat \(incarnation)")), "an incarnation after a fleet start")
+        #expect(
+            try await guest.run(
+                "printf '\\nfleet:\\n  enabled: true\\n' >> \(config) && systemctl restart gatt2mqtt",
+                timeout: .seconds(90)
+            ).status == 0)
+        let before = try #require(
+            UInt64(try await guest.output("cat \(incarnation)")), "an incarnation after a fleet start")
         let pid = try await guest.output("systemctl show -P MainPID gatt2mqtt")
 
         let deb = try guest.share(file: packages.deb, as: "upgrade.deb")
-        let upgrade = try await guest.run("DEBIAN_FRONTEND=noninteractive apt-get install -y \(deb)", timeout: .seconds(180))
+        let upgrade = try await guest.run(
+            "DEBIAN_FRONTEND=noninteractive apt-get install -y \(deb)", timeout: .seconds(180))
         #expect(upgrade.status == 0, "\(upgrade.output.suffix(20).joined(separator: "\n"))")
         #expect(try await guest.output("dpkg-query -W -f '${Version}' gatt2mqtt") == packages.version)
         #expect(try await guest.output("grep -c '^  enabled: true' \(config)") == "1", "the edited conffile is kept")
@@ -148,11 +181,13 @@ struct InstalledPackageTests {
         let after = try #require(UInt64(try await guest.output("cat \(incarnation)")))
         #expect(after == before + 1, "the incarnation goes on from the kept file")
 
-        let purge = try await guest.run("DEBIAN_FRONTEND=noninteractive apt-get purge -y gatt2mqtt", timeout: .seconds(120))
+        let purge = try await guest.run(
+            "DEBIAN_FRONTEND=noninteractive apt-get purge -y gatt2mqtt", timeout: .seconds(120))
         #expect(purge.status == 0, "\(purge.output.suffix(20).joined(separator: "\n"))")
         let left = try await guest.lines(
             "getent passwd gatt2mqtt; getent group gatt2mqtt; ls -d /etc/gatt2mqtt /var/lib/gatt2mqtt /usr/bin/gatt2mqtt 2>/dev/null;"
-                + " systemctl list-unit-files gatt2mqtt.service --no-legend; dpkg -l gatt2mqtt 2>/dev/null | grep '^.[^n]'; true")
+                + " systemctl list-unit-files gatt2mqtt.service --no-legend; dpkg -l gatt2mqtt 2>/dev/null | grep '^.[^n]'; true"
+        )
         #expect(left.isEmpty, "nothing left after a purge: \(left)")
     }
 }
@@ -176,7 +211,9 @@ struct InstalledPackages: Sendable {
         let folder = ProcessInfo.processInfo.environment["GATT2MQTT_PACKAGES"] ?? ProjectPaths.root + "/.build/package"
         let version = try ProjectPaths.version()
         func deb(in folder: String) throws -> (String, String) {
-            let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("gatt2mqtt_") && $0.hasSuffix(".deb") }
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+                $0.hasPrefix("gatt2mqtt_") && $0.hasSuffix(".deb")
+            }
             let name = try #require(names.sorted().last, "a package in \(folder) (scripts/package)")
             return (folder + "/" + name, String(name.split(separator: "_")[1]))
         }
@@ -184,7 +221,8 @@ struct InstalledPackages: Sendable {
         #expect(builtVersion == version, "the package has the VERSION file's version")
         let (previous, previousVersion) = try deb(in: folder + "/previous")
         return InstalledPackages(
-            deb: current, version: builtVersion, previousDeb: previous, previousVersion: previousVersion, simulator: folder + "/gatt2mqtt-sim")
+            deb: current, version: builtVersion, previousDeb: previous, previousVersion: previousVersion,
+            simulator: folder + "/gatt2mqtt-sim")
     }
 }
 
@@ -193,7 +231,10 @@ extension InstalledGuest {
     func output(_ command: String, timeout: Duration = .seconds(60)) async throws -> String {
         let result = try await run(command, timeout: timeout)
         guard result.status == 0 else {
-            throw WorldFailure(description: "installed guest: '\(command)' exited \(result.status.map(String.init) ?? "on a time-out"): \(result.output.suffix(10))")
+            throw WorldFailure(
+                description:
+                    "installed guest: '\(command)' exited \(result.status.map(String.init) ?? "on a time-out"): \(result.output.suffix(10))"
+            )
         }
         return result.output.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
     }

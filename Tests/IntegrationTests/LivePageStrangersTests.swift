@@ -13,16 +13,20 @@ struct LivePageStrangersTests {
 
     /// A bridge serving the page on a free loopback port with the configuration `yaml` (files from `files`).
     private func withPage(
-        _ kind: BlueZWorld, yaml: String, files: [String: String], _ body: (TestWorld, ManagedProcess, Int) async throws -> Void
+        _ kind: BlueZWorld, yaml: String, files: [String: String],
+        _ body: (TestWorld, ManagedProcess, Int) async throws -> Void
     ) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strangers-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strangers-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (name, text) in files { try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8) }
         try yaml.write(toFile: folder + "/gatt2mqtt.yaml", atomically: true, encoding: .utf8)
         try await TestWorld.with(kind) { world in
             let port = try FreePort.allocate()
-            let bridge = try await world.startBridge(extraArguments: ["--http", "127.0.0.1:\(port)", "--config", folder + "/gatt2mqtt.yaml"])
+            let bridge = try await world.startBridge(extraArguments: [
+                "--http", "127.0.0.1:\(port)", "--config", folder + "/gatt2mqtt.yaml",
+            ])
             try await bridge.waitForLine(containing: "live page on http://127.0.0.1:\(port)/", timeout: .seconds(20))
             try await body(world, bridge, port)
         }
@@ -50,10 +54,11 @@ struct LivePageStrangersTests {
                 world, ["guess", "--port", "\(port)", "--user", "ops", "--wrong", "200", "--right", Self.hash.password])
             let output = printed.joined(separator: "\n")
             let guesses = try #require(printed.first { $0.hasPrefix("GUESSES ") }, "\(output)").split(separator: " ")
-            let counts = Dictionary(uniqueKeysWithValues: guesses.dropFirst(3).map { word in
-                let parts = word.split(separator: "x")
-                return (Int(parts[1]) ?? 0, Int(parts[0]) ?? 0)
-            })
+            let counts = Dictionary(
+                uniqueKeysWithValues: guesses.dropFirst(3).map { word in
+                    let parts = word.split(separator: "x")
+                    return (Int(parts[1]) ?? 0, Int(parts[0]) ?? 0)
+                })
             let sent = Int(guesses[1]) ?? 0
             let checked = counts[401] ?? 0
             #expect(sent >= 200 && Set(counts.keys).isSubset(of: [401, 429]), "\(output)")
@@ -63,9 +68,11 @@ struct LivePageStrangersTests {
             // Another address is another source: the right password works there, unthrottled (how long its one bcrypt
             // check takes is the machine's business, printed for the note, not asserted); the guessing source is refused
             // even with it until its window ends.
-            let right = try #require(printed.first { $0.hasPrefix("RIGHT 127.0.0.2 ") }, "\(output)").split(separator: " ")
+            let right = try #require(printed.first { $0.hasPrefix("RIGHT 127.0.0.2 ") }, "\(output)").split(
+                separator: " ")
             #expect(right[2] == "200", "\(output)")
-            print("FIGURE live page: the right password from another source answered in \(right[3]) s while one guessed")
+            print(
+                "FIGURE live page: the right password from another source answered in \(right[3]) s while one guessed")
             #expect(printed.contains { $0.hasPrefix("RIGHT 127.0.0.1 429 ") }, "\(output)")
             let line = try await bridge.waitForLine(containing: "live page: wrong credentials")
             #expect(line.contains("source=127.0.0.1"), "\(line)")
@@ -84,7 +91,8 @@ struct LivePageStrangersTests {
     @Test(arguments: BlueZWorld.enabled)
     func idleConnectionsDoNotKeepALegitimateRequestOut(_ kind: BlueZWorld) async throws {
         try await withPage(kind, yaml: "http:\n  token_file: token\n", files: ["token": "t0k3n\n"]) { world, _, port in
-            let printed = try await runProbe(world, ["crowd", "--port", "\(port)", "--token", "t0k3n", "--idle", "300", "--seconds", "3"])
+            let printed = try await runProbe(
+                world, ["crowd", "--port", "\(port)", "--token", "t0k3n", "--idle", "300", "--seconds", "3"])
             let output = printed.joined(separator: "\n")
             let legit = printed.filter { $0.hasPrefix("LEGIT ") }.map { $0.split(separator: " ") }
             #expect(legit.count >= 3, "\(output)")
@@ -92,7 +100,9 @@ struct LivePageStrangersTests {
                 #expect(answer[1] == "200", "\(output)")
                 #expect((Double(answer[2]) ?? 99) < 5, "served before any idle connection's 10 s deadline: \(output)")
             }
-            print("FIGURE live page behind 300 idle sockets: " + legit.map { String($0[2]) }.joined(separator: " ") + " s")
+            print(
+                "FIGURE live page behind 300 idle sockets: " + legit.map { String($0[2]) }.joined(separator: " ") + " s"
+            )
             let idle = try #require(printed.first { $0.hasPrefix("IDLE ") }, "\(output)").split(separator: " ")
             #expect((Int(idle[2]) ?? 0) > 0, "the server closed idle connections to make room: \(output)")
         }

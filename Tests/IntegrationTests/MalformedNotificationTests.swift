@@ -1,7 +1,7 @@
 import Foundation
 import Locks
-import Testing
 import TestSupport
+import Testing
 
 /// A device that sends garbage: each malformed notification is counted on the health topic and logged;
 /// nothing crashes and the rest keeps flowing.
@@ -24,12 +24,18 @@ struct MalformedNotificationTests {
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             for line in Self.malformed { try belt.send(line: line) }
 
-            let report = try await recorder.waitFor("gatt2mqtt/test/health") { $0.payloadString?.contains(#""decode_errors":5"#) == true }
+            let report = try await recorder.waitFor("gatt2mqtt/test/health") {
+                $0.payloadString?.contains(#""decode_errors":5"#) == true
+            }
             #expect(report.payloadString?.contains(#""belt/\#(id)":{"decode_errors":5"#) == true)
             // Each is logged: count the log lines as they are checked.
             let logged = Mutex(0)
             try await daemon.waitForLine { line in
-                line.contains("malformed notification") && logged.withLock { $0 += 1; return $0 } == Self.malformed.count
+                line.contains("malformed notification")
+                    && logged.withLock {
+                        $0 += 1
+                        return $0
+                    } == Self.malformed.count
             }
             #expect(!belt.lines.contains { $0.text.hasPrefix("ERROR") }, "the simulator sent every line")
             // Still serving: headings keep coming.

@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// A gateway with several adapters: each device on the adapter that hears it best and has a free slot.
 /// BlueZoo only, since its fixture sets what each adapter hears (btvirt's controllers report no signal);
@@ -11,7 +11,8 @@ import TestSupport
 struct MultiAdapterTests {
     /// The inventory entry of `address`, once it satisfies `predicate`.
     private func entry(
-        _ recorder: TopicRecorder, _ address: String, after mark: Int = 0, where predicate: @escaping @Sendable ([String: Any]) -> Bool
+        _ recorder: TopicRecorder, _ address: String, after mark: Int = 0,
+        where predicate: @escaping @Sendable ([String: Any]) -> Bool
     ) async throws -> [String: Any] {
         let found = try await recorder.waitFor("gatt2mqtt/test/devices", after: mark) { message in
             Self.entries(message).contains { ($0["address"] as? String) == address && predicate($0) }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `online` is a promise: a client that sends a request the moment it sees the gateway's status must find the
 /// gateway subscribed. Read from the broker's own log (mosquitto logs every SUBSCRIBE and PUBLISH it handles, in
@@ -32,8 +32,10 @@ struct OnlineMeansListeningTests {
         let lines = try #require(broker.process).lines.map(\.text)
         let subscribed = lines.firstIndex { $0.hasSuffix(" gatt2mqtt/test/request/+") }
         let online = lines.firstIndex { $0.contains("Received PUBLISH") && $0.contains("'gatt2mqtt/test/status'") }
-        let said = try #require(online, "the broker's log has the gateway's status:\n\(lines.suffix(40).joined(separator: "\n"))")
-        let listening = try #require(subscribed, "the broker's log has the request subscription:\n\(lines.joined(separator: "\n"))")
+        let said = try #require(
+            online, "the broker's log has the gateway's status:\n\(lines.suffix(40).joined(separator: "\n"))")
+        let listening = try #require(
+            subscribed, "the broker's log has the request subscription:\n\(lines.joined(separator: "\n"))")
         #expect(listening < said, "subscribed at line \(listening), online at line \(said)")
     }
 

@@ -21,10 +21,12 @@ struct PybeltCrossCheckTests {
 
         // The script names hci0 itself (bleak's default adapter may be the belt's own hci1) and has its
         // own hard limit, so this wait only guards against the unexpected.
-        let arguments = [
-            "-u", Self.script, "--adapter", "hci0", "--address", address, "--headings", "2", "--set-mode", "app", "--timeout", "50",
-            "--connect-attempts", world.isReal ? "4" : "1",
-        ] + (world.isReal ? ["--scan-timeout", "25"] : [])
+        let arguments =
+            [
+                "-u", Self.script, "--adapter", "hci0", "--address", address, "--headings", "2", "--set-mode", "app",
+                "--timeout", "50",
+                "--connect-attempts", world.isReal ? "4" : "1",
+            ] + (world.isReal ? ["--scan-timeout", "25"] : [])
         let succeeded: Bool
         let output: [String]
         if world.isReal {
@@ -69,7 +71,9 @@ struct PybeltCrossCheckTests {
         let retries = printed.filter { $0.hasPrefix("PYBELT RETRY") }
         let completed = payloads.lastIndex(of: "0101").map { Array(payloads[$0...]) } ?? []
         #expect(completed == ["0101", "0102", "0103", "100103", "018103"], "parameter requests: \(payloads)")
-        #expect(payloads.filter { $0 == "0101" }.count <= retries.count + 1, "at most one handshake start per attempt: \(payloads), \(retries)")
+        #expect(
+            payloads.filter { $0 == "0101" }.count <= retries.count + 1,
+            "at most one handshake start per attempt: \(payloads), \(retries)")
         #expect(retries.isEmpty || world.isReal, "BlueZoo connects at the first attempt: \(retries)")
         // The belt prints MODE just after it sends its acknowledgement, so wait for the line rather than read it.
         let modeRequest = try #require(belt.lines.lastIndex { $0.text == "WRITE \(Self.parameterRequest) 018103" })

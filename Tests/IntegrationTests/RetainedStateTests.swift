@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// Retained state never lies: a device's live state (mode, battery, settings) goes with its link, and what
 /// a crashed gateway left behind is corrected by its next start before the device is served again.
@@ -24,29 +24,41 @@ struct RetainedStateTests {
             let beforeCrash = recorder.mark
             crashing.send(SIGKILL)
             #expect(try await crashing.waitForExit() == .signalled(SIGKILL))
-            let will = try await recorder.waitFor("gatt2mqtt/test/status", after: beforeCrash) { $0.payloadString == "offline" }
+            let will = try await recorder.waitFor("gatt2mqtt/test/status", after: beforeCrash) {
+                $0.payloadString == "offline"
+            }
             #expect(will.payloadString == "offline")
             let left = try await retained(world)
-            #expect(left["belt/\(id)/connection"] == "connected" && left["belt/\(id)/mode"] != nil, "the crash left stale state: \(left)")
+            #expect(
+                left["belt/\(id)/connection"] == "connected" && left["belt/\(id)/mode"] != nil,
+                "the crash left stale state: \(left)")
 
             // The next start corrects it first: disconnected, live state cleared; then serves the belt again.
             let beforeRestart = recorder.mark
             let daemon = try await world.startBridge()
             try await daemon.waitForLine(containing: "correcting the retained state an earlier run left")
-            try await recorder.waitFor("belt/\(id)/connection", after: beforeRestart) { $0.payloadString == "disconnected" }
+            try await recorder.waitFor("belt/\(id)/connection", after: beforeRestart) {
+                $0.payloadString == "disconnected"
+            }
             try await recorder.waitFor("belt/\(id)/mode", after: beforeRestart) { $0.payload.isEmpty }
-            try await recorder.waitFor("belt/\(id)/connection", after: beforeRestart) { $0.payloadString == "connected" }
+            try await recorder.waitFor("belt/\(id)/connection", after: beforeRestart) {
+                $0.payloadString == "connected"
+            }
             try await recorder.waitFor("belt/\(id)/mode", after: beforeRestart) { !$0.payload.isEmpty }
 
             // The belt goes: its connection says so, its live state is gone, its info and navigation stay.
             let beforeLoss = recorder.mark
             belt.send(SIGKILL)
-            try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) { $0.payloadString == "disconnected" }
+            try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) {
+                $0.payloadString == "disconnected"
+            }
             let afterLoss = try await retained(world)
             #expect(afterLoss["belt/\(id)/connection"] == "disconnected")
             #expect(afterLoss["belt/\(id)/info"]?.contains(#""gateway":"test""#) == true)
             #expect(afterLoss["belt/\(id)/navigation"] == "stopped")
-            for leaf in Self.liveLeaves { #expect(afterLoss["belt/\(id)/\(leaf)"] == nil, "\(leaf) is cleared: \(afterLoss)") }
+            for leaf in Self.liveLeaves {
+                #expect(afterLoss["belt/\(id)/\(leaf)"] == nil, "\(leaf) is cleared: \(afterLoss)")
+            }
             await recorder.stop()
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The rogue world: a gateway with its defaults in a room full of strangers. Fake CPR bands (five in BlueZoo, as many
 /// as an adapter has slots; three on the real stack) advertise with names built to break topics, JSON and logs,
@@ -20,7 +20,8 @@ struct RogueWorldTests {
             let recorder = try await TopicRecorder(url: world.broker.url)
             var fakeAddresses: [String] = []
             for index in 1...fakes {
-                let fake = try await world.startSimulator(["cpr", "--name", Self.hostileNames[index - 1]], adapter: world.peripheralAdapter(index))
+                let fake = try await world.startSimulator(
+                    ["cpr", "--name", Self.hostileNames[index - 1]], adapter: world.peripheralAdapter(index))
                 fakeAddresses.append(try fake.simulatedAddress)
             }
             let belt = try await world.startSimulator(["belt"], adapter: world.peripheralAdapter(fakes + 1))
@@ -32,7 +33,9 @@ struct RogueWorldTests {
             try await recorder.waitUntilSeen(address)
             let mark = recorder.mark
             try recorder.publish("gatt2mqtt/test/request/connect", #"{"address":"\#(address)"}"#)
-            try await recorder.waitFor("gatt2mqtt/test/response/connect", after: mark) { $0.payloadString?.contains(#""ok":true"#) == true }
+            try await recorder.waitFor("gatt2mqtt/test/response/connect", after: mark) {
+                $0.payloadString?.contains(#""ok":true"#) == true
+            }
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             try await recorder.waitFor("belt/\(id)/heading")
 
@@ -50,7 +53,9 @@ struct RogueWorldTests {
                 #expect(split.isEmpty, "every line the gateway wrote is one log entry: \(split.prefix(5))")
                 #expect(!process.lines.contains { $0.text.contains("no free connection slot") })
                 for fake in fakeAddresses {
-                    #expect(!process.lines.contains { $0.text.contains("device found") && $0.text.contains(fake) }, "no session for \(fake)")
+                    #expect(
+                        !process.lines.contains { $0.text.contains("device found") && $0.text.contains(fake) },
+                        "no session for \(fake)")
                 }
             }
             await recorder.stop()
@@ -71,11 +76,15 @@ struct RogueWorldTests {
             let left = retained.filter { $0.key.contains(fakeID) || $0.value.contains(fake) }
             #expect(left.isEmpty, "nothing retained of \(fake): \(left)")
         }
-        #expect(retained.keys.filter { $0.hasPrefix("cpr/") }.isEmpty, "no CPR band topic at all: \(retained.keys.sorted())")
+        #expect(
+            retained.keys.filter { $0.hasPrefix("cpr/") }.isEmpty, "no CPR band topic at all: \(retained.keys.sorted())"
+        )
     }
 
     /// `2026-11-28T03:05:06+0000 info gatt2mqtt: …`: the daemon's stream log format.
     static func isLogEntry(_ line: String) -> Bool {
-        line.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} (trace|debug|info|notice|warning|error|critical) "#, options: .regularExpression) != nil
+        line.range(
+            of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} (trace|debug|info|notice|warning|error|critical) "#,
+            options: .regularExpression) != nil
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// TLS with certificates made here, a password file and an ACL on a real mosquitto.
 @Suite(.serialized)
@@ -15,22 +15,39 @@ struct SecurityTests {
         var serverKey: String { directory + "/server.key" }
 
         static func make() async throws -> Certificates {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-tls-\(UUID().uuidString.prefix(8))").path
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "g2m-tls-\(UUID().uuidString.prefix(8))"
+            ).path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let steps: [[String]] = [
-                ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=gatt2mqtt test CA",
-                 "-keyout", directory + "/ca.key", "-out", directory + "/ca.pem"],
-                ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=someone else",
-                 "-keyout", directory + "/other-ca.key", "-out", directory + "/other-ca.pem"],
-                ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", directory + "/server.key",
-                 "-out", directory + "/server.csr"],
-                ["x509", "-req", "-in", directory + "/server.csr", "-CA", directory + "/ca.pem", "-CAkey", directory + "/ca.key",
-                 "-CAcreateserial", "-days", "2", "-out", directory + "/server.pem", "-extfile", directory + "/san.cnf"],
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                    "-subj", "/CN=gatt2mqtt test CA",
+                    "-keyout", directory + "/ca.key", "-out", directory + "/ca.pem",
+                ],
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                    "-subj", "/CN=someone else",
+                    "-keyout", directory + "/other-ca.key", "-out", directory + "/other-ca.pem",
+                ],
+                [
+                    "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj",
+                    "/CN=127.0.0.1", "-keyout", directory + "/server.key",
+                    "-out", directory + "/server.csr",
+                ],
+                [
+                    "x509", "-req", "-in", directory + "/server.csr", "-CA", directory + "/ca.pem", "-CAkey",
+                    directory + "/ca.key",
+                    "-CAcreateserial", "-days", "2", "-out", directory + "/server.pem", "-extfile",
+                    directory + "/san.cnf",
+                ],
             ]
             try "subjectAltName=IP:127.0.0.1\n".write(toFile: directory + "/san.cnf", atomically: true, encoding: .utf8)
             for step in steps {
                 let openssl = try ManagedProcess.launch("openssl", arguments: step, name: "openssl")
-                guard try await openssl.waitForExit(timeout: .seconds(60)) == .exited(0) else { throw WorldFailure(description: openssl.outputText) }
+                guard try await openssl.waitForExit(timeout: .seconds(60)) == .exited(0) else {
+                    throw WorldFailure(description: openssl.outputText)
+                }
             }
             return Certificates(directory: directory)
         }
@@ -46,12 +63,14 @@ struct SecurityTests {
         let start = try #require(lines.firstIndex { $0.hasPrefix("    ") })
         let block = lines[start...].prefix { $0.hasPrefix("    ") || $0.isEmpty }
         let acl = block.map { $0.dropFirst(min(4, $0.count)) }.joined(separator: "\n")
-        #expect(acl.contains("user gatt2mqtt") && acl.contains("user operator") && acl.contains("user dashboard"), "\(acl)")
+        #expect(
+            acl.contains("user gatt2mqtt") && acl.contains("user operator") && acl.contains("user dashboard"), "\(acl)")
         return acl
     }
 
     static let users = [
-        "gatt2mqtt": password, "operator": "operator-pw", "dashboard": "dashboard-pw", "homeassistant": "homeassistant-pw",
+        "gatt2mqtt": password, "operator": "operator-pw", "dashboard": "dashboard-pw",
+        "homeassistant": "homeassistant-pw",
     ]
 
     private func broker(_ certificates: Certificates) throws -> MosquittoBroker.Options {
@@ -61,32 +80,38 @@ struct SecurityTests {
         let acl = certificates.directory + "/acl"
         try Self.readmeACL().write(toFile: acl, atomically: true, encoding: .utf8)
         options.extraConfiguration = [
-            "cafile \(certificates.ca)", "certfile \(certificates.serverCertificate)", "keyfile \(certificates.serverKey)",
+            "cafile \(certificates.ca)", "certfile \(certificates.serverCertificate)",
+            "keyfile \(certificates.serverKey)",
             "acl_file \(acl)",
         ]
         return options
     }
 
     /// Starts the daemon from a configuration file (TLS, user, password file) in the world.
-    private func startBridge(_ world: TestWorld, ca: String, password: String, directory: String) throws -> ManagedProcess {
+    private func startBridge(_ world: TestWorld, ca: String, password: String, directory: String) throws
+        -> ManagedProcess
+    {
         try password.write(toFile: directory + "/password", atomically: true, encoding: .utf8)
         try """
-            broker:
-              url: mqtts://127.0.0.1:\(world.broker.port)
-              username: gatt2mqtt
-              password_file: password
-              tls:
-                ca_file: \(ca)
-            gateway: {name: test}
-            adapter: hci0
-            devices: {auto_connect: all}
-            log_level: debug
-            health_s: 1
-            """.write(toFile: directory + "/gatt2mqtt.yaml", atomically: true, encoding: .utf8)
-        return try world.launch(ProjectPaths.binary("gatt2mqtt"), ["--config", directory + "/gatt2mqtt.yaml"], name: "gatt2mqtt")
+        broker:
+          url: mqtts://127.0.0.1:\(world.broker.port)
+          username: gatt2mqtt
+          password_file: password
+          tls:
+            ca_file: \(ca)
+        gateway: {name: test}
+        adapter: hci0
+        devices: {auto_connect: all}
+        log_level: debug
+        health_s: 1
+        """.write(toFile: directory + "/gatt2mqtt.yaml", atomically: true, encoding: .utf8)
+        return try world.launch(
+            ProjectPaths.binary("gatt2mqtt"), ["--config", directory + "/gatt2mqtt.yaml"], name: "gatt2mqtt")
     }
 
-    private func client(_ world: TestWorld, _ certificates: Certificates, user: String, password: String) async throws -> TopicRecorder {
+    private func client(_ world: TestWorld, _ certificates: Certificates, user: String, password: String) async throws
+        -> TopicRecorder
+    {
         var configuration = try MQTTConfiguration(url: "mqtts://127.0.0.1:\(world.broker.port)")
         configuration.tls = MQTTTLSConfiguration(caFile: certificates.ca)
         configuration.username = user
@@ -114,10 +139,12 @@ struct SecurityTests {
             let id = try belt.simulatedID
             let secured = SecuredBelt(
                 world: world, belt: belt, id: id,
-                daemon: try startBridge(world, ca: certificates.ca, password: Self.password, directory: certificates.directory),
+                daemon: try startBridge(
+                    world, ca: certificates.ca, password: Self.password, directory: certificates.directory),
                 operatorClient: try await client(world, certificates, user: "operator", password: "operator-pw"),
                 dashboard: try await client(world, certificates, user: "dashboard", password: "dashboard-pw"),
-                homeAssistant: try await client(world, certificates, user: "homeassistant", password: "homeassistant-pw"))
+                homeAssistant: try await client(
+                    world, certificates, user: "homeassistant", password: "homeassistant-pw"))
             try await withCleanUp({
                 for client in [secured.operatorClient, secured.dashboard, secured.homeAssistant] { await client.stop() }
             }) {
@@ -134,11 +161,15 @@ struct SecurityTests {
             let before = belt.lineCount
             try dashboard.publish("belt/\(id)/cmd/vibrate", #"{"direction":45,"switch_to_app":true}"#)
             try secured.operatorClient.publish("belt/\(id)/cmd/vibrate", #"{"direction":90,"switch_to_app":true}"#)
-            try await belt.waitForLine(after: before) { $0.hasPrefix("WRITE 0000fe03-0000-1000-8000-00805f9b34fb 0201aaaa0000035a00") }
+            try await belt.waitForLine(after: before) {
+                $0.hasPrefix("WRITE 0000fe03-0000-1000-8000-00805f9b34fb 0201aaaa0000035a00")
+            }
             try await belt.caughtUp()
             let vibrations = belt.lines.dropFirst(before).filter { $0.text.hasPrefix("WRITE 0000fe03") }
             #expect(vibrations.count == 1, "only the operator's command ran: \(vibrations.map(\.text))")
-            #expect(try await dashboard.waitFor("belt/\(id)/heading").payloadString != nil, "the dashboard still reads telemetry")
+            #expect(
+                try await dashboard.waitFor("belt/\(id)/heading").payloadString != nil,
+                "the dashboard still reads telemetry")
             #expect(!secured.daemon.outputText.contains(Self.password), "the password is never logged")
         }
     }
@@ -150,14 +181,19 @@ struct SecurityTests {
         try await withSecuredBelt { secured in
             let (id, operatorClient, dashboard) = (secured.id, secured.operatorClient, secured.dashboard)
             // A response topic outside the reply space gets nothing; the answer goes to the device's reply topic.
-            try operatorClient.publish("belt/\(id)/cmd/mode", #"{"mode":"app","transaction":"plug"}"#, responseTopic: "cmnd/plug/POWER")
-            let fallback = try await dashboard.waitFor("belt/\(id)/reply") { $0.payloadString?.contains(#""transaction":"plug""#) == true }
+            try operatorClient.publish(
+                "belt/\(id)/cmd/mode", #"{"mode":"app","transaction":"plug"}"#, responseTopic: "cmnd/plug/POWER")
+            let fallback = try await dashboard.waitFor("belt/\(id)/reply") {
+                $0.payloadString?.contains(#""transaction":"plug""#) == true
+            }
             #expect(fallback.payloadString == #"{"command":"mode","ok":true,"transaction":"plug"}"#)
             // One inside it is answered there, with the correlation data.
-            try operatorClient.publish("belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/operator/1", correlation: [0x2A])
+            try operatorClient.publish(
+                "belt/\(id)/cmd/mode", #"{"mode":"app"}"#, responseTopic: "reply/operator/1", correlation: [0x2A])
             let answer = try await operatorClient.waitFor("reply/operator/1")
             #expect(answer.payloadString == #"{"command":"mode","ok":true}"# && answer.correlationData == [0x2A])
-            #expect(dashboard.messages(on: "cmnd/plug/POWER").isEmpty, "the gateway wrote nothing on the stranger's topic")
+            #expect(
+                dashboard.messages(on: "cmnd/plug/POWER").isEmpty, "the gateway wrote nothing on the stranger's topic")
 
             // Everything the gateway publishes still goes through: device state, Home Assistant's configs (again after
             // its birth message), the gateway's health and inventory.
@@ -173,7 +209,9 @@ struct SecurityTests {
             let broker = try #require(secured.world.broker.process)
             try dashboard.publish("homeassistant/status", "online")
             try await broker.waitForLine(containing: "Denied PUBLISH from \(dashboard.client.configuration.clientID) ")
-            #expect(!broker.outputText.contains("Denied PUBLISH from gatt2mqtt-test "), "the ACL refused the gateway a topic it publishes")
+            #expect(
+                !broker.outputText.contains("Denied PUBLISH from gatt2mqtt-test "),
+                "the ACL refused the gateway a topic it publishes")
         }
     }
 
@@ -184,12 +222,16 @@ struct SecurityTests {
         try await TestWorld.with(broker: try broker(certificates)) { world in
             let daemon = try startBridge(
                 world, ca: fault == "wrong CA" ? certificates.otherCA : certificates.ca,
-                password: fault == "wrong password" ? "not-the-password" : Self.password, directory: certificates.directory)
+                password: fault == "wrong password" ? "not-the-password" : Self.password,
+                directory: certificates.directory)
             let exit = try await daemon.waitForExit(timeout: .seconds(20))
             #expect(exit != .exited(0))
             let log = daemon.outputText
             #expect(log.contains("cannot use the broker"), "\(log)")
-            #expect(fault == "wrong CA" ? log.lowercased().contains("tls") || log.lowercased().contains("certificate") : log.contains("refused"))
+            #expect(
+                fault == "wrong CA"
+                    ? log.lowercased().contains("tls") || log.lowercased().contains("certificate")
+                    : log.contains("refused"))
             #expect(!log.contains(Self.password) && !log.contains("not-the-password"))
         }
     }

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 extension ManagedProcess {
     /// The Bluetooth address a virtual peripheral announced on its `READY <family> <address> <name>` line.

@@ -6,7 +6,9 @@ final class TemporaryConfiguration {
     let path: String
 
     init(_ yaml: String) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-\(UUID().uuidString.prefix(8)).yaml").path
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("g2m-\(UUID().uuidString.prefix(8)).yaml")
+            .path
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
     }
 

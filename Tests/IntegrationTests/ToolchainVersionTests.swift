@@ -1,19 +1,22 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// TOOLCHAINS is the one statement of the compiler that makes each architecture's release: swift.org's
 /// toolchain for amd64 (`.swift-version`, which swiftly reads, names the same one for development) and
 /// Debian's swiftlang for arm64 (cross-compiled). The container's builder stage, Package.swift, the
 /// README and the cross scripts are kept in agreement with it here.
 struct ToolchainVersionTests {
-    static func read(_ file: String) throws -> String { try String(contentsOfFile: ProjectPaths.root + "/" + file, encoding: .utf8) }
+    static func read(_ file: String) throws -> String {
+        try String(contentsOfFile: ProjectPaths.root + "/" + file, encoding: .utf8)
+    }
 
     /// TOOLCHAINS' line for an architecture: its source and version.
     static func stated(for arch: String) throws -> (source: String, version: String) {
         let lines = try read("TOOLCHAINS").split(separator: "\n").filter { !$0.hasPrefix("#") }
-        let fields = try #require(lines.map { $0.split(separator: " ") }.first { $0.first == Substring(arch) },
-                                  "TOOLCHAINS has a line for \(arch)")
+        let fields = try #require(
+            lines.map { $0.split(separator: " ") }.first { $0.first == Substring(arch) },
+            "TOOLCHAINS has a line for \(arch)")
         try #require(fields.count == 3, "TOOLCHAINS' \(arch) line is ARCH SOURCE VERSION")
         return (String(fields[1]), String(fields[2]))
     }
@@ -49,7 +52,9 @@ struct ToolchainVersionTests {
         let asked = tools.split(separator: ".").compactMap { Int($0) }
         for arch in ["amd64", "arm64"] {
             let stated = try Self.numbers(try Self.stated(for: arch).version)
-            #expect(!stated.lexicographicallyPrecedes(asked), "swift-tools-version \(tools) needs a toolchain no newer than \(arch)'s")
+            #expect(
+                !stated.lexicographicallyPrecedes(asked),
+                "swift-tools-version \(tools) needs a toolchain no newer than \(arch)'s")
         }
     }
 

@@ -1,5 +1,5 @@
-import MQTT
 import Locks
+import MQTT
 import TestSupport
 
 /// Subscribes to everything on a broker and lets a test wait for the message it expects.
@@ -42,7 +42,7 @@ final class TopicRecorder: Sendable {
                     for key in ready.keys { state.waiters[key] = nil }
                     return ready.values.map(\.continuation)
                 }
-                matched.forEach { $0.resume(returning: message) }
+                for waiter in matched { waiter.resume(returning: message) }
             }
         }
         client.start()
@@ -60,7 +60,8 @@ final class TopicRecorder: Sendable {
     /// Waits for the first message (received so far or later) on `topic` that satisfies `predicate`.
     @discardableResult
     func waitFor(
-        _ topic: String, after mark: Int = 0, timeout: Duration? = nil, where predicate: @escaping @Sendable (MQTTMessage) -> Bool = { _ in true }
+        _ topic: String, after mark: Int = 0, timeout: Duration? = nil,
+        where predicate: @escaping @Sendable (MQTTMessage) -> Bool = { _ in true }
     ) async throws -> MQTTMessage {
         let timeout = timeout ?? .seconds(20) * BlueZWorld.patience
         let state = state
@@ -75,12 +76,18 @@ final class TopicRecorder: Sendable {
         }
         // A timeout names what did arrive on the topic, so that a failure in CI explains itself.
         let seen = { [state] in
-            let payloads = state.withLock { $0.received.dropFirst(mark).filter { $0.topic == topic }.suffix(3).map { $0.payloadString ?? "<binary>" } }
-            return "a message on \(topic) (the last seen there: \(payloads.isEmpty ? "none" : payloads.joined(separator: " | ")))"
+            let payloads = state.withLock {
+                $0.received.dropFirst(mark).filter { $0.topic == topic }.suffix(3).map {
+                    $0.payloadString ?? "<binary>"
+                }
+            }
+            return
+                "a message on \(topic) (the last seen there: \(payloads.isEmpty ? "none" : payloads.joined(separator: " | ")))"
         }
         let message: MQTTMessage
         do {
-            message = try await waitOnce(topic, mark: mark, key: key, timeout: timeout, predicate: predicate, cancel: cancel)
+            message = try await waitOnce(
+                topic, mark: mark, key: key, timeout: timeout, predicate: predicate, cancel: cancel)
         } catch is TimeoutError {
             throw TimeoutError(what: seen(), duration: timeout)
         }
@@ -97,7 +104,11 @@ final class TopicRecorder: Sendable {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     let early = state.withLock { state -> MQTTMessage? in
-                        if let match = state.received.dropFirst(mark).first(where: { $0.topic == topic && predicate($0) }) { return match }
+                        if let match = state.received.dropFirst(mark).first(where: {
+                            $0.topic == topic && predicate($0)
+                        }) {
+                            return match
+                        }
                         state.waiters[key] = Waiter(topic: topic, predicate: predicate, continuation: continuation)
                         return nil
                     }
@@ -115,12 +126,18 @@ final class TopicRecorder: Sendable {
         let marker = "test/marker/\(UInt64.random(in: 0...UInt64.max))"
         try publish(marker, "")
         try await waitFor(marker, after: 0)
-        return Dictionary(messages.filter(\.retain).map { ($0.topic, $0.payloadString ?? "") }, uniquingKeysWith: { _, last in last })
+        return Dictionary(
+            messages.filter(\.retain).map { ($0.topic, $0.payloadString ?? "") }, uniquingKeysWith: { _, last in last })
     }
 
-    func publish(_ topic: String, _ payload: String, retain: Bool = false, responseTopic: String? = nil, correlation: [UInt8]? = nil) throws {
-        try client.publish(MQTTMessage(
-            topic: topic, string: payload, qos: .atLeastOnce, retain: retain, responseTopic: responseTopic, correlationData: correlation))
+    func publish(
+        _ topic: String, _ payload: String, retain: Bool = false, responseTopic: String? = nil,
+        correlation: [UInt8]? = nil
+    ) throws {
+        try client.publish(
+            MQTTMessage(
+                topic: topic, string: payload, qos: .atLeastOnce, retain: retain, responseTopic: responseTopic,
+                correlationData: correlation))
     }
 
     func stop() async {
@@ -135,6 +152,8 @@ extension TopicRecorder {
     func waitUntilSeen(_ address: String, gateway: String = "test") async throws {
         let mark = mark
         try publish("gatt2mqtt/\(gateway)/request/scan", #"{"duration_s":30}"#)
-        try await waitFor("gatt2mqtt/\(gateway)/scan", after: mark) { $0.payloadString?.contains(#""address":"\#(address)""#) == true }
+        try await waitFor("gatt2mqtt/\(gateway)/scan", after: mark) {
+            $0.payloadString?.contains(#""address":"\#(address)""#) == true
+        }
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The daemon's version and its log as an operator meets them: `--version`, lines with journal priorities when
 /// standard error is the journal, and SIGHUP changing the log level without a restart.
 @Suite(.serialized)
 struct VersionAndLoggingEndToEndTests {
     @Test func versionPrintsTheVersionFile() async throws {
-        let daemon = try ManagedProcess.launch(ProjectPaths.binary("gatt2mqtt"), arguments: ["--version"], name: "gatt2mqtt")
+        let daemon = try ManagedProcess.launch(
+            ProjectPaths.binary("gatt2mqtt"), arguments: ["--version"], name: "gatt2mqtt")
         #expect(try await daemon.waitForExit() == .exited(0))
         #expect(daemon.lines.map(\.text) == [try ProjectPaths.version()])
     }
@@ -17,8 +18,11 @@ struct VersionAndLoggingEndToEndTests {
     /// chroot without /proc) in a mount namespace of its own.
     @Test func withoutItsCommandLineItRefusesToRun() async throws {
         let blind = try ManagedProcess.launch(
-            "unshare", arguments: ["--map-root-user", "--mount", "sh", "-c", #"mount -t tmpfs none /proc && exec "$0" --version"#,
-                                   ProjectPaths.binary("gatt2mqtt")], name: "gatt2mqtt")
+            "unshare",
+            arguments: [
+                "--map-root-user", "--mount", "sh", "-c", #"mount -t tmpfs none /proc && exec "$0" --version"#,
+                ProjectPaths.binary("gatt2mqtt"),
+            ], name: "gatt2mqtt")
         #expect(try await blind.waitForExit() == .exited(2))
         #expect(blind.lines.map(\.text) == ["gatt2mqtt: cannot read the command line (is /proc mounted?)"])
     }
@@ -30,20 +34,30 @@ struct VersionAndLoggingEndToEndTests {
     /// a bus it cannot reach, and a configuration it refuses. ArgumentParser printed the first bare (info).
     @Test func whyTheDaemonStoppedIsAtErrorPriority() async throws {
         let unreachable = try ManagedProcess.launch(
-            "/bin/sh", arguments: ["-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--broker", "mqtt://127.0.0.1:1"],
+            "/bin/sh",
+            arguments: [
+                "-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--broker", "mqtt://127.0.0.1:1",
+            ],
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/gatt2mqtt-test-bus"], name: "gatt2mqtt")
         #expect(try await unreachable.waitForExit() == .exited(1))
         let lines = unreachable.lines.map(\.text)
         for line in lines {
-            #expect(line.range(of: #"^<[2-7]>"#, options: .regularExpression) != nil, "every line has a priority: \(line)")
+            #expect(
+                line.range(of: #"^<[2-7]>"#, options: .regularExpression) != nil, "every line has a priority: \(line)")
         }
         let last = try #require(lines.last)
-        #expect(last.range(of: #"^<[0-3]>"#, options: .regularExpression) != nil && last.contains("/nonexistent/gatt2mqtt-test-bus"), "\(lines)")
+        #expect(
+            last.range(of: #"^<[0-3]>"#, options: .regularExpression) != nil
+                && last.contains("/nonexistent/gatt2mqtt-test-bus"), "\(lines)")
 
         let misconfigured = try ManagedProcess.launch(
-            "/bin/sh", arguments: ["-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--adapter-slots", "0"], name: "gatt2mqtt")
+            "/bin/sh",
+            arguments: ["-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--adapter-slots", "0"],
+            name: "gatt2mqtt")
         #expect(try await misconfigured.waitForExit() == .exited(78))
-        #expect(misconfigured.lines.map(\.text).allSatisfy { $0.hasPrefix("<3>gatt2mqtt: configuration error: ") }, "\(misconfigured.outputText)")
+        #expect(
+            misconfigured.lines.map(\.text).allSatisfy { $0.hasPrefix("<3>gatt2mqtt: configuration error: ") },
+            "\(misconfigured.outputText)")
         #expect(!misconfigured.lines.isEmpty)
     }
 
@@ -54,7 +68,11 @@ struct VersionAndLoggingEndToEndTests {
         let broker = try await MosquittoBroker.start()
         let bus = try await PrivateBus.start()
         let daemon = try ManagedProcess.launch(
-            "/bin/sh", arguments: ["-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--broker", broker.url, "--gateway", "busless"],
+            "/bin/sh",
+            arguments: [
+                "-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--broker", broker.url, "--gateway",
+                "busless",
+            ],
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], name: "gatt2mqtt")
         try await withCleanUp({
             await daemon.terminate()
@@ -64,13 +82,18 @@ struct VersionAndLoggingEndToEndTests {
         }) {
             let recorder = try await TopicRecorder(url: broker.url)
             defer { Task { await recorder.stop() } }
-            try await recorder.waitFor("gatt2mqtt/busless/status", timeout: .seconds(30)) { $0.payloadString == "online" }
+            try await recorder.waitFor("gatt2mqtt/busless/status", timeout: .seconds(30)) {
+                $0.payloadString == "online"
+            }
             let mark = recorder.mark
             await bus.stop()
             #expect(try await daemon.waitForExit() == .exited(1))
             let last = try #require(daemon.lines.map(\.text).last)
-            #expect(last.hasPrefix("<2>") && last.contains("stopped: lost the D-Bus system bus"), "\(daemon.outputText)")
-            try await recorder.waitFor("gatt2mqtt/busless/status", after: mark, timeout: .seconds(10)) { $0.payloadString == "offline" }
+            #expect(
+                last.hasPrefix("<2>") && last.contains("stopped: lost the D-Bus system bus"), "\(daemon.outputText)")
+            try await recorder.waitFor("gatt2mqtt/busless/status", after: mark, timeout: .seconds(10)) {
+                $0.payloadString == "offline"
+            }
         }
     }
 
@@ -79,10 +102,15 @@ struct VersionAndLoggingEndToEndTests {
     @Test func linesForTheJournalCarryTheirPriorityAndNoTimestamp() async throws {
         try await TestWorld.with { world in
             let daemon = try world.launch(
-                "/bin/sh", ["-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--broker", world.broker.url, "--adapter", world.bridgeAdapters[0],
-                            "--gateway", "journal", "--log-level", "info"], name: "gatt2mqtt")
+                "/bin/sh",
+                [
+                    "-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--broker", world.broker.url,
+                    "--adapter", world.bridgeAdapters[0],
+                    "--gateway", "journal", "--log-level", "info",
+                ], name: "gatt2mqtt")
             let version = try ProjectPaths.version()
-            try await daemon.waitForLine(containing: "<6>info gatt2mqtt: configuration=none gatt2mqtt \(version) starting")
+            try await daemon.waitForLine(
+                containing: "<6>info gatt2mqtt: configuration=none gatt2mqtt \(version) starting")
             try await daemon.waitForLine(containing: "bridge running")
             let recorder = try await TopicRecorder(url: world.broker.url)
             try recorder.publish("gatt2mqtt/journal/request/connect", "not json")
@@ -94,8 +122,12 @@ struct VersionAndLoggingEndToEndTests {
             let lines = daemon.lines.map(\.text)
             #expect(!lines.isEmpty)
             for line in lines {
-                #expect(line.range(of: #"^<[2-7]>"#, options: .regularExpression) != nil, "every line has a priority: \(line)")
-                #expect(line.range(of: #"\d{4}-\d\d-\d\dT\d\d:"#, options: .regularExpression) == nil, "and no timestamp: \(line)")
+                #expect(
+                    line.range(of: #"^<[2-7]>"#, options: .regularExpression) != nil,
+                    "every line has a priority: \(line)")
+                #expect(
+                    line.range(of: #"\d{4}-\d\d-\d\dT\d\d:"#, options: .regularExpression) == nil,
+                    "and no timestamp: \(line)")
             }
             #expect(!lines.contains { $0.hasPrefix("<7>") }, "nothing below the info level")
         }
@@ -103,12 +135,17 @@ struct VersionAndLoggingEndToEndTests {
 
     @Test func sighupReloadsTheLogLevelAndAnythingElseWaitsForARestart() async throws {
         try await TestWorld.with { world in
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("g2m-\(UUID().uuidString.prefix(8)).yaml").path
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "g2m-\(UUID().uuidString.prefix(8)).yaml"
+            ).path
             defer { try? FileManager.default.removeItem(atPath: file) }
             try "log_level: info\n".write(toFile: file, atomically: true, encoding: .utf8)
             let daemon = try world.launch(
                 ProjectPaths.binary("gatt2mqtt"),
-                ["--config", file, "--broker", world.broker.url, "--adapter", world.bridgeAdapters[0], "--gateway", "reload"], name: "gatt2mqtt")
+                [
+                    "--config", file, "--broker", world.broker.url, "--adapter", world.bridgeAdapters[0], "--gateway",
+                    "reload",
+                ], name: "gatt2mqtt")
             try await daemon.waitForLine(containing: "bridge running", timeout: .seconds(20))
             try "log_level: debug\n".write(toFile: file, atomically: true, encoding: .utf8)
             var mark = daemon.lineCount

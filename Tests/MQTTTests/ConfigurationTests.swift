@@ -84,11 +84,17 @@ import Testing
             registry.addSubscription(filter, qos: .atLeastOnce)
         }
         registry.addSubscription("belt/+/info", qos: .atMostOnce)
-        #expect(registry.orderedSubscriptions.map(\.filter) == ["gatt2mqtt/gw/request/+", "belt/+/info", "a5/+/info", "gatt2mqtt/gw/status"])
+        #expect(
+            registry.orderedSubscriptions.map(\.filter) == [
+                "gatt2mqtt/gw/request/+", "belt/+/info", "a5/+/info", "gatt2mqtt/gw/status",
+            ])
         #expect(registry.orderedSubscriptions[1].qos == .atMostOnce, "subscribed again: the new QoS, the first place")
         registry.removeSubscription("belt/+/info")
         registry.addSubscription("belt/+/info", qos: .atLeastOnce)
-        #expect(registry.orderedSubscriptions.map(\.filter) == ["gatt2mqtt/gw/request/+", "a5/+/info", "gatt2mqtt/gw/status", "belt/+/info"])
+        #expect(
+            registry.orderedSubscriptions.map(\.filter) == [
+                "gatt2mqtt/gw/request/+", "a5/+/info", "gatt2mqtt/gw/status", "belt/+/info",
+            ])
     }
 
     /// A fleet gateway's device state waits after a reconnect: withheld, then published again or forgotten.
@@ -109,7 +115,9 @@ import Testing
         _ = registry.messagesToRestore()
         #expect(registry.takeWithheld(under: "belt/c/", keep: false).isEmpty)
         #expect(!registry.retainedMessages.contains { $0.topic == "belt/c/owner" })
-        #expect(registry.withheld == ["belt/a/owner", "belt/a/info", "belt/b/owner"], "withheld again by the second restore")
+        #expect(
+            registry.withheld == ["belt/a/owner", "belt/a/info", "belt/b/owner"], "withheld again by the second restore"
+        )
     }
 
     @Test func aConfigurationPrintedAnywhereHidesItsPassword() throws {

@@ -29,7 +29,8 @@ func withTLSBroker(_ body: (MosquittoBroker, MQTTTLSConfiguration) async throws 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let certificate = folder + "/broker.pem", key = folder + "/broker.key"
+    let certificate = folder + "/broker.pem"
+    let key = folder + "/broker.key"
     let openssl = try ManagedProcess.launch(
         "openssl",
         arguments: [
@@ -100,7 +101,9 @@ extension MosquittoBroker {
 func waitUntil(timeout: Duration, _ condition: @escaping @Sendable () -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
-        guard ContinuousClock.now < deadline else { throw MosquittoBroker.StartFailure(description: "condition not met within \(timeout)") }
+        guard ContinuousClock.now < deadline else {
+            throw MosquittoBroker.StartFailure(description: "condition not met within \(timeout)")
+        }
         try await Task.sleep(for: .milliseconds(20))
     }
 }

@@ -21,7 +21,8 @@ import Testing
 
             // Nothing else goes out: only the host's ticks keep the connection alive.
             let log = try broker.log
-            try await log.waitForLine(containing: "Received PINGREQ from hosted", after: log.lineCount, timeout: .seconds(12))
+            try await log.waitForLine(
+                containing: "Received PINGREQ from hosted", after: log.lineCount, timeout: .seconds(12))
             try await log.waitForLine(containing: "Sending PINGRESP to hosted", timeout: .seconds(2))
             #expect(client.isConnected)
             #expect(client.statistics.reconnects == 0)
@@ -54,7 +55,9 @@ import Testing
     /// both ways, a burst whose packets only queue (threaded mode) and are written by the host, and the keep-alive.
     @Test func overTLSTheHostServesTheSocketToo() async throws {
         try await withRidingClient(tls: true, { $0.keepAlive = 5 }) { broker, tls, client in
-            try await broker.mosquittoPub(["-t", "hosted/cmd/go", "-m", "secure", "-q", "1", "--cafile", try #require(tls.caFile)])
+            try await broker.mosquittoPub([
+                "-t", "hosted/cmd/go", "-m", "secure", "-q", "1", "--cafile", try #require(tls.caFile),
+            ])
             #expect(try await nextMessage(from: client).payloadString == "secure")
 
             let listener = try await broker.connectedClient("listener") { $0.tls = tls }
@@ -68,7 +71,8 @@ import Testing
             await listener.stop()
 
             let log = try broker.log
-            try await log.waitForLine(containing: "Received PINGREQ from hosted", after: log.lineCount, timeout: .seconds(12))
+            try await log.waitForLine(
+                containing: "Received PINGREQ from hosted", after: log.lineCount, timeout: .seconds(12))
             #expect(client.isConnected && client.statistics.reconnects == 0)
         }
     }
@@ -95,14 +99,21 @@ import Testing
         try await PrivateBus.with { bus in
             try await withTLSBroker { broker, settings in
                 let host = try DBusConnection(address: bus.address)
-                try await ride(broker, host: host, { configure(&$0); $0.tls = settings }) { client in try await body(broker, settings, client) }
+                try await ride(
+                    broker, host: host,
+                    {
+                        configure(&$0)
+                        $0.tls = settings
+                    }
+                ) { client in try await body(broker, settings, client) }
                 host.close()
             }
         }
     }
 
     private func ride(
-        _ broker: MosquittoBroker, host: DBusConnection, _ configure: (inout MQTTConfiguration) -> Void, _ body: (MQTTClient) async throws -> Void
+        _ broker: MosquittoBroker, host: DBusConnection, _ configure: (inout MQTTConfiguration) -> Void,
+        _ body: (MQTTClient) async throws -> Void
     ) async throws {
         let client = try broker.makeClient("hosted", configure)
         client.start(host: host)

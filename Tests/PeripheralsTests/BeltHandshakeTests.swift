@@ -33,7 +33,9 @@ import Testing
             .requestAdvancedParameter(.accuracySignal), expectPrefix: [0x10, 0x03])
         #expect(accuracyStep.isAnswered(by: .parameter(.accuracySignal(.default))))
         #expect(BeltHandshakeStep.readFirmware.isAnswered(by: .firmware(BeltFirmwareInfo(version: 52))))
-        #expect(BeltHandshakeStep.readBattery.isAnswered(by: .battery(BeltBatteryStatus(powerStatus: .battery, levelPercent: 50, timeSeconds: 60))))
+        #expect(
+            BeltHandshakeStep.readBattery.isAnswered(
+                by: .battery(BeltBatteryStatus(powerStatus: .battery, levelPercent: 50, timeSeconds: 60))))
         #expect(!BeltHandshakeStep.readBattery.isAnswered(by: .firmware(BeltFirmwareInfo(version: 52))))
         #expect(!BeltHandshakeStep.subscribe(BeltGATT.Characteristic.keepAlive).isAnswered(by: .keepAlive(mode: .app)))
     }
@@ -90,7 +92,8 @@ import Testing
                     characteristic: BeltGATT.Characteristic.batteryStatus, bytes: belt.battery.encoded())
                 #expect(step.isAnswered(by: value))
                 guard case .battery(let status) = value else { continue }
-                #expect(status.levelPercent == belt.battery.levelPercent && status.powerStatus == belt.battery.powerStatus)
+                #expect(
+                    status.levelPercent == belt.battery.levelPercent && status.powerStatus == belt.battery.powerStatus)
             }
         }
         #expect(progress.isComplete)

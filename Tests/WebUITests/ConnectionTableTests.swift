@@ -25,7 +25,8 @@ struct ConnectionTableTests {
         table.reached(.authenticated, 4)
         #expect(table.open(5, from: owner) == .init(admitted: true, evicted: [2]), "then the one that never logged in")
         table.reached(.authenticated, 5)
-        #expect(table.open(6, from: owner) == .init(admitted: false, evicted: []), "every connection is logged in: refused")
+        #expect(
+            table.open(6, from: owner) == .init(admitted: false, evicted: []), "every connection is logged in: refused")
         #expect(table.count == 3)
     }
 

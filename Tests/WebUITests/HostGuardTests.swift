@@ -15,7 +15,10 @@ struct HostGuardTests {
 
     @Test func addressesLocalhostAndTheListenHostAreServed() throws {
         let loopback = try options()
-        for authority in ["127.0.0.1:8080", "127.0.0.1", "192.168.1.20:8080", "[::1]:8080", "localhost:8080", "LOCALHOST", "localhost.:8080"] {
+        for authority in [
+            "127.0.0.1:8080", "127.0.0.1", "192.168.1.20:8080", "[::1]:8080", "localhost:8080", "LOCALHOST",
+            "localhost.:8080",
+        ] {
             #expect(Guard.isAllowed(authority: authority, options: loopback), "\(authority)")
         }
         #expect(Guard.isAllowed(authority: "gw-kitchen:8080", options: try options("gw-kitchen:8080")))
@@ -24,8 +27,10 @@ struct HostGuardTests {
     /// The rebinding attacker's name, and anything that is not a plain host.
     @Test func otherNamesAreRefused() throws {
         let loopback = try options()
-        for authority in [nil, "", "evil.example:8080", "evil.example", "127.0.0.1.evil.example", "localhost.evil.example:8080",
-                          "localhost:80x", "256.1.1.1:8080", "1.2.3:8080", "[::1"] as [String?] {
+        for authority in [
+            nil, "", "evil.example:8080", "evil.example", "127.0.0.1.evil.example", "localhost.evil.example:8080",
+            "localhost:80x", "256.1.1.1:8080", "1.2.3:8080", "[::1",
+        ] as [String?] {
             #expect(!Guard.isAllowed(authority: authority, options: loopback), "\(authority ?? "no Host")")
         }
     }

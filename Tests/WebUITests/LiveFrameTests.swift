@@ -11,11 +11,15 @@ struct LiveFrameTests {
 
     @Test func helloCarriesEachFamilysCommandsCardsAndTheRequests() throws {
         let cards: [DeviceFamily: LivePageCard] = [
-            .belt: LivePageCard(label: "Belt", fields: [.init("heading", "Heading", unit: "°"), .init("mode", "Mode")], stream: ("heading", 0...360, true)),
+            .belt: LivePageCard(
+                label: "Belt", fields: [.init("heading", "Heading", unit: "°"), .init("mode", "Mode")],
+                stream: ("heading", 0...360, true)),
             .grip: LivePageCard(label: "Grip", fields: [.init("event", "Last event")], wide: true),
         ]
-        let hello = try object(LiveFrame.hello(
-            baseTopic: "site-a", catalogue: [.belt: [CommandExample(command: "mode", payload: "app")], .grip: []], cards: cards))
+        let hello = try object(
+            LiveFrame.hello(
+                baseTopic: "site-a", catalogue: [.belt: [CommandExample(command: "mode", payload: "app")], .grip: []],
+                cards: cards))
         let families = try #require(hello["families"] as? [String: [String: Any]])
         #expect(families["belt"]?["label"] as? String == "Belt")
         #expect(families["belt"]?["fields"] as? [[String]] == [["heading", "Heading", "°"], ["mode", "Mode"]])
@@ -37,7 +41,8 @@ struct LiveFrameTests {
     }
 
     @Test func messagesKeepPayloadsVerbatimEvenWithQuotesAndSlashes() throws {
-        let frame = try object(LiveFrame.message(.init(topic: "belt/abc/info", payload: #"{"name":"a/\"b\""}"#, retained: true)))
+        let frame = try object(
+            LiveFrame.message(.init(topic: "belt/abc/info", payload: #"{"name":"a/\"b\""}"#, retained: true)))
         #expect(frame["topic"] as? String == "belt/abc/info")
         #expect(frame["payload"] as? String == #"{"name":"a/\"b\""}"#)
         #expect(frame["retained"] as? Bool == true)

@@ -22,7 +22,9 @@ struct LoginThrottleTests {
         for expected in [1, 2, 4, 8, 16, 30, 30] {
             _ = throttle.failed(attacker, at: at(now))
             #expect(throttle.verdict(for: attacker, at: at(now)) == .refuse(retryAfter: .seconds(expected)))
-            #expect(throttle.verdict(for: attacker, at: at(now + Double(expected) - 0.001)) != .check, "refused until the window ends")
+            #expect(
+                throttle.verdict(for: attacker, at: at(now + Double(expected) - 0.001)) != .check,
+                "refused until the window ends")
             now += Double(expected)
             #expect(throttle.verdict(for: attacker, at: at(now)) == .check, "checked again once it has")
         }
@@ -46,7 +48,9 @@ struct LoginThrottleTests {
         for _ in 1...8 { _ = throttle.failed(attacker, at: at(0)) }
         let quiet = throttle.policy.forgetAfter / .seconds(1)
         _ = throttle.failed(attacker, at: at(quiet))
-        #expect(throttle.verdict(for: attacker, at: at(quiet)) == .check, "after a quiet period the next failure is the first")
+        #expect(
+            throttle.verdict(for: attacker, at: at(quiet)) == .check,
+            "after a quiet period the next failure is the first")
     }
 
     @Test func theTableKeepsItsSizeAndDropsTheSourceThatFailedLongestAgo() {
@@ -62,7 +66,9 @@ struct LoginThrottleTests {
     @Test func refusalsAreTheirOwnAnswerAndDoNotLengthenTheWindow() {
         var throttle = LoginThrottle()
         for _ in 1...6 { _ = throttle.failed(attacker, at: at(0)) }
-        for _ in 1...1000 { #expect(throttle.verdict(for: attacker, at: at(0.5)) == .refuse(retryAfter: .milliseconds(500))) }
+        for _ in 1...1000 {
+            #expect(throttle.verdict(for: attacker, at: at(0.5)) == .refuse(retryAfter: .milliseconds(500)))
+        }
         #expect(throttle.verdict(for: attacker, at: at(1)) == .check)
     }
 
@@ -72,11 +78,15 @@ struct LoginThrottleTests {
         #expect(first == LoginThrottle.LogLine(source: attacker, failures: 1, sinceLastLine: 1, penalty: nil))
         for second in 1...4 { #expect(throttle.failed(attacker, at: at(Double(second))) == nil) }
         let refusing = throttle.failed(attacker, at: at(5))
-        #expect(refusing == LoginThrottle.LogLine(source: attacker, failures: 6, sinceLastLine: 5, penalty: .seconds(1)), "refusals start")
+        #expect(
+            refusing == LoginThrottle.LogLine(source: attacker, failures: 6, sinceLastLine: 5, penalty: .seconds(1)),
+            "refusals start")
         for second in 6...9 { #expect(throttle.failed(attacker, at: at(Double(second))) == nil) }
         _ = throttle.verdict(for: attacker, at: at(9.5))
         let next = throttle.failed(attacker, at: at(65))
-        #expect(next?.failures == 11 && next?.sinceLastLine == 6, "four failures and one refusal since the last line, and this one")
+        #expect(
+            next?.failures == 11 && next?.sinceLastLine == 6,
+            "four failures and one refusal since the last line, and this one")
         #expect(next?.penalty == .seconds(30))
         #expect(throttle.failed(owner, at: at(65)) != nil, "another source has its own line")
     }

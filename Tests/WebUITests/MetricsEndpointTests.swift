@@ -1,7 +1,7 @@
-@testable import Bridge
 import Prometheus
 import Testing
 
+@testable import Bridge
 @testable import WebUI
 
 struct MetricsEndpointTests {

@@ -11,7 +11,9 @@ struct PageCredentialsTests {
 
     private func basic(_ credentials: String) -> String { "Basic " + Data(credentials.utf8).base64EncodedString() }
 
-    private func check(_ credentials: PageCredentials, _ authorization: String?, token: String? = nil) async -> PageCredentials.Outcome {
+    private func check(_ credentials: PageCredentials, _ authorization: String?, token: String? = nil) async
+        -> PageCredentials.Outcome
+    {
         await credentials.check(authorization: authorization, queryToken: token)
     }
 
@@ -61,7 +63,8 @@ struct PageCredentialsTests {
     }
 
     @Test(arguments: [
-        "", "secret", String(phpHash.dropLast()), phpHash + "x", "$2x$" + phpHash.dropFirst(4), "$2y$03$" + phpHash.dropFirst(7),
+        "", "secret", String(phpHash.dropLast()), phpHash + "x", "$2x$" + phpHash.dropFirst(4),
+        "$2y$03$" + phpHash.dropFirst(7),
         "$2y$16$" + phpHash.dropFirst(7), "$2y$10$" + String(repeating: "!", count: 53),
     ])
     func onlyABcryptHashWithAReasonableCostIsTaken(_ text: String) {

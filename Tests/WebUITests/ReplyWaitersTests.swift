@@ -15,7 +15,8 @@ struct ReplyWaitersTests {
 
     @Test func withoutAReplyTheWaitEndsWithNil() async throws {
         let waiters = ReplyWaiters()
-        let reply = try await waiters.wait(for: .plain(topic: "belt/a/reply", name: "mode"), timeout: .milliseconds(50)) {}
+        let reply = try await waiters.wait(for: .plain(topic: "belt/a/reply", name: "mode"), timeout: .milliseconds(50))
+        {}
         #expect(reply == nil)
     }
 

@@ -7,14 +7,17 @@ import Testing
 struct TopicMirrorTests {
     private func mirror() throws -> TopicMirror {
         try TopicMirror(
-            mqtt: MQTTConfiguration(host: "127.0.0.1", port: 1), gateway: "gw", baseTopic: "", logger: Logger(label: "test"))
+            mqtt: MQTTConfiguration(host: "127.0.0.1", port: 1), gateway: "gw", baseTopic: "",
+            logger: Logger(label: "test"))
     }
 
     /// A payload above the limit is neither parsed nor kept: the page gets its size instead. What other clients
     /// put on a shared broker must not fill the live page's memory.
     @Test func aPayloadAboveTheLimitIsKeptAsItsSizeOnly() throws {
         let mirror = try mirror()
-        mirror.receive(MQTTMessage(topic: "gatt2mqtt/other/health", payload: [UInt8](repeating: 0x7B, count: 20 * 1024), retain: true))
+        mirror.receive(
+            MQTTMessage(
+                topic: "gatt2mqtt/other/health", payload: [UInt8](repeating: 0x7B, count: 20 * 1024), retain: true))
         mirror.receive(MQTTMessage(topic: "belt/abc/mode", string: "app", retain: true))
         let snapshot = mirror.attach().snapshot
         #expect(snapshot.first { $0.topic == "gatt2mqtt/other/health" }?.payload == "(20480 bytes, not shown)")

@@ -19,7 +19,8 @@ extension BlueZClient {
     /// Waits up to `timeout` until the device at `devicePath` is not connected (or gone); returns whether it is.
     public func waitUntilDisconnected(devicePath: String, timeout: Duration) async -> Bool {
         await cache.wait(for: devicePath, timeout: timeout) { interfaces in
-            interfaces?[BlueZInterface.device].flatMap { BlueZDevice(path: devicePath, properties: $0) }?.hasLink != true
+            interfaces?[BlueZInterface.device].flatMap { BlueZDevice(path: devicePath, properties: $0) }?.hasLink
+                != true
         }
     }
 
@@ -33,7 +34,9 @@ extension BlueZClient {
     }
 
     /// The path of the characteristic `characteristicUUID` in service `serviceUUID` of the device.
-    public func characteristicPath(device devicePath: String, service serviceUUID: String, characteristic characteristicUUID: String) async -> String? {
+    public func characteristicPath(
+        device devicePath: String, service serviceUUID: String, characteristic characteristicUUID: String
+    ) async -> String? {
         let objects = await cache.objects
         let servicePaths = objects.compactMap { path, interfaces -> String? in
             guard let service = interfaces[BlueZInterface.gattService], service["Device"]?.string == devicePath,
@@ -45,7 +48,8 @@ extension BlueZClient {
             guard let characteristic = interfaces[BlueZInterface.gattCharacteristic],
                 let service = characteristic["Service"]?.string
             else { return false }
-            return servicePaths.contains(service) && characteristic["UUID"]?.string?.lowercased() == characteristicUUID.lowercased()
+            return servicePaths.contains(service)
+                && characteristic["UUID"]?.string?.lowercased() == characteristicUUID.lowercased()
         }?.key
     }
 }
@@ -53,18 +57,23 @@ extension BlueZClient {
 extension BlueZClient {
     /// The path of the characteristic `characteristicUUID` in any service of the device (some vendors'
     /// clients match by characteristic alone, and their services are not documented).
-    public func characteristicPath(device devicePath: String, characteristic characteristicUUID: String) async -> String? {
+    public func characteristicPath(device devicePath: String, characteristic characteristicUUID: String) async
+        -> String?
+    {
         let wanted = characteristicUUID.lowercased()
         return await cache.objects.filter { path, interfaces in
-            path.hasPrefix(devicePath + "/") && interfaces[BlueZInterface.gattCharacteristic]?["UUID"]?.string?.lowercased() == wanted
+            path.hasPrefix(devicePath + "/")
+                && interfaces[BlueZInterface.gattCharacteristic]?["UUID"]?.string?.lowercased() == wanted
         }.keys.sorted().first
     }
 
     /// The UUIDs of the device's resolved GATT services.
     public func serviceUUIDs(device devicePath: String) async -> Set<String> {
-        Set(await cache.objects.compactMap { path, interfaces in
-            path.hasPrefix(devicePath + "/") ? interfaces[BlueZInterface.gattService]?["UUID"]?.string?.lowercased() : nil
-        })
+        Set(
+            await cache.objects.compactMap { path, interfaces in
+                path.hasPrefix(devicePath + "/")
+                    ? interfaces[BlueZInterface.gattService]?["UUID"]?.string?.lowercased() : nil
+            })
     }
 }
 
@@ -78,7 +87,8 @@ extension BlueZClient {
 
     public func characteristicUUIDs(device devicePath: String) async -> [String] {
         await cache.objects.compactMap { path, interfaces in
-            path.hasPrefix(devicePath + "/") ? interfaces[BlueZInterface.gattCharacteristic]?["UUID"]?.string?.lowercased() : nil
+            path.hasPrefix(devicePath + "/")
+                ? interfaces[BlueZInterface.gattCharacteristic]?["UUID"]?.string?.lowercased() : nil
         }.sorted()
     }
 }

@@ -18,7 +18,9 @@ extension BlueZClient {
             if linkedBefore {
                 // A link that outlived a bluetoothd restart: the new bluetoothd calls it connected, answers Connect
                 // at once and never resolves its services. Take it down and connect afresh.
-                logger.info("a link without services, left from before bluetoothd restarted: connecting afresh", metadata: ["device": "\(devicePath)"])
+                logger.info(
+                    "a link without services, left from before bluetoothd restarted: connecting afresh",
+                    metadata: ["device": "\(devicePath)"])
                 _ = try? await connection.call(
                     destination: BlueZInterface.service, path: devicePath, interface: BlueZInterface.device,
                     member: "Disconnect", timeout: operationTimeout)
@@ -52,7 +54,8 @@ extension BlueZClient {
             router.readStarted(characteristicPath)
             do {
                 let reply = try await connection.call(
-                    destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
+                    destination: BlueZInterface.service, path: characteristicPath,
+                    interface: BlueZInterface.gattCharacteristic,
                     member: "ReadValue", arguments: [.properties([:])], timeout: operationTimeout)
                 let bytes = reply.first?.bytes ?? []
                 router.readFinished(characteristicPath, bytes: bytes)
@@ -65,10 +68,13 @@ extension BlueZClient {
     }
 
     /// Writes a characteristic's value, with or without response.
-    public func write(_ bytes: [UInt8], characteristicPath: String, devicePath: String, type: GattWriteType = .request) async throws {
+    public func write(_ bytes: [UInt8], characteristicPath: String, devicePath: String, type: GattWriteType = .request)
+        async throws
+    {
         try await gattTurns.withTurn(on: devicePath) { [self] in
             _ = try await connection.call(
-                destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
+                destination: BlueZInterface.service, path: characteristicPath,
+                interface: BlueZInterface.gattCharacteristic,
                 member: "WriteValue", arguments: [.bytes(bytes), .properties(["type": .string(type.rawValue)])],
                 timeout: operationTimeout)
         }
@@ -86,7 +92,8 @@ extension BlueZClient {
             if await acquireNotifications(characteristicPath) { return stream }
             do {
                 _ = try await connection.call(
-                    destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
+                    destination: BlueZInterface.service, path: characteristicPath,
+                    interface: BlueZInterface.gattCharacteristic,
                     member: "StartNotify", timeout: operationTimeout)
             } catch {
                 router.close(characteristicPath)
@@ -105,19 +112,25 @@ extension BlueZClient {
             let generation = router.generation(of: characteristicPath)
         else { return false }
         guard connection.canPassFileDescriptors else {
-            logger.debug("StartNotify: this bus cannot pass file descriptors", metadata: ["characteristic": "\(characteristicPath)"])
+            logger.debug(
+                "StartNotify: this bus cannot pass file descriptors",
+                metadata: ["characteristic": "\(characteristicPath)"])
             return false
         }
         do {
             let reply = try await connection.call(
-                destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
+                destination: BlueZInterface.service, path: characteristicPath,
+                interface: BlueZInterface.gattCharacteristic,
                 member: "AcquireNotify", arguments: [.properties([:])], timeout: operationTimeout)
             guard let socket = reply.first?.fileDescriptor, socket >= 0 else { return false }
             notifySockets.start(socket, path: characteristicPath, generation: generation)
-            logger.debug("notifications through an acquired socket", metadata: ["characteristic": "\(characteristicPath)"])
+            logger.debug(
+                "notifications through an acquired socket", metadata: ["characteristic": "\(characteristicPath)"])
             return true
         } catch {
-            logger.debug("AcquireNotify refused, StartNotify instead: \(error)", metadata: ["characteristic": "\(characteristicPath)"])
+            logger.debug(
+                "AcquireNotify refused, StartNotify instead: \(error)",
+                metadata: ["characteristic": "\(characteristicPath)"])
             return false
         }
     }
@@ -134,7 +147,8 @@ extension BlueZClient {
         defer { if let stream { router.close(characteristicPath, generation: stream) } }
         try await gattTurns.withTurn(on: devicePath) { [self] in
             _ = try await connection.call(
-                destination: BlueZInterface.service, path: characteristicPath, interface: BlueZInterface.gattCharacteristic,
+                destination: BlueZInterface.service, path: characteristicPath,
+                interface: BlueZInterface.gattCharacteristic,
                 member: "StopNotify", timeout: operationTimeout)
         }
     }

@@ -19,7 +19,8 @@ extension BlueZClient {
     public func setTrusted(devicePath: String, _ trusted: Bool = true) async throws {
         _ = try await connection.call(
             destination: BlueZInterface.service, path: devicePath, interface: DBusStandardInterface.properties,
-            member: "Set", arguments: [.string(BlueZInterface.device), .string("Trusted"), .variant(.boolean(trusted))],
+            member: "Set",
+            arguments: [.string(BlueZInterface.device), .string("Trusted"), .variant(.boolean(trusted))],
             timeout: operationTimeout)
     }
 
@@ -43,7 +44,8 @@ extension BlueZClient {
             try connection.export(agent)
             _ = try await connection.call(
                 destination: BlueZInterface.service, path: "/org/bluez", interface: BlueZInterface.agentManager,
-                member: "RegisterAgent", arguments: [.objectPath(path), .string(policy.capability)], timeout: operationTimeout)
+                member: "RegisterAgent", arguments: [.objectPath(path), .string(policy.capability)],
+                timeout: operationTimeout)
             _ = try await connection.call(
                 destination: BlueZInterface.service, path: "/org/bluez", interface: BlueZInterface.agentManager,
                 member: "RequestDefaultAgent", arguments: [.objectPath(path)], timeout: operationTimeout)

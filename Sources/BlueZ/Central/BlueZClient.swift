@@ -1,6 +1,6 @@
 import DBus
-import Logging
 import Locks
+import Logging
 
 /// A BlueZ central: the object cache, adapters and devices, discovery, connections and GATT
 /// operations. It survives bluetoothd restarts: when `org.bluez` loses its owner the cache empties
@@ -51,8 +51,10 @@ public final class BlueZClient: Sendable {
             return true
         }
         let bluezSignals = connection.signals(matching: DBusMatchRule(sender: BlueZInterface.service))
-        let ownerChanges = connection.signals(matching: DBusMatchRule(
-            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: BlueZInterface.service))
+        let ownerChanges = connection.signals(
+            matching: DBusMatchRule(
+                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+                arg0: BlueZInterface.service))
         let signalTask = Task { [self] in
             for await signal in bluezSignals { await handle(signal) }
         }
@@ -76,7 +78,7 @@ public final class BlueZClient: Sendable {
     /// Stops following BlueZ and ends every stream.
     public func stop() {
         tasks.withLock { tasks in
-            tasks.forEach { $0.cancel() }
+            for task in tasks { task.cancel() }
             tasks = []
         }
         endAllStreams()

@@ -14,7 +14,9 @@ actor BlueZObjectCache {
     private(set) var serviceRunning = false
     private var subscribers: [Int: AsyncStream<BlueZEvent>.Continuation] = [:]
     private var nextSubscriber = 0
-    private var waiters: [Int: (path: String, check: @Sendable (Interfaces?) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = [:]
+    private var waiters:
+        [Int: (path: String, check: @Sendable (Interfaces?) -> Bool, continuation: CheckedContinuation<Bool, Never>)] =
+            [:]
     private var nextWaiter = 0
 
     func events() -> AsyncStream<BlueZEvent> {
@@ -70,7 +72,8 @@ actor BlueZObjectCache {
         notifyWaiters(path)
     }
 
-    func propertiesChanged(_ path: String, _ interface: String, _ changed: [String: DBusValue], _ invalidated: [String]) {
+    func propertiesChanged(_ path: String, _ interface: String, _ changed: [String: DBusValue], _ invalidated: [String])
+    {
         guard objects[path]?[interface] != nil else { return }
         // A characteristic's Value is routed to its notification stream, not stored: it changes at stream rate.
         if interface != BlueZInterface.gattCharacteristic || changed.keys.contains(where: { $0 != "Value" }) {
@@ -96,7 +99,8 @@ actor BlueZObjectCache {
     // MARK: Waiting for a state
 
     /// Waits until `check` holds for the object at `path`, or `timeout` passes; returns whether it held.
-    func wait(for path: String, timeout: Duration, until check: @escaping @Sendable (Interfaces?) -> Bool) async -> Bool {
+    func wait(for path: String, timeout: Duration, until check: @escaping @Sendable (Interfaces?) -> Bool) async -> Bool
+    {
         if check(objects[path]) { return true }
         let id = nextWaiter
         nextWaiter += 1

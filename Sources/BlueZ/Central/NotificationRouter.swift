@@ -1,4 +1,5 @@
 import Locks
+
 import struct Synchronization.Atomic
 
 /// Takes a notification's bytes on the thread that received them; false hands them to the stream.
@@ -65,7 +66,8 @@ final class NotificationRouter: Sendable {
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         let previous = routes.withLock { routes in
             let old = routes[path]?.continuation
-            routes[path] = Route(continuation: continuation, lane: lane, generation: generations.add(1, ordering: .relaxed).newValue)
+            routes[path] = Route(
+                continuation: continuation, lane: lane, generation: generations.add(1, ordering: .relaxed).newValue)
             return old
         }
         previous?.finish()
@@ -94,7 +96,7 @@ final class NotificationRouter: Sendable {
             let keys = routes.keys.filter { $0 == prefix || $0.hasPrefix(prefix + "/") }
             return keys.compactMap { routes.removeValue(forKey: $0)?.continuation }
         }
-        ended.forEach { $0.finish() }
+        for continuation in ended { continuation.finish() }
     }
 
     func closeAll() {
@@ -102,7 +104,7 @@ final class NotificationRouter: Sendable {
             defer { routes = [:] }
             return routes.values.map(\.continuation)
         }
-        ended.forEach { $0.finish() }
+        for continuation in ended { continuation.finish() }
     }
 
     /// A Value change; returns false when nobody listens on `path`. Called on the D-Bus thread, one

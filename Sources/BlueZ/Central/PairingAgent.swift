@@ -23,13 +23,15 @@ public enum PairingAgentPolicy: Sendable {
 enum PairingAgent {
     /// `onRefusal` hears each refused request's method and device path.
     static func object(
-        path: String, policy: PairingAgentPolicy, logger: Logger, onRefusal: @escaping @Sendable (String, String) -> Void = { _, _ in }
+        path: String, policy: PairingAgentPolicy, logger: Logger,
+        onRefusal: @escaping @Sendable (String, String) -> Void = { _, _ in }
     ) -> DBusObject {
         let rejected = DBusError(
             name: "org.bluez.Error.Rejected",
             message: policy == .justWorks ? "this gateway has no input or output" : "pairing declined")
         let accept: DBusInterface.Method = { call in
-            logger.info("pairing: accepted \(call.member)", metadata: ["device": "\(call.arguments.first?.string ?? "")"])
+            logger.info(
+                "pairing: accepted \(call.member)", metadata: ["device": "\(call.arguments.first?.string ?? "")"])
             return []
         }
         let refuse: DBusInterface.Method = { call in
@@ -40,12 +42,17 @@ enum PairingAgent {
         }
         let confirm = policy == .justWorks ? accept : refuse
         let ignore: DBusInterface.Method = { _ in [] }
-        return DBusObject(path: path, interfaces: [
-            DBusInterface(name: "org.bluez.Agent1", methods: [
-                "Release": ignore, "Cancel": ignore,
-                "RequestConfirmation": confirm, "RequestAuthorization": confirm, "AuthorizeService": confirm,
-                "RequestPinCode": refuse, "RequestPasskey": refuse, "DisplayPinCode": ignore, "DisplayPasskey": ignore,
+        return DBusObject(
+            path: path,
+            interfaces: [
+                DBusInterface(
+                    name: "org.bluez.Agent1",
+                    methods: [
+                        "Release": ignore, "Cancel": ignore,
+                        "RequestConfirmation": confirm, "RequestAuthorization": confirm, "AuthorizeService": confirm,
+                        "RequestPinCode": refuse, "RequestPasskey": refuse, "DisplayPinCode": ignore,
+                        "DisplayPasskey": ignore,
+                    ])
             ])
-        ])
     }
 }

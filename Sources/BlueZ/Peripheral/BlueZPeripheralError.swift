@@ -6,11 +6,13 @@ public enum BlueZPeripheralError {
     /// Read on a characteristic without `read` (ATT Read Not Permitted).
     public static let readNotPermitted = DBusError(name: "org.bluez.Error.NotPermitted", message: "Read not permitted")
     /// Write on a characteristic without `write` (ATT Write Not Permitted).
-    public static let writeNotPermitted = DBusError(name: "org.bluez.Error.NotPermitted", message: "Write not permitted")
+    public static let writeNotPermitted = DBusError(
+        name: "org.bluez.Error.NotPermitted", message: "Write not permitted")
     /// Offset beyond the value.
     public static let invalidOffset = DBusError(name: "org.bluez.Error.InvalidOffset", message: "Invalid offset")
     /// A value of the wrong length.
-    public static let invalidValueLength = DBusError(name: "org.bluez.Error.InvalidValueLength", message: "Invalid length")
+    public static let invalidValueLength = DBusError(
+        name: "org.bluez.Error.InvalidValueLength", message: "Invalid length")
 
     /// An operation the attribute does not support (notify on a non-notifying characteristic, …).
     public static func notSupported(_ what: String) -> DBusError {

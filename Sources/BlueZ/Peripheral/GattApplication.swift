@@ -66,7 +66,8 @@ public final class GattApplication: Sendable {
         servesAcquireNotify = connection.canPassFileDescriptors
         var paths: [String: String] = [:]
         for (serviceIndex, service) in services.enumerated() {
-            for (index, characteristic) in service.characteristics.enumerated() where paths[characteristic.uuid] == nil {
+            for (index, characteristic) in service.characteristics.enumerated() where paths[characteristic.uuid] == nil
+            {
                 paths[characteristic.uuid] = Self.characteristicPath(rootPath, serviceIndex, index)
             }
         }
@@ -82,7 +83,8 @@ public final class GattApplication: Sendable {
             minimumInterval: minimumNotificationInterval,
             emit: { path, bytes in
                 if let uuid = uuids[path], sockets.send(bytes, for: uuid) { return }
-                try? connection.emitPropertiesChanged(path: path, interface: Self.characteristicInterface, changed: ["Value": .bytes(bytes)])
+                try? connection.emitPropertiesChanged(
+                    path: path, interface: Self.characteristicInterface, changed: ["Value": .bytes(bytes)])
             }, sent: sent)
     }
 
@@ -128,7 +130,8 @@ public final class GattApplication: Sendable {
                 for (descriptorIndex, descriptor) in descriptors.enumerated() {
                     let descriptorPath = "\(path)/desc\(descriptorIndex)"
                     try connection.export(
-                        descriptorObject(descriptor, at: descriptorPath, characteristic: characteristic, characteristicPath: path))
+                        descriptorObject(
+                            descriptor, at: descriptorPath, characteristic: characteristic, characteristicPath: path))
                     exported.append(descriptorPath)
                 }
             }
@@ -183,7 +186,8 @@ public final class GattApplication: Sendable {
             if let path = characteristicPaths[uuid] {
                 var changed: [String: DBusValue] = ["Notifying": .boolean(false)]
                 if released.contains(uuid) { changed["NotifyAcquired"] = .boolean(false) }
-                try? connection.emitPropertiesChanged(path: path, interface: Self.characteristicInterface, changed: changed)
+                try? connection.emitPropertiesChanged(
+                    path: path, interface: Self.characteristicInterface, changed: changed)
             }
             await delegate?.notificationsStopped(for: uuid)
         }
@@ -215,17 +219,20 @@ public final class GattApplication: Sendable {
     }
 
     private func serviceObject(_ service: GattServiceDescription, at path: String) -> DBusObject {
-        DBusObject(path: path, interfaces: [
-            DBusInterface(
-                name: Self.serviceInterface,
-                properties: { [weak self] in
-                    [
-                        "UUID": .string(service.uuid), "Primary": .boolean(service.primary),
-                        "Handle": self?.handle(service.handle, at: path) ?? .uint16(0), "Includes": .objectPaths([]),
-                    ]
-                },
-                setProperty: handleSetter(at: path))
-        ])
+        DBusObject(
+            path: path,
+            interfaces: [
+                DBusInterface(
+                    name: Self.serviceInterface,
+                    properties: { [weak self] in
+                        [
+                            "UUID": .string(service.uuid), "Primary": .boolean(service.primary),
+                            "Handle": self?.handle(service.handle, at: path) ?? .uint16(0),
+                            "Includes": .objectPaths([]),
+                        ]
+                    },
+                    setProperty: handleSetter(at: path))
+            ])
     }
 
     private func characteristicObject(
@@ -239,8 +246,11 @@ public final class GattApplication: Sendable {
             },
             "WriteValue": { [weak self] call in
                 guard let self else { throw Self.gone }
-                guard let value = call.arguments.first?.bytes else { throw BlueZPeripheralError.invalidArguments("expected ay") }
-                try await self.write(value, to: characteristic, options: GattRequestOptions(call.arguments.dropFirst().first))
+                guard let value = call.arguments.first?.bytes else {
+                    throw BlueZPeripheralError.invalidArguments("expected ay")
+                }
+                try await self.write(
+                    value, to: characteristic, options: GattRequestOptions(call.arguments.dropFirst().first))
                 return []
             },
             "StartNotify": { [weak self] call in
@@ -263,26 +273,33 @@ public final class GattApplication: Sendable {
             // bluetoothd calls Confirm only for indications; stock BlueZoo after every notification.
             "Confirm": { _ in [] },
         ]
-        return DBusObject(path: path, interfaces: [
-            DBusInterface(
-                name: Self.characteristicInterface, methods: methods,
-                properties: { [weak self] in
-                    guard let self else { return [:] }
-                    let (notifying, value) = self.state.withLock { ($0.notifying.contains(uuid), $0.values[uuid] ?? []) }
-                    var properties: [String: DBusValue] = [
-                        "UUID": .string(uuid), "Service": .objectPath(servicePath), "Flags": .strings(characteristic.flags),
-                        "Handle": self.handle(characteristic.handle, at: path), "Value": .bytes(value),
-                    ]
-                    if characteristic.canNotify {
-                        properties["Notifying"] = .boolean(notifying)
-                        // Its presence tells the stack that AcquireNotify is served: only where the bus can
-                        // carry the socket (not over TCP, where the stack would wait for a reply that never comes).
-                        if self.servesAcquireNotify { properties["NotifyAcquired"] = .boolean(self.notifySockets.isAcquired(uuid)) }
-                    }
-                    return properties
-                },
-                setProperty: handleSetter(at: path))
-        ])
+        return DBusObject(
+            path: path,
+            interfaces: [
+                DBusInterface(
+                    name: Self.characteristicInterface, methods: methods,
+                    properties: { [weak self] in
+                        guard let self else { return [:] }
+                        let (notifying, value) = self.state.withLock {
+                            ($0.notifying.contains(uuid), $0.values[uuid] ?? [])
+                        }
+                        var properties: [String: DBusValue] = [
+                            "UUID": .string(uuid), "Service": .objectPath(servicePath),
+                            "Flags": .strings(characteristic.flags),
+                            "Handle": self.handle(characteristic.handle, at: path), "Value": .bytes(value),
+                        ]
+                        if characteristic.canNotify {
+                            properties["Notifying"] = .boolean(notifying)
+                            // Its presence tells the stack that AcquireNotify is served: only where the bus can
+                            // carry the socket (not over TCP, where the stack would wait for a reply that never comes).
+                            if self.servesAcquireNotify {
+                                properties["NotifyAcquired"] = .boolean(self.notifySockets.isAcquired(uuid))
+                            }
+                        }
+                        return properties
+                    },
+                    setProperty: handleSetter(at: path))
+            ])
     }
 
     private func descriptorObject(
@@ -293,7 +310,9 @@ public final class GattApplication: Sendable {
         let methods: [String: DBusInterface.Method] = [
             "ReadValue": { [weak self] call in
                 guard let self else { throw Self.gone }
-                guard descriptor.flags.contains(where: { $0.hasSuffix("read") }) else { throw BlueZPeripheralError.readNotPermitted }
+                guard descriptor.flags.contains(where: { $0.hasSuffix("read") }) else {
+                    throw BlueZPeripheralError.readNotPermitted
+                }
                 let value = isClientConfiguration ? self.clientConfiguration(characteristic.uuid) : descriptor.value
                 return [.bytes(try Self.slice(value, from: GattRequestOptions(call.arguments.first).offset))]
             },
@@ -305,26 +324,31 @@ public final class GattApplication: Sendable {
                 // A CCCD write is a subscription change, as bluetoothd turns it into StartNotify/StopNotify.
                 guard value.count == 2 else { throw BlueZPeripheralError.invalidValueLength }
                 if value[0] & 0x03 != 0 {
-                    try await self.startNotify(characteristic, options: GattRequestOptions(call.arguments.dropFirst().first))
+                    try await self.startNotify(
+                        characteristic, options: GattRequestOptions(call.arguments.dropFirst().first))
                 } else {
                     await self.stopNotify(characteristic.uuid)
                 }
                 return []
             },
         ]
-        return DBusObject(path: path, interfaces: [
-            DBusInterface(
-                name: Self.descriptorInterface, methods: methods,
-                properties: { [weak self] in
-                    guard let self else { return [:] }
-                    return [
-                        "UUID": .string(descriptor.uuid), "Characteristic": .objectPath(characteristicPath),
-                        "Flags": .strings(descriptor.flags), "Handle": self.handle(descriptor.handle, at: path),
-                        "Value": .bytes(isClientConfiguration ? self.clientConfiguration(characteristic.uuid) : descriptor.value),
-                    ]
-                },
-                setProperty: handleSetter(at: path))
-        ])
+        return DBusObject(
+            path: path,
+            interfaces: [
+                DBusInterface(
+                    name: Self.descriptorInterface, methods: methods,
+                    properties: { [weak self] in
+                        guard let self else { return [:] }
+                        return [
+                            "UUID": .string(descriptor.uuid), "Characteristic": .objectPath(characteristicPath),
+                            "Flags": .strings(descriptor.flags), "Handle": self.handle(descriptor.handle, at: path),
+                            "Value": .bytes(
+                                isClientConfiguration ? self.clientConfiguration(characteristic.uuid) : descriptor.value
+                            ),
+                        ]
+                    },
+                    setProperty: handleSetter(at: path))
+            ])
     }
 
     // MARK: Behaviour
@@ -342,7 +366,9 @@ public final class GattApplication: Sendable {
         return Array(value[Int(offset)...])
     }
 
-    private func read(_ characteristic: GattCharacteristicDescription, options: GattRequestOptions) async throws -> [UInt8] {
+    private func read(_ characteristic: GattCharacteristicDescription, options: GattRequestOptions) async throws
+        -> [UInt8]
+    {
         guard characteristic.canRead else { throw BlueZPeripheralError.readNotPermitted }
         guard let delegate else { throw Self.gone }
         let value = try await delegate.readValue(of: characteristic.uuid, options: options)
@@ -350,7 +376,9 @@ public final class GattApplication: Sendable {
         return try Self.slice(value, from: options.offset)
     }
 
-    private func write(_ value: [UInt8], to characteristic: GattCharacteristicDescription, options: GattRequestOptions) async throws {
+    private func write(_ value: [UInt8], to characteristic: GattCharacteristicDescription, options: GattRequestOptions)
+        async throws
+    {
         observer?.writeReceived(characteristic.uuid, value)
         do {
             try Self.checkWritable(characteristic, type: options.type)
@@ -366,7 +394,9 @@ public final class GattApplication: Sendable {
         switch type {
         case "command":
             // As bluetoothd: a write command needs write-without-response.
-            guard characteristic.canWriteWithoutResponse else { throw BlueZPeripheralError.notSupported("write without response") }
+            guard characteristic.canWriteWithoutResponse else {
+                throw BlueZPeripheralError.notSupported("write without response")
+            }
         case nil:
             guard characteristic.canWriteWithResponse || characteristic.canWriteWithoutResponse else {
                 throw BlueZPeripheralError.writeNotPermitted
@@ -376,7 +406,8 @@ public final class GattApplication: Sendable {
         }
     }
 
-    private func startNotify(_ characteristic: GattCharacteristicDescription, options: GattRequestOptions) async throws {
+    private func startNotify(_ characteristic: GattCharacteristicDescription, options: GattRequestOptions) async throws
+    {
         guard characteristic.canNotify else { throw BlueZPeripheralError.notSupported("notifications") }
         let uuid = characteristic.uuid
         guard !notifySockets.isAcquired(uuid) else { throw BlueZPeripheralError.notPermitted("Notify acquired") }
@@ -384,7 +415,8 @@ public final class GattApplication: Sendable {
         let started = state.withLock { $0.notifying.insert(uuid).inserted }
         // A second StartNotify succeeds without a second session, as in bluetoothd.
         guard started, let path = characteristicPaths[uuid] else { return }
-        try? connection.emitPropertiesChanged(path: path, interface: Self.characteristicInterface, changed: ["Notifying": .boolean(true)])
+        try? connection.emitPropertiesChanged(
+            path: path, interface: Self.characteristicInterface, changed: ["Notifying": .boolean(true)])
         await delegate?.notificationsStarted(for: uuid)
     }
 
@@ -393,8 +425,12 @@ public final class GattApplication: Sendable {
 
     /// Notifications through a socket of their own (see ``GattNotifySockets``): the same subscription
     /// as StartNotify, ended when the stack closes its end.
-    private func acquireNotify(_ characteristic: GattCharacteristicDescription, options: GattRequestOptions) async throws -> Int32 {
-        guard characteristic.canNotify, servesAcquireNotify else { throw BlueZPeripheralError.notSupported("acquired notifications") }
+    private func acquireNotify(_ characteristic: GattCharacteristicDescription, options: GattRequestOptions)
+        async throws -> Int32
+    {
+        guard characteristic.canNotify, servesAcquireNotify else {
+            throw BlueZPeripheralError.notSupported("acquired notifications")
+        }
         let uuid = characteristic.uuid
         guard !notifySockets.isAcquired(uuid) else { throw BlueZPeripheralError.notPermitted("Notify acquired") }
         guard !isNotifying(uuid) else { throw BlueZPeripheralError.inProgress }
@@ -405,7 +441,8 @@ public final class GattApplication: Sendable {
         state.withLock { _ = $0.notifying.insert(uuid) }
         if let path = characteristicPaths[uuid] {
             try? connection.emitPropertiesChanged(
-                path: path, interface: Self.characteristicInterface, changed: ["Notifying": .boolean(true), "NotifyAcquired": .boolean(true)])
+                path: path, interface: Self.characteristicInterface,
+                changed: ["Notifying": .boolean(true), "NotifyAcquired": .boolean(true)])
         }
         await delegate?.notificationsStarted(for: uuid)
         return socket

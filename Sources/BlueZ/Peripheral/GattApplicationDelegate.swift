@@ -45,7 +45,8 @@ public struct GattRequestOptions: Sendable, Equatable {
     public var link: String?
 
     /// Creates options.
-    public init(offset: UInt16 = 0, type: String? = nil, device: String? = nil, mtu: UInt16? = nil, link: String? = nil) {
+    public init(offset: UInt16 = 0, type: String? = nil, device: String? = nil, mtu: UInt16? = nil, link: String? = nil)
+    {
         self.offset = offset
         self.type = type
         self.device = device

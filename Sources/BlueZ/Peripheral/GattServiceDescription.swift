@@ -10,7 +10,9 @@ public struct GattServiceDescription: Sendable, Equatable {
     public var characteristics: [GattCharacteristicDescription]
 
     /// Creates a service description.
-    public init(uuid: String, primary: Bool = true, handle: UInt16 = 0, characteristics: [GattCharacteristicDescription]) {
+    public init(
+        uuid: String, primary: Bool = true, handle: UInt16 = 0, characteristics: [GattCharacteristicDescription]
+    ) {
         self.uuid = uuid.lowercased()
         self.primary = primary
         self.handle = handle

@@ -52,21 +52,24 @@ public final class LEAdvertisement: Sendable {
     /// Serves the object.
     public func export() throws {
         try connection.export(
-            DBusObject(path: path, interfaces: [
-                DBusInterface(
-                    name: Self.interface,
-                    // BlueZ calls Release when it drops the advertisement on its own; the registrar
-                    // registers again whenever BlueZ comes back, so nothing else is needed here.
-                    methods: ["Release": { _ in [] }],
-                    properties: { [weak self] in
-                        guard let self else { return [:] }
-                        let description = self.description
-                        return [
-                            "Type": .string(description.type), "LocalName": .string(description.localName),
-                            "ServiceUUIDs": .strings(description.serviceUUIDs), "Discoverable": .boolean(description.discoverable),
-                        ]
-                    })
-            ]))
+            DBusObject(
+                path: path,
+                interfaces: [
+                    DBusInterface(
+                        name: Self.interface,
+                        // BlueZ calls Release when it drops the advertisement on its own; the registrar
+                        // registers again whenever BlueZ comes back, so nothing else is needed here.
+                        methods: ["Release": { _ in [] }],
+                        properties: { [weak self] in
+                            guard let self else { return [:] }
+                            let description = self.description
+                            return [
+                                "Type": .string(description.type), "LocalName": .string(description.localName),
+                                "ServiceUUIDs": .strings(description.serviceUUIDs),
+                                "Discoverable": .boolean(description.discoverable),
+                            ]
+                        })
+                ]))
     }
 
     /// Stops serving the object.

@@ -74,15 +74,20 @@ public actor PeripheralRegistrar {
     /// Starts watching the bus and registers (retrying until BlueZ and the adapter are there).
     public func start() {
         guard watchers.isEmpty else { return }
-        let owners = connection.signals(matching: DBusMatchRule(
-            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: "org.bluez"))
-        let changes = connection.signals(matching: DBusMatchRule(
-            sender: "org.bluez", interface: DBusStandardInterface.properties, member: "PropertiesChanged",
-            pathNamespace: adapterPath))
-        let added = connection.signals(matching: DBusMatchRule(
-            sender: "org.bluez", interface: DBusStandardInterface.objectManager, member: "InterfacesAdded"))
-        let removed = connection.signals(matching: DBusMatchRule(
-            sender: "org.bluez", interface: DBusStandardInterface.objectManager, member: "InterfacesRemoved"))
+        let owners = connection.signals(
+            matching: DBusMatchRule(
+                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+                arg0: "org.bluez"))
+        let changes = connection.signals(
+            matching: DBusMatchRule(
+                sender: "org.bluez", interface: DBusStandardInterface.properties, member: "PropertiesChanged",
+                pathNamespace: adapterPath))
+        let added = connection.signals(
+            matching: DBusMatchRule(
+                sender: "org.bluez", interface: DBusStandardInterface.objectManager, member: "InterfacesAdded"))
+        let removed = connection.signals(
+            matching: DBusMatchRule(
+                sender: "org.bluez", interface: DBusStandardInterface.objectManager, member: "InterfacesRemoved"))
         watchers = [
             Task { [weak self] in
                 for await signal in owners {
@@ -92,7 +97,9 @@ public actor PeripheralRegistrar {
             },
             Task { [weak self] in
                 for await signal in changes where signal.arguments.first?.string == "org.bluez.Device1" {
-                    guard let connected = signal.arguments.dropFirst().first?.stringKeyed?["Connected"]?.bool else { continue }
+                    guard let connected = signal.arguments.dropFirst().first?.stringKeyed?["Connected"]?.bool else {
+                        continue
+                    }
                     await self?.central(signal.path, connected: connected)
                 }
             },
@@ -173,7 +180,9 @@ public actor PeripheralRegistrar {
     }
 
     private func central(_ path: String, connected: Bool) {
-        guard path.hasPrefix(adapterPath + "/dev_"), !path.dropFirst(adapterPath.count + 1).contains("/") else { return }
+        guard path.hasPrefix(adapterPath + "/dev_"), !path.dropFirst(adapterPath.count + 1).contains("/") else {
+            return
+        }
         if connected, connectedCentrals.insert(path).inserted {
             eventSink.yield(.centralConnected(devicePath: path))
         } else if !connected, connectedCentrals.remove(path) != nil {
@@ -230,7 +239,9 @@ public actor PeripheralRegistrar {
                 return
             } catch {
                 // Expected while BlueZ is starting: no owner yet, or the adapter not exported yet.
-                if attempt == 1 || attempt % 20 == 0 { logger.info("registration on \(adapter) not possible yet: \(error)") }
+                if attempt == 1 || attempt % 20 == 0 {
+                    logger.info("registration on \(adapter) not possible yet: \(error)")
+                }
                 try? await Task.sleep(for: retryInterval)
             }
         }
@@ -248,7 +259,8 @@ public actor PeripheralRegistrar {
         try advertisement.export()
         try Task.checkCancellation()
         _ = try await connection.call(
-            destination: "org.bluez", path: adapterPath, interface: Self.gattManagerInterface, member: "RegisterApplication",
+            destination: "org.bluez", path: adapterPath, interface: Self.gattManagerInterface,
+            member: "RegisterApplication",
             arguments: [.objectPath(application.rootPath), .properties([:])])
         do {
             try await registerAdvertisement()
@@ -275,7 +287,8 @@ public actor PeripheralRegistrar {
         do {
             _ = try await connection.call(
                 destination: "org.bluez", path: adapterPath, interface: DBusStandardInterface.properties, member: "Set",
-                arguments: [.string("org.bluez.Adapter1"), .string("Alias"), .variant(.string(name))], timeout: .seconds(5))
+                arguments: [.string("org.bluez.Adapter1"), .string("Alias"), .variant(.string(name))],
+                timeout: .seconds(5))
         } catch {
             logger.info("adapter \(adapter) keeps its own name; cannot set its alias to '\(name)': \(error)")
         }
@@ -294,8 +307,10 @@ public actor PeripheralRegistrar {
 
     /// Centrals already connected when we (re)registered, e.g. after a standby that kept a link.
     private func seedConnectedCentrals() async {
-        guard let reply = try? await connection.call(
-            destination: "org.bluez", path: "/", interface: DBusStandardInterface.objectManager, member: "GetManagedObjects"),
+        guard
+            let reply = try? await connection.call(
+                destination: "org.bluez", path: "/", interface: DBusStandardInterface.objectManager,
+                member: "GetManagedObjects"),
             let objects = reply.first?.stringKeyed
         else { return }
         for (path, interfaces) in objects {

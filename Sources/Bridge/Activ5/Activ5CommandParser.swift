@@ -35,14 +35,16 @@ enum Activ5CommandParser {
             return .evergreen(enabled: try flag(payload))
         case "sample_period":
             try payload.rejectUnknownFields(allowed: ["period_ms", "value"])
-            let milliseconds = try payload.integer(payload.fields["period_ms"] != nil ? "period_ms" : "value", in: 1...32767)
+            let milliseconds = try payload.integer(
+                payload.fields["period_ms"] != nil ? "period_ms" : "value", in: 1...32767)
             do {
                 return .samplePeriod(try Activ5SamplePeriod(milliseconds: milliseconds))
             } catch {
                 throw CommandError(.invalidValue, "'period_ms' \(error)")
             }
         default:
-            throw CommandError(.unknownCommand, "unknown Activ5 command '\(name)'; known: \(commandNames.joined(separator: ", "))")
+            throw CommandError(
+                .unknownCommand, "unknown Activ5 command '\(name)'; known: \(commandNames.joined(separator: ", "))")
         }
     }
 

@@ -11,7 +11,9 @@ struct Activ5Driver: FamilyDriver {
     var liveStateLeaves: Set<String> { ["squeeze", "state", "battery"] }
     var followedLeaves: [String] { ["desired"] }
 
-    func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { followDesired(desired, id: id, leaf: leaf, payload: payload) }
+    func followed(id: String, leaf: String, payload: [UInt8]) -> Bool {
+        followDesired(desired, id: id, leaf: leaf, payload: payload)
+    }
 
     func matches(_ device: BlueZDevice) -> Bool {
         Activ5Advertisement.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)

@@ -20,7 +20,9 @@ final class Activ5ForceLane: Sendable {
     init(core: SessionCore, thresholds: DoubleSqueezeDetector.Thresholds) {
         self.thresholds = thresholds
         stream = TelemetryLane(
-            core: core, state: Stream(telemetry: Activ5Telemetry(id: core.id, topics: core.publisher.topics, thresholds: thresholds)))
+            core: core,
+            state: Stream(
+                telemetry: Activ5Telemetry(id: core.id, topics: core.publisher.topics, thresholds: thresholds)))
     }
 
     /// The lane of a characteristic: takes force and IMU values once live; everything else (answers)
@@ -43,14 +45,17 @@ final class Activ5ForceLane: Sendable {
     }
 
     /// A force value (tared, with its squeeze events) or an IMU sample; nil for anything else.
-    private static func publications(for notification: Activ5Notification, in stream: inout Stream, at started: ContinuousClock.Instant)
+    private static func publications(
+        for notification: Activ5Notification, in stream: inout Stream, at started: ContinuousClock.Instant
+    )
         -> [Publication]?
     {
         if case .imu(let sample) = notification { return [stream.telemetry.imu(sample)] }
         guard let newtons = notification.newtons else { return nil }
         if stream.recentForces.count == samplesForTare { stream.recentForces.removeFirst() }
         stream.recentForces.append(newtons)
-        return stream.telemetry.force(newtons: stream.tare.corrected(newtons), at: (ContinuousClock.now - started) / .seconds(1))
+        return stream.telemetry.force(
+            newtons: stream.tare.corrected(newtons), at: (ContinuousClock.now - started) / .seconds(1))
     }
 
     /// The samples a software tare averages.

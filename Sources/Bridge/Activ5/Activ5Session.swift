@@ -56,7 +56,8 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         try await core.link.connect()
         setState(.handshake)
         let characteristics = await core.link.characteristicUUIDs()
-        wireProtocol = Activ5Protocol.detect(serviceUUIDs: Array(await core.link.serviceUUIDs()), characteristicUUIDs: characteristics)
+        wireProtocol = Activ5Protocol.detect(
+            serviceUUIDs: Array(await core.link.serviceUUIDs()), characteristicUUIDs: characteristics)
         // Neither profile: not an Activ5 (a `connect` request may name the wrong family). The legacy handshake
         // needs no answer, so without this check any device would "connect".
         guard wireProtocol == .new || characteristics.contains(Activ5GATT.Characteristic.legacyCommands) else {
@@ -66,7 +67,9 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         for step in Activ5Handshake.steps(availableCharacteristics: characteristics) {
             try await perform(step)
         }
-        let battery = wireProtocol == .new ? await readBatteryLevel(exported: characteristics.contains(Activ5GATT.Characteristic.batteryLevel)) : nil
+        let battery =
+            wireProtocol == .new
+            ? await readBatteryLevel(exported: characteristics.contains(Activ5GATT.Characteristic.batteryLevel)) : nil
         guard progress.isComplete else {
             throw CommandError(.timeout, "handshake incomplete, missing \(progress.missing.joined(separator: ", "))")
         }
@@ -79,10 +82,14 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         if wireProtocol == .new {
             // The legacy profile has no level to read (only TC5k's token): new-protocol devices only.
             let exported = characteristics.contains(Activ5GATT.Characteristic.batteryLevel)
-            batteryTask = repeating(every: options.batteryInterval) { [weak self] in await self?.refreshBattery(exported: exported) }
+            batteryTask = repeating(every: options.batteryInterval) { [weak self] in
+                await self?.refreshBattery(exported: exported)
+            }
         }
         await restoreDesired()
-        core.logger.info("Activ5 connected", metadata: ["protocol": "\(wireProtocol)", "firmware": "\(progress.firmwareVersion ?? "")"])
+        core.logger.info(
+            "Activ5 connected",
+            metadata: ["protocol": "\(wireProtocol)", "firmware": "\(progress.firmwareVersion ?? "")"])
     }
 
     /// 2A19 when the stack exports it; else the level bluetoothd's battery plugin keeps (`Battery1`).
@@ -90,7 +97,10 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         let uuid = Activ5GATT.Characteristic.batteryLevel
         guard exported else { return await core.link.batteryPercentage() }
         do {
-            guard case .batteryLevel(let level) = try Activ5Notification.decode(characteristic: uuid, bytes: try await core.link.read(uuid)) else {
+            guard
+                case .batteryLevel(let level) = try Activ5Notification.decode(
+                    characteristic: uuid, bytes: try await core.link.read(uuid))
+            else {
                 return nil
             }
             return level
@@ -131,7 +141,10 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         case .write(let command):
             try await write(command)
         case .request(let command):
-            if try await send({ [self] in try await write(command) }, awaiting: { step.isAnswered(by: $0) }, timeout: timeout) == false {
+            if try await send(
+                { [self] in try await write(command) }, awaiting: { step.isAnswered(by: $0) }, timeout: timeout)
+                == false
+            {
                 core.logger.info("no answer to \(command.legacyText ?? "")")
             }
         }
@@ -162,7 +175,10 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     // MARK: Notifications
 
     private func received(_ bytes: [UInt8], from uuid: String) {
-        guard let notification = core.decode(bytes, from: uuid, { try Activ5Notification.decode(characteristic: uuid, bytes: $0) }) else { return }
+        guard
+            let notification = core.decode(
+                bytes, from: uuid, { try Activ5Notification.decode(characteristic: uuid, bytes: $0) })
+        else { return }
         progress.record(notification)
         answers.deliver(notification)
         forceLane.publish(notification)
@@ -193,12 +209,16 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
                     }
                 }
             case .imu(let enabled):
-                guard wireProtocol == .new else { throw CommandError(.invalidState, "legacy Activ5 devices have no IMU") }
+                guard wireProtocol == .new else {
+                    throw CommandError(.invalidState, "legacy Activ5 devices have no IMU")
+                }
                 try await write(enabled ? Activ5Command.startIMU : Activ5Command.stopIMU)
                 imuOn = enabled
                 publishDesired()
             case .samplePeriod(let period):
-                guard wireProtocol == .new else { throw CommandError(.invalidState, "legacy Activ5 devices have a fixed rate") }
+                guard wireProtocol == .new else {
+                    throw CommandError(.invalidState, "legacy Activ5 devices have a fixed rate")
+                }
                 try await write(.setSamplePeriod(period))
             case .evergreen(let enabled):
                 evergreen = enabled

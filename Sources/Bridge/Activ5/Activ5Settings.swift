@@ -18,19 +18,25 @@ extension Activ5Options: FamilySettings {
         let squeeze = try values.number("squeeze_newtons") ?? self.squeeze.pressedNewtons
         let release = try values.number("release_newtons") ?? self.squeeze.releasedNewtons
         guard release >= 0 else {
-            throw FamilySettingError("release_newtons", "must be a number of newtons, 0 or more, not \(EffectiveSetting.number(release))")
+            throw FamilySettingError(
+                "release_newtons", "must be a number of newtons, 0 or more, not \(EffectiveSetting.number(release))")
         }
         if squeeze <= release {
             if values.isSet("squeeze_newtons") {
                 throw FamilySettingError(
-                    "squeeze_newtons", "must be a number greater than \(values.name("release_newtons")) (\(EffectiveSetting.number(release)))")
+                    "squeeze_newtons",
+                    "must be a number greater than \(values.name("release_newtons")) (\(EffectiveSetting.number(release)))"
+                )
             }
             throw FamilySettingError(
-                "release_newtons", "must be a number less than \(values.name("squeeze_newtons")) (\(EffectiveSetting.number(squeeze)))")
+                "release_newtons",
+                "must be a number less than \(values.name("squeeze_newtons")) (\(EffectiveSetting.number(squeeze)))")
         }
         let window = try values.number("double_squeeze_s") ?? self.squeeze.windowSeconds
         guard window > 0, window <= 60 else {
-            throw FamilySettingError("double_squeeze_s", "must be a number of seconds above 0, at most 60, not \(EffectiveSetting.number(window))")
+            throw FamilySettingError(
+                "double_squeeze_s",
+                "must be a number of seconds above 0, at most 60, not \(EffectiveSetting.number(window))")
         }
         self.squeeze = .init(pressedNewtons: squeeze, releasedNewtons: release, windowSeconds: window)
         if let keepAlive = try values.interval("keepalive_s") { keepAliveInterval = keepAlive }

@@ -1,7 +1,8 @@
+import Peripherals
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Peripherals
 
 /// Turns Activ5 readings into publications. Pure apart from the clock values it is given.
 struct Activ5Telemetry: Sendable {
@@ -30,7 +31,8 @@ struct Activ5Telemetry: Sendable {
             switch event {
             case .squeezed: publications += retained.changed("squeeze", "squeezed")
             case .released: publications += retained.changed("squeeze", "released")
-            case .doubleSqueeze: publications.append(Publication(topic: topic("event"), payload: "doubleSqueeze", qos: 1))
+            case .doubleSqueeze:
+                publications.append(Publication(topic: topic("event"), payload: "doubleSqueeze", qos: 1))
             }
         }
         return publications
@@ -38,7 +40,10 @@ struct Activ5Telemetry: Sendable {
 
     func imu(_ sample: Activ5IMUSample) -> Publication {
         func vector(_ v: Activ5Vector3) -> JSONValue {
-            .object(["x": .number(Self.rounded(v.x, 4)), "y": .number(Self.rounded(v.y, 4)), "z": .number(Self.rounded(v.z, 4))])
+            .object([
+                "x": .number(Self.rounded(v.x, 4)), "y": .number(Self.rounded(v.y, 4)),
+                "z": .number(Self.rounded(v.z, 4)),
+            ])
         }
         let payload = JSONValue.object([
             "acceleration_g": vector(sample.acceleration), "angular_velocity_rad_s": vector(sample.angularVelocity),
@@ -56,15 +61,15 @@ struct Activ5Telemetry: Sendable {
         return members.isEmpty ? [] : retained.changed("battery", JSONValue.object(members).text)
     }
 
-    mutating func info(_ members: [String: JSONValue]) -> [Publication] { retained.changed("info", JSONValue.object(members).text) }
+    mutating func info(_ members: [String: JSONValue]) -> [Publication] {
+        retained.changed("info", JSONValue.object(members).text)
+    }
 
     /// Forgets what was published, so that it is sent again after a reconnect; squeeze starts released.
     mutating func reset(thresholds: DoubleSqueezeDetector.Thresholds) {
         retained.forgetAll()
         detector = DoubleSqueezeDetector(thresholds: thresholds)
     }
-
-
 
     private static func rounded(_ value: Double, _ places: Int) -> Double {
         let scale = pow(10, Double(places))

@@ -26,7 +26,9 @@ enum NavigationRequest: Sendable, Equatable {
 
 extension BeltNavigation {
     /// Runs one `cmd/navigation` request, with or without a belt.
-    mutating func handle(_ request: NavigationRequest, now: ContinuousClock.Instant) throws(CommandError) -> [NavigationAction] {
+    mutating func handle(_ request: NavigationRequest, now: ContinuousClock.Instant) throws(CommandError)
+        -> [NavigationAction]
+    {
         switch request {
         case .start(let signal): try start(signal, now: now)
         case .update(let signal): try update(signal, now: now)

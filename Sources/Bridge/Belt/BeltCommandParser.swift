@@ -10,15 +10,23 @@ enum BeltCommandParser {
     static let examples: [CommandExample] = [
         CommandExample("mode", "app"),
         CommandExample("vibrate", #"{"direction":90,"orientation":"bearing","pattern":"navigation","intensity":40}"#),
-        CommandExample("channel", #"{"channel":1,"pattern":"single_long","intensity":60,"orientation_type":"motor_index","orientation":4,"iterations":3,"period_ms":750}"#),
-        CommandExample("pulse", #"{"channel":2,"orientation_type":"angle","orientation":90,"intensity":50,"on_duration_ms":100,"pulse_period_ms":300,"series_period_ms":2000}"#),
+        CommandExample(
+            "channel",
+            #"{"channel":1,"pattern":"single_long","intensity":60,"orientation_type":"motor_index","orientation":4,"iterations":3,"period_ms":750}"#
+        ),
+        CommandExample(
+            "pulse",
+            #"{"channel":2,"orientation_type":"angle","orientation":90,"intensity":50,"on_duration_ms":100,"pulse_period_ms":300,"series_period_ms":2000}"#
+        ),
         CommandExample("stop", "{}"),
         CommandExample("signal", "warning"),
         CommandExample("intensity", #"{"intensity":60,"feedback":true}"#),
         CommandExample("compass_accuracy_signal", #"{"enabled":true,"persist":false}"#),
         CommandExample("heading_offset", #"{"offset":45,"persist":false}"#),
         CommandExample("orientation", #"{"enabled":true,"period_ms":500}"#),
-        CommandExample("navigation", #"{"action":"start","direction":90,"orientation":"bearing","signal":"navigation","intensity":50}"#),
+        CommandExample(
+            "navigation",
+            #"{"action":"start","direction":90,"orientation":"bearing","signal":"navigation","intensity":50}"#),
         CommandExample("notify", #"{"type":"direction","direction":90,"orientation":"angle"}"#),
     ]
 
@@ -37,12 +45,15 @@ enum BeltCommandParser {
         case "navigation": return .navigation(try navigation(payload))
         case "notify": return .notify(try notify(payload))
         default:
-            throw CommandError(.unknownCommand, "unknown belt command '\(name)'; known: \(commandNames.joined(separator: ", "))")
+            throw CommandError(
+                .unknownCommand, "unknown belt command '\(name)'; known: \(commandNames.joined(separator: ", "))")
         }
     }
 
     /// A vibration with its `switch_to_app` choice: put the belt in app mode first if needed (default false).
-    private static func vibration(_ command: BeltCommand, _ payload: CommandPayload) throws(CommandError) -> BeltBridgeCommand {
+    private static func vibration(_ command: BeltCommand, _ payload: CommandPayload) throws(CommandError)
+        -> BeltBridgeCommand
+    {
         .vibration(command, switchToApp: try payload.optionalBool("switch_to_app") ?? false)
     }
 
@@ -51,22 +62,30 @@ enum BeltCommandParser {
         try payload.rejectUnknownFields(allowed: ["mode", "value"])
         let mode = try named(BeltMode.self, "mode", in: payload, orValue: true)
         // Calibration is started on the belt itself (iOS refuses to send it too); standby switches it off.
-        guard mode != .calibration else { throw CommandError(.invalidValue, "'mode' calibration cannot be set remotely") }
+        guard mode != .calibration else {
+            throw CommandError(.invalidValue, "'mode' calibration cannot be set remotely")
+        }
         return .changeMode(mode)
     }
 
     /// A library preset: `{"direction":90,"orientation":"bearing","pattern":"navigation","intensity":50,"channel":1}`.
     private static func vibrate(_ payload: CommandPayload) throws(CommandError) -> BeltCommand {
-        try payload.rejectUnknownFields(allowed: ["direction", "orientation", "pattern", "intensity", "channel", "switch_to_app"])
+        try payload.rejectUnknownFields(allowed: [
+            "direction", "orientation", "pattern", "intensity", "channel", "switch_to_app",
+        ])
         return .vibrate(try presetConfiguration(payload))
     }
 
     /// The configuration of a preset signal; shared with navigation.
-    static func presetConfiguration(_ payload: CommandPayload, patternField: String = "pattern") throws(CommandError) -> ChannelConfiguration {
+    static func presetConfiguration(_ payload: CommandPayload, patternField: String = "pattern") throws(CommandError)
+        -> ChannelConfiguration
+    {
         let patternName = try payload.optionalString(patternField) ?? BeltSignalPreset.continuous.name
         guard let preset = BeltSignalPreset(name: patternName) else {
             throw CommandError(
-                .invalidValue, "'\(patternField)' '\(patternName)' is unknown; known: \(BeltSignalPreset.allCases.map(\.name).joined(separator: ", "))")
+                .invalidValue,
+                "'\(patternField)' '\(patternName)' is unknown; known: \(BeltSignalPreset.allCases.map(\.name).joined(separator: ", "))"
+            )
         }
         let orientation = try directionType(payload)
         let direction = try payload.optionalInteger("direction", in: -3600...3600)
@@ -76,7 +95,8 @@ enum BeltCommandParser {
         let intensity = try payload.optionalInteger("intensity", in: 0...100)
         let channel = try payload.optionalInteger("channel", in: 0...5)
         return try checked {
-            try preset.configuration(direction: direction ?? 0, orientationType: orientation, channel: channel, intensity: intensity)
+            try preset.configuration(
+                direction: direction ?? 0, orientationType: orientation, channel: channel, intensity: intensity)
         }
     }
 
@@ -159,7 +179,8 @@ enum BeltCommandParser {
     /// `{"intensity":50,"feedback":true}`: the belt's default intensity, 5–100 (its own minimum is 5).
     private static func intensity(_ payload: CommandPayload) throws(CommandError) -> BeltCommand {
         try payload.rejectUnknownFields(allowed: ["intensity", "feedback", "value"])
-        let intensity = try payload.fields["intensity"] != nil
+        let intensity =
+            try payload.fields["intensity"] != nil
             ? payload.integer("intensity", in: 5...100) : payload.integer("value", in: 5...100)
         return .changeDefaultIntensity(intensity, vibrationFeedback: try payload.optionalBool("feedback") ?? true)
     }
@@ -171,7 +192,8 @@ enum BeltCommandParser {
         if let enabled = try payload.optionalBool(payload.fields["enabled"] != nil ? "enabled" : "value") {
             state = enabled ? .default : []
         } else {
-            guard let compass = try payload.optionalBool("compass_mode"), let app = try payload.optionalBool("app_mode") else {
+            guard let compass = try payload.optionalBool("compass_mode"), let app = try payload.optionalBool("app_mode")
+            else {
                 throw CommandError(.invalidValue, "'enabled' (or both 'compass_mode' and 'app_mode') is required")
             }
             if compass { state.insert(.compassMode) }
@@ -192,7 +214,9 @@ enum BeltCommandParser {
         try payload.rejectUnknownFields(allowed: ["enabled", "period_ms", "value"])
         let enabled = try payload.optionalBool(payload.fields["enabled"] != nil ? "enabled" : "value")
         let period = try payload.optionalInteger("period_ms", in: 20...0xFFFF)
-        guard enabled != nil || period != nil else { throw CommandError(.invalidValue, "'enabled' or 'period_ms' is required") }
+        guard enabled != nil || period != nil else {
+            throw CommandError(.invalidValue, "'enabled' or 'period_ms' is required")
+        }
         return .orientation(enabled: enabled, periodMs: period)
     }
 
@@ -205,7 +229,9 @@ enum BeltCommandParser {
         case "start": return .start(try navigationSignal(payload))
         case "update": return .update(try navigationSignal(payload))
         case "pause", "resume", "stop":
-            if let extra = ["direction", "orientation", "signal", "intensity"].first(where: { payload.fields[$0] != nil }) {
+            if let extra = ["direction", "orientation", "signal", "intensity"].first(where: {
+                payload.fields[$0] != nil
+            }) {
                 throw CommandError(.invalidValue, "'\(extra)' does not go with action '\(action)'")
             }
             return action == "pause" ? .pause : action == "resume" ? .resume : .stop
@@ -221,7 +247,10 @@ enum BeltCommandParser {
         case .null, .string("none"): preset = nil
         case .string(let name):
             guard let named = BeltSignalPreset(name: name) else {
-                throw CommandError(.invalidValue, "'signal' '\(name)' is unknown; known: none, \(BeltSignalPreset.allCases.filter(\.repeatsForever).map(\.name).joined(separator: ", "))")
+                throw CommandError(
+                    .invalidValue,
+                    "'signal' '\(name)' is unknown; known: none, \(BeltSignalPreset.allCases.filter(\.repeatsForever).map(\.name).joined(separator: ", "))"
+                )
             }
             preset = named
         default: throw CommandError(.invalidValue, "'signal' must be a preset name or none")
@@ -264,7 +293,8 @@ enum BeltCommandParser {
     // MARK: Helpers
 
     /// `null`, `"forever"` or a count.
-    private static func iterations(_ payload: CommandPayload, _ name: String, maximum: Int) throws(CommandError) -> Int? {
+    private static func iterations(_ payload: CommandPayload, _ name: String, maximum: Int) throws(CommandError) -> Int?
+    {
         if case .string("forever") = payload.fields[name] { return nil }
         return try payload.optionalInteger(name, in: 1...maximum)
     }
@@ -274,7 +304,8 @@ enum BeltCommandParser {
     ) throws(CommandError) -> T {
         let name = try payload.string(field, orValue: orValue)
         guard let value = T(name: name) else {
-            throw CommandError(.invalidValue, "'\(field)' must be one of \(T.allCases.map(\.name).joined(separator: ", "))")
+            throw CommandError(
+                .invalidValue, "'\(field)' must be one of \(T.allCases.map(\.name).joined(separator: ", "))")
         }
         return value
     }

@@ -22,12 +22,20 @@ struct BeltDriver: FamilyDriver {
 
     /// Navigation for a belt this gateway has served and that has no session now (BlueZ forgot it): kept,
     /// published, applied when the belt comes back.
-    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError) -> [String: JSONValue] {
+    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError)
+        -> [String: JSONValue]
+    {
         guard case .navigation(let request) = try command.value(as: BeltBridgeCommand.self, family: .belt),
-            let (actions, signal) = try navigations.update(id, { (navigation: inout BeltNavigation) throws(CommandError) in try navigation.handle(request, now: .now) })
+            let (actions, signal) = try navigations.update(
+                id,
+                { (navigation: inout BeltNavigation) throws(CommandError) in try navigation.handle(request, now: .now) }
+            )
         else { throw CommandError(.notConnected, "no belt \(id) is known to this gateway") }
-        for case .publishState(let state) in actions { publisher.publish(.state(publisher.topics.device(.belt, id, "navigation"), state.rawValue)) }
-        publisher.publish(.state(publisher.topics.device(.belt, id, "navigation_signal"), NavigationIntent.payload(signal)))
+        for case .publishState(let state) in actions {
+            publisher.publish(.state(publisher.topics.device(.belt, id, "navigation"), state.rawValue))
+        }
+        publisher.publish(
+            .state(publisher.topics.device(.belt, id, "navigation_signal"), NavigationIntent.payload(signal)))
         return ["applied": .bool(false)]
     }
 
@@ -37,7 +45,9 @@ struct BeltDriver: FamilyDriver {
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool {
         switch leaf {
         case "navigation":
-            guard let state = BeltNavigation.State(rawValue: String(decoding: payload, as: UTF8.self)) else { return payload.isEmpty }
+            guard let state = BeltNavigation.State(rawValue: String(decoding: payload, as: UTF8.self)) else {
+                return payload.isEmpty
+            }
             navigations.heard(id, state: state)
         case "navigation_signal":
             guard let signal = NavigationIntent.signal(from: payload) else { return false }

@@ -12,7 +12,9 @@ final class BeltNavigationStore: Sendable {
 
     /// The navigation belt `id` starts a session with: the newer of what was kept and what was heard (once
     /// both halves of it are), or a stopped one.
-    func take(_ id: String) -> BeltNavigation { state.withLock { $0.newer(id, usable: \.navigation) } ?? BeltNavigation() }
+    func take(_ id: String) -> BeltNavigation {
+        state.withLock { $0.newer(id, usable: \.navigation) } ?? BeltNavigation()
+    }
 
     /// Keeps `navigation` for belt `id` (its session ended, or a link did).
     func keep(_ navigation: BeltNavigation, for id: String) {
@@ -31,10 +33,14 @@ final class BeltNavigationStore: Sendable {
 
     /// Runs a request against the navigation of a belt this gateway has served and that has no session;
     /// nil when the gateway has never served `id`.
-    func update(_ id: String, _ request: (inout BeltNavigation) throws(CommandError) -> [NavigationAction]) throws(CommandError)
+    func update(_ id: String, _ request: (inout BeltNavigation) throws(CommandError) -> [NavigationAction])
+        throws(CommandError)
         -> (actions: [NavigationAction], signal: BeltNavigation.Signal?)?
     {
-        try state.withLock { (state: inout KeptAndHeard<BeltNavigation, NavigationIntent>) throws(CommandError) -> (actions: [NavigationAction], signal: BeltNavigation.Signal?)? in
+        try state.withLock {
+            (state: inout KeptAndHeard<BeltNavigation, NavigationIntent>) throws(CommandError) -> (
+                actions: [NavigationAction], signal: BeltNavigation.Signal?
+            )? in
             guard var navigation = state.kept(id) else { return nil }
             let actions = try request(&navigation)
             state.keep(navigation, for: id)

@@ -70,7 +70,9 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
         case .request(let command, let prefix):
             // Heading offset and accuracy state are optional (iOS tolerates their failure); the rest is
             // checked by the handshake's completeness below.
-            if try await write(command, expecting: prefix) == false { core.logger.warning("no answer to \(command) during handshake") }
+            if try await write(command, expecting: prefix) == false {
+                core.logger.warning("no answer to \(command) during handshake")
+            }
         case .readFirmware:
             received(try await core.link.read(uuid, in: Self.service(of: uuid)), from: uuid)
         case .readBattery:
@@ -82,7 +84,9 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
         }
     }
 
-    private static func service(of characteristic: String) -> String? { BeltGATT.characteristic(characteristic)?.service }
+    private static func service(of characteristic: String) -> String? {
+        BeltGATT.characteristic(characteristic)?.service
+    }
 
     private var orientationSubscribed: Bool { streams.isRunning(BeltGATT.Characteristic.orientation) }
 
@@ -96,7 +100,9 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     private nonisolated func lane(for uuid: String) -> NotificationLane? {
         guard uuid == BeltGATT.Characteristic.orientation else { return nil }
         return orientationLane.lane(for: uuid) { topics, bytes in
-            guard case .orientation(let value) = try BeltNotification.decode(characteristic: uuid, bytes: bytes) else { return nil }
+            guard case .orientation(let value) = try BeltNotification.decode(characteristic: uuid, bytes: bytes) else {
+                return nil
+            }
             return topics.publications(for: value)
         }
     }
@@ -111,7 +117,10 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     // MARK: Notifications
 
     private func received(_ bytes: [UInt8], from uuid: String) {
-        guard let notification = core.decode(bytes, from: uuid, { try BeltNotification.decode(characteristic: uuid, bytes: $0) }) else { return }
+        guard
+            let notification = core.decode(
+                bytes, from: uuid, { try BeltNotification.decode(characteristic: uuid, bytes: $0) })
+        else { return }
         handshake.record(notification)
         answers.deliver(notification.encoded())
         if case .keepAlive = notification { acknowledgeKeepAlive() }
@@ -260,8 +269,11 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
         guard known != .app, !vibration.playsOutsideAppMode else { return }
         guard switching, navigation.state != .paused else {
             guard let mode = known else { return }
-            let hint = navigation.state == .paused ? "navigation is paused: resume it" : "set mode app first, or add \"switch_to_app\":true"
-            throw CommandError(.wrongMode, "the belt is in \(mode.name) mode and plays this vibration only in app mode; \(hint)")
+            let hint =
+                navigation.state == .paused
+                ? "navigation is paused: resume it" : "set mode app first, or add \"switch_to_app\":true"
+            throw CommandError(
+                .wrongMode, "the belt is in \(mode.name) mode and plays this vibration only in app mode; \(hint)")
         }
         let change = BeltCommand.changeMode(.app)
         guard try await write(change, expecting: change.acknowledgementPrefix) else {
@@ -270,7 +282,8 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     }
 
     private func checkFirmware(for command: BeltCommand) throws(CommandError) {
-        guard let minimum = command.minimumFirmware, let firmware = handshake.firmware?.version, firmware < minimum else { return }
+        guard let minimum = command.minimumFirmware, let firmware = handshake.firmware?.version, firmware < minimum
+        else { return }
         throw CommandError(.unsupportedFirmware, "needs firmware \(minimum) or later; this belt has \(firmware)")
     }
 
@@ -304,7 +317,8 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
             try await core.link.write(bytes, to: uuid, in: service)
             return true
         }
-        return try await send({ [core] in try await core.link.write(bytes, to: uuid, in: service) },
+        return try await send(
+            { [core] in try await core.link.write(bytes, to: uuid, in: service) },
             awaiting: { $0.starts(with: prefix) }, timeout: .seconds(BeltHandshake.answerTimeoutSeconds))
     }
 }

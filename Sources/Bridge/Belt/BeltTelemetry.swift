@@ -26,10 +26,12 @@ public struct BeltTelemetry: Sendable {
         case .keepAlive(let mode), .parameter(.mode(let mode)):
             return modeChanged(to: mode)
         case .button(let event):
-            let press = Publication(topic: topic("button"), payload: JSONValue.object([
-                "button": .string(event.button.name), "press": .string(event.isLongPress ? "long" : "short"),
-                "previous_mode": .string(event.previousMode.name), "mode": .string(event.newMode.name),
-            ]).text, qos: 1)
+            let press = Publication(
+                topic: topic("button"),
+                payload: JSONValue.object([
+                    "button": .string(event.button.name), "press": .string(event.isLongPress ? "long" : "short"),
+                    "previous_mode": .string(event.previousMode.name), "mode": .string(event.newMode.name),
+                ]).text, qos: 1)
             return [press] + modeChanged(to: event.newMode)
         case .battery(let status):
             return retained.changed("battery", Self.batteryJSON(status).text)
@@ -38,9 +40,11 @@ public struct BeltTelemetry: Sendable {
         case .parameter(.headingOffset(let degrees)), .parameter(.advancedHeadingOffset(let degrees)):
             return retained.changed("heading_offset", String(degrees))
         case .parameter(.accuracySignal(let state)):
-            return retained.changed("compass_accuracy_signal", JSONValue.object([
-                "compass_mode": .bool(state.contains(.compassMode)), "app_mode": .bool(state.contains(.appMode)),
-            ]).text)
+            return retained.changed(
+                "compass_accuracy_signal",
+                JSONValue.object([
+                    "compass_mode": .bool(state.contains(.compassMode)), "app_mode": .bool(state.contains(.appMode)),
+                ]).text)
         case .parameter, .firmware:
             return []
         }
@@ -87,7 +91,6 @@ public struct BeltTelemetry: Sendable {
         mode = nil
         retained.forgetAll()
     }
-
 
     private mutating func modeChanged(to newMode: BeltMode) -> [Publication] {
         guard newMode != mode else { return [] }

@@ -13,7 +13,9 @@ struct NavigationIntent: Sendable, Equatable {
         guard let state else { return nil }
         var navigation = BeltNavigation()
         guard state != .stopped else { return navigation }
-        guard case .some(.some(let signal)) = signal, (try? navigation.start(signal, now: .now)) != nil else { return nil }
+        guard case .some(.some(let signal)) = signal, (try? navigation.start(signal, now: .now)) != nil else {
+            return nil
+        }
         if state == .paused { _ = navigation.pause() }
         return navigation
     }
@@ -32,7 +34,9 @@ struct NavigationIntent: Sendable, Equatable {
     /// Reads that payload; nil for a malformed one (logged by the caller), `.some(nil)` for empty.
     static func signal(from payload: [UInt8]) -> BeltNavigation.Signal?? {
         guard !payload.isEmpty else { return .some(nil) }
-        guard let fields = try? CommandPayload(bytes: payload), let signal = try? BeltCommandParser.navigationSignal(fields) else { return nil }
+        guard let fields = try? CommandPayload(bytes: payload),
+            let signal = try? BeltCommandParser.navigationSignal(fields)
+        else { return nil }
         return .some(signal)
     }
 }

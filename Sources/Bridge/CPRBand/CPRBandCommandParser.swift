@@ -54,7 +54,8 @@ enum CPRBandCommandParser {
                 throw CommandError(.invalidValue, "'name' \(error.message)")
             }
         default:
-            throw CommandError(.unknownCommand, "unknown CPR-Band command '\(name)'; known: \(commandNames.joined(separator: ", "))")
+            throw CommandError(
+                .unknownCommand, "unknown CPR-Band command '\(name)'; known: \(commandNames.joined(separator: ", "))")
         }
     }
 

@@ -11,7 +11,9 @@ struct CPRBandDriver: FamilyDriver {
     var liveStateLeaves: Set<String> { ["mode", "battery"] }
     var followedLeaves: [String] { ["desired"] }
 
-    func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { followDesired(desired, id: id, leaf: leaf, payload: payload) }
+    func followed(id: String, leaf: String, payload: [UInt8]) -> Bool {
+        followDesired(desired, id: id, leaf: leaf, payload: payload)
+    }
 
     func matches(_ device: BlueZDevice) -> Bool { CPRBandAdvertisement.matches(name: device.name ?? device.alias) }
 

@@ -25,7 +25,8 @@ actor CPRBandSession: LinkedSession {
         core = SessionCore(device: device, context: context, family: .cpr, reportsSignal: false)
         self.options = options
         self.desired = desired
-        telemetry = TelemetryLane(core: core, state: CPRBandTelemetry(id: context.id, topics: context.publisher.topics, options: options))
+        telemetry = TelemetryLane(
+            core: core, state: CPRBandTelemetry(id: context.id, topics: context.publisher.topics, options: options))
     }
 
     private var now: Double { (ContinuousClock.now - started) / .seconds(1) }
@@ -34,7 +35,7 @@ actor CPRBandSession: LinkedSession {
 
     func tearDown() async {
         streams.cancelAll()
-        refreshTasks.forEach { $0.cancel() }
+        for task in refreshTasks { task.cancel() }
         refreshTasks = []
         await core.link.reset()
         setMode(.unknown)
@@ -66,7 +67,8 @@ actor CPRBandSession: LinkedSession {
 
     private func refreshBattery() async {
         do {
-            received(try await core.link.read(CPRBandGATT.Characteristic.battery), from: CPRBandGATT.Characteristic.battery)
+            received(
+                try await core.link.read(CPRBandGATT.Characteristic.battery), from: CPRBandGATT.Characteristic.battery)
         } catch {
             core.logger.warning("battery not read: \(error)")
         }
@@ -91,20 +93,26 @@ actor CPRBandSession: LinkedSession {
         let (mapping, started) = (options.batteryMapping, started)
         return telemetry.lane(for: uuid) { telemetry, bytes in
             let notification = try CPRBandNotification.decode(characteristic: uuid, bytes: bytes, mapping: mapping)
-            return Self.publications(for: notification, in: &telemetry, at: (ContinuousClock.now - started) / .seconds(1))
+            return Self.publications(
+                for: notification, in: &telemetry, at: (ContinuousClock.now - started) / .seconds(1))
         }
     }
 
     /// The battery, and what the lane did not take (before the link was up): malformed bytes are counted and logged.
     private func received(_ bytes: [UInt8], from uuid: String) {
         let mapping = options.batteryMapping
-        guard let notification = core.decode(bytes, from: uuid, { try CPRBandNotification.decode(characteristic: uuid, bytes: $0, mapping: mapping) })
+        guard
+            let notification = core.decode(
+                bytes, from: uuid, { try CPRBandNotification.decode(characteristic: uuid, bytes: $0, mapping: mapping) }
+            )
         else { return }
         let now = now
         telemetry.publish { Self.publications(for: notification, in: &$0, at: now) }
     }
 
-    private static func publications(for notification: CPRBandNotification, in telemetry: inout CPRBandTelemetry, at seconds: Double) -> [Publication] {
+    private static func publications(
+        for notification: CPRBandNotification, in telemetry: inout CPRBandTelemetry, at seconds: Double
+    ) -> [Publication] {
         switch notification {
         case .depth(let depth): telemetry.peak(depth, at: seconds)
         case .angle(let angle): [telemetry.angle(angle)]
@@ -120,7 +128,9 @@ actor CPRBandSession: LinkedSession {
         do {
             try command.checkAllowed(in: mode)
         } catch {
-            throw CommandError(.invalidState, "'\(name)' is only allowed in ready mode; the band is \(CPRBandTelemetry.name(of: mode))")
+            throw CommandError(
+                .invalidState, "'\(name)' is only allowed in ready mode; the band is \(CPRBandTelemetry.name(of: mode))"
+            )
         }
         do {
             try await send(command)

@@ -14,7 +14,8 @@ extension CPRBandOptions: FamilySettings {
         .init("battery_s", .number, help: "Battery read interval while connected, in seconds (default 60)."),
         .init("signal_s", .number, help: "RSSI and distance interval while connected, in seconds (default 5)."),
         .init("distance.reference_dbm", .number, help: "RSSI at 1 m for the distance estimate, in dBm (default -59)."),
-        .init("distance.exponent", .number, help: "Path-loss exponent of the distance estimate (default 2, free space)."),
+        .init(
+            "distance.exponent", .number, help: "Path-loss exponent of the distance estimate (default 2, free space)."),
     ]
 
     public init(from values: some FamilySettingValues) throws(FamilySettingError) {
@@ -36,7 +37,9 @@ extension CPRBandOptions: FamilySettings {
         }
         if let window = try values.number("rate_window_s") {
             guard window > 0, window <= 3600 else {
-                throw FamilySettingError("rate_window_s", "must be a number of seconds above 0, at most 3600, not \(EffectiveSetting.number(window))")
+                throw FamilySettingError(
+                    "rate_window_s",
+                    "must be a number of seconds above 0, at most 3600, not \(EffectiveSetting.number(window))")
             }
             rateWindowSeconds = window
         }
@@ -44,14 +47,17 @@ extension CPRBandOptions: FamilySettings {
         if let signal = try values.interval("signal_s") { signalInterval = signal }
         if let reference = try values.number("distance.reference_dbm") {
             guard Self.referencePowerRange.contains(reference) else {
-                throw FamilySettingError("distance.reference_dbm", "must be a number of dBm from -127 to 20, not \(EffectiveSetting.number(reference))")
+                throw FamilySettingError(
+                    "distance.reference_dbm",
+                    "must be a number of dBm from -127 to 20, not \(EffectiveSetting.number(reference))")
             }
             distance.referencePowerDBm = reference
         }
         if let exponent = try values.number("distance.exponent") {
             guard exponent > 0, exponent <= 10 else {
                 throw FamilySettingError(
-                    "distance.exponent", "must be a number above 0, at most 10 (2 is free space), not \(EffectiveSetting.number(exponent))")
+                    "distance.exponent",
+                    "must be a number above 0, at most 10 (2 is free space), not \(EffectiveSetting.number(exponent))")
             }
             distance.exponent = exponent
         }
@@ -65,7 +71,9 @@ extension CPRBandOptions: FamilySettings {
             .init("battery_s", .number(EffectiveSetting.seconds(batteryInterval))),
             .init("signal_s", .number(EffectiveSetting.seconds(signalInterval))),
         ]
-        if let reference = distance.referencePowerDBm { settings.append(.init("distance.reference_dbm", .number(reference))) }
+        if let reference = distance.referencePowerDBm {
+            settings.append(.init("distance.reference_dbm", .number(reference)))
+        }
         settings.append(.init("distance.exponent", .number(distance.exponent)))
         return settings
     }

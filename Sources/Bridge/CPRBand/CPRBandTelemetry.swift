@@ -26,7 +26,9 @@ struct CPRBandTelemetry: Sendable {
     mutating func peak(_ depth: CPRBandDepth, at seconds: Double) -> [Publication] {
         statistics.record(depth, at: seconds)
         var stats: [String: JSONValue] = ["count": .number(Double(statistics.summary.count))]
-        if let rate = statistics.ratePerMinute(at: seconds) { stats["rate_per_minute"] = .number((rate * 10).rounded() / 10) }
+        if let rate = statistics.ratePerMinute(at: seconds) {
+            stats["rate_per_minute"] = .number((rate * 10).rounded() / 10)
+        }
         if let share = statistics.inRangeShare { stats["in_range_share"] = .number((share * 1000).rounded() / 1000) }
         return [
             Publication(topic: topic("peak"), payload: FixedDecimals.text(depth.centimetres, places: 1), qos: 1),
@@ -39,7 +41,9 @@ struct CPRBandTelemetry: Sendable {
     }
 
     mutating func battery(_ level: CPRBandBatteryLevel) -> [Publication] {
-        var members: [String: JSONValue] = ["percent": .number((level.percent * 10).rounded() / 10), "raw": .number(Double(level.raw))]
+        var members: [String: JSONValue] = [
+            "percent": .number((level.percent * 10).rounded() / 10), "raw": .number(Double(level.raw)),
+        ]
         if let volts = level.volts { members["volts"] = .number((volts * 100).rounded() / 100) }
         return retained.changed("battery", JSONValue.object(members).text)
     }
@@ -47,7 +51,9 @@ struct CPRBandTelemetry: Sendable {
     /// RSSI and the distance it suggests.
     func signal(rssi: Int16, advertisedTxPower: Int16?) -> [Publication] {
         var publications = [Publication(topic: topic("rssi"), payload: String(rssi))]
-        if let metres = options.distance.distanceMetres(rssi: Double(rssi), advertisedTxPowerDBm: advertisedTxPower.map(Double.init)) {
+        if let metres = options.distance.distanceMetres(
+            rssi: Double(rssi), advertisedTxPowerDBm: advertisedTxPower.map(Double.init))
+        {
             publications.append(Publication(topic: topic("distance"), payload: FixedDecimals.text(metres)))
         }
         return publications
@@ -58,20 +64,29 @@ struct CPRBandTelemetry: Sendable {
         var publications = retained.changed("mode", Self.name(of: mode))
         if mode.isStreaming, !previous.isStreaming {
             sessionStart = seconds
-            statistics = CompressionStatistics(windowSeconds: options.rateWindowSeconds, targetRange: statistics.targetRange)
+            statistics = CompressionStatistics(
+                windowSeconds: options.rateWindowSeconds, targetRange: statistics.targetRange)
             angle.reset()
         } else if previous.isStreaming, !mode.isStreaming, sessionStart != nil {
             let summary = statistics.summary
             var members: [String: JSONValue] = [
                 "kind": .string(previous == .evaluating ? "evaluation" : "practice"),
                 "count": .number(Double(summary.count)), "in_range": .number(Double(summary.inRangeCount)),
-                "too_shallow": .number(Double(summary.tooShallowCount)), "too_deep": .number(Double(summary.tooDeepCount)),
+                "too_shallow": .number(Double(summary.tooShallowCount)),
+                "too_deep": .number(Double(summary.tooDeepCount)),
                 "duration_s": .number((summary.durationSeconds * 10).rounded() / 10),
-                "range_mm": .array([.number(Double(statistics.targetRange.lowerBound)), .number(Double(statistics.targetRange.upperBound))]),
+                "range_mm": .array([
+                    .number(Double(statistics.targetRange.lowerBound)),
+                    .number(Double(statistics.targetRange.upperBound)),
+                ]),
             ]
             if let share = summary.inRangeShare { members["in_range_share"] = .number((share * 1000).rounded() / 1000) }
-            if let mean = summary.meanDepthCentimetres { members["mean_depth_cm"] = .number((mean * 10).rounded() / 10) }
-            if let rate = summary.averageRatePerMinute { members["rate_per_minute"] = .number((rate * 10).rounded() / 10) }
+            if let mean = summary.meanDepthCentimetres {
+                members["mean_depth_cm"] = .number((mean * 10).rounded() / 10)
+            }
+            if let rate = summary.averageRatePerMinute {
+                members["rate_per_minute"] = .number((rate * 10).rounded() / 10)
+            }
             publications.append(.state(topic("session"), JSONValue.object(members).text))
             sessionStart = nil
         }
@@ -88,8 +103,9 @@ struct CPRBandTelemetry: Sendable {
         angle.reset()
     }
 
-    mutating func info(_ members: [String: JSONValue]) -> [Publication] { retained.changed("info", JSONValue.object(members).text) }
-
+    mutating func info(_ members: [String: JSONValue]) -> [Publication] {
+        retained.changed("info", JSONValue.object(members).text)
+    }
 
     /// While a range or name sequence is written the vendor's library reports `sending`.
     mutating func sending() -> [Publication] { retained.changed("mode", "sending") }

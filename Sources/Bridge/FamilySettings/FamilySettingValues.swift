@@ -27,7 +27,8 @@ extension FamilySettingValues {
     public func interval(_ path: String) throws(FamilySettingError) -> Duration? {
         guard let seconds = try number(path) else { return nil }
         guard seconds >= 1, seconds <= 86400 else {
-            throw FamilySettingError(path, "must be a number of seconds from 1 to 86400, not \(EffectiveSetting.number(seconds))")
+            throw FamilySettingError(
+                path, "must be a number of seconds from 1 to 86400, not \(EffectiveSetting.number(seconds))")
         }
         return .milliseconds(Int((seconds * 1000).rounded()))
     }

@@ -86,7 +86,8 @@ final class FleetCoordinator: Sendable {
     /// broker without the ACL recipe (claims, heartbeats, statuses): once the table holds as many names as the device
     /// table may, those that arrived more than a lease ago (which count for nothing) make room; if none, it is dropped.
     private static func record<Value>(
-        _ value: Value, for other: String, in table: inout [String: Value], lease: Duration, arrival: (Value) -> ContinuousClock.Instant
+        _ value: Value, for other: String, in table: inout [String: Value], lease: Duration,
+        arrival: (Value) -> ContinuousClock.Instant
     ) {
         if table[other] == nil, table.count >= deviceLimit {
             let now = ContinuousClock.now
@@ -111,7 +112,9 @@ final class FleetCoordinator: Sendable {
     private var now: FleetInstant { .seconds(0) + (ContinuousClock.now - started) }
 
     private func arbiter(_ key: String, in state: inout State) -> OwnershipArbiter {
-        state.arbiters[key] ?? OwnershipArbiter(gateway: gateway, device: key, incarnation: incarnation, policy: policy, startedAt: .seconds(0))
+        state.arbiters[key]
+            ?? OwnershipArbiter(
+                gateway: gateway, device: key, incarnation: incarnation, policy: policy, startedAt: .seconds(0))
     }
 
     /// At most this many devices have an arbiter: claims name devices by topic, and strangers' topics must not
@@ -191,13 +194,16 @@ final class FleetCoordinator: Sendable {
             var arbiter = arbiter(key, in: &state)
             arbiter.observe(
                 LocalObservation(
-                    rssi: smoothed, freeSlots: freeSlots, linkUp: linkUp, brokerConnected: brokerConnected, alone: presence == .alone))
+                    rssi: smoothed, freeSlots: freeSlots, linkUp: linkUp, brokerConnected: brokerConnected,
+                    alone: presence == .alone))
             let decision = arbiter.decide(at: now)
             var claim: Claim?
             if presence != .inFleet {
                 // Nobody to tell: the first claim goes out as soon as another gateway comes online.
                 state.lastPublished[key] = nil
-            } else if decision.publishNow || state.lastPublished[key].map({ ContinuousClock.now - $0 >= refresh }) ?? true {
+            } else if decision.publishNow
+                || state.lastPublished[key].map({ ContinuousClock.now - $0 >= refresh }) ?? true
+            {
                 state.sequence += 1
                 claim = arbiter.nextClaim(sequence: state.sequence)
                 state.lastPublished[key] = .now

@@ -9,7 +9,8 @@ extension FleetService {
         let topics = context.topics
         return BrokerRoute(
             subscriptions: [
-                .init(filter: topics.claimFilter, qos: .atMostOnce), .init(filter: topics.fleetHeartbeatFilter, qos: .atMostOnce),
+                .init(filter: topics.claimFilter, qos: .atMostOnce),
+                .init(filter: topics.fleetHeartbeatFilter, qos: .atMostOnce),
                 .init(filter: topics.everyGateway("status"), qos: .atLeastOnce, afterRetainedState: true),
             ],
             take: { [self] in receive($0) })
@@ -51,7 +52,8 @@ extension FleetService {
             }
             coordinator.status(of: other, online: online)
             if message.payloadString == "offline" {
-                context.logger.info("fleet: \(other) left (its will): its claims end now", metadata: ["gateway": "\(other)"])
+                context.logger.info(
+                    "fleet: \(other) left (its will): its claims end now", metadata: ["gateway": "\(other)"])
                 coordinator.peerLeft(other)
             } else if online {
                 context.logger.info("fleet: \(other) is online", metadata: ["gateway": "\(other)"])

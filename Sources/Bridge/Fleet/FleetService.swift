@@ -49,12 +49,16 @@ struct FleetService: Service {
         // A device the users' choices keep from connecting (auto-connect policy, a `disconnect`
         // request) gets none: this gateway never takes it, and lets go of it if it owns it.
         let adapters = Set(objects.compactMap { context.adapterName($0.adapterPath) })
-        let open = adapters.map { max(0, configuration.adapterSlots - (load[$0] ?? 0)) }.reduce(0, +) + (session == nil ? 0 : 1)
+        let open =
+            adapters.map { max(0, configuration.adapterSlots - (load[$0] ?? 0)) }.reduce(0, +)
+            + (session == nil ? 0 : 1)
         let free = wanted ? open : 0
         let rssi = objects.compactMap(\.rssi).max().map(Int.init)
-        let step = coordinator.step(key, rssi: rssi, freeSlots: free, linkUp: linkUp, brokerConnected: context.mqtt.isConnected)
+        let step = coordinator.step(
+            key, rssi: rssi, freeSlots: free, linkUp: linkUp, brokerConnected: context.mqtt.isConnected)
         if let claim = step.claim {
-            context.publisher.publish(Publication(topic: topics.claim(driver.family, id), payload: ClaimCodec.encode(claim), qos: 1))
+            context.publisher.publish(
+                Publication(topic: topics.claim(driver.family, id), payload: ClaimCodec.encode(claim), qos: 1))
         }
         // The device's retained state withheld at a reconnect: published again once a lease of listening has shown
         // the device is still this gateway's, forgotten if it is another's now.
@@ -67,7 +71,8 @@ struct FleetService: Service {
             context.mqtt.releaseWithheld(under: prefix, republish: mine)
         }
         if let change = step.decision.change {
-            context.logger.info("fleet: \(change)", metadata: ["device": "\(device.address)", "term": "\(step.decision.term)"])
+            context.logger.info(
+                "fleet: \(change)", metadata: ["device": "\(device.address)", "term": "\(step.decision.term)"])
             if case .tookOwnership = change {
                 context.publisher.publish(.state(topics.device(driver.family, id, "owner"), configuration.gateway))
             }

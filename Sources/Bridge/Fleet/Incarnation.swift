@@ -1,3 +1,6 @@
+import Fleet
+import Peripherals
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -6,8 +9,6 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Fleet
-import Peripherals
 
 /// The gateway's incarnation: read from its file, one more than the last start's, made durable before the
 /// gateway claims anything. The other gateways order its claims by it, so it must never go backwards:
@@ -32,9 +33,13 @@ enum Incarnation {
     static func forGateway(_ options: FleetOptions, note: (String) -> Void) throws -> UInt64 {
         do {
             return try next(file: options.incarnationFile)
-        } catch let failure as Failure where !failure.damaged && options.joining == .whenOthersOnline && !options.incarnationFileChosen {
+        } catch let failure as Failure
+            where !failure.damaged && options.joining == .whenOthersOnline && !options.incarnationFileChosen
+        {
             let seconds = clockSeconds()
-            note("fleet: \(failure.description); the clock (\(seconds)) stands in for the incarnation. Set fleet.incarnation_file before this gateway shares a broker with others")
+            note(
+                "fleet: \(failure.description); the clock (\(seconds)) stands in for the incarnation. Set fleet.incarnation_file before this gateway shares a broker with others"
+            )
             return seconds
         }
     }
@@ -50,7 +55,8 @@ enum Incarnation {
         guard lock >= 0 else { throw Failure(description: "cannot open \(file).lock: \(DurableFile.errorText())") }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             close(lock)
-            throw Failure(description: "\(file) is in use by another gatt2mqtt: give each gateway its own fleet.incarnation_file")
+            throw Failure(
+                description: "\(file) is in use by another gatt2mqtt: give each gateway its own fleet.incarnation_file")
         }
         // The descriptor is kept open on purpose: the lock lasts as long as the process.
         let last = try read(file)
@@ -75,10 +81,15 @@ enum Incarnation {
         let text = String(decoding: bytes, as: UTF8.self).trimming()
         guard bytes.count < 32, let value = UInt64(text) else {
             throw Failure(
-                description: "\(file) holds no incarnation number ('\(text.prefix(20))'): restore it, or remove it to start again at 1", damaged: true)
+                description:
+                    "\(file) holds no incarnation number ('\(text.prefix(20))'): restore it, or remove it to start again at 1",
+                damaged: true)
         }
         guard value < ClaimCodec.maximumCounter else {
-            throw Failure(description: "\(file) holds \(value), the largest incarnation a claim carries: remove it to start again at 1", damaged: true)
+            throw Failure(
+                description:
+                    "\(file) holds \(value), the largest incarnation a claim carries: remove it to start again at 1",
+                damaged: true)
         }
         return value
     }

@@ -51,7 +51,9 @@ struct AdapterWatch: Sendable {
         let bluez = context.bluez
         while !Task.isCancelled {
             for name in context.configuration.adapters {
-                guard let adapter = await bluez.adapter(named: name), adapter.powered, !adapter.discovering else { continue }
+                guard let adapter = await bluez.adapter(named: name), adapter.powered, !adapter.discovering else {
+                    continue
+                }
                 do {
                     if try await bluez.startDiscovery(adapterPath: adapter.path) {
                         context.logger.info("discovery started", metadata: ["adapter": "\(name)"])

@@ -31,7 +31,10 @@ struct AdoptionList: Sendable, Equatable {
     /// Sorted by address, so that the same list is always the same bytes (a retained topic is republished only when
     /// it changes).
     var json: JSONValue {
-        .array(families.sorted { $0.key < $1.key }.map { .object(["address": .string($0.key), "family": .string($0.value.rawValue)]) })
+        .array(
+            families.sorted { $0.key < $1.key }.map {
+                .object(["address": .string($0.key), "family": .string($0.value.rawValue)])
+            })
     }
 
     /// A list from its JSON: entries that are not an object with a Bluetooth address and a known family are left

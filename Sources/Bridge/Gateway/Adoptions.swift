@@ -42,7 +42,9 @@ final class Adoptions: Sendable {
                         initial.list = list
                         initial.learnsFromBroker = false
                     } else {
-                        context.logger.error("the adoptions file holds no JSON list; starting from what the broker says", metadata: ["file": "\(file)"])
+                        context.logger.error(
+                            "the adoptions file holds no JSON list; starting from what the broker says",
+                            metadata: ["file": "\(file)"])
                     }
                 }
             } catch {
@@ -95,12 +97,16 @@ final class Adoptions: Sendable {
             return (added, refused)
         }
         for address in refused {
-            context.warn("the adopted devices are full; forget one first", kind: "adoptions full", metadata: [
-                "device": "\(address)", "limit": "\(AdoptionList.limit)",
-            ])
+            context.warn(
+                "the adopted devices are full; forget one first", kind: "adoptions full",
+                metadata: [
+                    "device": "\(address)", "limit": "\(AdoptionList.limit)",
+                ])
         }
         for device in added {
-            context.logger.notice("device adopted", metadata: ["device": "\(device.address)", "family": "\(device.family.rawValue)", "by": "\(reason)"])
+            context.logger.notice(
+                "device adopted",
+                metadata: ["device": "\(device.address)", "family": "\(device.family.rawValue)", "by": "\(reason)"])
         }
         if !added.isEmpty { keepAndPublish() }
         return refused.isEmpty
@@ -131,7 +137,8 @@ final class Adoptions: Sendable {
             state.windowGeneration += 1
             return (state.windowGeneration, state.window.remainingSeconds(at: .now))
         }
-        context.logger.notice(remaining > 0 ? "join window opened" : "join window closed", metadata: ["seconds": "\(remaining)"])
+        context.logger.notice(
+            remaining > 0 ? "join window opened" : "join window closed", metadata: ["seconds": "\(remaining)"])
         publishWindow(open: remaining > 0, remaining: remaining)
         guard remaining > 0 else { return 0 }
         context.background.spawn { [self] in
@@ -192,7 +199,9 @@ final class Adoptions: Sendable {
             return
         }
         guard let list = AdoptionList.parse(payload) else {
-            context.warn("a gateway's adopted list is no JSON list; ignored", kind: "malformed adopted list", metadata: ["gateway": "\(peer)"])
+            context.warn(
+                "a gateway's adopted list is no JSON list; ignored", kind: "malformed adopted list",
+                metadata: ["gateway": "\(peer)"])
             return
         }
         let before = state.withLock { state -> AdoptionList? in
@@ -202,7 +211,9 @@ final class Adoptions: Sendable {
         // Only what is new in its list: a list it published before it heard of a forget here must not undo the forget.
         let new = list.families.filter { !(before?.contains($0.key) ?? false) && !contains($0.key) }
         adopt(new.map { (address: $0.key, family: $0.value) }, by: "gateway \(peer)")
-        let forgotten = (before?.addresses ?? []).subtracting(list.addresses).filter { !context.configuration.autoConnect.allows($0) }
+        let forgotten = (before?.addresses ?? []).subtracting(list.addresses).filter {
+            !context.configuration.autoConnect.allows($0)
+        }
         remove(forgotten.sorted(), by: "gateway \(peer)")
     }
 
@@ -223,8 +234,9 @@ final class Adoptions: Sendable {
                 return !state.cannotKeepSaid
             }
             if first {
-                context.logger.warning("cannot keep the adopted devices; they last until the gateway stops, and the broker's retained list restores them",
-                                       metadata: ["reason": "\(error.description)"])
+                context.logger.warning(
+                    "cannot keep the adopted devices; they last until the gateway stops, and the broker's retained list restores them",
+                    metadata: ["reason": "\(error.description)"])
             }
         }
     }

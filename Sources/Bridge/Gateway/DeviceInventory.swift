@@ -35,11 +35,13 @@ struct DeviceInventory: Sendable {
     /// with every RSSI report (the `devices` request and `scan` results carry RSSI), and strangers in radio range
     /// leave nothing retained.
     var retainedText: String {
-        JSONValue.array(entries.filter(\.adopted).map { entry in
-            var stable = entry
-            stable.rssi = nil
-            return stable.json
-        }).text
+        JSONValue.array(
+            entries.filter(\.adopted).map { entry in
+                var stable = entry
+                stable.rssi = nil
+                return stable.json
+            }
+        ).text
     }
 
     var json: JSONValue { .array(entries.map(\.json)) }

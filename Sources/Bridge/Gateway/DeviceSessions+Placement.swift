@@ -10,7 +10,9 @@ extension DeviceSessions {
     /// it, else of the one with the strongest signal (the first in the configured order on a tie).
     func representative(of objects: [BlueZDevice], serving: Set<String>) -> BlueZDevice {
         objects.first { serving.contains($0.path) }
-            ?? objects.dropFirst().reduce(objects[0]) { kept, next in (next.rssi ?? .min) > (kept.rssi ?? .min) ? next : kept }
+            ?? objects.dropFirst().reduce(objects[0]) { kept, next in
+                (next.rssi ?? .min) > (kept.rssi ?? .min) ? next : kept
+            }
     }
 
     /// Every device any adapter has seen, once per address (`representative`).
@@ -65,10 +67,13 @@ extension DeviceSessions {
 
     /// Says once (log and inventory) that a device waits for a slot.
     func reportWaitingForSlot(_ device: BlueZDevice, candidates: [BlueZDevice]) {
-        context.logger.warning("no free connection slot for a device; it waits for one", metadata: [
-            "device": "\(device.address)", "adapters": "\(candidates.compactMap { context.adapterName($0.adapterPath) }.joined(separator: ","))",
-            "slots": "\(context.configuration.adapterSlots)",
-        ])
+        context.logger.warning(
+            "no free connection slot for a device; it waits for one",
+            metadata: [
+                "device": "\(device.address)",
+                "adapters": "\(candidates.compactMap { context.adapterName($0.adapterPath) }.joined(separator: ","))",
+                "slots": "\(context.configuration.adapterSlots)",
+            ])
         publishInventoryLater()
     }
 }

@@ -17,8 +17,9 @@ extension DeviceSessions {
                     return true
                 }
                 guard topics.isMalformedCommand(message.topic) else { return false }
-                context.warn("command ignored: its topic names no valid device id or command", kind: "malformed command topic",
-                             metadata: ["topic": "\(message.topic.prefix(200))"])
+                context.warn(
+                    "command ignored: its topic names no valid device id or command", kind: "malformed command topic",
+                    metadata: ["topic": "\(message.topic.prefix(200))"])
                 return true
             })
     }
@@ -28,14 +29,18 @@ extension DeviceSessions {
         let context = context
         return BrokerRoute(
             subscriptions: context.drivers.flatMap { driver in
-                driver.followedLeaves.map { .init(filter: context.topics.leafFilter(driver.family, $0), qos: .atLeastOnce) }
+                driver.followedLeaves.map {
+                    .init(filter: context.topics.leafFilter(driver.family, $0), qos: .atLeastOnce)
+                }
             },
             take: { message in
-                guard let (family, id, leaf) = context.topics.parseLeaf(message.topic), let driver = context.driver(of: family),
+                guard let (family, id, leaf) = context.topics.parseLeaf(message.topic),
+                    let driver = context.driver(of: family),
                     driver.followedLeaves.contains(leaf)
                 else { return false }
                 if !driver.followed(id: id, leaf: leaf, payload: message.payload) {
-                    context.warn("malformed \(leaf) ignored", kind: "malformed \(leaf)", metadata: ["topic": "\(message.topic)"])
+                    context.warn(
+                        "malformed \(leaf) ignored", kind: "malformed \(leaf)", metadata: ["topic": "\(message.topic)"])
                 }
                 return true
             })

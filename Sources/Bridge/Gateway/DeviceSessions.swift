@@ -23,7 +23,8 @@ final class DeviceSessions: Sendable {
     let adoptions: Adoptions
 
     init(
-        context: GatewayContext, commandRouter: CommandRouter, homeAssistant: HomeAssistantAnnouncer, adapterStatuses: AdapterStatusBoard,
+        context: GatewayContext, commandRouter: CommandRouter, homeAssistant: HomeAssistantAnnouncer,
+        adapterStatuses: AdapterStatusBoard,
         fleet: FleetCoordinator?, adoptions: Adoptions
     ) {
         self.context = context
@@ -72,7 +73,9 @@ final class DeviceSessions: Sendable {
     /// policy (with adoption) unless a `disconnect` request took it down.
     func wants(_ device: BlueZDevice, driver: any FamilyDriver) -> Bool {
         let allowed = isAdopted(device, driver: driver, joining: true)
-        return choices.withLock { $0.requested[device.address] != nil || (allowed && !$0.released.contains(device.address)) }
+        return choices.withLock {
+            $0.requested[device.address] != nil || (allowed && !$0.released.contains(device.address))
+        }
     }
 
     /// Whether the device is one of the gateway's, served and announced: the policy allows it (every device
@@ -81,7 +84,9 @@ final class DeviceSessions: Sendable {
     /// stranger that only advertises a family's name is none of these, and leaves nothing retained.
     func isAdopted(_ device: BlueZDevice, driver: any FamilyDriver, joining: Bool = false) -> Bool {
         let address = device.address
-        if context.configuration.autoConnect.allows(address) || (driver.restoresBondedDevices && device.paired) { return true }
+        if context.configuration.autoConnect.allows(address) || (driver.restoresBondedDevices && device.paired) {
+            return true
+        }
         if choices.withLock({ $0.requested[address] != nil }) { return true }
         guard adoptions.follows else { return false }
         return joining ? adoptions.admits(address, as: driver.family) : adoptions.contains(address)
@@ -91,13 +96,16 @@ final class DeviceSessions: Sendable {
     /// table adds what this returns (`SessionTable.place`).
     private func startSession(driver: any FamilyDriver, device: BlueZDevice) -> RunningSession {
         let context = context
-        context.logger.info("device found", metadata: [
-            "device": "\(device.address)", "family": "\(driver.family.rawValue)", "name": "\(device.name ?? "")",
-            "adapter": "\(context.adapterName(device.adapterPath) ?? "")",
-        ])
+        context.logger.info(
+            "device found",
+            metadata: [
+                "device": "\(device.address)", "family": "\(driver.family.rawValue)", "name": "\(device.name ?? "")",
+                "adapter": "\(context.adapterName(device.adapterPath) ?? "")",
+            ])
         let path = device.path
         let sessionContext = SessionContext(
-            link: { context.bluez.link(to: $0) }, publisher: context.publisher, logger: context.logger, gateway: context.configuration.gateway,
+            link: { context.bluez.link(to: $0) }, publisher: context.publisher, logger: context.logger,
+            gateway: context.configuration.gateway,
             id: context.id(of: device.address), liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
             stateChanged: { [weak self] newState in
                 guard let self else { return }
@@ -118,11 +126,14 @@ final class DeviceSessions: Sendable {
         homeAssistant.announce(
             HomeAssistantDiscovery.Device(
                 // The identity the announcer settles (`HomeAssistantAnnouncer.identity`); named by its alias when it has one.
-                family: driver.family, id: session.id, address: device.address, identity: DeviceID.from(address: device.address),
-                name: context.configuration.aliases[device.address.uppercased()] ?? device.name ?? device.alias, model: driver.homeAssistant),
+                family: driver.family, id: session.id, address: device.address,
+                identity: DeviceID.from(address: device.address),
+                name: context.configuration.aliases[device.address.uppercased()] ?? device.name ?? device.alias,
+                model: driver.homeAssistant),
             at: path)
         return RunningSession(
-            session: session, address: device.address, adapter: context.adapterName(device.adapterPath) ?? "", task: task,
+            session: session, address: device.address, adapter: context.adapterName(device.adapterPath) ?? "",
+            task: task,
             commands: continuation)
     }
 
@@ -138,7 +149,10 @@ final class DeviceSessions: Sendable {
         metrics.release(DeviceMetrics.key(entry.session.family, entry.session.id))
         if settled {
             let ended = FirstAnswer<Bool>()
-            let watcher = Task { await entry.task.value; ended.answer(true) }
+            let watcher = Task {
+                await entry.task.value
+                ended.answer(true)
+            }
             let timer = ended.answer(false, at: .now + .seconds(15))
             if await !ended.value { context.logger.warning("a stopped session's task is still running after 15 s") }
             timer.cancel()

@@ -49,7 +49,9 @@ struct GatewayContext: Sendable {
         let address = address.uppercased()
         var objects: [BlueZDevice] = []
         for name in configuration.adapters {
-            if let device = await bluez.devices(on: adapterPath(name)).first(where: { $0.address.uppercased() == address }) {
+            if let device = await bluez.devices(on: adapterPath(name)).first(where: {
+                $0.address.uppercased() == address
+            }) {
                 objects.append(device)
             }
         }

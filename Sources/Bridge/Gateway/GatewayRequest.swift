@@ -22,7 +22,8 @@ public enum GatewayRequest: Sendable, Equatable {
         switch name {
         case "scan":
             try payload.rejectUnknownFields(allowed: ["duration_s", "value"])
-            let seconds = try payload.optionalInteger(payload.fields["duration_s"] != nil ? "duration_s" : "value", in: 1...600)
+            let seconds = try payload.optionalInteger(
+                payload.fields["duration_s"] != nil ? "duration_s" : "value", in: 1...600)
             return .scan(seconds: seconds ?? 10)
         case "connect":
             try payload.rejectUnknownFields(allowed: ["address", "family", "value"])
@@ -30,7 +31,9 @@ public enum GatewayRequest: Sendable, Equatable {
             var family: DeviceFamily?
             if let familyName {
                 guard let named = DeviceFamily(rawValue: familyName) else {
-                    throw CommandError(.invalidValue, "'family' must be one of \(DeviceFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw CommandError(
+                        .invalidValue,
+                        "'family' must be one of \(DeviceFamily.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 family = named
             }
@@ -43,7 +46,8 @@ public enum GatewayRequest: Sendable, Equatable {
             return .devices
         case "permit_join":
             try payload.rejectUnknownFields(allowed: ["duration_s", "value"])
-            let seconds = try payload.optionalInteger(payload.fields["duration_s"] != nil ? "duration_s" : "value", in: 0...JoinWindow.longest)
+            let seconds = try payload.optionalInteger(
+                payload.fields["duration_s"] != nil ? "duration_s" : "value", in: 0...JoinWindow.longest)
             return .permitJoin(seconds: seconds ?? JoinWindow.usual)
         default:
             throw CommandError(.unknownCommand, "unknown request '\(name)'; known: \(names.joined(separator: ", "))")

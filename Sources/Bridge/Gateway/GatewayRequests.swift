@@ -41,7 +41,8 @@ final class GatewayRequests: Sendable {
                 throw CommandError(.rateLimited, "more than \(Self.perSecond) requests per second")
             }
             guard inFlight.take() else {
-                throw CommandError(.rateLimited, "\(inFlight.limit) requests are in progress already: wait for an answer")
+                throw CommandError(
+                    .rateLimited, "\(inFlight.limit) requests are in progress already: wait for an answer")
             }
             // Pairing and connecting take seconds: never on the receive path.
             context.background.spawn { [self, transaction] in
@@ -59,7 +60,9 @@ final class GatewayRequests: Sendable {
         }
     }
 
-    private func respond(to request: MQTTMessage, name: String, result: Result<JSONValue?, CommandError>, transaction: JSONValue?) {
+    private func respond(
+        to request: MQTTMessage, name: String, result: Result<JSONValue?, CommandError>, transaction: JSONValue?
+    ) {
         var members: [String: JSONValue] = ["request": .string(name)]
         switch result {
         case .success(let data):
@@ -68,14 +71,17 @@ final class GatewayRequests: Sendable {
         case .failure(let error):
             members["ok"] = .bool(false)
             members["error"] = .object(["code": .string(error.code.rawValue), "message": .string(error.message)])
-            context.warn("request refused", kind: "request refused (\(error.code.rawValue))",
-                         metadata: ["request": "\(name)", "code": "\(error.code.rawValue)", "reason": "\(error.message)"])
+            context.warn(
+                "request refused", kind: "request refused (\(error.code.rawValue))",
+                metadata: ["request": "\(name)", "code": "\(error.code.rawValue)", "reason": "\(error.message)"])
         }
         if let transaction { members["transaction"] = transaction }
         let topic = context.publisher.answerTopic(for: request, otherwise: context.topics.response(name))
         do {
             try context.mqtt.publish(
-                MQTTMessage(topic: topic, string: JSONValue.object(members).text, qos: .atLeastOnce, correlationData: request.correlationData))
+                MQTTMessage(
+                    topic: topic, string: JSONValue.object(members).text, qos: .atLeastOnce,
+                    correlationData: request.correlationData))
         } catch {
             context.logger.error("cannot answer \(name): \(error)")
         }
@@ -93,7 +99,9 @@ final class GatewayRequests: Sendable {
             return await sessions.inventory().json
         case .permitJoin(let seconds):
             guard sessions.adoptions.follows else {
-                throw CommandError(.invalidValue, "devices join only under auto_connect: adopted, not \(context.configuration.autoConnect.name)")
+                throw CommandError(
+                    .invalidValue,
+                    "devices join only under auto_connect: adopted, not \(context.configuration.autoConnect.name)")
             }
             let open = sessions.adoptions.permitJoin(for: seconds) { [sessions] in
                 await sessions.considerAllDevices()
@@ -112,7 +120,10 @@ final class GatewayRequests: Sendable {
             }
             sessions.adoptions.adopt(address, as: driver.family, by: "connect request")
             await sessions.considerDevice(device, force: true)
-            return .object(["address": .string(address), "id": .string(context.id(of: address)), "family": .string(driver.family.rawValue)])
+            return .object([
+                "address": .string(address), "id": .string(context.id(of: address)),
+                "family": .string(driver.family.rawValue),
+            ])
         case .disconnect(let address):
             let device = try await knownDevice(address)
             sessions.choices.withLock { choices in
@@ -139,11 +150,14 @@ final class GatewayRequests: Sendable {
                 // The device's users hear of it too, not only the requester.
                 if let family = sessions.driver(for: device)?.family {
                     context.publisher.report(
-                        DeviceFailure(.pairingFailed, "\(error)"), family: family, id: context.id(of: address), logger: context.logger)
+                        DeviceFailure(.pairingFailed, "\(error)"), family: family, id: context.id(of: address),
+                        logger: context.logger)
                 }
                 throw CommandError(.gattError, "pairing with \(address) failed: \(error)")
             }
-            if let family = sessions.driver(for: device)?.family { sessions.adoptions.adopt(address, as: family, by: "pair request") }
+            if let family = sessions.driver(for: device)?.family {
+                sessions.adoptions.adopt(address, as: family, by: "pair request")
+            }
             await sessions.publishInventory()
             return .object(["address": .string(address), "paired": .bool(true)])
         case .forget(let address):
@@ -183,7 +197,9 @@ final class GatewayRequests: Sendable {
     private func finishScan(_ generation: Int, after seconds: Int) async {
         try? await Task.sleep(for: .seconds(seconds))
         guard let seen = sessions.inventoryBoard.scanWindow.close(generation) else { return }
-        let summary = JSONValue.object(["finished": .bool(true), "duration_s": .number(Double(seconds)), "seen": .number(Double(seen))])
+        let summary = JSONValue.object([
+            "finished": .bool(true), "duration_s": .number(Double(seconds)), "seen": .number(Double(seen)),
+        ])
         context.publisher.publish(Publication(topic: context.topics.scan, payload: summary.text, qos: 1))
     }
 }

@@ -33,12 +33,18 @@ struct Leftovers: Sendable {
     }
 
     private func correct(family: DeviceFamily, id: String, info: MQTTMessage) {
-        guard case .object(let members)? = JSONValue.parse(info.payload), members["gateway"] == .string(context.configuration.gateway) else { return }
-        if let address = members["address"]?.string, DeviceID.isAddress(address) { adoptions.adoptServedEarlier(address, as: family) }
+        guard case .object(let members)? = JSONValue.parse(info.payload),
+            members["gateway"] == .string(context.configuration.gateway)
+        else { return }
+        if let address = members["address"]?.string, DeviceID.isAddress(address) {
+            adoptions.adoptServedEarlier(address, as: family)
+        }
         guard sessions.session(family: family, id: id) == nil else { return }
-        context.logger.info("correcting the retained state an earlier run left", metadata: ["device": "\(family.rawValue)/\(id)"])
+        context.logger.info(
+            "correcting the retained state an earlier run left", metadata: ["device": "\(family.rawValue)/\(id)"])
         let topics = context.topics
-        context.publisher.publish(.state(topics.device(family, id, "connection"), ConnectionState.disconnected.rawValue))
+        context.publisher.publish(
+            .state(topics.device(family, id, "connection"), ConnectionState.disconnected.rawValue))
         let leaves = context.driver(of: family)?.liveStateLeaves ?? []
         for leaf in leaves.sorted() { context.publisher.publish(.state(topics.device(family, id, leaf), "")) }
     }

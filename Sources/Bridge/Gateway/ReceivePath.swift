@@ -1,4 +1,5 @@
 import MQTT
+
 import struct Synchronization.Atomic
 
 /// The receive path: every message from the broker, to the feature whose route takes it. Nothing larger than
@@ -23,8 +24,9 @@ final class ReceivePath: Sendable {
                 topics.parseCommand(message.topic) == nil, topics.parseRequest(message.topic) == nil
             {
                 oversizedMessages.add(1, ordering: .relaxed)
-                context.warn("message ignored: larger than payload_size_limit", kind: "oversized",
-                             metadata: ["topic": "\(message.topic.prefix(200))", "bytes": "\(message.payload.count)"])
+                context.warn(
+                    "message ignored: larger than payload_size_limit", kind: "oversized",
+                    metadata: ["topic": "\(message.topic.prefix(200))", "bytes": "\(message.payload.count)"])
                 continue
             }
             _ = BrokerRoute.deliver(message, to: routes)

@@ -63,7 +63,9 @@ final class SessionTable: Sendable {
 
     // MARK: States
 
-    func setConnectionState(_ newState: ConnectionState, at path: String) { state.withLock { $0.states[path] = newState } }
+    func setConnectionState(_ newState: ConnectionState, at path: String) {
+        state.withLock { $0.states[path] = newState }
+    }
     func forgetConnectionState(at path: String) { state.withLock { _ = $0.states.removeValue(forKey: path) } }
 
     /// Sessions per connection state (`connecting` until a session says otherwise), for the health report.
@@ -99,7 +101,9 @@ final class SessionTable: Sendable {
     ) -> Placement {
         state.withLock { state in
             guard state.pathsByAddress[address] == nil else { return .served }
-            guard let device = choose(state.load) else { return .waiting(newly: state.waitingForSlot.insert(address).inserted) }
+            guard let device = choose(state.load) else {
+                return .waiting(newly: state.waitingForSlot.insert(address).inserted)
+            }
             state.waitingForSlot.remove(address)
             let running = start(device)
             state.sessions[device.path] = running

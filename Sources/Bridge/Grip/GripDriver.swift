@@ -21,7 +21,10 @@ struct GripDriver: FamilyDriver {
     }
 
     static func noCommands(_ name: String) -> CommandError {
-        CommandError(.unknownCommand, "the grip takes no commands ('\(name)'); pair and forget it with gatt2mqtt/<gateway>/request/pair and forget")
+        CommandError(
+            .unknownCommand,
+            "the grip takes no commands ('\(name)'); pair and forget it with gatt2mqtt/<gateway>/request/pair and forget"
+        )
     }
 
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {

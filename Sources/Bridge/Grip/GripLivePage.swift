@@ -1,6 +1,7 @@
 extension GripDriver {
     var livePage: LivePageCard {
         LivePageCard(
-            label: "Grip", fields: [.init("event", "Last event"), .init("bonded", "Bonded"), .init("state", "State")], wide: true)
+            label: "Grip", fields: [.init("event", "Last event"), .init("bonded", "Bonded"), .init("state", "State")],
+            wide: true)
     }
 }

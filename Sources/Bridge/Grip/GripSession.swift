@@ -46,11 +46,15 @@ actor GripSession: LinkedSession {
         setState(.handshake)
         do {
             try await start()
-        } catch let error as DBusError where error.name == "org.bluez.Error.NotPermitted" || error.name == "org.bluez.Error.NotAuthorized" {
+        } catch let error as DBusError
+            where error.name == "org.bluez.Error.NotPermitted" || error.name == "org.bluez.Error.NotAuthorized"
+        {
             // The grip answers as if we had no bond: it is bonded to another host (the SDK's "paired elsewhere").
             retain("state", "not_bonded")
             throw DeviceFailure(
-                .notBonded, "the grip refuses this gateway's bond; it is probably bonded elsewhere: forget it there, or forget and pair it here (\(error))")
+                .notBonded,
+                "the grip refuses this gateway's bond; it is probably bonded elsewhere: forget it there, or forget and pair it here (\(error))"
+            )
         }
     }
 
@@ -85,7 +89,9 @@ actor GripSession: LinkedSession {
         guard try profile.supportsFirmware(firmwareText) else {
             retain("state", "unsupported_firmware")
             setState(.connected)
-            core.logger.warning("firmware \(firmwareText) is below the profile's minimum \(profile.minimumFirmware?.description ?? ""): no events")
+            core.logger.warning(
+                "firmware \(firmwareText) is below the profile's minimum \(profile.minimumFirmware?.description ?? ""): no events"
+            )
             return
         }
 
@@ -94,7 +100,8 @@ actor GripSession: LinkedSession {
         if let stream = try? await core.link.notifications(of: source.levelCharacteristicUUID, in: source.serviceUUID) {
             streams.start(source.levelCharacteristicUUID, stream) { [weak self] bytes in await self?.battery(bytes) }
         }
-        let stream = try await core.link.notifications(of: profile.eventCharacteristicUUID, in: profile.eventServiceUUID, lane: eventLane())
+        let stream = try await core.link.notifications(
+            of: profile.eventCharacteristicUUID, in: profile.eventServiceUUID, lane: eventLane())
         streams.start(profile.eventCharacteristicUUID, stream) { [weak self] bytes in await self?.event(bytes) }
         retain("state", "ready")
         setState(.connected)
@@ -105,7 +112,8 @@ actor GripSession: LinkedSession {
     // MARK: Notifications
 
     private func battery(_ bytes: [UInt8]) {
-        guard let info = core.decode(bytes, from: profile.battery.levelCharacteristicUUID, profile.batteryInfo(bytes:)) else { return }
+        guard let info = core.decode(bytes, from: profile.battery.levelCharacteristicUUID, profile.batteryInfo(bytes:))
+        else { return }
         retain("battery", JSONValue.object(["level": .number(Double(info.level)), "low": .bool(info.isLow)]).text)
     }
 
@@ -118,7 +126,9 @@ actor GripSession: LinkedSession {
 
     /// What the lane did not take (before the grip was ready): malformed bytes are counted and logged.
     private func event(_ bytes: [UInt8]) {
-        guard let event = core.decode(bytes, from: profile.eventCharacteristicUUID, profile.event(bytes:)) else { return }
+        guard let event = core.decode(bytes, from: profile.eventCharacteristicUUID, profile.event(bytes:)) else {
+            return
+        }
         events.publish { [Self.publication(of: event, on: $0)] }
     }
 

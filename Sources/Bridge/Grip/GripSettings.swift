@@ -1,9 +1,10 @@
+import Peripherals
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import Peripherals
 
 /// The `grip:` section of the configuration: the profile that holds every constant of the camera grip
 /// (its wire format is not public), built in or from a JSON file (docs/grip-profile.md).

@@ -1,4 +1,5 @@
 import Locks
+
 import struct Synchronization.Atomic
 
 /// Counters per device (keyed `<family>/<id>`), written by the sessions and read by the health report.
@@ -25,7 +26,8 @@ final class DeviceMetrics: Sendable {
 
         var counts: Counters {
             Counters(
-                notifications: notifications.load(ordering: .relaxed), decodeErrors: decodeErrors.load(ordering: .relaxed),
+                notifications: notifications.load(ordering: .relaxed),
+                decodeErrors: decodeErrors.load(ordering: .relaxed),
                 connects: connects.load(ordering: .relaxed))
         }
     }

@@ -16,7 +16,9 @@ public struct GatewayCounters: Sendable, Equatable {
 
         /// A session's counts: every connect after the first is a reconnect.
         init(_ counts: DeviceMetrics.Counters) {
-            self.init(notifications: counts.notifications, decodeErrors: counts.decodeErrors, reconnects: max(counts.connects - 1, 0))
+            self.init(
+                notifications: counts.notifications, decodeErrors: counts.decodeErrors,
+                reconnects: max(counts.connects - 1, 0))
         }
     }
 

@@ -13,7 +13,9 @@ struct HealthReport: Sendable {
     static func json(previous: Snapshot, current: Snapshot) -> JSONValue {
         let (before, now) = (previous.counters, current.counters)
         let seconds = max((current.time - previous.time) / .seconds(1), 0.001)
-        func rate(_ now: Int, _ before: Int) -> JSONValue { .number((Double(now - before) / seconds * 10).rounded() / 10) }
+        func rate(_ now: Int, _ before: Int) -> JSONValue {
+            .number((Double(now - before) / seconds * 10).rounded() / 10)
+        }
         var devices: [String: JSONValue] = [:]
         var decodeErrors = 0
         for (key, counters) in now.devices {

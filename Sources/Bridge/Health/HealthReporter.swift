@@ -23,9 +23,13 @@ public struct HealthReporter: Service {
             let dropped = current.counters.droppedNotifications - previous.counters.droppedNotifications
             if dropped > 0 {
                 logger.warning(
-                    "notifications dropped: a device streams faster than its values are published", metadata: ["dropped": "\(dropped)"])
+                    "notifications dropped: a device streams faster than its values are published",
+                    metadata: ["dropped": "\(dropped)"])
             }
-            publisher.publish(Publication(topic: publisher.topics.health, payload: HealthReport.json(previous: previous, current: current).text))
+            publisher.publish(
+                Publication(
+                    topic: publisher.topics.health,
+                    payload: HealthReport.json(previous: previous, current: current).text))
             previous = current
         }
     }

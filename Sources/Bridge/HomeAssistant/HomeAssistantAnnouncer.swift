@@ -41,14 +41,17 @@ final class HomeAssistantAnnouncer: Sendable {
     static let clearingPause = Duration.seconds(2)
 
     init(
-        discovery: HomeAssistantDiscovery, publisher: BrokerPublisher, enabled: Bool = true, birthHoldOff: Duration = .seconds(5),
+        discovery: HomeAssistantDiscovery, publisher: BrokerPublisher, enabled: Bool = true,
+        birthHoldOff: Duration = .seconds(5),
         housekeeping: Housekeeping = Housekeeping()
     ) {
         self.discovery = discovery
         self.publisher = publisher
         self.enabled = enabled
         self.housekeeping = housekeeping
-        configs = Mutex(OwnConfigs(prefix: discovery.prefix, nodePrefixes: discovery.ownNodePrefixes, gatewayNode: discovery.gatewayNode))
+        configs = Mutex(
+            OwnConfigs(
+                prefix: discovery.prefix, nodePrefixes: discovery.ownNodePrefixes, gatewayNode: discovery.gatewayNode))
         births = Mutex(BirthCoalescer(holdOff: birthHoldOff))
     }
 
@@ -83,7 +86,9 @@ final class HomeAssistantAnnouncer: Sendable {
         announced.withLock { $0[path] = device }
         let removals = discovery.perGatewayRemovals(for: device)
         let key = "\(device.family.rawValue)/\(device.id)"
-        let clearNow = !removals.isEmpty && clearing.withLock { $0.cleared.insert(key).inserted && $0.waiting.insert(path).inserted }
+        let clearNow =
+            !removals.isEmpty
+            && clearing.withLock { $0.cleared.insert(key).inserted && $0.waiting.insert(path).inserted }
         guard clearNow else {
             if !isWaiting(path) { publishConfigs(at: path) }
             return
@@ -169,9 +174,11 @@ final class HomeAssistantAnnouncer: Sendable {
         }
         guard !stale.isEmpty else { return }
         for topic in stale.sorted() { publisher.publish(.state(topic, "")) }
-        housekeeping.logger.notice("swept retained Home Assistant configs nothing announces", metadata: [
-            "configs": "\(stale.count)", "devices": "\(devices.count)",
-        ])
+        housekeeping.logger.notice(
+            "swept retained Home Assistant configs nothing announces",
+            metadata: [
+                "configs": "\(stale.count)", "devices": "\(devices.count)",
+            ])
     }
 
     /// The sweep, now or once `delay` has passed (cancelled at shutdown).

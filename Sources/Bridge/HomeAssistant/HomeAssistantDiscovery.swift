@@ -59,7 +59,8 @@ struct HomeAssistantDiscovery: Sendable {
         let node = node(device)
         let holder = Holder(
             node: node, uniqueID: "gatt2mqtt_\(node)", objectID: "\(device.family.rawValue)_\(device.id)",
-            topic: { topics.device(device.family, device.id, $0) }, device: deviceBlock(device), availability: availability(device))
+            topic: { topics.device(device.family, device.id, $0) }, device: deviceBlock(device),
+            availability: availability(device))
         let retired = device.model.retired.map { Publication.state(configTopic($0.component, node, $0.object), "") }
         return entities(for: device).map { config($0, of: holder) } + retired
     }
@@ -70,7 +71,9 @@ struct HomeAssistantDiscovery: Sendable {
     func perGatewayRemovals(for device: Device) -> [Publication] {
         guard fleet else { return [] }
         let old = perGatewayNode(device)
-        return (device.model.entities + DeviceDiagnostics.entities).map { .state(configTopic($0.component, old, $0.object), "") }
+        return (device.model.entities + DeviceDiagnostics.entities).map {
+            .state(configTopic($0.component, old, $0.object), "")
+        }
     }
 
     /// The topics of every config `device` has (the sweep keeps these).
@@ -88,11 +91,13 @@ struct HomeAssistantDiscovery: Sendable {
         let identifier = "gatt2mqtt_\(topics.identity)"
         let holder = Holder(
             node: gatewayNode, uniqueID: identifier, objectID: identifier, topic: topics.gatewayTopic,
-            device: .object([
-                "identifiers": .array([.string(identifier)]), "name": .string("gatt2mqtt \(topics.gateway)"),
-                "manufacturer": .string(GatewayHomeAssistant.model.manufacturer), "model": .string(GatewayHomeAssistant.model.model),
-                "sw_version": .string(Gatt2MQTTVersion.current),
-            ].merging(configurationURL.map { ["configuration_url": .string($0)] } ?? [:]) { $1 }),
+            device: .object(
+                [
+                    "identifiers": .array([.string(identifier)]), "name": .string("gatt2mqtt \(topics.gateway)"),
+                    "manufacturer": .string(GatewayHomeAssistant.model.manufacturer),
+                    "model": .string(GatewayHomeAssistant.model.model),
+                    "sw_version": .string(Gatt2MQTTVersion.current),
+                ].merging(configurationURL.map { ["configuration_url": .string($0)] } ?? [:]) { $1 }),
             availability: [gatewayOnline])
         return GatewayHomeAssistant.model.entities.map { entity in
             var holder = holder
@@ -117,7 +122,9 @@ struct HomeAssistantDiscovery: Sendable {
     }
 
     /// Who published a config, which Home Assistant logs when it adds or changes what the config describes.
-    static let origin = JSONValue.object(["name": .string("gatt2mqtt"), "sw_version": .string(Gatt2MQTTVersion.current)])
+    static let origin = JSONValue.object([
+        "name": .string("gatt2mqtt"), "sw_version": .string(Gatt2MQTTVersion.current),
+    ])
 
     /// What every device node of this gateway starts with, before `<family>_<identity>`: the fleet's, or outside a
     /// fleet (`fleet.enabled: false`) the gateway's own.

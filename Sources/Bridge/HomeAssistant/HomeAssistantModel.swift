@@ -53,61 +53,87 @@ struct HomeAssistantModel: Sendable {
         /// Device triggers have no name, availability or unique id.
         var isTrigger: Bool { component == "device_automation" }
 
-        static func sensor(_ object: String, _ name: String, leaf: String, _ extra: [String: JSONValue] = [:]) -> Entity {
-            Entity(component: "sensor", object: object, topics: ["state_topic": leaf], fields: ["name": .string(name)].merging(extra) { $1 })
+        static func sensor(_ object: String, _ name: String, leaf: String, _ extra: [String: JSONValue] = [:]) -> Entity
+        {
+            Entity(
+                component: "sensor", object: object, topics: ["state_topic": leaf],
+                fields: ["name": .string(name)].merging(extra) { $1 })
         }
 
         /// A battery percentage read from the JSON on `leaf`: diagnostic, so Home Assistant shows it with the
         /// device's state of health rather than among what the device measures.
         static func battery(leaf: String = "battery", _ expression: String = "value_json.level") -> Entity {
-            sensor("battery", "Battery", leaf: leaf, [
-                "device_class": .string("battery"), "unit_of_measurement": .string("%"), "state_class": .string("measurement"),
-                "value_template": .string(fromJSON(expression)), "entity_category": .diagnostic,
-            ])
+            sensor(
+                "battery", "Battery", leaf: leaf,
+                [
+                    "device_class": .string("battery"), "unit_of_measurement": .string("%"),
+                    "state_class": .string("measurement"),
+                    "value_template": .string(fromJSON(expression)), "entity_category": .diagnostic,
+                ])
         }
 
         /// A button that publishes `payload` on the device's `cmd/<command>`: the same JSON as the MQTT API's.
-        static func button(_ object: String, _ name: String, command: String, payload: String = "{}", _ extra: [String: JSONValue] = [:]) -> Entity {
-            Entity(component: "button", object: object, topics: ["command_topic": "cmd/\(command)"],
-                   fields: ["name": .string(name), "payload_press": .string(payload)].merging(extra) { $1 })
+        static func button(
+            _ object: String, _ name: String, command: String, payload: String = "{}",
+            _ extra: [String: JSONValue] = [:]
+        ) -> Entity {
+            Entity(
+                component: "button", object: object, topics: ["command_topic": "cmd/\(command)"],
+                fields: ["name": .string(name), "payload_press": .string(payload)].merging(extra) { $1 })
         }
 
         /// A switch whose state is `isOn` (a Jinja condition on the retained payload of `leaf`) and which sends
         /// `on` or `off` to `cmd/<command>`. An empty payload (the state cleared while the device is away) is
         /// unknown, not off.
-        static func toggle(_ object: String, _ name: String, leaf: String, isOn: String, command: String, on: String, off: String,
-                           _ extra: [String: JSONValue] = [:]) -> Entity {
-            Entity(component: "switch", object: object, topics: ["state_topic": leaf, "command_topic": "cmd/\(command)"], fields: [
-                "name": .string(name), "payload_on": .string(on), "payload_off": .string(off),
-                "state_on": .string("ON"), "state_off": .string("OFF"),
-                "value_template": .string("{{ None if value == '' else ('ON' if \(isOn) else 'OFF') }}"),
-            ].merging(extra) { $1 })
+        static func toggle(
+            _ object: String, _ name: String, leaf: String, isOn: String, command: String, on: String, off: String,
+            _ extra: [String: JSONValue] = [:]
+        ) -> Entity {
+            Entity(
+                component: "switch", object: object, topics: ["state_topic": leaf, "command_topic": "cmd/\(command)"],
+                fields: [
+                    "name": .string(name), "payload_on": .string(on), "payload_off": .string(off),
+                    "state_on": .string("ON"), "state_off": .string("OFF"),
+                    "value_template": .string("{{ None if value == '' else ('ON' if \(isOn) else 'OFF') }}"),
+                ].merging(extra) { $1 })
         }
 
         /// A select of `options`, read from `leaf` and sent as plain text to `cmd/<command>`. A state that is no
         /// option (a mode the device enters by itself) reads as unknown instead of an error in Home Assistant's log.
-        static func select(_ object: String, _ name: String, leaf: String, options: [String], command: String,
-                           _ extra: [String: JSONValue] = [:]) -> Entity {
+        static func select(
+            _ object: String, _ name: String, leaf: String, options: [String], command: String,
+            _ extra: [String: JSONValue] = [:]
+        ) -> Entity {
             let list = options.map { "'\($0)'" }.joined(separator: ", ")
-            return Entity(component: "select", object: object, topics: ["state_topic": leaf, "command_topic": "cmd/\(command)"], fields: [
-                "name": .string(name), "options": .array(options.map(JSONValue.string)),
-                "value_template": .string("{{ value if value in [\(list)] else None }}"),
-            ].merging(extra) { $1 })
+            return Entity(
+                component: "select", object: object, topics: ["state_topic": leaf, "command_topic": "cmd/\(command)"],
+                fields: [
+                    "name": .string(name), "options": .array(options.map(JSONValue.string)),
+                    "value_template": .string("{{ value if value in [\(list)] else None }}"),
+                ].merging(extra) { $1 })
         }
 
         /// A number in `range` read from `leaf` (plain text) and sent as plain text to `cmd/<command>`.
-        static func number(_ object: String, _ name: String, leaf: String, command: String, range: ClosedRange<Int>,
-                           _ extra: [String: JSONValue] = [:]) -> Entity {
-            Entity(component: "number", object: object, topics: ["state_topic": leaf, "command_topic": "cmd/\(command)"], fields: [
-                "name": .string(name), "min": .number(Double(range.lowerBound)), "max": .number(Double(range.upperBound)),
-                "step": .number(1), "mode": .string("box"),
-            ].merging(extra) { $1 })
+        static func number(
+            _ object: String, _ name: String, leaf: String, command: String, range: ClosedRange<Int>,
+            _ extra: [String: JSONValue] = [:]
+        ) -> Entity {
+            Entity(
+                component: "number", object: object, topics: ["state_topic": leaf, "command_topic": "cmd/\(command)"],
+                fields: [
+                    "name": .string(name), "min": .number(Double(range.lowerBound)),
+                    "max": .number(Double(range.upperBound)),
+                    "step": .number(1), "mode": .string("box"),
+                ].merging(extra) { $1 })
         }
 
         /// A device trigger on the events of `leaf`.
-        static func trigger(_ object: String, leaf: String, type: String, subtype: String, template: String?, payload: String) -> Entity {
+        static func trigger(
+            _ object: String, leaf: String, type: String, subtype: String, template: String?, payload: String
+        ) -> Entity {
             var fields: [String: JSONValue] = [
-                "automation_type": .string("trigger"), "type": .string(type), "subtype": .string(subtype), "payload": .string(payload),
+                "automation_type": .string("trigger"), "type": .string(type), "subtype": .string(subtype),
+                "payload": .string(payload),
             ]
             if let template { fields["value_template"] = .string(template) }
             return Entity(component: "device_automation", object: object, topics: ["topic": leaf], fields: fields)

@@ -26,7 +26,9 @@ final class IdentityLedger: Sendable {
             do throws(DurableFile.Failure) {
                 if let bytes = try DurableFile.read(file, limit: Self.fileLimit) {
                     if case .object(let members)? = JSONValue.parse(bytes) {
-                        for (key, value) in members.prefix(Self.limit) { if let identity = value.string { initial[key] = identity } }
+                        for (key, value) in members.prefix(Self.limit) {
+                            if let identity = value.string { initial[key] = identity }
+                        }
                     } else {
                         logger.error("the identities file holds no JSON object; ignored", metadata: ["file": "\(file)"])
                     }
@@ -38,7 +40,9 @@ final class IdentityLedger: Sendable {
         entries = Mutex(initial)
     }
 
-    private static func key(_ family: DeviceFamily, _ address: String) -> String { "\(family.rawValue)/\(address.uppercased())" }
+    private static func key(_ family: DeviceFamily, _ address: String) -> String {
+        "\(family.rawValue)/\(address.uppercased())"
+    }
 
     func identity(of family: DeviceFamily, at address: String) -> String? {
         entries.withLock { $0[Self.key(family, address)] }
@@ -53,7 +57,9 @@ final class IdentityLedger: Sendable {
             return entries
         }
         guard let contents else { return }
-        logger.notice("device keeps the identity Home Assistant knows it by", metadata: ["device": "\(key)", "identity": "\(identity)"])
+        logger.notice(
+            "device keeps the identity Home Assistant knows it by",
+            metadata: ["device": "\(key)", "identity": "\(identity)"])
         guard let file else { return }
         do throws(DurableFile.Failure) {
             try DurableFile.createFolder(of: file)

@@ -40,7 +40,9 @@ struct OwnConfigs: Sendable {
     func levels(of topic: String) -> (component: Substring, node: Substring, object: Substring)? {
         guard topic.hasPrefix(prefix + "/") else { return nil }
         let parts = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[3] == "config", !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else { return nil }
+        guard parts.count == 4, parts[3] == "config", !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else {
+            return nil
+        }
         return (parts[0], parts[1], parts[2])
     }
 
@@ -93,7 +95,9 @@ struct OwnConfigs: Sendable {
         if node == gatewayNode { return .gateway }
         for nodePrefix in nodePrefixes where node.hasPrefix(nodePrefix) {
             let rest = node.dropFirst(nodePrefix.count)
-            if let family = DeviceFamily.allCases.first(where: { rest.hasPrefix($0.rawValue + "_") && rest.count > $0.rawValue.count + 1 }) {
+            if let family = DeviceFamily.allCases.first(where: {
+                rest.hasPrefix($0.rawValue + "_") && rest.count > $0.rawValue.count + 1
+            }) {
                 return .device(family)
             }
         }
@@ -103,7 +107,7 @@ struct OwnConfigs: Sendable {
     /// The device block's first identifier, and its `mac` connection as an address.
     private static func owner(_ payload: [UInt8]) -> (identifier: String, address: String?)? {
         guard case .object(let config)? = JSONValue.parse(payload), case .object(let device)? = config["device"],
-              case .array(let identifiers)? = device["identifiers"], let identifier = identifiers.first?.string
+            case .array(let identifiers)? = device["identifiers"], let identifier = identifiers.first?.string
         else { return nil }
         var address: String?
         if case .array(let connections)? = device["connections"] {
@@ -118,8 +122,13 @@ struct OwnConfigs: Sendable {
     /// `nodePrefix`, the one that has the most configs first.
     func identities(of family: DeviceFamily, at address: String, under nodePrefix: String) -> [String] {
         let start = nodePrefix + family.rawValue + "_"
-        return nodes.filter { $0.value.family == family && $0.value.address == address.uppercased() && $0.key.hasPrefix(start) }
-            .sorted { $0.value.topics.count != $1.value.topics.count ? $0.value.topics.count > $1.value.topics.count : $0.key < $1.key }
-            .map { String($0.key.dropFirst(start.count)) }
+        return nodes.filter {
+            $0.value.family == family && $0.value.address == address.uppercased() && $0.key.hasPrefix(start)
+        }
+        .sorted {
+            $0.value.topics.count != $1.value.topics.count
+                ? $0.value.topics.count > $1.value.topics.count : $0.key < $1.key
+        }
+        .map { String($0.key.dropFirst(start.count)) }
     }
 }

@@ -10,7 +10,8 @@ struct BlueZCentral: BluetoothCentral {
 
     init(acquireNotify: Bool) throws {
         connection = try DBusConnection.system(logger: Logger(label: "gatt2mqtt.dbus"))
-        client = BlueZClient(connection: connection, logger: Logger(label: "gatt2mqtt.bluez"), acquireNotify: acquireNotify)
+        client = BlueZClient(
+            connection: connection, logger: Logger(label: "gatt2mqtt.bluez"), acquireNotify: acquireNotify)
     }
 
     func start() async { await client.start() }
@@ -31,7 +32,9 @@ struct BlueZCentral: BluetoothCentral {
     func adapter(named name: String) async -> BlueZAdapter? { await client.adapter(named: name) }
     func devices(on adapterPath: String) async -> [BlueZDevice] { await client.devices(on: adapterPath) }
     func device(at path: String) async -> BlueZDevice? { await client.device(at: path) }
-    func startDiscovery(adapterPath: String) async throws -> Bool { try await client.startDiscovery(adapterPath: adapterPath) }
+    func startDiscovery(adapterPath: String) async throws -> Bool {
+        try await client.startDiscovery(adapterPath: adapterPath)
+    }
     func disconnect(devicePath: String) async throws { try await client.disconnect(devicePath: devicePath) }
 
     func waitUntilDisconnected(devicePath: String, timeout: Duration) async -> Bool {

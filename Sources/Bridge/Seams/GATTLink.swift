@@ -13,7 +13,8 @@ protocol GATTLink: Actor {
     func serviceUUIDs() async -> Set<String>
     func characteristicUUIDs() async -> [String]
     /// The characteristic's notifications; `lane` may take them on the I/O thread (see `NotificationLane`).
-    func notifications(of characteristic: String, in service: String?, lane: NotificationLane?) async throws -> AsyncStream<[UInt8]>
+    func notifications(of characteristic: String, in service: String?, lane: NotificationLane?) async throws
+        -> AsyncStream<[UInt8]>
     func stopNotifications(of characteristic: String, in service: String?) async throws
     func read(_ characteristic: String, in service: String?) async throws -> [UInt8]
     func write(_ bytes: [UInt8], to characteristic: String, in service: String?, type: GattWriteType) async throws
@@ -37,7 +38,9 @@ extension GATTLink {
         try await notifications(of: characteristic, in: nil, lane: lane)
     }
 
-    func stopNotifications(of characteristic: String) async throws { try await stopNotifications(of: characteristic, in: nil) }
+    func stopNotifications(of characteristic: String) async throws {
+        try await stopNotifications(of: characteristic, in: nil)
+    }
 
     func read(_ characteristic: String) async throws -> [UInt8] { try await read(characteristic, in: nil) }
 

@@ -31,7 +31,8 @@ struct DevicePolicyService: Service {
         // another gateway owns keeps its configs.
         sessions.homeAssistant.sweep(after: context.configuration.fleet.map { $0.refreshInterval * 3 / 2 } ?? .zero)
         let adapters = context.configuration.adapters.joined(separator: ",")
-        context.logger.info("bridge running", metadata: ["adapters": "\(adapters)", "gateway": "\(context.configuration.gateway)"])
+        context.logger.info(
+            "bridge running", metadata: ["adapters": "\(adapters)", "gateway": "\(context.configuration.gateway)"])
         notifier.ready(status: "running on \(adapters) as gateway \(context.configuration.gateway)")
     }
 
@@ -68,7 +69,9 @@ struct DevicePolicyService: Service {
             if changed["Connected"]?.bool == false, let session, await bluez.device(at: path)?.connected != true {
                 await session.linkDidDrop()
             }
-            if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil, let device = await bluez.device(at: path) {
+            if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil,
+                let device = await bluez.device(at: path)
+            {
                 sessions.reportSighting(device)
                 await sessions.considerDevice(device)
             }

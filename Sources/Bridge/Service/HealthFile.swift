@@ -1,7 +1,8 @@
+import Logging
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Logging
 
 /// Says the gateway is alive where no systemd watchdog listens (a container's HEALTHCHECK): the file's
 /// modification time is set every `interval` while the same health check as the watchdog's passes, so a

@@ -9,9 +9,12 @@ enum ServiceNesting {
     static func run(_ services: [any Service], thenTearDown tearDown: () async -> Void) async throws {
         do {
             if !services.isEmpty, !Task.isShuttingDownGracefully {
-                let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-                    services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
-                    logger: Logger(label: "gatt2mqtt.services")))
+                let group = ServiceGroup(
+                    configuration: ServiceGroupConfiguration(
+                        services: services.map {
+                            .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
+                        },
+                        logger: Logger(label: "gatt2mqtt.services")))
                 try await group.run()
             }
         } catch {

@@ -18,5 +18,7 @@ struct SystemBusWatch: Service {
 
 /// The gateway's D-Bus connection went away under it.
 struct SystemBusLost: Error, CustomStringConvertible {
-    var description: String { "lost the D-Bus system bus (dbus-daemon stopped or restarted); BlueZ cannot be reached without it" }
+    var description: String {
+        "lost the D-Bus system bus (dbus-daemon stopped or restarted); BlueZ cannot be reached without it"
+    }
 }

@@ -10,7 +10,9 @@ struct WatchdogService: Service {
     func run() async {
         let bluez = context.bluez
         let configuration = context.configuration
-        let healthFile = configuration.healthFile.map { HealthFile(path: $0, interval: configuration.healthFileInterval, logger: context.logger) }
+        let healthFile = configuration.healthFile.map {
+            HealthFile(path: $0, interval: configuration.healthFileInterval, logger: context.logger)
+        }
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await notifier.runWatchdog { await bluez.isBusConnected } }

@@ -1,4 +1,3 @@
-
 /// One F0F5 IMU packet (activ5.md §5.2): accelerometer, gyroscope and device timestamp, 16 bytes, all LE.
 /// Raw values are kept so that a packet re-encodes unchanged; the unit properties apply iOS's scaling.
 public struct Activ5IMUSample: Sendable, Equatable {

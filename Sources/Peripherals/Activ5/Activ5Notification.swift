@@ -42,18 +42,26 @@ public enum Activ5Notification: Sendable, Equatable {
         case Activ5GATT.Characteristic.imu:
             return { bytes throws(Activ5DecodeError) in .imu(try Activ5IMUSample(bytes: bytes)) }
         case Activ5GATT.Characteristic.deviceIDPart1:
-            return { bytes throws(Activ5DecodeError) in .deviceIDPart(.first, try Activ5DecodeError.text(bytes, characteristic: uuid)) }
+            return { bytes throws(Activ5DecodeError) in
+                .deviceIDPart(.first, try Activ5DecodeError.text(bytes, characteristic: uuid))
+            }
         case Activ5GATT.Characteristic.deviceIDPart2:
-            return { bytes throws(Activ5DecodeError) in .deviceIDPart(.second, try Activ5DecodeError.text(bytes, characteristic: uuid)) }
+            return { bytes throws(Activ5DecodeError) in
+                .deviceIDPart(.second, try Activ5DecodeError.text(bytes, characteristic: uuid))
+            }
         case Activ5GATT.Characteristic.serialNumber:
-            return { bytes throws(Activ5DecodeError) in .serialNumber(try Activ5DecodeError.text(bytes, characteristic: uuid)) }
+            return { bytes throws(Activ5DecodeError) in
+                .serialNumber(try Activ5DecodeError.text(bytes, characteristic: uuid))
+            }
         case Activ5GATT.Characteristic.batteryLevel:
             return { bytes throws(Activ5DecodeError) in
                 try Activ5DecodeError.requireLength(bytes, 1, characteristic: uuid)
                 return .batteryLevel(bytes[0])
             }
         default:
-            return { _ throws(Activ5DecodeError) in throw Activ5DecodeError(characteristic: uuid, reason: .unsupportedCharacteristic) }
+            return { _ throws(Activ5DecodeError) in
+                throw Activ5DecodeError(characteristic: uuid, reason: .unsupportedCharacteristic)
+            }
         }
     }
 

@@ -99,7 +99,8 @@ public struct Activ5State: Sendable, Equatable {
         case .subscribe(let uuid):
             let characteristic = BluetoothUUID.normalized(uuid)
             subscriptions.insert(characteristic)
-            return characteristic == Activ5GATT.Characteristic.legacyMessages && sendsInitialMessage ? [.legacy(.initial(status))] : []
+            return characteristic == Activ5GATT.Characteristic.legacyMessages && sendsInitialMessage
+                ? [.legacy(.initial(status))] : []
         case .unsubscribe(let uuid):
             subscriptions.remove(BluetoothUUID.normalized(uuid))
             return []

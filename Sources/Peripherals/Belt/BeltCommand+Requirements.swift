@@ -7,7 +7,9 @@ extension BeltCommand {
         case .changeMode(.crossing), .pulse, .buzzer: 45
         case .reset: 43
         case .setOrientationPeriod: 52
-        case .setHeadingOffset(_, persist: true), .setAccuracySignal(_, persist: true), .setPairingRequirement(_, persist: true): 41
+        case .setHeadingOffset(_, persist: true), .setAccuracySignal(_, persist: true),
+            .setPairingRequirement(_, persist: true):
+            41
         // Six vibration channels: FSLib-Android notes that firmware 43 handles only 4 simultaneous
         // vibrations (FSLib-iOS's text says 0–3 throughout; its code, Android's and pybelt's take 0–5).
         case .vibrate(let configuration) where configuration.channel >= Self.channelsBeforeFirmware44: 44

@@ -1,4 +1,3 @@
-
 /// Recognises a CPR-Band from what a scan reports (cpr-band-and-grip.md §A.1).
 ///
 /// Decision: the name alone decides. A band is a device whose advertised name starts with `CPR-` in any

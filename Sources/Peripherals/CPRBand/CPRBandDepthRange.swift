@@ -1,4 +1,3 @@
-
 /// The correct compression-depth range sent with `newRange` (cpr-band-and-grip.md §A.6), in whole
 /// millimetres, checked against the documented limits when it is built.
 ///

@@ -35,7 +35,8 @@ public struct CPRBandDistanceModel: Sendable, Equatable, Hashable, Codable {
     /// (0–7, BlueZ `TxPower`). Nil when neither gives a reference (Bus reports no distance then), or
     /// when the exponent is not positive or a value is not finite.
     public func distanceMetres(rssi: Double, txPowerLevel: Int?) -> Double? {
-        distance(rssi: rssi, reference: referencePowerDBm ?? txPowerLevel.flatMap(CPRBandTXPowerLevel.init(rawValue:))?.dBm)
+        distance(
+            rssi: rssi, reference: referencePowerDBm ?? txPowerLevel.flatMap(CPRBandTXPowerLevel.init(rawValue:))?.dBm)
     }
 
     private func distance(rssi: Double, reference: Double?) -> Double? {

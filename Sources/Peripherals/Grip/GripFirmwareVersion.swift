@@ -1,4 +1,3 @@
-
 /// A grip firmware version, `X.Y.Z` (the SDK's `FirmwareVersion` follows semantic versioning and is
 /// `Comparable`). Ordered by major, then minor, then patch, numerically (`1.10.0` > `1.9.9`).
 ///

@@ -1,4 +1,3 @@
-
 /// Bridge-side decoders driven by the profile (cpr-band-and-grip.md §B.3–§B.5).
 extension GripProfile {
     /// Whether a scanned device is a grip: its name starts with one of `namePrefixes` (any case), or it

@@ -51,7 +51,8 @@ struct FleetBench {
             let topology = try await makeTopology()
             do {
                 let run = try await FleetRun(
-                    world: world, topology: topology, ids: ids, refresh: topology.defaultSettings ? .seconds(10) : refresh, incarnations: folder)
+                    world: world, topology: topology, ids: ids,
+                    refresh: topology.defaultSettings ? .seconds(10) : refresh, incarnations: folder)
                 try await run.hearDefaults()
                 try await run.coldStart()
                 try await run.repliesPerCommand()
@@ -80,7 +81,9 @@ struct FleetBench {
 
     private func write(_ sections: [(FleetTopology, FleetRun)]) throws {
         let date = ISO8601DateFormatter().string(from: Date())
-        var figures: [String: Any] = ["refresh_s": refreshSeconds, "gateways": Self.gateways, "devices": Self.belts, "date": date]
+        var figures: [String: Any] = [
+            "refresh_s": refreshSeconds, "gateways": Self.gateways, "devices": Self.belts, "date": date,
+        ]
         for (topology, run) in sections { figures[topology.key] = run.figures }
         let data = try JSONSerialization.data(withJSONObject: figures, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: URL(fileURLWithPath: json))

@@ -23,18 +23,24 @@ enum FleetFigures {
     /// The gateway whose will `event` is.
     static func departed(_ event: FleetObserver.Event) -> String? {
         let parts = event.topic.split(separator: "/")
-        guard parts.count == 3, parts[0] == "gatt2mqtt", parts[2] == "status", event.payload == "offline" else { return nil }
+        guard parts.count == 3, parts[0] == "gatt2mqtt", parts[2] == "status", event.payload == "offline" else {
+            return nil
+        }
         return String(parts[1])
     }
 
     /// Gateways whose latest claim on `device`, still within its lease, says `owner`, at `time`.
-    static func owners(of device: String, at time: ContinuousClock.Instant, events: [FleetObserver.Event], lease: Duration) -> Set<String> {
+    static func owners(
+        of device: String, at time: ContinuousClock.Instant, events: [FleetObserver.Event], lease: Duration
+    ) -> Set<String> {
         var latest: [String: Claim] = [:]
         for claim in claims(of: device, events: events) where claim.at <= time { latest[claim.gateway] = claim }
         return owners(latest, at: time, lease: lease)
     }
 
-    private static func owners(_ latest: [String: Claim], at time: ContinuousClock.Instant, lease: Duration) -> Set<String> {
+    private static func owners(_ latest: [String: Claim], at time: ContinuousClock.Instant, lease: Duration) -> Set<
+        String
+    > {
         Set(latest.values.filter { $0.state == "owner" && time - $0.at <= lease }.map(\.gateway))
     }
 
@@ -63,7 +69,9 @@ enum FleetFigures {
     }
 
     /// How often `<family>/<id>/owner` named a different gateway within `from…to`.
-    static func ownerChanges(topic: String, from: ContinuousClock.Instant, to: ContinuousClock.Instant, events: [FleetObserver.Event]) -> Int {
+    static func ownerChanges(
+        topic: String, from: ContinuousClock.Instant, to: ContinuousClock.Instant, events: [FleetObserver.Event]
+    ) -> Int {
         var last = events.last { $0.topic == topic && $0.at < from }?.payload
         var changes = 0
         for event in events where event.topic == topic && event.at >= from && event.at <= to {
@@ -74,7 +82,9 @@ enum FleetFigures {
     }
 
     /// The longest silence between two messages on `topic` within `from…to`, counting from `from`.
-    static func longestGap(topic: String, from: ContinuousClock.Instant, to: ContinuousClock.Instant, events: [FleetObserver.Event]) -> Duration {
+    static func longestGap(
+        topic: String, from: ContinuousClock.Instant, to: ContinuousClock.Instant, events: [FleetObserver.Event]
+    ) -> Duration {
         var previous = from
         var longest = Duration.zero
         for event in events where event.topic == topic && event.at >= from && event.at <= to {
@@ -104,7 +114,9 @@ enum FleetFigures {
     static func state(of claim: String) -> String { field("state", of: claim) ?? "" }
 
     private static func field(_ name: String, of json: String) -> String? {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else { return nil }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else {
+            return nil
+        }
         return object[name] as? String
     }
 }

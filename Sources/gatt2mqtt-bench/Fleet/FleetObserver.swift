@@ -1,6 +1,6 @@
 import Foundation
-import MQTT
 import Locks
+import MQTT
 
 /// The fleet benchmark's eyes on one broker: one MQTT client that records, with its arrival time, every
 /// claim, every `owner`, every belt heading and every belt reply. Commands carry a `transaction`, which
@@ -18,7 +18,8 @@ final class FleetObserver: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     init(url: String, protocolVersion: MQTTProtocolVersion) throws {
-        var configuration = try MQTTConfiguration(url: url, clientID: "fleet-bench-observer-\(UInt32.random(in: 0...UInt32.max))")
+        var configuration = try MQTTConfiguration(
+            url: url, clientID: "fleet-bench-observer-\(UInt32.random(in: 0...UInt32.max))")
         configuration.protocolVersion = protocolVersion
         client = try MQTTClient(configuration: configuration)
     }
@@ -26,12 +27,14 @@ final class FleetObserver: Sendable {
     func start() async throws {
         client.start()
         try await client.connected()
-        for filter in ["gatt2mqtt/+/claim/+/+", "gatt2mqtt/+/status", "belt/+/owner", "belt/+/heading", "belt/+/reply"] {
+        for filter in ["gatt2mqtt/+/claim/+/+", "gatt2mqtt/+/status", "belt/+/owner", "belt/+/heading", "belt/+/reply"]
+        {
             try client.subscribe(filter, qos: .atLeastOnce)
         }
         let listening = Task { [self] in
             for await message in client.messages {
-                let event = Event(topic: message.topic, payload: String(decoding: message.payload, as: UTF8.self), at: .now)
+                let event = Event(
+                    topic: message.topic, payload: String(decoding: message.payload, as: UTF8.self), at: .now)
                 events.withLock { $0.append(event) }
             }
         }

@@ -26,7 +26,9 @@ final class FleetRun {
     private var devices: [String] { ids.map { "belt/\($0)" } }
     private func name(_ gateway: Int) -> String { "gw-\(gateway + 1)" }
 
-    init(world: TestWorld, topology: FleetTopology, ids: [String], refresh: Duration, incarnations folder: String) async throws {
+    init(world: TestWorld, topology: FleetTopology, ids: [String], refresh: Duration, incarnations folder: String)
+        async throws
+    {
         self.world = world
         self.topology = topology
         self.ids = ids
@@ -45,7 +47,9 @@ final class FleetRun {
         while settled == nil, ContinuousClock.now - start < .seconds(120) {
             let now = ContinuousClock.now
             let events = observer.all
-            if devices.allSatisfy({ FleetFigures.owners(of: $0, at: now, events: events, lease: lease).count == 1 }) { settled = now }
+            if devices.allSatisfy({ FleetFigures.owners(of: $0, at: now, events: events, lease: lease).count == 1 }) {
+                settled = now
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         try await Task.sleep(for: refresh * 5)
@@ -54,8 +58,10 @@ final class FleetRun {
         let settleSeconds = settled.map { ($0 - start) / .seconds(1) }
         figures["cold_start_settle_s"] = settleSeconds ?? -1
         figures["settled_owner_counts"] = counts
-        row("Cold start of \(gateways.count) gateways × \(ids.count) belts: every belt has one owner after",
-            (settleSeconds.map { String(format: "%.1f s", $0) } ?? "not within 120 s") + " (the gateways' own start included)")
+        row(
+            "Cold start of \(gateways.count) gateways × \(ids.count) belts: every belt has one owner after",
+            (settleSeconds.map { String(format: "%.1f s", $0) } ?? "not within 120 s")
+                + " (the gateways' own start included)")
         row("Owners per belt 5 R later (goal: exactly 1)", counts.map(String.init).joined(separator: ", "))
     }
 
@@ -63,7 +69,8 @@ final class FleetRun {
     private func startGateway(_ gateway: Int) async throws -> ManagedProcess {
         try await world.startBridge(
             gateway: name(gateway), adapters: ["hci\(gateway)"], broker: topology.brokers[gateway],
-            extraArguments: (topology.defaultSettings ? [] : ["--fleet", "--fleet-refresh-seconds", "\(refresh / .seconds(1))"])
+            extraArguments: (topology.defaultSettings
+                ? [] : ["--fleet", "--fleet-refresh-seconds", "\(refresh / .seconds(1))"])
                 + ["--fleet-incarnation-file", "\(folder)/\(name(gateway))"]
                 + (topology.protocolVersion == .v311 ? ["--mqtt-version", "3.1.1"] : []))
     }
@@ -83,8 +90,11 @@ final class FleetRun {
         let nobodyCounts = FleetFigures.replies(to: nobody, events: events)
         figures["replies_per_command_owned"] = ownedCounts
         figures["replies_per_command_unowned"] = nobodyCounts
-        row("Replies per command to an owned belt (\(owned.count) commands; goal: exactly 1)", "min \(ownedCounts.min() ?? 0), max \(ownedCounts.max() ?? 0)")
-        row("Replies per command to a belt no gateway has (\(nobody.count) commands; goal: exactly 1, `not_connected`)",
+        row(
+            "Replies per command to an owned belt (\(owned.count) commands; goal: exactly 1)",
+            "min \(ownedCounts.min() ?? 0), max \(ownedCounts.max() ?? 0)")
+        row(
+            "Replies per command to a belt no gateway has (\(nobody.count) commands; goal: exactly 1, `not_connected`)",
             "min \(nobodyCounts.min() ?? 0), max \(nobodyCounts.max() ?? 0)")
     }
 
@@ -111,12 +121,18 @@ final class FleetRun {
             try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
             let events = observer.all
             for belt in ids.indices {
-                let changes = FleetFigures.ownerChanges(topic: "belt/\(ids[belt])/owner", from: start, to: .now, events: events)
+                let changes = FleetFigures.ownerChanges(
+                    topic: "belt/\(ids[belt])/owner", from: start, to: .now, events: events)
                 let gap = gaps[belt % gaps.count]
-                noiseRows.append(["sigma_db": Int(sigma), "gap_db": Int(gap), "seconds": seconds, "changes": changes,
-                                  "per_device_hour": Double(changes) / (seconds / 3600)])
+                noiseRows.append([
+                    "sigma_db": Int(sigma), "gap_db": Int(gap), "seconds": seconds, "changes": changes,
+                    "per_device_hour": Double(changes) / (seconds / 3600),
+                ])
                 // A rate per device-hour is shown for what was seen, never extrapolated from none.
-                let seen = changes == 0 ? "0 in \(Int(seconds)) s" : "\(changes) in \(Int(seconds)) s (\(Int((Double(changes) * 3600 / seconds).rounded())) per device-hour)"
+                let seen =
+                    changes == 0
+                    ? "0 in \(Int(seconds)) s"
+                    : "\(changes) in \(Int(seconds)) s (\(Int((Double(changes) * 3600 / seconds).rounded())) per device-hour)"
                 row("Ownership changes under noise, σ \(sigma) dB, mean gap \(gap) dB (goal: 0)", seen)
             }
         }
@@ -124,7 +140,8 @@ final class FleetRun {
         let total = noiseRows.reduce(0) { $0 + ($1["changes"] as? Int ?? 0) }
         let deviceHours = Double(noiseRows.count) * seconds / 3600
         figures["noise_changes_per_device_hour"] = Double(total) / deviceHours
-        row("Ownership changes under noise, every setting together (goal: 0 per device-hour)",
+        row(
+            "Ownership changes under noise, every setting together (goal: 0 per device-hour)",
             String(format: "%d in %.2f device-hours", total, deviceHours))
         try await hearDefaults()
     }
@@ -132,26 +149,34 @@ final class FleetRun {
     /// A +20 dB step: gw-3 comes to hear belt 1 (owned by gw-2) 20 dB better than its owner does.
     func step() async throws {
         say("+20 dB step")
-        let (seconds, gap) = try await handOver(of: ids[1], to: { $0 == "gw-3" }) { try await self.hear(gateway: 2, belt: 1, -30) }
+        let (seconds, gap) = try await handOver(of: ids[1], to: { $0 == "gw-3" }) {
+            try await self.hear(gateway: 2, belt: 1, -30)
+        }
         figures["step_handover_s"] = seconds ?? -1
         figures["step_data_gap_s"] = gap
-        row("Hand-over after a +20 dB step: the new owner publishes `owner` after",
-            (seconds.map { String(format: "%.1f s", $0) } ?? "not within 90 s") + String(format: "; longest heading gap %.1f s", gap))
+        row(
+            "Hand-over after a +20 dB step: the new owner publishes `owner` after",
+            (seconds.map { String(format: "%.1f s", $0) } ?? "not within 90 s")
+                + String(format: "; longest heading gap %.1f s", gap))
     }
 
     /// The owner of belt `belt` dies without a goodbye (SIGKILL).
     func ownerKilled(belt: Int) async throws {
         let events = observer.all
         guard let owner = FleetFigures.owners(of: devices[belt], at: .now, events: events, lease: lease).first,
-              let index = (0..<gateways.count).first(where: { name($0) == owner })
+            let index = (0..<gateways.count).first(where: { name($0) == owner })
         else { throw BenchFailure("belt \(ids[belt]) has no owner to kill") }
         say("SIGKILL of \(owner), the owner of belt \(belt + 1)")
         killed = index
-        let (seconds, gap) = try await handOver(of: ids[belt], to: { $0 != owner }) { self.gateways[index].send(SIGKILL) }
+        let (seconds, gap) = try await handOver(of: ids[belt], to: { $0 != owner }) {
+            self.gateways[index].send(SIGKILL)
+        }
         figures["sigkill_takeover_s"] = seconds ?? -1
         figures["sigkill_data_gap_s"] = gap
-        row("Owner SIGKILLed: another gateway publishes `owner` after",
-            (seconds.map { String(format: "%.1f s", $0) } ?? "not within 90 s") + String(format: "; heading gap %.1f s", gap))
+        row(
+            "Owner SIGKILLed: another gateway publishes `owner` after",
+            (seconds.map { String(format: "%.1f s", $0) } ?? "not within 90 s")
+                + String(format: "; heading gap %.1f s", gap))
     }
 
     /// The killed gateway starts again, a new incarnation: it listens 4.5 R before it takes anything, and
@@ -163,10 +188,13 @@ final class FleetRun {
         gateways[index] = try await startGateway(index)
         try await Task.sleep(for: refresh * 10)
         let events = observer.all
-        let changes = devices.map { FleetFigures.ownerChanges(topic: "\($0)/owner", from: start, to: .now, events: events) }.reduce(0, +)
+        let changes = devices.map {
+            FleetFigures.ownerChanges(topic: "\($0)/owner", from: start, to: .now, events: events)
+        }.reduce(0, +)
         let heard = events.contains { $0.at >= start && FleetFigures.claim($0.topic)?.0 == name(index) }
         figures["restart_owner_changes"] = changes
-        row("The SIGKILLed gateway restarted: ownership changes in the 10 R after (goal: 0)",
+        row(
+            "The SIGKILLed gateway restarted: ownership changes in the 10 R after (goal: 0)",
             "\(changes)" + (heard ? ", its claims heard again" : " (its claims were not heard)"))
     }
 
@@ -175,7 +203,9 @@ final class FleetRun {
     /// once its claims have lapsed; the cut-off owner keeps its link, not knowing. After a lease more the
     /// broker returns, and the two owners meet: the older term lets go.
     func brokerDeath() async throws {
-        guard let kill = topology.killLastGatewaysBroker, let restore = topology.restoreLastGatewaysBroker else { return }
+        guard let kill = topology.killLastGatewaysBroker, let restore = topology.restoreLastGatewaysBroker else {
+            return
+        }
         let last = gateways.count - 1
         let belt = ids[last]
         say("death of \(name(last))'s broker")
@@ -186,28 +216,38 @@ final class FleetRun {
         let heal = ContinuousClock.now
         let mark = gateways[last].lineCount
         try await restore()
-        let letGo = try? await gateways[last].waitForLine(containing: "lostConflict", after: mark, timeout: .seconds(90))
+        let letGo = try? await gateways[last].waitForLine(
+            containing: "lostConflict", after: mark, timeout: .seconds(90))
         let released = ContinuousClock.now
         let healWindow = heal..<(released + lease)
         try await Task.sleep(until: healWindow.upperBound, clock: .continuous)
         let events = observer.all
-        let firstBack = FleetFigures.claims(of: "belt/\(belt)", events: events).first { $0.gateway == name(last) && $0.at >= heal }
-        let seenDouble = FleetFigures.doubleOwnership(of: "belt/\(belt)", in: [healWindow], events: events, lease: lease)
+        let firstBack = FleetFigures.claims(of: "belt/\(belt)", events: events).first {
+            $0.gateway == name(last) && $0.at >= heal
+        }
+        let seenDouble = FleetFigures.doubleOwnership(
+            of: "belt/\(belt)", in: [healWindow], events: events, lease: lease)
         partitions[belt, default: []].append(cut..<healWindow.upperBound)
         let takeover = seconds.map { cut + .milliseconds(Int($0 * 1000)) }
-        let bothHeld = firstBack?.state == "owner" && letGo != nil ? takeover.map { (released - $0) / .seconds(1) } : nil
+        let bothHeld =
+            firstBack?.state == "owner" && letGo != nil ? takeover.map { (released - $0) / .seconds(1) } : nil
         figures["broker_death_takeover_s"] = seconds ?? -1
         figures["broker_death_data_gap_s"] = gap
         figures["partition_both_held_s"] = bothHeld ?? -1
         figures["partition_heal_double_ownership_seen_s"] = seenDouble
         figures["partition_heal_resolved"] = letGo != nil
-        row("Owner's broker killed: a gateway on another broker publishes `owner` after",
-            (seconds.map { String(format: "%.1f s", $0) } ?? "not within 90 s") + String(format: "; heading gap %.1f s", gap))
-        row("The partition: both gateways held the belt (the cut-off owner keeps its link) for",
+        row(
+            "Owner's broker killed: a gateway on another broker publishes `owner` after",
+            (seconds.map { String(format: "%.1f s", $0) } ?? "not within 90 s")
+                + String(format: "; heading gap %.1f s", gap))
+        row(
+            "The partition: both gateways held the belt (the cut-off owner keeps its link) for",
             bothHeld.map { String(format: "%.1f s, from the takeover until the cut-off owner, back, let go", $0) }
                 ?? "not seen (the cut-off owner came back as \(firstBack?.state ?? "nothing"))")
-        row("After the heal, two `owner` claims seen on the broker for (goal: a refresh or two)",
-            String(format: "%.1f s", seenDouble) + (letGo == nil ? " (the older owner did not let go within 90 s)" : ""))
+        row(
+            "After the heal, two `owner` claims seen on the broker for (goal: a refresh or two)",
+            String(format: "%.1f s", seenDouble) + (letGo == nil ? " (the older owner did not let go within 90 s)" : "")
+        )
     }
 
     /// Double ownership over the whole run, from the cold start's settling on, outside the partitions.
@@ -216,8 +256,9 @@ final class FleetRun {
         let from = settled ?? begun
         let events = observer.all
         let seconds = devices.indices.map { belt in
-            FleetFigures.doubleOwnership(of: devices[belt], in: Self.windows(from: from, to: end, excluding: partitions[ids[belt]] ?? []),
-                                         events: events, lease: lease)
+            FleetFigures.doubleOwnership(
+                of: devices[belt], in: Self.windows(from: from, to: end, excluding: partitions[ids[belt]] ?? []),
+                events: events, lease: lease)
         }
         figures["double_ownership_s"] = seconds
         let excluded = partitions.isEmpty ? "" : ", outside the partition"
@@ -254,7 +295,9 @@ final class FleetRun {
     ) async throws -> (seconds: Double?, gap: Double) {
         let start = ContinuousClock.now
         try await cause()
-        let taken = await observer.wait(since: start, timeout: .seconds(90)) { $0.topic == "belt/\(id)/owner" && accepted($0.payload) }
+        let taken = await observer.wait(since: start, timeout: .seconds(90)) {
+            $0.topic == "belt/\(id)/owner" && accepted($0.payload)
+        }
         try await Task.sleep(for: .seconds(5))
         let gap = FleetFigures.longestGap(topic: "belt/\(id)/heading", from: start, to: .now, events: observer.all)
         return (taken.map { ($0.at - start) / .seconds(1) }, gap / .seconds(1))

@@ -1,6 +1,6 @@
 import Foundation
-import MQTT
 import Locks
+import MQTT
 import TestSupport
 
 /// Where the fleet benchmark's gateways and its observer meet: one mosquitto broker, two mosquitto
@@ -24,7 +24,9 @@ struct FleetTopology {
     static func oneBroker(_ world: TestWorld, gateways: Int) -> FleetTopology {
         FleetTopology(
             title: "One mosquitto broker", key: "one_broker",
-            summary: "Every gateway and the observer on one broker (MQTT 5). Noise, then a +20 dB step, then an owner's SIGKILL and its restart.", brokers: Array(repeating: world.broker.url, count: gateways),
+            summary:
+                "Every gateway and the observer on one broker (MQTT 5). Noise, then a +20 dB step, then an owner's SIGKILL and its restart.",
+            brokers: Array(repeating: world.broker.url, count: gateways),
             observed: world.broker.url, protocolVersion: .v5, stop: {})
     }
 
@@ -32,10 +34,12 @@ struct FleetTopology {
     static func defaults(_ world: TestWorld, gateways: Int) -> FleetTopology {
         FleetTopology(
             title: "Default settings, one mosquitto broker", key: "defaults",
-            summary: "The same gateways with no fleet flag and the default refresh (`fleet.enabled: auto`, R = 10 s, lease 30 s), "
+            summary:
+                "The same gateways with no fleet flag and the default refresh (`fleet.enabled: auto`, R = 10 s, lease 30 s), "
                 + "started at once on one broker (MQTT 5): the first one alone takes every belt, the others find them owned; "
                 + "then an owner's SIGKILL and its restart.",
-            brokers: Array(repeating: world.broker.url, count: gateways), observed: world.broker.url, protocolVersion: .v5, stop: {},
+            brokers: Array(repeating: world.broker.url, count: gateways), observed: world.broker.url,
+            protocolVersion: .v5, stop: {},
             defaultSettings: true)
     }
 
@@ -49,10 +53,13 @@ struct FleetTopology {
         try await waitForBridge(near: world.broker.url, far: far.url)
         return FleetTopology(
             title: "Two mosquitto brokers joined by a bridge", key: "bridged",
-            summary: "gw-1, gw-2 and the observer on one broker; gw-3 on a second broker bridged to it (`topic # both 1`; MQTT 5). "
+            summary:
+                "gw-1, gw-2 and the observer on one broker; gw-3 on a second broker bridged to it (`topic # both 1`; MQTT 5). "
                 + "gw-3's broker is SIGKILLed and restarted a lease after the takeover; then gw-1 is SIGKILLed and restarted.",
-            brokers: Array(repeating: world.broker.url, count: gateways - 1) + [far.url], observed: world.broker.url, protocolVersion: .v5,
-            killLastGatewaysBroker: { far.process?.send(SIGKILL) }, restoreLastGatewaysBroker: { try await far.restart() },
+            brokers: Array(repeating: world.broker.url, count: gateways - 1) + [far.url], observed: world.broker.url,
+            protocolVersion: .v5,
+            killLastGatewaysBroker: { far.process?.send(SIGKILL) },
+            restoreLastGatewaysBroker: { try await far.restart() },
             stop: { await far.stop() })
     }
 
@@ -84,10 +91,13 @@ struct FleetTopology {
         let last = gateways - 1
         return FleetTopology(
             title: "A three-node RabbitMQ cluster", key: "rabbitmq",
-            summary: "Debian's rabbitmq-server 3.10 with its MQTT plugin (MQTT 3.1.1); gw-N on node N, the observer on node 1. "
-                + "Node 3 is SIGKILLed and restarted a lease after the takeover; then gw-1 is SIGKILLed and restarted.", brokers: (0..<gateways).map { cluster.url(node: $0) },
+            summary:
+                "Debian's rabbitmq-server 3.10 with its MQTT plugin (MQTT 3.1.1); gw-N on node N, the observer on node 1. "
+                + "Node 3 is SIGKILLed and restarted a lease after the takeover; then gw-1 is SIGKILLed and restarted.",
+            brokers: (0..<gateways).map { cluster.url(node: $0) },
             observed: cluster.url(node: 0), protocolVersion: .v311,
-            killLastGatewaysBroker: { await cluster.kill(node: last) }, restoreLastGatewaysBroker: { try await cluster.restart(node: last) },
+            killLastGatewaysBroker: { await cluster.kill(node: last) },
+            restoreLastGatewaysBroker: { try await cluster.restart(node: last) },
             stop: { await cluster.stop() })
     }
 

@@ -29,7 +29,8 @@ struct SoakBench {
         var brokerOptions = MosquittoBroker.Options()
         brokerOptions.persistence = true
         say("starting the world: mosquitto (persistent), dbus-daemon, BlueZoo with \(devices + 1) adapters")
-        let world = try await TestWorld.start(.bluezoo, centralAdapters: 1, peripheralAdapters: devices, broker: brokerOptions)
+        let world = try await TestWorld.start(
+            .bluezoo, centralAdapters: 1, peripheralAdapters: devices, broker: brokerOptions)
         do {
             try await soak(world, logs: logs)
             await world.stop()
@@ -45,8 +46,11 @@ struct SoakBench {
         for index in 1...devices {
             let adapter = world.peripheralAdapter(index)
             _ = try await world.startSimulator(
-                ["--notification-gap-ms", "0", "--log-level", "warning", "a5", "--sequence-force", "--minimum-period-ms", "1",
-                 "--power-off-seconds", "86400", "--name", String(format: "ACTIV5-SOAK-%02d", index)],
+                [
+                    "--notification-gap-ms", "0", "--log-level", "warning", "a5", "--sequence-force",
+                    "--minimum-period-ms", "1",
+                    "--power-off-seconds", "86400", "--name", String(format: "ACTIV5-SOAK-%02d", index),
+                ],
                 adapter: adapter)
             let address = world.adapterAddresses[index]
             addresses.append(address)
@@ -58,10 +62,12 @@ struct SoakBench {
             extraArguments: ["--log-level", "info", "--adapter-slots", "\(devices)", "--health-seconds", "60"]
                 + addresses.flatMap { ["--allow", $0] })
         var figures = SoakFigures(
-            date: ISO8601DateFormatter().string(from: Date()), machine: Environment.machine(), versions: Environment.versions(),
+            date: ISO8601DateFormatter().string(from: Date()), machine: Environment.machine(),
+            versions: Environment.versions(),
             settings: [
                 "world": "BlueZoo", "broker": "mosquitto with persistence; both clients with persistent sessions",
-                "commands": "1/s, sample_period, round robin", "broker restarts": "every \(brokerRestartMinutes) min (SIGTERM, start)",
+                "commands": "1/s, sample_period, round robin",
+                "broker restarts": "every \(brokerRestartMinutes) min (SIGTERM, start)",
                 "BlueZ restarts": "every \(bluezRestartMinutes) min (SIGKILL, start)", "RSS samples": "every 10 s",
             ],
             plannedMinutes: minutes, devices: devices, rate: rate, warmUpSeconds: min(300, minutes * 60 / 4))
@@ -82,7 +88,8 @@ struct SoakBench {
         let sender = Task {
             var index = 0
             while ContinuousClock.now < end - Self.grace, !Task.isCancelled {
-                try? commander.send("sample_period", "{\"period_ms\":\(period)}", to: streaming[index % streaming.count])
+                try? commander.send(
+                    "sample_period", "{\"period_ms\":\(period)}", to: streaming[index % streaming.count])
                 index += 1
                 try? await Task.sleep(for: .seconds(1))
             }
@@ -92,14 +99,17 @@ struct SoakBench {
         var lastReport = began
         while ContinuousClock.now < end {
             if let exit = bridge.exit {
-                figures.gatewayExitedEarly = "\(exit) after \(String(format: "%.0f", (ContinuousClock.now - began).soakSeconds)) s"
+                figures.gatewayExitedEarly =
+                    "\(exit) after \(String(format: "%.0f", (ContinuousClock.now - began).soakSeconds)) s"
                 break
             }
             let now = ContinuousClock.now
             if now >= nextSample {
                 if let usage = ProcessUsage.read(pid: bridge.processIdentifier) {
-                    figures.memory.samples.append(.init(
-                        seconds: (now - began).soakSeconds, residentKilobytes: usage.residentKilobytes, anonymousKilobytes: usage.anonymousKilobytes))
+                    figures.memory.samples.append(
+                        .init(
+                            seconds: (now - began).soakSeconds, residentKilobytes: usage.residentKilobytes,
+                            anonymousKilobytes: usage.anonymousKilobytes))
                 }
                 nextSample += Self.sampleInterval
             }
@@ -111,7 +121,9 @@ struct SoakBench {
             }
             if now - lastReport >= .seconds(300) {
                 lastReport = now
-                say("\(String(format: "%.0f", (now - began).soakSeconds / 60)) min: \(commander.sent) commands sent, \(commander.unanswered) unanswered, RSS \(figures.memory.samples.last?.residentKilobytes ?? 0) KiB")
+                say(
+                    "\(String(format: "%.0f", (now - began).soakSeconds / 60)) min: \(commander.sent) commands sent, \(commander.unanswered) unanswered, RSS \(figures.memory.samples.last?.residentKilobytes ?? 0) KiB"
+                )
             }
             try? await Task.sleep(for: .milliseconds(200))
         }
@@ -140,7 +152,9 @@ struct SoakBench {
         await commander.stop()
         _ = await bridge.terminate(grace: .seconds(10))
         try write(figures)
-        say("\(figures.commandsSent) commands, \(figures.commandsLost) lost; RSS \(figures.memory.samples.first?.residentKilobytes ?? 0) → \(figures.memory.samples.last?.residentKilobytes ?? 0) KiB, \(String(format: "%.0f", figures.memory.slopePerHour(from: figures.warmUpSeconds) { $0.residentKilobytes } ?? .nan)) KiB/h after warm-up")
+        say(
+            "\(figures.commandsSent) commands, \(figures.commandsLost) lost; RSS \(figures.memory.samples.first?.residentKilobytes ?? 0) → \(figures.memory.samples.last?.residentKilobytes ?? 0) KiB, \(String(format: "%.0f", figures.memory.slopePerHour(from: figures.warmUpSeconds) { $0.residentKilobytes } ?? .nan)) KiB/h after warm-up"
+        )
         say("wrote \(json) and the soak section of \(markdown)")
     }
 
@@ -174,7 +188,9 @@ struct SoakBench {
         }
         let back = await poll(timeout: .seconds(120), until: { commander.everyForce(of: ids, since: start) })
         let recovery = back ? (ContinuousClock.now - start).soakSeconds : nil
-        say("\(what) restarted\(failure.map { " (failed: \($0))" } ?? "") at \(String(format: "%.0f", (start - began).soakSeconds)) s: every stream back after \(recovery.map { String(format: "%.1f s", $0) } ?? "more than 120 s")")
+        say(
+            "\(what) restarted\(failure.map { " (failed: \($0))" } ?? "") at \(String(format: "%.0f", (start - began).soakSeconds)) s: every stream back after \(recovery.map { String(format: "%.1f s", $0) } ?? "more than 120 s")"
+        )
         return .init(what: what, at: (start - began).soakSeconds, recoverySeconds: recovery)
     }
 
@@ -184,10 +200,13 @@ struct SoakBench {
     static func warnings(in lines: [String]) -> [String: Int] {
         var counts: [String: Int] = [:]
         for line in lines {
-            guard let level = [" warning ", " error ", " critical "].first(where: { line.contains($0) }) else { continue }
+            guard let level = [" warning ", " error ", " critical "].first(where: { line.contains($0) }) else {
+                continue
+            }
             let message = line.range(of: "] ", options: .backwards).map { String(line[$0.upperBound...]) } ?? "?"
             let code = line.range(of: " code=").map { " (" + line[$0.upperBound...].prefix { $0 != " " } + ")" } ?? ""
-            counts[level.trimmingCharacters(in: .whitespaces) + ": " + String(message.prefix(60)) + code, default: 0] += 1
+            counts[level.trimmingCharacters(in: .whitespaces) + ": " + String(message.prefix(60)) + code, default: 0] +=
+                1
         }
         return counts
     }

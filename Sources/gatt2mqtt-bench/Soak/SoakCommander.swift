@@ -1,6 +1,6 @@
 import Foundation
-import MQTT
 import Locks
+import MQTT
 
 /// The soak's MQTT client: sends the commands and keeps the books on their answers, and notes when each
 /// device's force last arrived. It has a persistent session (clean start off, an hour's session expiry)
@@ -96,8 +96,10 @@ final class SoakCommander: Sendable {
             books.pending[books.next] = Pending(device: device, sent: .now)
             return books.next
         }
-        try client.publish(MQTTMessage(
-            topic: "a5/\(device)/cmd/\(command)", string: payload, qos: .atLeastOnce, responseTopic: Self.replyPrefix + "\(number)"))
+        try client.publish(
+            MQTTMessage(
+                topic: "a5/\(device)/cmd/\(command)", string: payload, qos: .atLeastOnce,
+                responseTopic: Self.replyPrefix + "\(number)"))
     }
 
     var sent: Int { ledger.books.withLock { $0.next } }

@@ -44,16 +44,20 @@ struct SoakFigures: Codable, Sendable {
     static let growthGoalKilobytesPerHour = 1000.0
 
     func markdown() -> String {
-        func number(_ value: Double?, _ format: String = "%.0f") -> String { value.map { String(format: format, $0) } ?? "–" }
+        func number(_ value: Double?, _ format: String = "%.0f") -> String {
+            value.map { String(format: format, $0) } ?? "–"
+        }
         let first = memory.samples.first
         let last = memory.samples.last
         let wholeRSS = memory.slopePerHour { $0.residentKilobytes }
         let steadyRSS = memory.slopePerHour(from: warmUpSeconds) { $0.residentKilobytes }
         let steadyAnon = memory.slopePerHour(from: warmUpSeconds) { $0.anonymousKilobytes }
-        let answered = commandsAnswered.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let answered = commandsAnswered.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+            separator: ", ")
         let inProgress = measuredMinutes == 0
         var lines = [
-            (inProgress ? "**In progress** (written at each restart; the figures so far). " : "") + "Run on \(date): \(machine); \(versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")).",
+            (inProgress ? "**In progress** (written at each restart; the figures so far). " : "")
+                + "Run on \(date): \(machine); \(versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")).",
             "Settings: \(settings.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")).",
             "",
             "| | |",
@@ -73,14 +77,19 @@ struct SoakFigures: Codable, Sendable {
             let times = ofKind.map { number($0.recoverySeconds, "%.1f") }.joined(separator: ", ")
             lines.append("| \(kind) restarts | \(ofKind.count); every device's force back after \(times) s |")
         }
-        lines.append("| Warnings in the gateway's log | \(warnings.isEmpty ? "none" : warnings.sorted { $0.value > $1.value }.map { "\($0.key) (\($0.value))" }.joined(separator: "; ")) |")
+        lines.append(
+            "| Warnings in the gateway's log | \(warnings.isEmpty ? "none" : warnings.sorted { $0.value > $1.value }.map { "\($0.key) (\($0.value))" }.joined(separator: "; ")) |"
+        )
         if let lastHealth { lines.append("| Last health report | `\(lastHealth)` |") }
         if let gatewayExitedEarly { lines.append("| **Gateway exited early** | \(gatewayExitedEarly) |") }
         for failure in failures { lines.append("| **Failure** | \(failure) |") }
         let lossOK = commandsLost == 0 && gatewayExitedEarly == nil
         let growthOK = steadyRSS.map { $0 < Self.growthGoalKilobytesPerHour } ?? false
         if inProgress { return lines.joined(separator: "\n") }
-        lines += ["", "Goals: 0 commands lost — \(lossOK ? "met" : "**missed**"); RSS growth under 1 MB/h — \(growthOK ? "met" : "**missed**")."]
+        lines += [
+            "",
+            "Goals: 0 commands lost — \(lossOK ? "met" : "**missed**"); RSS growth under 1 MB/h — \(growthOK ? "met" : "**missed**").",
+        ]
         return lines.joined(separator: "\n")
     }
 }

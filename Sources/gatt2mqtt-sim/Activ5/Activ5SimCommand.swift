@@ -17,7 +17,9 @@ struct Activ5SimCommand: AsyncParsableCommand {
     @Flag(help: "Export the legacy profile only (service 5000 with 5A01/5A02).")
     var legacy = false
 
-    @Flag(name: .customLong("no-initial-message"), help: "Never send TC5k when 5A01 is subscribed (a device hosts must still accept).")
+    @Flag(
+        name: .customLong("no-initial-message"),
+        help: "Never send TC5k when 5A01 is subscribed (a device hosts must still accept).")
     var noInitialMessage = false
 
     @Option(help: "Advertised name, in the ACTIV5-XX-NNNN shape of real devices.")

@@ -234,7 +234,8 @@ actor Activ5Simulator: SimulatedPeripheral {
     private func startTimer(_ stream: Stream) {
         // The period is read every round, so that an F0FA write applies at once.
         timers[stream] = RepeatingTimer.start(
-            period: { [weak self] in await self?.period(of: stream) }, tick: { [weak self] in await self?.tick(stream) })
+            period: { [weak self] in await self?.period(of: stream) }, tick: { [weak self] in await self?.tick(stream) }
+        )
     }
 
     private func send(_ notification: Activ5Notification) {

@@ -53,7 +53,8 @@ struct BeltCommand: AsyncParsableCommand {
         }
         if let orientationPeriodMs, orientationPeriodMs < minimumOrientationPeriodMs {
             throw ValidationError(
-                "--orientation-period-ms must be at least \(minimumOrientationPeriodMs) (belt.md §5; --minimum-orientation-period-ms lowers the floor)")
+                "--orientation-period-ms must be at least \(minimumOrientationPeriodMs) (belt.md §5; --minimum-orientation-period-ms lowers the floor)"
+            )
         }
     }
 
@@ -70,7 +71,8 @@ struct BeltCommand: AsyncParsableCommand {
         settings.orientationPeriodFloor.milliseconds = minimumOrientationPeriodMs
 
         let runner = try PeripheralRunner(
-            global: global, family: "belt", services: BeltGattLayout.services, localName: name, serviceUUIDs: BeltAdvertisement.serviceUUIDs)
+            global: global, family: "belt", services: BeltGattLayout.services, localName: name,
+            serviceUUIDs: BeltAdvertisement.serviceUUIDs)
         let belt = BeltSimulator(
             state: state, settings: settings, application: runner.application, advertisement: runner.advertisement,
             registrar: runner.registrar, output: SimulatorOutput(), logger: logger)

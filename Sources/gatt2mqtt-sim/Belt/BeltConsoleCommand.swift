@@ -21,8 +21,12 @@ enum BeltConsoleCommand: Equatable {
         guard let verb = words.first else { return nil }
         switch verb.lowercased() {
         case "button":
-            guard words.count == 3 else { throw BeltConsoleError("usage: button <power|pause|compass|home> <short|long>") }
-            guard let button = BeltButton(name: words[1]) else { throw BeltConsoleError("unknown button '\(words[1])'") }
+            guard words.count == 3 else {
+                throw BeltConsoleError("usage: button <power|pause|compass|home> <short|long>")
+            }
+            guard let button = BeltButton(name: words[1]) else {
+                throw BeltConsoleError("unknown button '\(words[1])'")
+            }
             guard let long = PressKind.isLong(words[2]) else { throw BeltConsoleError("unknown press '\(words[2])'") }
             return .button(button, long: long)
         case "mode":
@@ -37,7 +41,9 @@ enum BeltConsoleCommand: Equatable {
         case "notify":
             guard words.count == 3 else { throw BeltConsoleError("usage: notify <characteristic> <hex|->") }
             let uuid = BluetoothUUID.normalized(words[1])
-            guard BeltGATT.characteristic(uuid) != nil else { throw BeltConsoleError("no belt characteristic '\(words[1])'") }
+            guard BeltGATT.characteristic(uuid) != nil else {
+                throw BeltConsoleError("no belt characteristic '\(words[1])'")
+            }
             guard let bytes = Self.bytes(words[2]) else { throw BeltConsoleError("not hex: '\(words[2])'") }
             return .raw(characteristic: uuid, bytes: bytes)
         default:

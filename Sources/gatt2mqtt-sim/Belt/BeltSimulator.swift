@@ -120,7 +120,9 @@ actor BeltSimulator: SimulatedPeripheral {
         startButtonScriptOnce()
         switch characteristic {
         case BeltGATT.Characteristic.keepAlive:
-            startTimer(characteristic, period: { $0.settings.keepAlivePeriod }) { belt in belt.send(belt.state.keepAlive) }
+            startTimer(characteristic, period: { $0.settings.keepAlivePeriod }) { belt in
+                belt.send(belt.state.keepAlive)
+            }
         case BeltGATT.Characteristic.batteryStatus:
             send(.battery(batteryStatus()))
             startTimer(characteristic, period: { $0.settings.batteryPeriod }) { belt in

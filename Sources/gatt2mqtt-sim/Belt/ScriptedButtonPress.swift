@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import Peripherals
 
 /// One press of `--buttons`, e.g. `3:compass:short`: seconds after the first subscription, button, kind.

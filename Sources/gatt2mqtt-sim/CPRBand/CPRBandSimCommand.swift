@@ -86,7 +86,9 @@ struct CPRBandSimCommand: AsyncParsableCommand {
         guard anglePeriodMs >= 20 else { throw ValidationError("--angle-period-ms must be at least 20") }
         if let peaksPerSecond {
             guard sequencePeaks else { throw ValidationError("--peaks-per-second needs --sequence-peaks") }
-            guard (1...1000).contains(peaksPerSecond) else { throw ValidationError("--peaks-per-second must be 1-1000") }
+            guard (1...1000).contains(peaksPerSecond) else {
+                throw ValidationError("--peaks-per-second must be 1-1000")
+            }
         }
         if let batteryPercent {
             guard batteryRaw == nil else { throw ValidationError("give --battery-raw or --battery-percent, not both") }
@@ -109,7 +111,8 @@ struct CPRBandSimCommand: AsyncParsableCommand {
         if sequencePeaks { settings.sequencePeaksPerSecond = peaksPerSecond ?? Self.defaultPeaksPerSecond }
 
         let runner = try PeripheralRunner(
-            global: global, family: "cpr", services: CPRBandGattLayout.services, localName: name, serviceUUIDs: [CPRBandGATT.service])
+            global: global, family: "cpr", services: CPRBandGattLayout.services, localName: name,
+            serviceUUIDs: [CPRBandGATT.service])
         let band = CPRBandSimulator(
             state: state, settings: settings, application: runner.application, advertisement: runner.advertisement,
             registrar: runner.registrar, output: SimulatorOutput(), logger: logger)

@@ -99,6 +99,7 @@ enum GripAction: Sendable, Equatable {
     /// Every name an event or sequence may be given, for help texts and errors.
     static var knownNames: String {
         let events = GripEvent.allCases.map(\.rawValue) + eventAliases.keys.sorted()
-        return "events: \(events.joined(separator: ", ")); sequences: \(sequenceNames.keys.sorted().joined(separator: ", "))"
+        return
+            "events: \(events.joined(separator: ", ")); sequences: \(sequenceNames.keys.sorted().joined(separator: ", "))"
     }
 }

@@ -18,7 +18,9 @@ struct GripEventCycle: Sendable {
     private var position = 0
 
     init(profile: GripProfile) {
-        let encodable = GripEvent.allCases.compactMap { event in (try? profile.encoded(event: event)).map { (event, $0) } }
+        let encodable = GripEvent.allCases.compactMap { event in
+            (try? profile.encoded(event: event)).map { (event, $0) }
+        }
         events = encodable.map(\.0)
         values = encodable.map(\.1)
     }

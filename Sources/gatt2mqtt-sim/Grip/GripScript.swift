@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 
 /// One item of `--script`, e.g. `2.5:full_press`: seconds after the first subscription to the event
 /// characteristic, and an event (SDK name or alias) or a sequence (`shutter`, `dial_burst`, …).
@@ -29,7 +29,9 @@ struct GripScript: ExpressibleByArgument, Sendable {
             actions.append(action)
         }
         // Stable: items at the same second keep their order.
-        self.actions = actions.enumerated().sorted { ($0.element.delaySeconds, $0.offset) < ($1.element.delaySeconds, $1.offset) }
-            .map(\.element)
+        self.actions = actions.enumerated().sorted {
+            ($0.element.delaySeconds, $0.offset) < ($1.element.delaySeconds, $1.offset)
+        }
+        .map(\.element)
     }
 }

@@ -34,10 +34,14 @@ struct GripSimCommand: AsyncParsableCommand {
     @Option(help: "Battery level at start, percent.")
     var battery = 85
 
-    @Flag(name: .customLong("bonded-elsewhere"), help: "Keep the bond with another host: refuse every central's reads and subscriptions.")
+    @Flag(
+        name: .customLong("bonded-elsewhere"),
+        help: "Keep the bond with another host: refuse every central's reads and subscriptions.")
     var bondedElsewhere = false
 
-    @Flag(name: .customLong("refuse-pairing"), help: "Decline every pairing, as a grip not in pairing mode does (its agent must be the default one).")
+    @Flag(
+        name: .customLong("refuse-pairing"),
+        help: "Decline every pairing, as a grip not in pairing mode does (its agent must be the default one).")
     var refusePairing = false
 
     @Option(
@@ -70,7 +74,9 @@ struct GripSimCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let eventsPerSecond {
-            guard (1...1000).contains(eventsPerSecond) else { throw ValidationError("--events-per-second must be 1-1000") }
+            guard (1...1000).contains(eventsPerSecond) else {
+                throw ValidationError("--events-per-second must be 1-1000")
+            }
             guard script == nil else { throw ValidationError("give --events-per-second or --script, not both") }
         }
         guard GripFirmwareVersion(string: firmware) != nil else {
@@ -91,7 +97,8 @@ struct GripSimCommand: AsyncParsableCommand {
         if gripProfile.isHypothetical { logger.notice("grip profile is HYPOTHETICAL: \(gripProfile.notes)") }
         let localName = name ?? Self.defaultName(for: gripProfile)
         if !gripProfile.matches(name: localName, serviceUUIDs: []) {
-            logger.warning("'\(localName)' does not start with a name prefix of the profile \(gripProfile.namePrefixes)")
+            logger.warning(
+                "'\(localName)' does not start with a name prefix of the profile \(gripProfile.namePrefixes)")
         }
 
         var settings = GripSimulatorSettings(profile: gripProfile, firmware: GripFirmwareVersion(string: firmware)!)
@@ -105,7 +112,8 @@ struct GripSimCommand: AsyncParsableCommand {
             serviceUUIDs: gripProfile.advertisedServiceUUIDs)
         let output = SimulatorOutput()
         let grip = GripSimulator(
-            settings: settings, connection: runner.connection, application: runner.application, advertisement: runner.advertisement,
+            settings: settings, connection: runner.connection, application: runner.application,
+            advertisement: runner.advertisement,
             output: output, logger: logger)
         logger.info("grip '\(localName)' firmware \(firmware) on \(global.adapter)")
         try await runner.run(grip, logger: logger) {

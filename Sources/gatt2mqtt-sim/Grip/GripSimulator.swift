@@ -1,6 +1,6 @@
-import Foundation
 import BlueZ
 import DBus
+import Foundation
 import Logging
 import Peripherals
 
@@ -148,7 +148,9 @@ actor GripSimulator: SimulatedPeripheral {
         // (`writeRefused`); kept for profiles that might add one.
         output.line("WRITE \(characteristic) \(Self.hex(value))")
         try await authorize(characteristic, value: value, options: options)
-        output.line("REJECT \(characteristic) \(Self.hex(value)) \(BlueZPeripheralError.writeNotPermitted.name) \(BlueZPeripheralError.writeNotPermitted.message)")
+        output.line(
+            "REJECT \(characteristic) \(Self.hex(value)) \(BlueZPeripheralError.writeNotPermitted.name) \(BlueZPeripheralError.writeNotPermitted.message)"
+        )
         throw BlueZPeripheralError.writeNotPermitted
     }
 
@@ -189,7 +191,9 @@ actor GripSimulator: SimulatedPeripheral {
         guard device == activeCentral else {
             throw reject(characteristic, value: value, because: "\(device) is not the grip's host")
         }
-        if settings.bondedElsewhere { throw reject(characteristic, value: value, because: "the grip is bonded to another host") }
+        if settings.bondedElsewhere {
+            throw reject(characteristic, value: value, because: "the grip is bonded to another host")
+        }
         if bondedCentrals.contains(device) { return }
         guard await isBonded(device) else {
             throw reject(characteristic, value: value, because: "\(device) is not bonded")

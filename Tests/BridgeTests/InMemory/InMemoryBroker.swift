@@ -2,6 +2,7 @@ import Bridge
 import Locks
 import MQTT
 import WakePipe
+
 import struct Synchronization.Atomic
 
 /// A broker in memory, for driving whole gateways without mosquitto: it keeps retained messages (an empty
@@ -46,7 +47,9 @@ final class InMemoryBroker: Sendable {
         state.withLock { $0.retained.keys.filter { Self.filter(filter, matches: $0) }.sorted() }
     }
 
-    func connect(_ id: Int, continuation: AsyncStream<MQTTMessage>.Continuation, received: @escaping @Sendable () -> Void) {
+    func connect(
+        _ id: Int, continuation: AsyncStream<MQTTMessage>.Continuation, received: @escaping @Sendable () -> Void
+    ) {
         state.withLock { $0.subscribers[id] = Subscriber(continuation: continuation, received: received) }
     }
 
@@ -58,11 +61,16 @@ final class InMemoryBroker: Sendable {
     func publish(_ message: MQTTMessage) {
         state.withLock { state in
             if message.retain {
-                if message.payload.isEmpty { state.retained.removeValue(forKey: message.topic) } else { state.retained[message.topic] = message }
+                if message.payload.isEmpty {
+                    state.retained.removeValue(forKey: message.topic)
+                } else {
+                    state.retained[message.topic] = message
+                }
             }
             var delivered = message
             delivered.retain = false
-            for subscriber in state.subscribers.values where subscriber.filters.contains(where: { Self.filter($0, matches: message.topic) }) {
+            for subscriber in state.subscribers.values
+            where subscriber.filters.contains(where: { Self.filter($0, matches: message.topic) }) {
                 subscriber.deliver(delivered)
             }
         }
@@ -72,7 +80,8 @@ final class InMemoryBroker: Sendable {
         state.withLock { state in
             guard state.subscribers[id] != nil else { return }
             state.subscribers[id]?.filters.append(filter)
-            for message in state.retained.values.sorted(by: { $0.topic < $1.topic }) where Self.filter(filter, matches: message.topic) {
+            for message in state.retained.values.sorted(by: { $0.topic < $1.topic })
+            where Self.filter(filter, matches: message.topic) {
                 state.subscribers[id]?.deliver(message)
             }
         }
@@ -111,7 +120,9 @@ final class InMemoryBrokerClient: BrokerConnection {
     }
 
     func start(host: (any DescriptorHost)?) {
-        broker.connect(id, continuation: continuation) { [weak self] in self?.counts.withLock { $0.messagesReceived += 1 } }
+        broker.connect(id, continuation: continuation) { [weak self] in
+            self?.counts.withLock { $0.messagesReceived += 1 }
+        }
         connectedNow.store(true, ordering: .relaxed)
     }
 

@@ -69,7 +69,9 @@ final class InMemoryCentral: BluetoothCentral {
             return state.links[path]
         }
         await link?.disconnect()
-        emit(.propertiesChanged(path: path, interface: BlueZInterface.device, changed: ["Connected": .boolean(false)], invalidated: []))
+        emit(
+            .propertiesChanged(
+                path: path, interface: BlueZInterface.device, changed: ["Connected": .boolean(false)], invalidated: []))
     }
 
     /// The bus connection is lost (false) or answers again: what the gateway's health check (`isBusConnected`) says.
@@ -83,7 +85,7 @@ final class InMemoryCentral: BluetoothCentral {
             defer { state.busLossWaiters = [] }
             return state.busLossWaiters
         }
-        waiters.forEach { $0.finish() }
+        for continuation in waiters { continuation.finish() }
     }
 
     /// How often the gateway has asked whether the bus answers: the health file asks once a round, so a test
@@ -114,7 +116,7 @@ final class InMemoryCentral: BluetoothCentral {
     // MARK: BluetoothCentral
 
     func start() async {}
-    func stop() { state.withLock { $0.followers }.forEach { $0.finish() } }
+    func stop() { for follower in state.withLock({ $0.followers }) { follower.finish() } }
     func registerPairingAgent() async {}
 
     func events() async -> AsyncStream<BlueZEvent> {

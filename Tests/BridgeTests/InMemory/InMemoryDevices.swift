@@ -7,7 +7,9 @@ import Peripherals
 enum InMemoryDevices {
     /// A naviBelt ("naviGuertel"): firmware 46, battery 80 %, in app mode; it answers the handshake's parameter requests on FE06.
     /// `rssi`: what the link's device reports BlueZ measured (`GATTLink.current()`).
-    static func belt(address: String = "00:11:22:33:44:66", name: String = "naviGuertel 01", rssi: Int16? = nil) -> InMemoryLink {
+    static func belt(address: String = "00:11:22:33:44:66", name: String = "naviGuertel 01", rssi: Int16? = nil)
+        -> InMemoryLink
+    {
         var device = BlueZDevice(address: address, name: name)
         device.rssi = rssi
         return InMemoryLink(
@@ -15,19 +17,22 @@ enum InMemoryDevices {
             values: [
                 BeltGATT.Characteristic.firmwareInfo: BeltFirmwareInfo(version: 46).encoded(),
                 BeltGATT.Characteristic.batteryStatus:
-                    BeltNotification.battery(BeltBatteryStatus(powerStatus: .battery, levelPercent: 80, timeSeconds: 3600)).encoded(),
+                    BeltNotification.battery(
+                        BeltBatteryStatus(powerStatus: .battery, levelPercent: 80, timeSeconds: 3600)
+                    ).encoded(),
             ],
             answer: beltAnswer)
     }
 
     /// The belt's answers to the handshake's requests and to mode changes, on its parameter notification characteristic.
     private static func beltAnswer(_ write: InMemoryLink.Write) -> [(characteristic: String, bytes: [UInt8])] {
-        let answers: [([UInt8], BeltParameterValue)] = [
-            (BeltCommand.requestMode.encoded(), .mode(.app)),
-            (BeltCommand.requestDefaultIntensity.encoded(), .defaultIntensity(50)),
-            (BeltCommand.requestHeadingOffset.encoded(), .headingOffset(45)),
-            (BeltCommand.requestAdvancedParameter(.accuracySignal).encoded(), .accuracySignal(.compassMode)),
-        ] + BeltMode.allCases.map { (BeltCommand.changeMode($0).encoded(), .mode($0)) }
+        let answers: [([UInt8], BeltParameterValue)] =
+            [
+                (BeltCommand.requestMode.encoded(), .mode(.app)),
+                (BeltCommand.requestDefaultIntensity.encoded(), .defaultIntensity(50)),
+                (BeltCommand.requestHeadingOffset.encoded(), .headingOffset(45)),
+                (BeltCommand.requestAdvancedParameter(.accuracySignal).encoded(), .accuracySignal(.compassMode)),
+            ] + BeltMode.allCases.map { (BeltCommand.changeMode($0).encoded(), .mode($0)) }
         guard let value = answers.first(where: { $0.0 == write.bytes })?.1 else { return [] }
         return [(BeltGATT.Characteristic.parameterNotification, BeltNotification.parameter(value).encoded())]
     }

@@ -22,11 +22,13 @@ struct InMemoryGateway {
 
     /// Starts gateway `name` on `adapters` in `world`, and returns once it runs (its status `online`, BlueZ followed).
     static func start(
-        _ name: String = "test", in world: InMemoryWorld, adapters: [String] = ["hci0"], configure: (inout BridgeConfiguration) -> Void = { _ in }
+        _ name: String = "test", in world: InMemoryWorld, adapters: [String] = ["hci0"],
+        configure: (inout BridgeConfiguration) -> Void = { _ in }
     ) async throws -> InMemoryGateway {
         let central = InMemoryCentral(adapters: adapters)
         let log = RecordingLog()
-        var configuration = BridgeConfiguration(mqtt: MQTTConfiguration(host: "in-memory"), adapters: adapters, gateway: name)
+        var configuration = BridgeConfiguration(
+            mqtt: MQTTConfiguration(host: "in-memory"), adapters: adapters, gateway: name)
         // Every device the tests make is one of the gateway's; AdoptionTests configure adoption themselves.
         configuration.autoConnect = .all
         configure(&configuration)
@@ -41,12 +43,18 @@ struct InMemoryGateway {
             central: central)
         // The health reporter beside the bridge's services, as the daemon runs it (Gatt2MQTT.swift): last, so the
         // first to stop. It says nothing before its first interval (60 s unless configured).
-        let services = bridge.services + [.init(service: bridge.healthReporter, successTerminationBehavior: .gracefullyShutdownGroup)]
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services, gracefulShutdownSignals: [], logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }))
+        let services =
+            bridge.services + [
+                .init(service: bridge.healthReporter, successTerminationBehavior: .gracefullyShutdownGroup)
+            ]
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services, gracefulShutdownSignals: [],
+                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }))
         let running = Task { try await group.run() }
         await log.waitForLine(containing: "bridge running")
-        return InMemoryGateway(bridge: bridge, world: world, central: central, log: log, client: client!, group: group, running: running)
+        return InMemoryGateway(
+            bridge: bridge, world: world, central: central, log: log, client: client!, group: group, running: running)
     }
 
     /// Runs `body` with a running gateway named `test` in a world of its own, and stops both afterwards, as

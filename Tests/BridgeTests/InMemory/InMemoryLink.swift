@@ -63,7 +63,9 @@ actor InMemoryLink: GATTLink {
 
     func characteristicUUIDs() -> [String] { Array(values.keys) }
 
-    func notifications(of characteristic: String, in service: String?, lane: NotificationLane?) throws -> AsyncStream<[UInt8]> {
+    func notifications(of characteristic: String, in service: String?, lane: NotificationLane?) throws -> AsyncStream<
+        [UInt8]
+    > {
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
         subscribers[characteristic] = (lane, continuation)
         for waiter in subscriptionWaiters.removeValue(forKey: characteristic) ?? [] { waiter.resume() }
@@ -75,7 +77,9 @@ actor InMemoryLink: GATTLink {
     }
 
     func read(_ characteristic: String, in service: String?) throws -> [UInt8] {
-        guard let value = values[characteristic] else { throw CommandError(.gattError, "no characteristic \(characteristic)") }
+        guard let value = values[characteristic] else {
+            throw CommandError(.gattError, "no characteristic \(characteristic)")
+        }
         return value
     }
 

@@ -10,11 +10,14 @@ struct InMemorySession<Session: DeviceSession> {
 
     /// What a session of `driver`'s family gets: `link` as its device, `sink` as its broker.
     static func context(
-        link: InMemoryLink, sink: RecordingSink, id: String, driver: any FamilyDriver, metrics: DeviceMetrics = DeviceMetrics()
+        link: InMemoryLink, sink: RecordingSink, id: String, driver: any FamilyDriver,
+        metrics: DeviceMetrics = DeviceMetrics()
     ) -> SessionContext {
         SessionContext(
-            link: { _ in link }, publisher: BrokerPublisher(client: sink, topics: TopicMap(gateway: "test"), logger: Logger(label: "test")),
-            logger: Logger(label: "test"), gateway: "test", id: id, liveStateLeaves: driver.liveStateLeaves, metrics: metrics)
+            link: { _ in link },
+            publisher: BrokerPublisher(client: sink, topics: TopicMap(gateway: "test"), logger: Logger(label: "test")),
+            logger: Logger(label: "test"), gateway: "test", id: id, liveStateLeaves: driver.liveStateLeaves,
+            metrics: metrics)
     }
 
     /// Runs `session` and returns once it has published `connected`.

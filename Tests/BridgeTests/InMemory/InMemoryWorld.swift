@@ -31,7 +31,8 @@ final class InMemoryWorld: Sendable {
 
     /// Publishes `payload` on `topic` as another client on the broker would.
     func publish(_ topic: String, _ payload: String, retain: Bool = false, responseTopic: String? = nil) throws {
-        try prober.publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain, responseTopic: responseTopic))
+        try prober.publish(
+            MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain, responseTopic: responseTopic))
     }
 
     func publish(_ message: MQTTMessage) throws { try prober.publish(message) }

@@ -1,5 +1,5 @@
-import MQTT
 import Locks
+import MQTT
 
 /// Where a session under test publishes: every message kept in order, and waits for the next one on a
 /// topic answered as it arrives (no sleeping).
@@ -18,7 +18,9 @@ final class RecordingSink: MessageSink {
             state.messages.append(message)
             let index = state.messages.count - 1
             let payload = message.payloadString ?? ""
-            let (ready, waiting) = state.waiters.partitioned { $0.topic == message.topic && index >= $0.after && $0.predicate(payload) }
+            let (ready, waiting) = state.waiters.partitioned {
+                $0.topic == message.topic && index >= $0.after && $0.predicate(payload)
+            }
             state.waiters = waiting
             return ready
         }
@@ -35,7 +37,9 @@ final class RecordingSink: MessageSink {
     /// The first message on `topic` at index `after` or later whose payload `predicate` takes, received
     /// already or awaited.
     @discardableResult
-    func next(on topic: String, after mark: Int = 0, where predicate: @escaping @Sendable (String) -> Bool = { _ in true }) async -> MQTTMessage {
+    func next(
+        on topic: String, after mark: Int = 0, where predicate: @escaping @Sendable (String) -> Bool = { _ in true }
+    ) async -> MQTTMessage {
         await withCheckedContinuation { continuation in
             let found = state.withLock { state -> MQTTMessage? in
                 if let index = state.messages.indices.first(where: {
@@ -43,7 +47,8 @@ final class RecordingSink: MessageSink {
                 }) {
                     return state.messages[index]
                 }
-                state.waiters.append(Waiter(topic: topic, after: mark, predicate: predicate, continuation: continuation))
+                state.waiters.append(
+                    Waiter(topic: topic, after: mark, predicate: predicate, continuation: continuation))
                 return nil
             }
             if let found { continuation.resume(returning: found) }
