@@ -63,13 +63,8 @@ final class Adoptions: Sendable {
 
     func contains(_ address: String) -> Bool { state.withLock { $0.list.contains(address) } }
 
-    /// Whether a device of `family` at `address` may connect by adoption: adopted already, or adopted now because a
-    /// join window is open.
-    func admits(_ address: String, as family: DeviceFamily) -> Bool {
-        if contains(address) { return true }
-        guard state.withLock({ $0.window.isOpen(at: .now) }) else { return false }
-        return adopt(address, as: family, by: "join window")
-    }
+    /// Whether a join window is open: a device of a known family seen now is adopted (`ConnectionPolicy`).
+    var joinWindowIsOpen: Bool { state.withLock { $0.window.isOpen(at: .now) } }
 
     // MARK: Changes
 

@@ -49,14 +49,18 @@ final class DeviceSessions: Sendable {
         return matched
     }
 
-    /// Starts a session for a device of a known family unless one runs, the policy says no, or a
-    /// `disconnect` request took it down; on the adapter `placement` chooses among those that see it.
+    /// Starts a session for a device of a known family unless one runs or `ConnectionPolicy` says no (`force`: a
+    /// `connect` request asks for it now); on the adapter `placement` chooses among those that see it.
     func considerDevice(_ seen: BlueZDevice, force: Bool = false) async {
         guard context.adapterName(seen.adapterPath) != nil, let driver = driver(for: seen) else { return }
         let address = seen.address
+        var inputs = policyInputs(seen, driver: driver)
+        inputs.requested = inputs.requested || force
         // In a fleet only the device's owner connects it (a gateway alone owns what it connects).
-        if let fleet, !fleet.mayConnect(FleetCoordinator.key(driver.family, context.id(of: address))) { return }
-        guard table.path(serving: address) == nil, force || wants(seen, driver: driver),
+        if let fleet {
+            inputs.fleetAllows = fleet.mayConnect(FleetCoordinator.key(driver.family, context.id(of: address)))
+        }
+        guard table.path(serving: address) == nil, take(ConnectionPolicy.verdict(inputs), of: seen, driver: driver),
             let candidates = await candidates(for: seen)
         else { return }
         let placed = table.place(address, choose: { placement(among: candidates, load: $0) }) { device in
@@ -69,27 +73,36 @@ final class DeviceSessions: Sendable {
         for device in await allDevices() { await considerDevice(device) }
     }
 
-    /// Whether the users' choices let the device connect: a `connect` request for it, or the auto-connect
-    /// policy (with adoption) unless a `disconnect` request took it down.
+    /// Whether the users' choices want the device connected, wherever the fleet puts it (`ConnectionPolicy`); a
+    /// device seen while a join window is open is adopted.
     func wants(_ device: BlueZDevice, driver: any FamilyDriver) -> Bool {
-        let allowed = isAdopted(device, driver: driver, joining: true)
-        return choices.withLock {
-            $0.requested[device.address] != nil || (allowed && !$0.released.contains(device.address))
-        }
+        take(ConnectionPolicy.verdict(policyInputs(device, driver: driver)), of: device, driver: driver)
     }
 
-    /// Whether the device is one of the gateway's, served and announced: the policy allows it (every device
-    /// under `all`, the allow list), it is adopted (adopted now, with `joining`, while a join window is open), a
-    /// `connect` request asked for it, or it is bonded and of a family that restores its bonds (the grip). A
-    /// stranger that only advertises a family's name is none of these, and leaves nothing retained.
-    func isAdopted(_ device: BlueZDevice, driver: any FamilyDriver, joining: Bool = false) -> Bool {
+    /// Whether the device is one of the gateway's, served and announced (`ConnectionPolicy.membership`). A stranger
+    /// that only advertises a family's name is not, and leaves nothing retained.
+    func isAdopted(_ device: BlueZDevice, driver: any FamilyDriver) -> Bool {
+        ConnectionPolicy.membership(policyInputs(device, driver: driver)) == .member
+    }
+
+    /// What `ConnectionPolicy` needs to know of the device, outside a fleet's say.
+    private func policyInputs(_ device: BlueZDevice, driver: any FamilyDriver) -> ConnectionPolicy.Inputs {
         let address = device.address
-        if context.configuration.autoConnect.allows(address) || (driver.restoresBondedDevices && device.paired) {
-            return true
+        let (requested, released) = choices.withLock { ($0.requested[address] != nil, $0.released.contains(address)) }
+        return ConnectionPolicy.Inputs(
+            policyAllows: context.configuration.autoConnect.allows(address),
+            restoresBond: driver.restoresBondedDevices && device.paired, requested: requested, released: released,
+            followsAdoption: adoptions.follows, adopted: adoptions.contains(address),
+            joinWindowOpen: adoptions.joinWindowIsOpen)
+    }
+
+    /// Acts on a verdict: a device joining through the window is adopted first (false when the list is full).
+    private func take(_ verdict: ConnectionPolicy.Verdict, of device: BlueZDevice, driver: any FamilyDriver) -> Bool {
+        switch verdict {
+        case .connect(adopting: false): true
+        case .connect(adopting: true): adoptions.adopt(device.address, as: driver.family, by: "join window")
+        case .stay: false
         }
-        if choices.withLock({ $0.requested[address] != nil }) { return true }
-        guard adoptions.follows else { return false }
-        return joining ? adoptions.admits(address, as: driver.family) : adoptions.contains(address)
     }
 
     /// Starts the device's session and its command queue, and announces it to Home Assistant; the session
