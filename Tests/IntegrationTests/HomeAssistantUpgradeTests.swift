@@ -57,7 +57,14 @@ struct HomeAssistantUpgradeTests {
                 let aliases = try TemporaryConfiguration(
                     "devices:\n  aliases:\n    \"\(try belt.simulatedAddress)\": front-belt\n    \"\(try activ5.simulatedAddress)\": trainer_a5\n"
                 )
-                let upgraded = try await world.startBridge(extraArguments: ["--config", aliases.path])
+                // Under the default policy, adoption, so that a forgotten device stays away though it still
+                // advertises: the four are adopted through a join window, which is then closed.
+                let started = recorder.mark
+                let upgraded = try await world.startBridge(extraArguments: [
+                    "--config", aliases.path, "--auto-connect", "adopted",
+                ])
+                try await recorder.waitFor("gatt2mqtt/test/status", after: started) { $0.payloadString == "online" }
+                try recorder.publish("gatt2mqtt/test/request/permit_join", #"{"duration_s":120}"#)
                 let ids = [
                     "belt": "front-belt", "a5": "trainer_a5", "cpr": try band.simulatedID, "grip": try grip.simulatedID,
                 ]
@@ -78,6 +85,9 @@ struct HomeAssistantUpgradeTests {
                     ], timeout: .seconds(70))
                 try await expectKept(before, in: home, besides: 4 * 2, belt: try belt.simulatedID)
                 try await expectFires(automationID, home: home, belt: belt, recorder: recorder, id: "front-belt")
+                let closing = recorder.mark
+                try recorder.publish("gatt2mqtt/test/request/permit_join", #"{"duration_s":0}"#)
+                try await recorder.waitFor("gatt2mqtt/test/response/permit_join", after: closing)
 
                 // The belt's alias changes: its topics move, its Home Assistant entities do not.
                 await upgraded.terminate()
@@ -85,7 +95,8 @@ struct HomeAssistantUpgradeTests {
                     "devices:\n  aliases:\n    \"\(try belt.simulatedAddress)\": hall-belt\n    \"\(try activ5.simulatedAddress)\": trainer_a5\n"
                 )
                 let mark = recorder.mark
-                _ = try await world.startBridge(extraArguments: ["--config", renamed.path])
+                // The adoptions of the first run are kept (the state directory): the join window stays closed.
+                _ = try await world.startBridge(extraArguments: ["--config", renamed.path, "--auto-connect", "adopted"])
                 try await recorder.waitFor("belt/hall-belt/connection", after: mark, timeout: .seconds(60)) {
                     $0.payloadString == "connected"
                 }

@@ -53,7 +53,10 @@ struct RetainedStateTests {
                 $0.payloadString == "disconnected"
             }
             let afterLoss = try await retained(world)
-            #expect(afterLoss["belt/\(id)/connection"] == "disconnected")
+            // The belt's object is still in BlueZ and every device may connect (TestWorld's `--auto-connect all`), so
+            // the gateway may already be trying again: `connecting` is as true as `disconnected`, `connected` is not.
+            let connection = afterLoss["belt/\(id)/connection"]
+            #expect(connection == "disconnected" || connection == "connecting", "\(String(describing: connection))")
             #expect(afterLoss["belt/\(id)/info"]?.contains(#""gateway":"test""#) == true)
             #expect(afterLoss["belt/\(id)/navigation"] == "stopped")
             for leaf in Self.liveLeaves {
