@@ -231,19 +231,7 @@ struct HomeAssistantLiveTests {
                 "button_short_press", "--subtype", "compass",
             ]) as? [String: Any])
         let automationID = try #require(automation["automation"] as? String)
-        // Home Assistant subscribes to a new trigger's topic a moment after the automation is on, and says not
-        // when: a press that came too early is pressed again, up to five times.
-        var triggered = false
-        for _ in 1...5 where !triggered {
-            let pressed = recorder.mark
-            try belt.send(line: "button compass short")
-            try await recorder.waitFor("belt/\(ids.belt)/button", after: pressed) {
-                $0.payloadString?.contains(#""button":"compass""#) == true
-            }
-            triggered =
-                (try? await home.control(
-                    ["wait-triggered", "--automation", automationID, "--timeout", "6"], timeout: .seconds(15))) != nil
-        }
+        let triggered = try await home.compassPressFires(automationID, belt: belt, recorder: recorder, id: ids.belt)
         #expect(triggered, "the compass button's device trigger fired")
 
         // The belt leaves: its entities are unavailable in Home Assistant.
