@@ -86,6 +86,9 @@ public final class ManagedProcess: Sendable {
     /// All output so far, one line per line, prefixed by stream.
     public var outputText: String { output.tail(Int.max) }
 
+    /// The last `count` lines of output, one line per line, prefixed by stream.
+    public func outputTail(_ count: Int) -> String { output.tail(count) }
+
     /// How the process ended, or nil while it runs.
     public var exit: ProcessExit? { output.exit }
 

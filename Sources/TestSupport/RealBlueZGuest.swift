@@ -86,6 +86,19 @@ public final class RealBlueZGuest: Sendable {
         try await agent.request(text, timeout: timeout)
     }
 
+    /// The newest log the guest's agent wrote for `name` (`<name>-<generation>.log`, one a reset), if any.
+    public func newestLog(named name: String) -> (path: String, text: String)? {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: runFolder)) ?? []
+        let generations = files.compactMap { file -> Int? in
+            guard file.hasPrefix(name + "-"), file.hasSuffix(".log") else { return nil }
+            return Int(file.dropFirst(name.count + 1).dropLast(4))
+        }
+        guard let newest = generations.max() else { return nil }
+        let path = "\(runFolder)/\(name)-\(newest).log"
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return (path, String(decoding: data, as: UTF8.self))
+    }
+
     /// Powers the guest off and removes its run folder.
     public func stop() async {
         await agent.stop(wait: .seconds(10))

@@ -16,6 +16,8 @@ public final class TestWorld: Sendable {
     /// How many of the adapters, from hci0 on, are the bridge's.
     public let centralAdapters: Int
     private let children = Mutex<[ManagedProcess]>([])
+    /// What tests attached to this world to be stopped with it (their MQTT clients), run first by `stop()`.
+    private let stopActions = Mutex<[@Sendable () async -> Void]>([])
     /// Whether `stop()` ran (it releases the real guest's lease once).
     private let stopped = Mutex(false)
     /// The gateways' state directories (`<folder>/<process name>`): a gateway restarted in this world finds what it
@@ -273,8 +275,15 @@ public final class TestWorld: Sendable {
         }
     }
 
-    /// Stops everything, children first. The real guest stays up for the next world, which resets it.
+    /// Has `action` run when this world stops, also after a failed test (e.g. a client's `stop`).
+    public func atStop(_ action: @escaping @Sendable () async -> Void) {
+        stopActions.withLock { $0.append(action) }
+    }
+
+    /// Stops everything, what tests attached first, then the children. The real guest stays up for the next
+    /// world, which resets it.
     public func stop() async {
+        for action in stopActions.withLock({ $0.reversed() }) { await action() }
         for child in children.withLock({ $0.reversed() }) { _ = await child.terminate(grace: .seconds(3)) }
         switch backend {
         case .bluezoo(let bus):
@@ -306,6 +315,30 @@ extension TestWorld {
     ) async throws -> T {
         let world = try await start(
             kind, centralAdapters: centralAdapters, peripheralAdapters: peripheralAdapters, broker: brokerOptions)
-        return try await withCleanUp({ await world.stop() }) { try await body(world) }
+        return try await withCleanUp({ await world.stop() }) {
+            do {
+                return try await body(world)
+            } catch {
+                FileHandle.standardError.write(Data(world.failureReport(error).utf8))
+                throw error
+            }
+        }
+    }
+
+    /// What a failed test's world looked like: the tail of every child's output (the gateway's at debug
+    /// level) and, in the real world, of bluetoothd's log. CI keeps only the output, so a failure that
+    /// happens once in many runs must carry its own evidence.
+    func failureReport(_ error: any Error, lines: Int = 60) -> String {
+        var report = "=== the world of a failed test (\(kind)): \(error)\n"
+        for child in children.withLock({ $0 }) {
+            report += "--- \(child.name), its last \(lines) lines ---\n\(child.outputTail(lines))\n"
+        }
+        if case .real(let guest) = backend, let log = guest.newestLog(named: "bluetoothd") {
+            report += "--- \(log.path), its last \(lines) lines ---\n"
+            report += log.text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines)
+                .joined(separator: "\n")
+            report += "\n"
+        }
+        return report + "=== end of the world's report\n"
     }
 }

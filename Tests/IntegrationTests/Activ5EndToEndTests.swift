@@ -21,7 +21,7 @@ struct Activ5EndToEndTests {
         try await TestWorld.with(kind) { world in
             let device = try await world.startSimulator(["a5"] + simulator)
             let id = try device.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge(extraArguments: bridge)
             try await recorder.waitFor("a5/\(id)/connection") { $0.payloadString == "connected" }
             try await body(world, device, recorder, id)
@@ -178,7 +178,7 @@ struct Activ5NotificationPathTests {
         try await TestWorld.with(kind) { world in
             let device = try await world.startSimulator(["a5"])
             let id = try device.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let bridge = try await world.startBridge(extraArguments: startNotify ? ["--start-notify"] : [])
             try await recorder.waitFor("a5/\(id)/state") { $0.payloadString == "stopped" }
             // The session's own subscriptions, held since it connected.

@@ -12,7 +12,7 @@ struct AdoptionEndToEndTests {
         try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"])
             let (address, id) = (try belt.simulatedAddress, try belt.simulatedID)
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let before = try await world.startBridge(extraArguments: ["--auto-connect", "all"])
             try await recorder.waitFor("belt/\(id)/info") { $0.payloadString?.contains(#""gateway":"test""#) == true }
             _ = await before.terminate(grace: .seconds(10))

@@ -23,7 +23,7 @@ struct BeltEndToEndTests {
     @Test(arguments: BlueZWorld.enabled)
     func beltTelemetryCommandsAndRetainedState(_ kind: BlueZWorld) async throws {
         try await withBeltWorld(kind) { world, belt, id in
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let bridge = try await world.startBridge(gateway: "test")
 
             try await recorder.waitFor("gatt2mqtt/test/status") { $0.payloadString == "online" }
@@ -34,7 +34,7 @@ struct BeltEndToEndTests {
             try await recorder.waitFor("belt/\(id)/battery")
 
             // State is retained: a subscriber that comes later gets it with the retain flag.
-            let snapshot = try await TopicRecorder(url: world.broker.url)
+            let snapshot = try await TopicRecorder(world: world)
             #expect(try await snapshot.waitFor("gatt2mqtt/test/status").payloadString == "online")
             let adapter = try await snapshot.waitFor("gatt2mqtt/test/adapter")
             #expect(adapter.payloadString == "powered" && adapter.retain)
@@ -116,7 +116,7 @@ struct BeltEndToEndTests {
 
             // A restarted bridge brings the belt back; a late subscriber (mosquitto_sub) sees the retained state.
             _ = try await world.startBridge(gateway: "test")
-            let late = try await TopicRecorder(url: world.broker.url)
+            let late = try await TopicRecorder(world: world)
             try await late.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             let sub = try world.launch(
                 "mosquitto_sub",

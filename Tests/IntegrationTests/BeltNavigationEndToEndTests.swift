@@ -18,7 +18,7 @@ struct BeltNavigationEndToEndTests {
         try await TestWorld.with(kind) { world in
             var belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             try await recorder.waitFor("belt/\(id)/navigation") { $0.payloadString == "stopped" }
@@ -111,7 +111,7 @@ struct BeltNavigationEndToEndTests {
         try await TestWorld.with(kind) { world in
             var belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             let beforeLoss = recorder.mark
@@ -152,7 +152,7 @@ struct BeltNavigationEndToEndTests {
         try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let bridge = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             try recorder.publish(

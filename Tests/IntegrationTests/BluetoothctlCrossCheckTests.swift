@@ -13,7 +13,7 @@ struct BluetoothctlCrossCheckTests {
             let belt = try await world.startSimulator(["belt"])
             let address = try belt.simulatedAddress
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             await recorder.stop()

@@ -20,7 +20,7 @@ struct BrokerRestartTests {
         try await TestWorld.with(broker: options) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             // 1000 commands in a few seconds: far above the default rate limit, on purpose.
             let limits = try TemporaryConfiguration("limits: {command_rate: 10000, command_burst: 100000}\n")
             let daemon = try await world.startBridge(extraArguments: ["--config", limits.path])

@@ -45,7 +45,7 @@ struct CPRBandEndToEndTests {
                 "cpr", "--name", "CPR-01", "--rate", "240", "--depth-mm", "45-65",
             ])
             let id = try band.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge(extraArguments: ["--cpr-battery-seconds", "1", "--cpr-signal-seconds", "1"])
             try await recorder.waitFor("cpr/\(id)/connection") { $0.payloadString == "connected" }
             #expect(
@@ -162,7 +162,7 @@ struct CPRBandEndToEndTests {
                 ids.append(try band.simulatedID)
             }
             let bands = ids
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge(extraArguments: ["--adapter-slots", "\(slots)"])
             for id in bands {
                 try await recorder.waitFor("cpr/\(id)/connection", timeout: .seconds(40 * BlueZWorld.patience)) {

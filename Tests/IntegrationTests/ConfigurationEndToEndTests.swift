@@ -17,7 +17,7 @@ struct ConfigurationEndToEndTests {
             try "devices:\n  aliases:\n    \"\(address)\": hall-belt\n".write(
                 toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge(extraArguments: ["--config", file])
             try await recorder.waitFor("belt/hall-belt/connection") { $0.payloadString == "connected" }
             try await recorder.waitFor("belt/hall-belt/heading")

@@ -18,7 +18,7 @@ extension TestWorld {
         try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"] + simulator)
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let bridge = try await world.startBridge(extraArguments: bridgeArguments)
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             try await body(world, ConnectedBelt(belt: belt, id: id, recorder: recorder, bridge: bridge))

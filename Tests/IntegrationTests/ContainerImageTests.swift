@@ -95,7 +95,7 @@ struct ContainerImageTests {
     private func runContainer(in world: TestWorld, version: String) async throws {
         let belt = try await world.startSimulator(["belt"])
         let id = try belt.simulatedID
-        let recorder = try await TopicRecorder(url: world.broker.url)
+        let recorder = try await TopicRecorder(world: world)
         let busSocket = try #require(
             world.busAddress.hasPrefix("unix:path=") ? String(world.busAddress.dropFirst("unix:path=".count)) : nil,
             "the world's bus is a unix socket")

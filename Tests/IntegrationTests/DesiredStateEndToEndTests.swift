@@ -18,7 +18,7 @@ struct DesiredStateEndToEndTests {
         try await TestWorld.with(kind) { world in
             let device = try await world.startSimulator(["a5"])
             let id = try device.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let bridge = try await world.startBridge()
             try await recorder.waitFor("a5/\(id)/connection") { $0.payloadString == "connected" }
             #expect(try await reply(recorder, "a5/\(id)/cmd/start") == #"{"command":"start","ok":true}"#)
@@ -49,7 +49,7 @@ struct DesiredStateEndToEndTests {
         try await TestWorld.with(kind) { world in
             let band = try await world.startSimulator(["cpr", "--name", "CPR-01"])
             let id = try band.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let bridge = try await world.startBridge()
             try await recorder.waitFor("cpr/\(id)/connection") { $0.payloadString == "connected" }
             try await recorder.waitFor("cpr/\(id)/desired") { $0.payloadString == #"{"mode":"ready"}"# }

@@ -10,7 +10,7 @@ struct DockerEntrypointTests {
         try await TestWorld.with { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try world.launch(
                 "/bin/sh", [ProjectPaths.root + "/docker/entrypoint.sh"], name: "entrypoint",
                 extraEnvironment: [

@@ -25,7 +25,7 @@ struct FaultToleranceTests {
                     process, String(ready.split(separator: " ")[2]).lowercased().replacingOccurrences(of: ":", with: "")
                 )
             }
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let daemon = try await world.startBridge(extraArguments: bridge)
             for (family, device) in devices {
                 try await recorder.waitFor("\(family)/\(device.id)/connection") { $0.payloadString == "connected" }

@@ -50,7 +50,7 @@ struct FleetEndToEndTests {
             }
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let quick = ["--fleet-refresh-seconds", "1"]
             let a = try await world.startBridge(gateway: "gw-a", adapters: ["hci0"], extraArguments: quick)
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
@@ -112,7 +112,7 @@ struct FleetEndToEndTests {
             ]
             let far = try await MosquittoBroker.start(options: options)
             do {
-                let recorder = try await TopicRecorder(url: world.broker.url)
+                let recorder = try await TopicRecorder(world: world)
                 let farClient = try await TopicRecorder(url: far.url, filter: "test/probe")
                 // The bridge is up once a message published on the far broker reaches the near one.
                 let deadline = ContinuousClock.now + .seconds(20)

@@ -19,7 +19,7 @@ struct GatewayRequestTests {
             let belt = try await world.startSimulator(["belt"])
             let address = try belt.simulatedAddress
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge(extraArguments: ["--auto-connect", "none"])
 
             #expect(
@@ -120,7 +120,7 @@ struct GatewayRequestTests {
             let belt = try await world.startSimulator(["belt"])
             let address = try belt.simulatedAddress
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge(extraArguments: ["--auto-connect", "none"])
             try await recorder.waitUntilSeen(address)
 

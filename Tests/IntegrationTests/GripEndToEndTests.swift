@@ -19,7 +19,7 @@ struct GripEndToEndTests {
     func theGripIsBondedPublishesEventsAndIsForgottenOnRequest(_ kind: BlueZWorld) async throws {
         try await TestWorld.with(kind) { world in
             let (grip, address, id) = try await startGrip(world, ["--script", "1:half_press,1.5:full_press,2:release"])
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge()
             try await recorder.waitFor("grip/\(id)/connection") { $0.payloadString == "connected" }
             try await recorder.waitFor("grip/\(id)/bonded") { $0.payloadString == "true" }
@@ -52,7 +52,7 @@ struct GripEndToEndTests {
     func aGripBondedElsewhereSaysNotBonded(_ kind: BlueZWorld) async throws {
         try await TestWorld.with(kind) { world in
             let (_, _, id) = try await startGrip(world, ["--bonded-elsewhere"])
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge()
             try await recorder.waitFor("grip/\(id)/state") { $0.payloadString == "not_bonded" }
             let error = try await recorder.waitFor("grip/\(id)/error")
@@ -70,7 +70,7 @@ struct GripEndToEndTests {
     @Test(arguments: BlueZWorld.enabled)
     func aGripThatDeclinesPairingSaysPairingFailed(_ kind: BlueZWorld) async throws {
         try await TestWorld.with(kind) { world in
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge()
             let (grip, _, id) = try await startGrip(world, ["--refuse-pairing"])
             try await recorder.waitFor("grip/\(id)/state") { $0.payloadString == "pairing_failed" }
@@ -91,7 +91,7 @@ struct GripEndToEndTests {
     @Test(arguments: BlueZWorld.enabled)
     func aDeclinedPairRequestFailsAndIsPublishedAsAnError(_ kind: BlueZWorld) async throws {
         try await TestWorld.with(kind) { world in
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge(extraArguments: ["--auto-connect", "none"])
             let (grip, address, id) = try await startGrip(world, ["--refuse-pairing"])
             try await recorder.waitUntilSeen(address)
@@ -113,7 +113,7 @@ struct GripEndToEndTests {
     @Test func aLowBatteryIsFlaggedAndAnyCommandIsUnknown() async throws {
         try await TestWorld.with { world in
             let (grip, _, id) = try await startGrip(world, ["--battery", "20"])
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge()
             try await recorder.waitFor("grip/\(id)/connection") { $0.payloadString == "connected" }
             #expect(try await recorder.waitFor("grip/\(id)/battery").payloadString == #"{"level":20,"low":true}"#)
@@ -130,7 +130,7 @@ struct GripEndToEndTests {
     func aBondedGripIsRestoredOnStartWhateverThePolicy(_ kind: BlueZWorld) async throws {
         try await TestWorld.with(kind) { world in
             let (_, _, id) = try await startGrip(world)
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let first = try await world.startBridge()
             try await recorder.waitFor("grip/\(id)/bonded") { $0.payloadString == "true" }
             try await recorder.waitFor("grip/\(id)/connection") { $0.payloadString == "connected" }
@@ -162,7 +162,7 @@ struct GripEndToEndTests {
             )
             .write(to: profileFile, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: profileFile) }
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge(extraArguments: ["--grip-profile", profileFile.path])
             try await recorder.waitFor("grip/\(id)/state") { $0.payloadString == "unsupported_firmware" }
             try await recorder.waitFor("grip/\(id)/connection") { $0.payloadString == "connected" }

@@ -30,7 +30,7 @@ struct HomeAssistantLiveTests {
                 belt: try belt.simulatedID, a5: try activ5.simulatedID, cpr: try band.simulatedID,
                 grip: try grip.simulatedID
             )
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let devices = [("belt", ids.belt), ("a5", ids.a5), ("cpr", ids.cpr), ("grip", ids.grip)]
             let former = try await world.startBridge(extraArguments: ["--health-seconds", "2", "--no-fleet"])
             for (family, id) in devices {

@@ -22,7 +22,7 @@ struct HomeAssistantUpgradeTests {
             let activ5 = try await world.startSimulator(["a5"], adapter: world.peripheralAdapter(2))
             let band = try await world.startSimulator(["cpr", "--name", "CPR-01"], adapter: world.peripheralAdapter(3))
             let grip = try await world.startSimulator(["grip"], adapter: world.peripheralAdapter(4))
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let gripAddress = try grip.simulatedAddress
             let fixture = try Self.fixture(replacing: [
                 "{belt_address_lower}": try belt.simulatedAddress.lowercased(),

@@ -15,7 +15,7 @@ struct HostileTextInLogTests {
         try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt", "--name", "naviGuertel-x\n\(Self.forged)\u{1B}[2J"])
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let bridge = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
 

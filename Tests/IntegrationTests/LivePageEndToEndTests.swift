@@ -23,7 +23,7 @@ struct LivePageEndToEndTests {
         try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let base = "http://127.0.0.1:\(try FreePort.allocate())"
             let bridge = try await world.startBridge(
                 extraArguments: ["--http", String(base.dropFirst(7))] + extraArguments)

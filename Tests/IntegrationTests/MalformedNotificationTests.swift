@@ -19,7 +19,7 @@ struct MalformedNotificationTests {
         try await TestWorld.with { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let daemon = try await world.startBridge(extraArguments: ["--health-seconds", "0.5"])
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             for line in Self.malformed { try belt.send(line: line) }

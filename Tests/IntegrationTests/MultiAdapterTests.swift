@@ -30,7 +30,7 @@ struct MultiAdapterTests {
             try await world.setSignal(adapter: 0, device: 2, mean: -85)
             try await world.setSignal(adapter: 1, device: 2, mean: -50)
             let belt = try await world.startSimulator(["belt"])
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge()
             try await recorder.waitFor("belt/\(try belt.simulatedID)/connection") { $0.payloadString == "connected" }
             let served = try await entry(recorder, world.adapterAddresses[2]) { $0["state"] as? String == "connected" }

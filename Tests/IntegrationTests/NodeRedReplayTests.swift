@@ -59,7 +59,7 @@ struct NodeRedReplayTests {
         #expect(flow.contains("belt/\(beltID)/cmd/vibrate"), "the flow commands the demo's belt \(beltID)")
         #expect(flow.contains("a5/\(a5ID)/cmd/start"), "the flow starts the demo's Activ5 \(a5ID)")
 
-        let recorder = try await TopicRecorder(url: world.broker.url)
+        let recorder = try await TopicRecorder(world: world)
         _ = try await world.startBridge(gateway: "demo")
         try await recorder.waitFor("belt/\(beltID)/connection", timeout: .seconds(30)) {
             $0.payloadString == "connected"

@@ -9,7 +9,7 @@ import Testing
 struct OnlineMeansListeningTests {
     @Test func theGatewaySubscribesBeforeItSaysOnlineOnEveryConnection() async throws {
         try await TestWorld.with { world in
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge()
             try await recorder.waitFor("gatt2mqtt/test/status") { $0.payloadString == "online" }
             try expectSubscribedBeforeOnline(world.broker)

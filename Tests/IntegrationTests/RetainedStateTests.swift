@@ -14,7 +14,7 @@ struct RetainedStateTests {
         try await TestWorld.with(kind) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             let crashing = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             // `info` last: it names the gateway, which is how the next start knows the belt was its own.
@@ -68,7 +68,7 @@ struct RetainedStateTests {
 
     /// What a newcomer subscribing now would be told.
     private func retained(_ world: TestWorld) async throws -> [String: String] {
-        let newcomer = try await TopicRecorder(url: world.broker.url)
+        let newcomer = try await TopicRecorder(world: world)
         defer { Task { await newcomer.stop() } }
         return try await newcomer.retainedAtSubscription()
     }

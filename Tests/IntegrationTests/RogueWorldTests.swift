@@ -17,7 +17,7 @@ struct RogueWorldTests {
     func fakesGetNoSlotAndLeaveNothingRetainedWhileTheAdoptedBeltIsServed(_ kind: BlueZWorld) async throws {
         let fakes = kind == .real ? 3 : 5
         try await TestWorld.with(kind, peripheralAdapters: fakes + 1) { world in
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             var fakeAddresses: [String] = []
             for index in 1...fakes {
                 let fake = try await world.startSimulator(

@@ -26,6 +26,12 @@ final class TopicRecorder: Sendable {
     private let state = Shared()
     private let reader: Task<Void, Never>
 
+    /// A recorder on `world`'s broker, stopped with the world even when the test throws before its own `stop()`.
+    convenience init(world: TestWorld, filter: String = "#") async throws {
+        try await self.init(url: world.broker.url, filter: filter)
+        world.atStop { [self] in await self.stop() }
+    }
+
     convenience init(url: String, filter: String = "#") async throws {
         try await self.init(configuration: try MQTTConfiguration(url: url), filter: filter)
     }

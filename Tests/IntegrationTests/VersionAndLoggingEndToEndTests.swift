@@ -112,7 +112,7 @@ struct VersionAndLoggingEndToEndTests {
             try await daemon.waitForLine(
                 containing: "<6>info gatt2mqtt: configuration=none gatt2mqtt \(version) starting")
             try await daemon.waitForLine(containing: "bridge running")
-            let recorder = try await TopicRecorder(url: world.broker.url)
+            let recorder = try await TopicRecorder(world: world)
             try recorder.publish("gatt2mqtt/journal/request/connect", "not json")
             try await recorder.waitFor("gatt2mqtt/journal/response/connect")
             let warning = try await daemon.waitForLine(containing: "request refused")
