@@ -109,6 +109,19 @@ struct FleetCoordinatorTests {
         #expect(a.presence == .alone, "its goodbye or will")
     }
 
+    /// A broker that never delivers the statuses: given up on, the gateway is alone and takes at once, and a gateway
+    /// heard later still puts it in the fleet.
+    @Test func statusesThatNeverComeLeaveTheGatewayAloneNotWaiting() {
+        let a = coordinator("gw-a", joining: .whenOthersOnline)
+        #expect(!a.mayConnect("belt/aa"))
+        a.statusesUnavailable()
+        #expect(a.presence == .alone && a.mayConnect("belt/aa"))
+        let step = a.step("belt/aa", rssi: nil, freeSlots: 5, linkUp: false, brokerConnected: true)
+        #expect(step.decision.action == .connect)
+        a.heard("gw-b")
+        #expect(a.presence == .inFleet)
+    }
+
     /// A heartbeat or a claim is a gateway online, whatever statuses were missed.
     @Test func aGatewayHeardIsOnline() {
         let a = coordinator("gw-a", joining: .whenOthersOnline)

@@ -105,6 +105,13 @@ final class FleetCoordinator: Sendable {
         state.withLock { $0.statusesKnown = true }
     }
 
+    /// The own status did not come back in time (`FleetService.statusWait`): the broker does not let this gateway
+    /// read the statuses or keeps no retained messages. It could not see another gateway either, so it stops
+    /// waiting and is alone until one is heard; waiting on would leave every device unconnected for ever.
+    func statusesUnavailable() {
+        state.withLock { $0.statusesKnown = true }
+    }
+
     /// A device's key in the fleet's rules and claims: `<family>/<id>`, as in its topics.
     static func key(_ family: DeviceFamily, _ id: String) -> String { "\(family.rawValue)/\(id)" }
 

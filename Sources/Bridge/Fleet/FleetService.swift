@@ -15,9 +15,28 @@ struct FleetService: Service {
         await cancelWhenGracefulShutdown { await takeTurns() }
     }
 
+    /// How long the gateway waits, connected, for its own retained status to come back through the subscription to
+    /// every gateway's before it takes it that the broker will not deliver them (`statusesUnavailable`). The statuses
+    /// come in one burst right after the subscription, so this is only ever reached on such a broker.
+    static let statusWait = Duration.seconds(5)
+
     private func takeTurns() async {
         var lastHeartbeat: ContinuousClock.Instant?
+        var lastPresence: FleetCoordinator.Presence?
+        var unknownSince: ContinuousClock.Instant?
         while !Task.isCancelled {
+            let presence = coordinator.presence
+            if presence != lastPresence {
+                context.logger.info("fleet: \(Self.describe(presence))")
+                lastPresence = presence
+            }
+            if presence == .unknown, context.mqtt.isConnected {
+                let since = unknownSince ?? .now
+                unknownSince = since
+                if ContinuousClock.now - since >= Self.statusWait { giveUpWaitingForStatuses() }
+            } else {
+                unknownSince = nil
+            }
             // Heartbeats only while other gateways may be online: alone, the gateway keeps quiet as one without a fleet.
             if coordinator.presence != .inFleet {
                 lastHeartbeat = nil
@@ -33,6 +52,22 @@ struct FleetService: Service {
             }
             try? await Task.sleep(for: .seconds(1))
         }
+    }
+
+    private static func describe(_ presence: FleetCoordinator.Presence) -> String {
+        switch presence {
+        case .alone: "alone (no other gateway online): devices are taken at once"
+        case .inFleet: "in a fleet (another gateway online): devices go by the fleet's claims"
+        case .unknown: "waiting for the gateways' retained statuses before taking any device"
+        }
+    }
+
+    private func giveUpWaitingForStatuses() {
+        let filter = context.topics.everyGateway("status")
+        context.logger.warning(
+            "fleet: this gateway's own retained status did not come back on \(filter) within \(Self.statusWait) (the broker's ACL may deny reading it, or the broker keeps no retained messages); acting alone, unable to see other gateways"
+        )
+        coordinator.statusesUnavailable()
     }
 
     /// One device's turn; `objects` are its objects on every adapter that hears it, `device` the one
