@@ -71,9 +71,7 @@ struct ConfigurationResolver {
             bridge.healthInterval = .milliseconds(Int(seconds * 1000))
         }
         bridge.healthFile = text(.healthFile)
-        bridge.stateDirectory =
-            text(.stateDirectory) ?? systemdStateDirectory.flatMap { $0.split(separator: ":").first.map(String.init) }
-            ?? Self.defaultStateDirectory
+        bridge.stateDirectory = stateFolder
         if let seconds = integer(.sessionExpiry) {
             guard (0...Int(UInt32.max)).contains(seconds) else {
                 throw fail(.sessionExpiry, "must be from 0 to \(UInt32.max) seconds, not \(seconds)")
@@ -250,6 +248,12 @@ struct ConfigurationResolver {
         return filters
     }
 
+    /// `state_directory`, else the first of systemd's `StateDirectory`, else /var/lib/gatt2mqtt.
+    private var stateFolder: String {
+        text(.stateDirectory) ?? systemdStateDirectory.flatMap { $0.split(separator: ":").first.map(String.init) }
+            ?? Self.defaultStateDirectory
+    }
+
     /// `fleet.enabled`: `auto` (the default) follows the fleet's rules while another gateway is online, `true`
     /// always, `false` never (its other keys count only then; an example file may hold them).
     private func resolveFleet() throws(ConfigurationError) -> FleetOptions? {
@@ -267,10 +271,15 @@ struct ConfigurationResolver {
             }
             options.refreshInterval = .milliseconds(Int(seconds * 1000))
         }
+        // The incarnation is state like the adoptions: unless a path is given it lives beside them, so a gateway given
+        // a state directory of its own (a second one on the host, a test, the bench) keeps its own counter. Under
+        // systemd the folder is /var/lib/gatt2mqtt: the path it always had.
+        options.incarnationFile = FleetOptions.incarnationFile(in: stateFolder)
         // The default path, even written out (as the example file does), may give way to the clock (`Incarnation`).
         if let file = text(.fleetIncarnationFile) {
             (options.incarnationFile, options.incarnationFileChosen) = (
-                file, file != FleetOptions.defaultIncarnationFile
+                file,
+                file != FleetOptions.defaultIncarnationFile && file != FleetOptions.incarnationFile(in: stateFolder)
             )
         }
         return enabled ? options : nil

@@ -126,6 +126,19 @@ struct ConfigurationPrecedenceTests {
         #expect(!written.incarnationFileChosen)
     }
 
+    /// The incarnation is kept in the state directory unless a path is given: a gateway with a state directory of its
+    /// own never shares another's counter (nor writes the machine's /var/lib/gatt2mqtt).
+    @Test func theIncarnationLivesInTheStateDirectory() throws {
+        let own = try #require(try load("state_directory: /srv/g2m").bridge.fleet)
+        #expect(own.incarnationFile == "/srv/g2m/fleet-incarnation" && !own.incarnationFileChosen)
+        let environment = try #require(
+            try load("", environment: ["GATT2MQTT_STATE_DIRECTORY": "/tmp/gw-b"]).bridge.fleet)
+        #expect(environment.incarnationFile == "/tmp/gw-b/fleet-incarnation")
+        let given = try #require(
+            try load("state_directory: /srv/g2m\nfleet: {incarnation_file: /etc/g2m-incarnation}").bridge.fleet)
+        #expect(given.incarnationFile == "/etc/g2m-incarnation" && given.incarnationFileChosen)
+    }
+
     @Test func theOldCommandLineStillWorks() throws {
         let loaded = try load(
             "",

@@ -22,5 +22,8 @@ public struct FleetOptions: Sendable, Equatable {
 
     public static let defaultIncarnationFile = "/var/lib/gatt2mqtt/fleet-incarnation"
 
+    /// The incarnation file's default place in a state directory (`state_directory`).
+    public static func incarnationFile(in stateDirectory: String) -> String { stateDirectory + "/fleet-incarnation" }
+
     public init() {}
 }
