@@ -64,7 +64,13 @@ extension AwaitsAnswers {
         } catch {
             outcome.answer(.failed(error))
         }
-        switch await outcome.value {
+        // A cancelled waiter (its connection ended: `ConnectionScope.close`) stops waiting at once.
+        let result = await withTaskCancellationHandler {
+            await outcome.value
+        } onCancel: {
+            outcome.answer(.timedOut)
+        }
+        switch result {
         case .answered: return true
         case .timedOut: return false
         case .failed(let error): throw error

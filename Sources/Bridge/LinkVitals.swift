@@ -11,9 +11,9 @@
 extension SessionCore {
     static let vitalsInterval = Duration.seconds(60)
 
-    /// Reports now and every minute until the link ends (`tasks` are cancelled then).
+    /// Reports now and every minute until the link ends (the connection's scope closes then).
     func startVitals() {
-        tasks.spawn { [self] in
+        connection.spawn("vitals") { [self] in
             while !Task.isCancelled {
                 await reportVitals()
                 try? await Task.sleep(for: Self.vitalsInterval)

@@ -12,8 +12,8 @@ final class SessionCore: Sendable {
     let gateway: String
     let logger: Logger
     let loss = LinkLoss()
-    /// Work started beside the session's caller; cancelled when the link ends.
-    let tasks = OwnedTasks()
+    /// Every task of the connection (streams, periodic reads, work beside the caller): ended with the link.
+    let connection = ConnectionScope()
     private let liveState = LiveStateLedger()
     /// The family's retained leaves that are cleared when the link ends.
     let liveStateLeaves: Set<String>
@@ -130,7 +130,7 @@ extension LinkedSession {
     func run() async {
         await SessionLifecycle.run(
             logger: core.logger, loss: core.loss, reconnect: reconnects, connect: { try await connectAndSetUp() },
-            abandon: { await core.link.disconnect() }, tearDown: { await tearDown() }, failed: { core.report($0) })
+            abandon: { await core.link.disconnect() }, tearDown: { await endConnection() }, failed: { core.report($0) })
     }
 
     func linkDidDrop() { core.loss.signal() }
@@ -139,13 +139,21 @@ extension LinkedSession {
         core.loss.expectEnding()
         if state != .disconnected { await core.link.disconnect() }
         core.loss.signal(.ended)
+        await endConnection()
+    }
+
+    /// Every task of the connection ends (and has returned) before the session forgets the connection's state: no
+    /// stream or timer of an ended link publishes after its teardown.
+    private func endConnection() async {
+        if await !core.connection.close() {
+            core.logger.warning("a task of the ended connection is still running after \(ConnectionScope.closeBound)")
+        }
         await tearDown()
     }
 
     func setState(_ newState: ConnectionState) {
         guard newState != state else { return }
         if newState == .disconnected {
-            core.tasks.cancelAll()
             core.clearLiveState()
             if state == .connected { core.linkEnded() }
         }

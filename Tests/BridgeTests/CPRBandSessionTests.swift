@@ -39,6 +39,19 @@ struct CPRBandSessionTests {
         #expect(sink.payloads(on: "cpr/\(id)/connection").last == "disconnected")
     }
 
+    /// Every task of the connection (its three streams, the battery and signal refreshes, the vitals) is in its scope,
+    /// and none is left once the session has said `disconnected`: no session stores a task to cancel by hand.
+    @Test func theConnectionsTasksEndWithIt() async throws {
+        let band = await connectedSession()
+        let core = band.session.core
+        for key in CPRBandGATT.notifyingCharacteristics + ["battery", "signal", "vitals"] {
+            #expect(core.connection.isRunning(key), "\(key)")
+        }
+        await band.end()
+        #expect(sink.payloads(on: "cpr/\(id)/connection").last == "disconnected")
+        #expect(core.connection.count == 0)
+    }
+
     @Test func everyPeakIsPublishedAndAnEmptyNotificationIsCountedNotPublished() async throws {
         let band = await connectedSession()
         await link.notify(CPRBandGATT.Characteristic.depth, [54])

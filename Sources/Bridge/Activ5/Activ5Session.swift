@@ -14,12 +14,9 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     private var wireProtocol = Activ5Protocol.legacy
     private var progress = Activ5HandshakeProgress(wireProtocol: .legacy)
     private var telemetry: Activ5Telemetry
-    private var streams = NotificationStreams()
     private var streaming = false
     private var imuOn = false
     private var evergreen = false
-    private var evergreenTask: Task<Void, Never>?
-    private var batteryTask: Task<Void, Never>?
     /// Force and IMU values, taken on the D-Bus thread once connected.
     private let forceLane: Activ5ForceLane
 
@@ -37,12 +34,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     // MARK: Lifecycle
 
     func tearDown() async {
-        streams.cancelAll()
         answers.cancelAll()
-        evergreenTask?.cancel()
-        evergreenTask = nil
-        batteryTask?.cancel()
-        batteryTask = nil
         await core.link.reset()
         streaming = false
         imuOn = false
@@ -82,7 +74,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
         if wireProtocol == .new {
             // The legacy profile has no level to read (only TC5k's token): new-protocol devices only.
             let exported = characteristics.contains(Activ5GATT.Characteristic.batteryLevel)
-            batteryTask = repeating(every: options.batteryInterval) { [weak self] in
+            core.connection.repeating("battery", every: options.batteryInterval) { [weak self] in
                 await self?.refreshBattery(exported: exported)
             }
         }
@@ -159,15 +151,15 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     }
 
     private func subscribe(_ uuid: String) async throws {
-        guard !streams.isRunning(uuid) else { return }
+        guard !core.connection.isRunning(uuid) else { return }
         let stream = try await core.link.notifications(of: uuid, lane: forceLane.lane(for: uuid))
-        streams.start(uuid, stream) { [weak self] bytes in await self?.received(bytes, from: uuid) }
+        core.connection.stream(uuid, stream) { [weak self] bytes in await self?.received(bytes, from: uuid) }
     }
 
     /// The stream's task is not cancelled: it publishes the values the device sent before the stop
     /// took effect, and ends with the stream, before the stop is reported.
     private func unsubscribe(_ uuid: String) async throws {
-        guard let task = streams.release(uuid) else { return }
+        guard let task = core.connection.release(uuid) else { return }
         try await core.link.stopNotifications(of: uuid)
         await task.value
     }
@@ -222,7 +214,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
                 try await write(.setSamplePeriod(period))
             case .evergreen(let enabled):
                 evergreen = enabled
-                if enabled { startEvergreen() } else { evergreenTask?.cancel() }
+                if enabled { startEvergreen() } else { core.connection.cancel(Self.evergreenKey) }
             }
         } catch let error as CommandError {
             throw error
@@ -265,9 +257,12 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
     /// The device switches off after 7 minutes without a command while not streaming; the vendors' clients
     /// send `STOP!` every minute to keep it on (activ5.md §6). Only while not streaming, unlike iOS.
     private func startEvergreen() {
-        evergreenTask?.cancel()
-        evergreenTask = repeating(every: options.keepAliveInterval) { [weak self] in await self?.keepAwake() }
+        core.connection.repeating(Self.evergreenKey, every: options.keepAliveInterval) { [weak self] in
+            await self?.keepAwake()
+        }
     }
+
+    private static let evergreenKey = "evergreen"
 
     private func keepAwake() async {
         guard state == .connected, !streaming else { return }

@@ -8,7 +8,6 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     private var telemetry: BeltTelemetry
     nonisolated let core: SessionCore
     var state = ConnectionState.disconnected
-    private var streams = NotificationStreams()
     /// Headings, on the thread that received them once connected.
     private let orientationLane: TelemetryLane<BeltOrientationTopics>
     var answers = AnswerWaiters<[UInt8]>()  // FE06 notifications, encoded
@@ -17,7 +16,6 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     /// in the driver's store.
     private var navigation: BeltNavigation
     private let navigations: BeltNavigationStore
-    private var navigationFlush: Task<Void, Never>?
     /// The last `navigation_signal` published, so that it goes out only when the signal changes.
     private var publishedSignal: String?
 
@@ -33,15 +31,12 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
 
     func tearDown() async {
         orientationLane.stop()
-        streams.cancelAll()
         answers.cancelAll()
         await core.link.reset()
         telemetry.reset()
         handshake = BeltHandshakeProgress()
         navigation.disconnected()
         navigations.keep(navigation, for: id)
-        navigationFlush?.cancel()
-        navigationFlush = nil
         setState(.disconnected)
     }
 
@@ -88,11 +83,11 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
         BeltGATT.characteristic(characteristic)?.service
     }
 
-    private var orientationSubscribed: Bool { streams.isRunning(BeltGATT.Characteristic.orientation) }
+    private var orientationSubscribed: Bool { core.connection.isRunning(BeltGATT.Characteristic.orientation) }
 
     private func subscribe(_ uuid: String) async throws {
         let stream = try await core.link.notifications(of: uuid, in: Self.service(of: uuid), lane: lane(for: uuid))
-        streams.start(uuid, stream) { [weak self] bytes in await self?.received(bytes, from: uuid) }
+        core.connection.stream(uuid, stream) { [weak self] bytes in await self?.received(bytes, from: uuid) }
     }
 
     /// The orientation (FE0C) is the belt's stream: its values take the lane; every other notification
@@ -109,7 +104,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
 
     /// The stream's task ends with the stream, after publishing what the belt sent before the stop.
     private func unsubscribe(_ uuid: String) async throws {
-        let task = streams.release(uuid)
+        let task = core.connection.release(uuid)
         try await core.link.stopNotifications(of: uuid, in: Self.service(of: uuid))
         await task?.value
     }
@@ -142,7 +137,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
         core.logger.info("belt switched off (standby)")
         core.publisher.publish(Publication(topic: core.topic("event"), payload: "power_off", qos: 1))
         core.loss.expectEnding()
-        core.tasks.spawn { [core] in
+        core.connection.spawn { [core] in
             await core.link.disconnect()
             core.loss.signal(.ended)
         }
@@ -150,7 +145,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
 
     /// Every client answers a keep-alive at once (belt.md §3.5); the write must not wait behind the caller.
     private func acknowledgeKeepAlive() {
-        core.tasks.spawn { [self] in
+        core.connection.spawn { [self] in
             do {
                 _ = try await write(.keepAliveAck, expecting: nil)
             } catch {
@@ -217,17 +212,21 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
             case .publishEvent(let event):
                 core.publisher.publish(Publication(topic: core.topic("event"), payload: event, qos: 1))
             case .flushAfter(let delay):
-                navigationFlush?.cancel()
-                navigationFlush = Task {
+                core.connection.spawn(Self.navigationFlush) { [weak self] in
                     try? await Task.sleep(for: delay)
                     guard !Task.isCancelled else { return }
-                    perform(navigation.flush(now: .now))
+                    await self?.flushNavigation()
                 }
             }
         }
         publishSignalIfChanged()
         return writes
     }
+
+    /// The key of the coalesced navigation update's timer: a newer update replaces it.
+    private static let navigationFlush = "navigation-flush"
+
+    private func flushNavigation() { perform(navigation.flush(now: .now)) }
 
     /// `belt/<id>/navigation_signal`, retained, whenever the signal changes: with `navigation`, what the
     /// next gateway to serve the belt takes over (NavigationIntent).
@@ -248,7 +247,7 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     private func perform(_ actions: [NavigationAction]) {
         let writes = apply(actions)
         guard !writes.isEmpty else { return }
-        core.tasks.spawn { [self] in
+        core.connection.spawn { [self] in
             for command in writes {
                 do {
                     _ = try await write(command, expecting: nil)

@@ -13,9 +13,6 @@ actor CPRBandSession: LinkedSession {
     private var mode = CPRBandMode.unknown
     /// Peaks and angles, on the thread that received them once connected; with the rest of the telemetry.
     private let telemetry: TelemetryLane<CPRBandTelemetry>
-    private var streams = NotificationStreams()
-    /// The battery and signal refreshes while connected.
-    private var refreshTasks: [Task<Void, Never>] = []
 
     /// The mode users asked for (practice, evaluation): restored on every connect, after the `F1` Bus sends.
     private let desired: DesiredStateStore
@@ -34,9 +31,6 @@ actor CPRBandSession: LinkedSession {
     // MARK: Lifecycle
 
     func tearDown() async {
-        streams.cancelAll()
-        for task in refreshTasks { task.cancel() }
-        refreshTasks = []
         await core.link.reset()
         setMode(.unknown)
         telemetry.stop { $0.reset() }
@@ -58,10 +52,11 @@ actor CPRBandSession: LinkedSession {
         await publishSignal()
         await restoreDesired()
         // As Bus does: the battery every minute, RSSI and distance every 5 s (by default).
-        refreshTasks = [
-            repeating(every: options.batteryInterval) { [weak self] in await self?.refreshBattery() },
-            repeating(every: options.signalInterval) { [weak self] in await self?.publishSignal() },
-        ]
+        core.connection.repeating("battery", every: options.batteryInterval) { [weak self] in
+            await self?.refreshBattery()
+        }
+        core.connection.repeating("signal", every: options.signalInterval) { [weak self] in await self?.publishSignal()
+        }
         core.logger.info("CPR-Band connected")
     }
 
@@ -83,7 +78,7 @@ actor CPRBandSession: LinkedSession {
 
     private func subscribe(_ uuid: String) async throws {
         let stream = try await core.link.notifications(of: uuid, in: CPRBandGATT.service, lane: lane(for: uuid))
-        streams.start(uuid, stream) { [weak self] bytes in await self?.received(bytes, from: uuid) }
+        core.connection.stream(uuid, stream) { [weak self] bytes in await self?.received(bytes, from: uuid) }
     }
 
     // MARK: Notifications
@@ -143,7 +138,7 @@ actor CPRBandSession: LinkedSession {
         if command.resultingMode == .off {
             // The band switches itself off after F7/FF; Bus drops the link at once (§A.5.1).
             core.loss.expectEnding()
-            core.tasks.spawn { [core] in
+            core.connection.spawn { [core] in
                 await core.link.disconnect()
                 core.loss.signal(.ended)
             }

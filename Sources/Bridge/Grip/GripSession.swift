@@ -10,7 +10,6 @@ actor GripSession: LinkedSession {
     private let profile: GripProfile
     nonisolated let core: SessionCore
     var state = ConnectionState.disconnected
-    private var streams = NotificationStreams()
     /// What was last published on each retained leaf.
     private var retained: RetainedLeaves
     /// Events, on the thread that received them once the grip is ready; the lane holds their topic.
@@ -32,7 +31,6 @@ actor GripSession: LinkedSession {
 
     func tearDown() async {
         events.stop()
-        streams.cancelAll()
         await core.link.reset()
         // Live state is cleared with the link: the next connection publishes it again.
         retained.forget(core.liveStateLeaves)
@@ -98,11 +96,14 @@ actor GripSession: LinkedSession {
         let source = profile.battery
         battery(try await core.link.read(source.levelCharacteristicUUID, in: source.serviceUUID))
         if let stream = try? await core.link.notifications(of: source.levelCharacteristicUUID, in: source.serviceUUID) {
-            streams.start(source.levelCharacteristicUUID, stream) { [weak self] bytes in await self?.battery(bytes) }
+            core.connection.stream(source.levelCharacteristicUUID, stream) { [weak self] bytes in
+                await self?.battery(bytes)
+            }
         }
         let stream = try await core.link.notifications(
             of: profile.eventCharacteristicUUID, in: profile.eventServiceUUID, lane: eventLane())
-        streams.start(profile.eventCharacteristicUUID, stream) { [weak self] bytes in await self?.event(bytes) }
+        core.connection.stream(profile.eventCharacteristicUUID, stream) { [weak self] bytes in await self?.event(bytes)
+        }
         retain("state", "ready")
         setState(.connected)
         events.goLive()
