@@ -103,7 +103,7 @@ final class CommandRouter: Sendable {
                         "more than \(commandsPerSecond) commands per second for devices this gateway does not serve")
                 }
                 var reply = CommandReply(command: name, transaction: transaction)
-                reply.data = try driver.executeWithoutSession(id: id, command: command, publisher: publisher)
+                reply.data = try command.executeWithoutSession(id: id, publisher: publisher)
                 publisher.reply(reply, to: message, family: family, id: id, received: received)
                 return
             }
@@ -129,14 +129,14 @@ final class CommandRouter: Sendable {
         for await queued in commands {
             var reply = CommandReply(command: queued.command.name, transaction: queued.transaction)
             do {
-                reply.data = try await session.execute(queued.command)
+                reply.data = try await queued.command.execute(on: session)
             } catch  where error.code == .notConnected && queued.request.messageExpiry != nil {
                 // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
                 let deadline = Self.waitDeadline(
                     received: queued.received, messageExpiry: queued.request.messageExpiry ?? 0)
                 if await waitForConnection(path, until: deadline) {
                     do {
-                        reply.data = try await session.execute(queued.command)
+                        reply.data = try await queued.command.execute(on: session)
                     } catch {
                         reply.error = error
                     }

@@ -11,9 +11,6 @@ protocol DeviceSession: Actor {
     func linkDidDrop()
     /// Disconnects at shutdown.
     func shutDown() async
-    /// Executes a command its family's driver parsed; returns what its reply adds (e.g. `"applied":false`),
-    /// or throws the error to reply with.
-    func execute(_ command: ParsedCommand) async throws(CommandError) -> [String: JSONValue]
 }
 
 /// What every session gets from the bridge.
@@ -45,7 +42,8 @@ protocol FamilyDriver: Sendable {
     /// The driver the gateway runs, with its family's settings.
     init(configuration: BridgeConfiguration)
     func matches(_ device: BlueZDevice) -> Bool
-    /// Parses a command, once, without a device, so that bad input is refused even for an absent device.
+    /// Parses a command, once, without a device, so that bad input is refused even for an absent device
+    /// (`CommandedFamily` makes it from the family's typed parser).
     func parse(command: String, payload: CommandPayload) throws(CommandError) -> ParsedCommand
     func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession
     /// The retained leaves that describe a connected device (its mode, battery, settings). They would lie
@@ -67,10 +65,6 @@ protocol FamilyDriver: Sendable {
     /// Whether a bonded device of this family connects at start whatever the auto-connect policy says, as
     /// its SDK restores it (the grip); false by default.
     var restoresBondedDevices: Bool { get }
-    /// Executes a command for device `id` of this family that has no session here; returns what its reply
-    /// adds. By default there is nothing to do without the device: `notConnected`.
-    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError)
-        -> [String: JSONValue]
 }
 
 extension FamilyDriver {
@@ -79,10 +73,4 @@ extension FamilyDriver {
     var restoresBondedDevices: Bool { false }
     static var settings: (any FamilySettings.Type)? { nil }
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { true }
-
-    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError)
-        -> [String: JSONValue]
-    {
-        throw CommandError(.notConnected, "no \(family.rawValue) \(id) is known to this gateway")
-    }
 }

@@ -2,7 +2,7 @@ import BlueZ
 import Peripherals
 
 /// The Activ5 family (ActivBody isometric force sensor).
-struct Activ5Driver: FamilyDriver {
+struct Activ5Driver: CommandedFamily {
     static let family = DeviceFamily.a5
     static let settings: (any FamilySettings.Type)? = Activ5Options.self
     var options: Activ5Options
@@ -19,11 +19,11 @@ struct Activ5Driver: FamilyDriver {
         Activ5Advertisement.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)
     }
 
-    func parse(command: String, payload: CommandPayload) throws(CommandError) -> ParsedCommand {
-        ParsedCommand(name: command, value: try Activ5CommandParser.parse(command: command, payload: payload))
+    func parseCommand(_ name: String, payload: CommandPayload) throws(CommandError) -> Activ5BridgeCommand {
+        try Activ5CommandParser.parse(command: name, payload: payload)
     }
 
-    func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
+    func session(for device: BlueZDevice, context: SessionContext) -> Activ5Session {
         Activ5Session(device: device, context: context, options: options, desired: desired)
     }
 }

@@ -5,7 +5,7 @@ import Peripherals
 /// One Activ5, legacy or new protocol: detects which, runs the matching handshake (activ5.md §4.5),
 /// streams force (tared, with the squeeze state machine of §7) and IMU, and keeps the device awake
 /// when asked (§6).
-actor Activ5Session: LinkedSession, AwaitsAnswers {
+actor Activ5Session: LinkedSession, CommandedSession, AwaitsAnswers {
     private let options: Activ5Options
     var answers = AnswerWaiters<Activ5Notification>()
     nonisolated let core: SessionCore
@@ -178,8 +178,7 @@ actor Activ5Session: LinkedSession, AwaitsAnswers {
 
     // MARK: Commands
 
-    func execute(_ parsed: ParsedCommand) async throws(CommandError) -> [String: JSONValue] {
-        let command = try parsed.value(as: Activ5BridgeCommand.self, family: .a5)
+    func execute(_ command: Activ5BridgeCommand, name: String) async throws(CommandError) -> [String: JSONValue] {
         guard state == .connected else { throw CommandError(.notConnected, "Activ5 \(id) is \(state.rawValue)") }
         do {
             switch command {

@@ -2,7 +2,7 @@ import BlueZ
 import Peripherals
 
 /// The feelSpace naviBelt family.
-struct BeltDriver: FamilyDriver {
+struct BeltDriver: CommandedFamily {
     static let family = DeviceFamily.belt
     var commandExamples: [CommandExample] { BeltCommandParser.examples }
     let navigations = BeltNavigationStore()
@@ -12,20 +12,20 @@ struct BeltDriver: FamilyDriver {
         BeltAdvertisement.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)
     }
 
-    func parse(command: String, payload: CommandPayload) throws(CommandError) -> ParsedCommand {
-        ParsedCommand(name: command, value: try BeltCommandParser.parse(command: command, payload: payload))
+    func parseCommand(_ name: String, payload: CommandPayload) throws(CommandError) -> BeltBridgeCommand {
+        try BeltCommandParser.parse(command: name, payload: payload)
     }
 
-    func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
+    func session(for device: BlueZDevice, context: SessionContext) -> BeltSession {
         BeltSession(device: device, context: context, navigations: navigations)
     }
 
     /// Navigation for a belt this gateway has served and that has no session now (BlueZ forgot it): kept,
     /// published, applied when the belt comes back.
-    func executeWithoutSession(id: String, command: ParsedCommand, publisher: BrokerPublisher) throws(CommandError)
-        -> [String: JSONValue]
+    func executeWithoutSession(id: String, command: BeltBridgeCommand, publisher: BrokerPublisher)
+        throws(CommandError) -> [String: JSONValue]
     {
-        guard case .navigation(let request) = try command.value(as: BeltBridgeCommand.self, family: .belt),
+        guard case .navigation(let request) = command,
             let (actions, signal) = try navigations.update(
                 id,
                 { (navigation: inout BeltNavigation) throws(CommandError) in try navigation.handle(request, now: .now) }

@@ -4,7 +4,7 @@ import Peripherals
 
 /// One belt, from connection to disconnection and back: connects, runs the handshake of
 /// belt.md §2.5, acknowledges keep-alives, publishes telemetry and executes commands one at a time.
-actor BeltSession: LinkedSession, AwaitsAnswers {
+actor BeltSession: LinkedSession, CommandedSession, AwaitsAnswers {
     private var telemetry: BeltTelemetry
     nonisolated let core: SessionCore
     var state = ConnectionState.disconnected
@@ -157,17 +157,16 @@ actor BeltSession: LinkedSession, AwaitsAnswers {
     // MARK: Commands
 
     /// Navigation is taken while the belt is away (`"applied":false`) and applied when it connects.
-    func execute(_ parsed: ParsedCommand) async throws(CommandError) -> [String: JSONValue] {
-        let command = try parsed.value(as: BeltBridgeCommand.self, family: .belt)
+    func execute(_ command: BeltBridgeCommand, name: String) async throws(CommandError) -> [String: JSONValue] {
         if state != .connected, case .navigation(let request) = command {
             perform(try navigation.handle(request, now: .now))
             return ["applied": .bool(false)]
         }
-        try await execute(command, name: parsed.name)
+        try await executeConnected(command, name: name)
         return [:]
     }
 
-    private func execute(_ command: BeltBridgeCommand, name: String) async throws(CommandError) {
+    private func executeConnected(_ command: BeltBridgeCommand, name: String) async throws(CommandError) {
         guard state == .connected else { throw CommandError(.notConnected, "belt \(id) is \(state.rawValue)") }
         do {
             switch command {

@@ -2,7 +2,7 @@ import BlueZ
 import Peripherals
 
 /// The Credo CPR-Band family.
-struct CPRBandDriver: FamilyDriver {
+struct CPRBandDriver: CommandedFamily {
     static let family = DeviceFamily.cpr
     static let settings: (any FamilySettings.Type)? = CPRBandOptions.self
     var options: CPRBandOptions
@@ -17,11 +17,11 @@ struct CPRBandDriver: FamilyDriver {
 
     func matches(_ device: BlueZDevice) -> Bool { CPRBandAdvertisement.matches(name: device.name ?? device.alias) }
 
-    func parse(command: String, payload: CommandPayload) throws(CommandError) -> ParsedCommand {
-        ParsedCommand(name: command, value: try CPRBandCommandParser.parse(command: command, payload: payload))
+    func parseCommand(_ name: String, payload: CommandPayload) throws(CommandError) -> CPRBandCommand {
+        try CPRBandCommandParser.parse(command: name, payload: payload)
     }
 
-    func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
+    func session(for device: BlueZDevice, context: SessionContext) -> CPRBandSession {
         CPRBandSession(device: device, context: context, options: options, desired: desired)
     }
 }

@@ -5,7 +5,7 @@ import Peripherals
 /// One CPR-Band: writes `F1` on connect as the vendor's Bus library does, tracks the mode from
 /// acknowledged writes (the band never reports it), and publishes peaks, angle, statistics and
 /// session summaries.
-actor CPRBandSession: LinkedSession {
+actor CPRBandSession: LinkedSession, CommandedSession {
     private let options: CPRBandOptions
     private let started = ContinuousClock.now
     nonisolated let core: SessionCore
@@ -117,8 +117,7 @@ actor CPRBandSession: LinkedSession {
 
     // MARK: Commands
 
-    func execute(_ parsed: ParsedCommand) async throws(CommandError) -> [String: JSONValue] {
-        let (command, name) = (try parsed.value(as: CPRBandCommand.self, family: .cpr), parsed.name)
+    func execute(_ command: CPRBandCommand, name: String) async throws(CommandError) -> [String: JSONValue] {
         guard state == .connected else { throw CommandError(.notConnected, "CPR-Band \(id) is \(state.rawValue)") }
         do {
             try command.checkAllowed(in: mode)

@@ -2,7 +2,7 @@ import BlueZ
 import Peripherals
 
 /// The camera grip family, as the configured `GripProfile` describes it.
-struct GripDriver: FamilyDriver {
+struct GripDriver: CommandedFamily {
     var profile: GripProfile
     static let family = DeviceFamily.grip
     static let settings: (any FamilySettings.Type)? = GripSettings.self
@@ -16,8 +16,8 @@ struct GripDriver: FamilyDriver {
     }
 
     /// The grip only sends; bonding and forgetting go through the gateway's requests.
-    func parse(command: String, payload: CommandPayload) throws(CommandError) -> ParsedCommand {
-        throw Self.noCommands(command)
+    func parseCommand(_ name: String, payload: CommandPayload) throws(CommandError) -> Never {
+        throw Self.noCommands(name)
     }
 
     static func noCommands(_ name: String) -> CommandError {
@@ -27,7 +27,7 @@ struct GripDriver: FamilyDriver {
         )
     }
 
-    func makeSession(for device: BlueZDevice, context: SessionContext) -> any DeviceSession {
+    func session(for device: BlueZDevice, context: SessionContext) -> GripSession {
         GripSession(device: device, context: context, profile: profile)
     }
 }

@@ -6,7 +6,7 @@ import Peripherals
 /// One camera grip, driven entirely by the replaceable `GripProfile`: bonds when the profile says
 /// the grip requires it, reads its device information, refuses firmware below the profile's minimum,
 /// and publishes battery and events.
-actor GripSession: LinkedSession {
+actor GripSession: LinkedSession, CommandedSession {
     private let profile: GripProfile
     nonisolated let core: SessionCore
     var state = ConnectionState.disconnected
@@ -140,7 +140,6 @@ actor GripSession: LinkedSession {
 
     // MARK: Commands
 
-    func execute(_ command: ParsedCommand) async throws(CommandError) -> [String: JSONValue] {
-        throw GripDriver.noCommands(command.name)
-    }
+    /// The grip takes no commands: its parser refuses every one, so none reaches it.
+    func execute(_ command: Never, name: String) async throws(CommandError) -> [String: JSONValue] {}
 }
