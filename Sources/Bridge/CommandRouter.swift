@@ -19,11 +19,6 @@ final class CommandRouter: Sendable {
         var rateLimiter: CommandRateLimiter
         /// Recent command identities, to run a QoS 1 redelivery once.
         var recentCommands = CommandDeduplicator()
-        /// Devices (object paths) whose session is connected. Kept here, beside the waiters, and not read
-        /// from the gateway's states: a waiter's check and registration must be atomic with the change.
-        var connected: Set<String> = []
-        /// Commands waiting (by their own choice, with a message expiry) for a device to connect.
-        var connectionWaiters: [String: [FirstAnswer<Bool>]] = [:]
     }
 
     private let state: Mutex<State>
@@ -124,8 +119,11 @@ final class CommandRouter: Sendable {
         }
     }
 
-    /// Runs a device's commands one at a time and answers each.
-    func execute(_ commands: AsyncStream<Queued>, on session: any DeviceSession, path: String) async {
+    /// Runs a device's commands one at a time and answers each; a command that opted into waiting for its device
+    /// waits on the session table, which holds the connection states.
+    func execute(
+        _ commands: AsyncStream<Queued>, on session: any DeviceSession, path: String, connections: SessionTable
+    ) async {
         for await queued in commands {
             var reply = CommandReply(command: queued.command.name, transaction: queued.transaction)
             do {
@@ -134,7 +132,7 @@ final class CommandRouter: Sendable {
                 // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
                 let deadline = Self.waitDeadline(
                     received: queued.received, messageExpiry: queued.request.messageExpiry ?? 0)
-                if await waitForConnection(path, until: deadline) {
+                if await connections.waitForConnection(path, until: deadline) {
                     do {
                         reply.data = try await queued.command.execute(on: session)
                     } catch {
@@ -148,41 +146,6 @@ final class CommandRouter: Sendable {
             }
             publisher.reply(
                 reply, to: queued.request, family: session.family, id: session.id, received: queued.received)
-        }
-    }
-
-    /// A session's connection state changed: commands waiting for it to connect go on.
-    func connectionChanged(_ path: String, to newState: ConnectionState) {
-        let waiting = state.withLock { state -> [FirstAnswer<Bool>] in
-            guard newState == .connected else {
-                state.connected.remove(path)
-                return []
-            }
-            state.connected.insert(path)
-            return state.connectionWaiters.removeValue(forKey: path) ?? []
-        }
-        for waiter in waiting { waiter.answer(true) }
-    }
-
-    /// Waits until the device at `path` is connected, or `deadline` passes (also one already past), or the
-    /// task is cancelled; returns whether it connected.
-    private func waitForConnection(_ path: String, until deadline: ContinuousClock.Instant) async -> Bool {
-        let connected = FirstAnswer<Bool>()
-        let alreadyConnected = state.withLock { state -> Bool in
-            if state.connected.contains(path) { return true }
-            state.connectionWaiters[path, default: []].append(connected)
-            return false
-        }
-        if alreadyConnected { return true }
-        let timer = connected.answer(false, at: deadline)
-        defer {
-            timer.cancel()
-            state.withLock { $0.connectionWaiters[path]?.removeAll { $0 === connected } }
-        }
-        return await withTaskCancellationHandler {
-            await connected.value
-        } onCancel: {
-            connected.answer(false)
         }
     }
 }

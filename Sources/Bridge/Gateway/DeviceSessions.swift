@@ -123,17 +123,16 @@ final class DeviceSessions: Sendable {
             stateChanged: { [weak self] newState in
                 guard let self else { return }
                 self.table.setConnectionState(newState, at: path)
-                self.commandRouter.connectionChanged(path, to: newState)
                 self.publishInventoryLater()
             },
             described: { [weak self] info in self?.homeAssistant.describe(at: path, info: info) })
         let session = driver.makeSession(for: device, context: sessionContext)
         let (commands, continuation) = commandRouter.makeQueue()
-        let commandRouter = commandRouter
+        let (commandRouter, table) = (commandRouter, table)
         let task = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await session.run() }
-                group.addTask { await commandRouter.execute(commands, on: session, path: path) }
+                group.addTask { await commandRouter.execute(commands, on: session, path: path, connections: table) }
             }
         }
         homeAssistant.announce(

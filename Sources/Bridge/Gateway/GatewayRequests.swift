@@ -168,7 +168,6 @@ final class GatewayRequests: Sendable {
             }
             sessions.adoptions.remove([address], by: "forget request")
             sessions.table.forgetConnectionState(at: device.path)
-            sessions.commandRouter.connectionChanged(device.path, to: .disconnected)
             await sessions.stopSession(at: device.path, settled: true)
             // A forgotten device leaves Home Assistant too.
             sessions.homeAssistant.withdraw(at: device.path)

@@ -20,6 +20,9 @@ final class SessionTable: Sendable {
         var pathsByDevice: [String: String] = [:]
         var pathsByAddress: [String: String] = [:]
         var states: [String: ConnectionState] = [:]
+        /// Commands waiting (by their own choice, with a message expiry) for a device to connect: beside the states,
+        /// so that a waiter's check and registration are atomic with a change.
+        var connectionWaiters: [String: [FirstAnswer<Bool>]] = [:]
         var waitingForSlot: Set<String> = []
 
         /// Sessions (connections held or sought) per adapter.
@@ -63,10 +66,41 @@ final class SessionTable: Sendable {
 
     // MARK: States
 
+    /// The one record of a session's connection state outside the session (which tells it through
+    /// `SessionContext.stateChanged`): the inventory, the health report, the fleet and waiting commands read it here.
+    /// A `connected` releases the commands waiting for it.
     func setConnectionState(_ newState: ConnectionState, at path: String) {
-        state.withLock { $0.states[path] = newState }
+        let waiting = state.withLock { state -> [FirstAnswer<Bool>] in
+            state.states[path] = newState
+            guard newState == .connected else { return [] }
+            return state.connectionWaiters.removeValue(forKey: path) ?? []
+        }
+        for waiter in waiting { waiter.answer(true) }
     }
+
     func forgetConnectionState(at path: String) { state.withLock { _ = $0.states.removeValue(forKey: path) } }
+
+    /// Waits until the device at `path` is connected, or `deadline` passes (also one already past), or the
+    /// task is cancelled; returns whether it connected.
+    func waitForConnection(_ path: String, until deadline: ContinuousClock.Instant) async -> Bool {
+        let connected = FirstAnswer<Bool>()
+        let alreadyConnected = state.withLock { state -> Bool in
+            if state.states[path] == .connected { return true }
+            state.connectionWaiters[path, default: []].append(connected)
+            return false
+        }
+        if alreadyConnected { return true }
+        let timer = connected.answer(false, at: deadline)
+        defer {
+            timer.cancel()
+            state.withLock { $0.connectionWaiters[path]?.removeAll { $0 === connected } }
+        }
+        return await withTaskCancellationHandler {
+            await connected.value
+        } onCancel: {
+            connected.answer(false)
+        }
+    }
 
     /// Sessions per connection state (`connecting` until a session says otherwise), for the health report.
     var countsByState: [String: Int] {
