@@ -110,27 +110,13 @@ final class GatewayRequests: Sendable {
             return .object(["open": .bool(open > 0), "remaining_s": .number(Double(open))])
         case .connect(let address, let family):
             let device = try await knownDevice(address)
-            sessions.choices.withLock { choices in
-                choices.requested[address] = family
-                choices.released.remove(address)
-            }
-            guard let driver = sessions.driver(for: device) else {
-                sessions.choices.withLock { _ = $0.requested.removeValue(forKey: address) }
-                throw CommandError(.invalidValue, "\(address) belongs to no known family; name one with 'family'")
-            }
-            sessions.adoptions.adopt(address, as: driver.family, by: "connect request")
-            await sessions.considerDevice(device, force: true)
+            let served = try await sessions.connect(device, as: family)
             return .object([
-                "address": .string(address), "id": .string(context.id(of: address)),
-                "family": .string(driver.family.rawValue),
+                "address": .string(address), "id": .string(context.id(of: address)), "family": .string(served.rawValue),
             ])
         case .disconnect(let address):
             let device = try await knownDevice(address)
-            sessions.choices.withLock { choices in
-                choices.requested.removeValue(forKey: address)
-                choices.released.insert(address)
-            }
-            await sessions.stopSession(at: device.path, settled: true)
+            await sessions.release(device)
             let objects = await context.objects(of: address)
             for object in objects where object.hasLink {
                 try? await bluez.disconnect(devicePath: object.path)
@@ -155,22 +141,12 @@ final class GatewayRequests: Sendable {
                 }
                 throw CommandError(.gattError, "pairing with \(address) failed: \(error)")
             }
-            if let family = sessions.driver(for: device)?.family {
-                sessions.adoptions.adopt(address, as: family, by: "pair request")
-            }
+            sessions.adoptPaired(device)
             await sessions.publishInventory()
             return .object(["address": .string(address), "paired": .bool(true)])
         case .forget(let address):
             let device = try await knownDevice(address)
-            sessions.choices.withLock { choices in
-                choices.requested.removeValue(forKey: address)
-                choices.recognised.removeValue(forKey: address)
-            }
-            sessions.adoptions.remove([address], by: "forget request")
-            sessions.table.forgetConnectionState(at: device.path)
-            await sessions.stopSession(at: device.path, settled: true)
-            // A forgotten device leaves Home Assistant too.
-            sessions.homeAssistant.withdraw(at: device.path)
+            await sessions.forget(device)
             // Every adapter keeps its own object (and bond) of the device.
             for object in await context.objects(of: address) {
                 do {

@@ -1,0 +1,51 @@
+import BlueZ
+
+/// What the users ask of a device, stated to the sessions feature, which alone edits its choices, its table and the
+/// adoptions it keeps in step with them: the requests say connect, release or forget, and do not reach inside.
+extension DeviceSessions {
+    /// Connect `device` now (a `connect` request), as `family` when one is named: it is adopted and placed whatever
+    /// the auto-connect policy says. Returns the family that serves it.
+    func connect(_ device: BlueZDevice, as family: DeviceFamily?) async throws(CommandError) -> DeviceFamily {
+        let address = device.address
+        choices.withLock { choices in
+            choices.requested[address] = family
+            choices.released.remove(address)
+        }
+        guard let driver = driver(for: device) else {
+            choices.withLock { _ = $0.requested.removeValue(forKey: address) }
+            throw CommandError(.invalidValue, "\(address) belongs to no known family; name one with 'family'")
+        }
+        adoptions.adopt(address, as: driver.family, by: "connect request")
+        await considerDevice(device, force: true)
+        return driver.family
+    }
+
+    /// Keep `device` disconnected until asked again (a `disconnect` request): its session ends, and waits until
+    /// its task has (`stopSession(at:settled:)`).
+    func release(_ device: BlueZDevice) async {
+        choices.withLock { choices in
+            choices.requested.removeValue(forKey: device.address)
+            choices.released.insert(device.address)
+        }
+        await stopSession(at: device.path, settled: true)
+    }
+
+    /// Adopt a device the gateway just bonded with (a `pair` request), when it is of a known family.
+    func adoptPaired(_ device: BlueZDevice) {
+        if let family = driver(for: device)?.family { adoptions.adopt(device.address, as: family, by: "pair request") }
+    }
+
+    /// Forget `device` (a `forget` request): no longer adopted, requested or recognised, its session ended and its
+    /// Home Assistant entities withdrawn. BlueZ's objects and bonds are the request's to remove.
+    func forget(_ device: BlueZDevice) async {
+        let address = device.address
+        choices.withLock { choices in
+            choices.requested.removeValue(forKey: address)
+            choices.recognised.removeValue(forKey: address)
+        }
+        adoptions.remove([address], by: "forget request")
+        table.forgetConnectionState(at: device.path)
+        await stopSession(at: device.path, settled: true)
+        homeAssistant.withdraw(at: device.path)
+    }
+}
