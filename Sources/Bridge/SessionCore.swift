@@ -118,7 +118,8 @@ protocol LinkedSession: DeviceSession {
     var reconnects: Bool { get }
     /// Connects and brings the device to `connected`.
     func connectAndSetUp() async throws
-    /// Forgets the link's state after a loss or a failed attempt; ends in `disconnected`.
+    /// Forgets the family's state of the connection after a loss or a failed attempt, once its tasks have ended and
+    /// the link is reset (`endConnection`); ends in `disconnected`.
     func tearDown() async
 }
 
@@ -142,12 +143,15 @@ extension LinkedSession {
         await endConnection()
     }
 
-    /// Every task of the connection ends (and has returned) before the session forgets the connection's state: no
-    /// stream or timer of an ended link publishes after its teardown.
+    /// The end of every connection, in this order for every family: every task of the connection ends (and has
+    /// returned), the link forgets its characteristics (the next connection may have other handles), and only then
+    /// does the family forget the connection's state (`tearDown`): no stream or timer of an ended link publishes
+    /// after it.
     private func endConnection() async {
         if await !core.connection.close() {
             core.logger.warning("a task of the ended connection is still running after \(ConnectionScope.closeBound)")
         }
+        await core.link.reset()
         await tearDown()
     }
 

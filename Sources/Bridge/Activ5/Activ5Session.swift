@@ -35,7 +35,6 @@ actor Activ5Session: LinkedSession, CommandedSession, AwaitsAnswers {
 
     func tearDown() async {
         answers.cancelAll()
-        await core.link.reset()
         streaming = false
         imuOn = false
         forceLane.reset()

@@ -32,7 +32,6 @@ actor BeltSession: LinkedSession, CommandedSession, AwaitsAnswers {
     func tearDown() async {
         orientationLane.stop()
         answers.cancelAll()
-        await core.link.reset()
         telemetry.reset()
         handshake = BeltHandshakeProgress()
         navigation.disconnected()

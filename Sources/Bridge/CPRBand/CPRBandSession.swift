@@ -31,7 +31,6 @@ actor CPRBandSession: LinkedSession, CommandedSession {
     // MARK: Lifecycle
 
     func tearDown() async {
-        await core.link.reset()
         setMode(.unknown)
         telemetry.stop { $0.reset() }
         setState(.disconnected)

@@ -31,7 +31,6 @@ actor GripSession: LinkedSession, CommandedSession {
 
     func tearDown() async {
         events.stop()
-        await core.link.reset()
         // Live state is cleared with the link: the next connection publishes it again.
         retained.forget(core.liveStateLeaves)
         setState(.disconnected)
