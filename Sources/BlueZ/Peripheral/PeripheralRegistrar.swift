@@ -255,6 +255,10 @@ public actor PeripheralRegistrar {
             throw DBusError(name: "org.bluez.Error.NotReady", message: "\(adapterPath) has no Address")
         }
         let layout = try await chooseLayout()
+        // Named before the advertisement starts, never after: on the real stack the new name changes the data of an
+        // advertising set already enabled, and once (with btvirt's controllers) the central then heard nothing for
+        // two whole 10 s scans.
+        await nameAdapter()
         try application.export(layout: layout)
         try advertisement.export()
         try Task.checkCancellation()
@@ -272,7 +276,6 @@ public actor PeripheralRegistrar {
             throw error
         }
         registered = true
-        await nameAdapter()
         logger.info("registered on \(adapter) (\(address)), \(layout) handles")
         eventSink.yield(.registered(adapterAddress: address, layout: layout))
         await seedConnectedCentrals()
