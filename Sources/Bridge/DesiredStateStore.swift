@@ -19,7 +19,7 @@ final class DesiredStateStore: Sendable {
     /// whichever gateway serves the device next.
     func record(_ fields: [String: JSONValue], core: SessionCore) {
         keep(fields, for: core.id)
-        core.publisher.publish(.state(core.topic("desired"), JSONValue.object(fields).text))
+        core.publish([.state(core.topic("desired"), JSONValue.object(fields).text)])
     }
 
     /// A `desired` payload from the broker: a JSON object, or empty for none; false when malformed.

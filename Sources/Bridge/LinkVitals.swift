@@ -31,7 +31,7 @@ extension SessionCore {
         publish([Publication(topic: topic("rssi"), payload: String(rssi))])
     }
 
-    private func markSeen() { publisher.publish(.state(topic("last_seen"), Self.timestamp(.now))) }
+    private func markSeen() { publish([.state(topic("last_seen"), Self.timestamp(.now))]) }
 
     /// ISO 8601 in UTC to the second, as Home Assistant's timestamp sensors take it: `2026-01-31T12:00:00Z`.
     static func timestamp(_ date: Date) -> String { date.formatted(.iso8601) }

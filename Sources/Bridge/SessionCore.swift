@@ -8,7 +8,9 @@ final class SessionCore: Sendable {
     let id: String
     let family: DeviceFamily
     let link: any GATTLink
-    let publisher: BrokerPublisher
+    /// Private: everything a session publishes goes through `publish(_:)`, the one path, which keeps the live-state
+    /// ledger and the device's description.
+    private let publisher: BrokerPublisher
     let gateway: String
     let logger: Logger
     let loss = LinkLoss()
@@ -41,6 +43,9 @@ final class SessionCore: Sendable {
         logger[metadataKey: "family"] = "\(family.rawValue)"
         self.logger = logger
     }
+
+    /// The gateway's topics.
+    var topics: TopicMap { publisher.topics }
 
     /// `<family>/<id>/<leaf>`.
     func topic(_ leaf: String) -> String { publisher.topics.device(family, id, leaf) }

@@ -22,7 +22,7 @@ final class Activ5ForceLane: Sendable {
         stream = TelemetryLane(
             core: core,
             state: Stream(
-                telemetry: Activ5Telemetry(id: core.id, topics: core.publisher.topics, thresholds: thresholds)))
+                telemetry: Activ5Telemetry(id: core.id, topics: core.topics, thresholds: thresholds)))
     }
 
     /// The lane of a characteristic: takes force and IMU values once live; everything else (answers)

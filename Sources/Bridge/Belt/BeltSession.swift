@@ -134,7 +134,7 @@ actor BeltSession: LinkedSession, CommandedSession, AwaitsAnswers {
     /// connection cleanly instead of waiting for the link to time out, as pybelt and Android do.
     private func powerOff() {
         core.logger.info("belt switched off (standby)")
-        core.publisher.publish(Publication(topic: core.topic("event"), payload: "power_off", qos: 1))
+        core.publish([Publication(topic: core.topic("event"), payload: "power_off", qos: 1)])
         core.loss.expectEnding()
         core.connection.spawn { [core] in
             await core.link.disconnect()
@@ -206,9 +206,9 @@ actor BeltSession: LinkedSession, CommandedSession, AwaitsAnswers {
             case .send(let command):
                 writes.append(command)
             case .publishState(let navigationState):
-                core.publisher.publish(.state(core.topic("navigation"), navigationState.rawValue))
+                core.publish([.state(core.topic("navigation"), navigationState.rawValue)])
             case .publishEvent(let event):
-                core.publisher.publish(Publication(topic: core.topic("event"), payload: event, qos: 1))
+                core.publish([Publication(topic: core.topic("event"), payload: event, qos: 1)])
             case .flushAfter(let delay):
                 core.connection.spawn(Self.navigationFlush) { [weak self] in
                     try? await Task.sleep(for: delay)
@@ -232,7 +232,7 @@ actor BeltSession: LinkedSession, CommandedSession, AwaitsAnswers {
         let signal = NavigationIntent.payload(navigation.signal)
         guard signal != publishedSignal else { return }
         publishedSignal = signal
-        core.publisher.publish(.state(core.topic("navigation_signal"), signal))
+        core.publish([.state(core.topic("navigation_signal"), signal)])
     }
 
     /// For a command: its reply waits for the writes (in order, behind any command already queued for

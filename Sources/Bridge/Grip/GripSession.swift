@@ -17,7 +17,7 @@ actor GripSession: LinkedSession, CommandedSession {
 
     init(device: BlueZDevice, context: SessionContext, profile: GripProfile) {
         core = SessionCore(device: device, context: context, family: .grip)
-        retained = RetainedLeaves(.grip, id: core.id, topics: core.publisher.topics)
+        retained = RetainedLeaves(.grip, id: core.id, topics: core.topics)
         events = TelemetryLane(core: core, state: core.topic("event"))
         self.profile = profile
     }
