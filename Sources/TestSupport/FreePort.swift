@@ -37,12 +37,17 @@ public enum FreePort {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        return bind(fd, toLoopbackPort: port)
+    }
+
+    /// Binds `fd` to 127.0.0.1:`port` with SO_REUSEADDR, as a server binds; false when something holds the port.
+    static func bind(_ fd: Int32, toLoopbackPort port: Int) -> Bool {
         var reuse: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = loopbackAddress(port: port)
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
     }
@@ -70,7 +75,7 @@ public enum FreePort {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+                Glibc.bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
             }
         }
         guard bound else { throw POSIXFailure("bind 127.0.0.1:0") }

@@ -20,15 +20,7 @@ struct FreePortTests {
         let port = try FreePort.allocate()
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = FreePort.loopbackAddress(port: port)
-        let listening = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        #expect(listening && listen(fd, 1) == 0)
+        #expect(FreePort.bind(fd, toLoopbackPort: port) && listen(fd, 1) == 0)
         #expect(!FreePort.isFreeToBind(port))
     }
 }
