@@ -25,7 +25,7 @@ struct FleetService: Service {
         var lastPresence: FleetCoordinator.Presence?
         var unknownSince: ContinuousClock.Instant?
         while !Task.isCancelled {
-            let presence = coordinator.presence
+            var presence = coordinator.presence
             if presence != lastPresence {
                 context.logger.info("fleet: \(Self.describe(presence))")
                 lastPresence = presence
@@ -33,12 +33,15 @@ struct FleetService: Service {
             if presence == .unknown, context.mqtt.isConnected {
                 let since = unknownSince ?? .now
                 unknownSince = since
-                if ContinuousClock.now - since >= Self.statusWait { giveUpWaitingForStatuses() }
+                if ContinuousClock.now - since >= Self.statusWait {
+                    giveUpWaitingForStatuses()
+                    presence = coordinator.presence
+                }
             } else {
                 unknownSince = nil
             }
             // Heartbeats only while other gateways may be online: alone, the gateway keeps quiet as one without a fleet.
-            if coordinator.presence != .inFleet {
+            if presence != .inFleet {
                 lastHeartbeat = nil
             } else if lastHeartbeat.map({ ContinuousClock.now - $0 >= coordinator.policy.refreshInterval }) ?? true {
                 let beat = JSONValue.object(["incarnation": .number(Double(coordinator.incarnation))])
