@@ -103,6 +103,21 @@ struct ConnectionPolicyTests {
                 $0.fleetAllows = false
             },
             membership: .member, verdict: .stay(.anotherGatewayOwns)),
+        Row(
+            name: "a bonded grip a forget request is removing",
+            inputs: inputs {
+                $0.restoresBond = true
+                $0.beingForgotten = true
+            },
+            membership: .stranger, verdict: .stay(.beingForgotten)),
+        Row(
+            name: "a connect request while a forget request removes it",
+            inputs: inputs {
+                $0.requested = true
+                $0.policyAllows = true
+                $0.beingForgotten = true
+            },
+            membership: .stranger, verdict: .stay(.beingForgotten)),
     ]
 
     @Test(arguments: rows)
@@ -111,24 +126,30 @@ struct ConnectionPolicyTests {
         #expect(ConnectionPolicy.verdict(row.inputs) == row.verdict)
     }
 
-    /// Every combination of the eight inputs: the invariants the rows above are instances of.
+    /// Every combination of the nine inputs: the invariants the rows above are instances of.
     @Test func everyCombinationKeepsTheInvariants() {
-        for bits in 0..<256 {
+        for bits in 0..<512 {
             let inputs = Inputs(
                 policyAllows: bits & 1 != 0, restoresBond: bits & 2 != 0, requested: bits & 4 != 0,
                 released: bits & 8 != 0,
                 followsAdoption: bits & 16 != 0, adopted: bits & 32 != 0, joinWindowOpen: bits & 64 != 0,
-                fleetAllows: bits & 128 != 0)
+                beingForgotten: bits & 256 != 0, fleetAllows: bits & 128 != 0)
             let verdict = ConnectionPolicy.verdict(inputs)
             let membership = ConnectionPolicy.membership(inputs)
             // Nothing connects where the fleet says another gateway's.
             if !inputs.fleetAllows {
                 #expect(verdict != .connect(adopting: false) && verdict != .connect(adopting: true))
             }
-            // A request connects wherever the fleet lets it.
-            if inputs.requested && inputs.fleetAllows { #expect(verdict == .connect(adopting: false)) }
+            // Nothing being forgotten is anybody's (its bond would otherwise bring it back).
+            if inputs.beingForgotten {
+                #expect(membership == .stranger && verdict == .stay(.beingForgotten))
+            }
+            // A request connects wherever the fleet lets it, unless the device is being forgotten.
+            if inputs.requested && inputs.fleetAllows && !inputs.beingForgotten {
+                #expect(verdict == .connect(adopting: false))
+            }
             // A stranger never connects.
-            if membership == .stranger { #expect(verdict == .stay(.stranger)) }
+            if membership == .stranger && !inputs.beingForgotten { #expect(verdict == .stay(.stranger)) }
             // Only a join window adopts, and only when it connects.
             if verdict == .connect(adopting: true) {
                 #expect(inputs.joinWindowOpen && inputs.followsAdoption && !inputs.adopted)

@@ -19,6 +19,8 @@ enum ConnectionPolicy {
         var adopted = false
         /// A join window (`permit_join`) is open: a device of a known family is adopted on sight.
         var joinWindowOpen = false
+        /// A `forget` request is removing it from BlueZ: it is nobody's until that is done.
+        var beingForgotten = false
         /// In a fleet, whether this gateway may connect it now (it owns it, or it is alone); true outside one.
         var fleetAllows = true
     }
@@ -47,11 +49,14 @@ enum ConnectionPolicy {
         case stranger
         /// Another gateway of the fleet owns it.
         case anotherGatewayOwns
+        /// A `forget` request is removing it.
+        case beingForgotten
     }
 
     /// Whose the device is: the policy allows it, its bond is restored, a request asked for it, or (under adoption)
-    /// it is adopted, or joins through an open window.
+    /// it is adopted, or joins through an open window; never while a `forget` request removes it.
     static func membership(_ inputs: Inputs) -> Membership {
+        if inputs.beingForgotten { return .stranger }
         if inputs.policyAllows || inputs.restoresBond || inputs.requested { return .member }
         guard inputs.followsAdoption else { return .stranger }
         if inputs.adopted { return .member }
@@ -61,6 +66,7 @@ enum ConnectionPolicy {
     /// Whether to connect it: a request always; otherwise a member the users did not take down; and in a fleet only
     /// where the fleet lets this gateway.
     static func verdict(_ inputs: Inputs) -> Verdict {
+        if inputs.beingForgotten { return .stay(.beingForgotten) }
         let membership = membership(inputs)
         let wanted = inputs.requested || (membership != .stranger && !inputs.released)
         guard wanted else { return .stay(membership == .stranger ? .stranger : .released) }

@@ -11,6 +11,9 @@ struct DeviceChoices: Sendable {
     var recognised: [String: DeviceFamily] = [:]
     /// Addresses a `disconnect` request took down: not reconnected until asked.
     var released: Set<String> = []
+    /// Addresses a `forget` request is removing from BlueZ: until their objects (and bonds) are gone, a sighting
+    /// must not start a session for them again (a grip is still bonded then, and its bond would bring it back).
+    var forgetting: Set<String> = []
     /// When each address was first seen, and the addresses whose adapter choice waits for the other
     /// adapters' reports (see `DeviceSessions.candidates`).
     var firstSeen: [String: ContinuousClock.Instant] = [:]
@@ -25,7 +28,7 @@ struct DeviceChoices: Sendable {
     /// are forgotten (they are learnt again if they come back).
     mutating func forgetStrangers(held: Set<String>) {
         guard recognised.count >= Self.strangerLimit || firstSeen.count >= Self.strangerLimit else { return }
-        let kept = held.union(requested.keys).union(released).union(settling)
+        let kept = held.union(requested.keys).union(released).union(settling).union(forgetting)
         recognised = recognised.filter { kept.contains($0.key) }
         firstSeen = firstSeen.filter { kept.contains($0.key) }
     }

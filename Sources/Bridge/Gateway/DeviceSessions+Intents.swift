@@ -35,17 +35,24 @@ extension DeviceSessions {
         if let family = driver(for: device)?.family { adoptions.adopt(device.address, as: family, by: "pair request") }
     }
 
-    /// Forget `device` (a `forget` request): no longer adopted, requested or recognised, its session ended and its
-    /// Home Assistant entities withdrawn. BlueZ's objects and bonds are the request's to remove.
-    func forget(_ device: BlueZDevice) async {
+    /// Forget `device` (a `forget` request): no longer adopted, requested or recognised, its session ended, its
+    /// Home Assistant entities withdrawn, and then its BlueZ objects and bonds removed (`removeObjects`). Until
+    /// they are, no sighting starts a session for it: a grip is still bonded until then, and its bond (which a
+    /// grip's session restores) would bring it back, announced again, with nobody left to withdraw it.
+    func forget(
+        _ device: BlueZDevice, removeObjects: () async throws(CommandError) -> Void
+    ) async throws(CommandError) {
         let address = device.address
         choices.withLock { choices in
             choices.requested.removeValue(forKey: address)
             choices.recognised.removeValue(forKey: address)
+            choices.forgetting.insert(address)
         }
+        defer { choices.withLock { _ = $0.forgetting.remove(address) } }
         adoptions.remove([address], by: "forget request")
         table.forgetConnectionState(at: device.path)
         await stopSession(at: device.path, settled: true)
         homeAssistant.withdraw(at: device.path)
+        try await removeObjects()
     }
 }

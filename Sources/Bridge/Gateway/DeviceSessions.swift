@@ -88,12 +88,14 @@ final class DeviceSessions: Sendable {
     /// What `ConnectionPolicy` needs to know of the device, outside a fleet's say.
     private func policyInputs(_ device: BlueZDevice, driver: any FamilyDriver) -> ConnectionPolicy.Inputs {
         let address = device.address
-        let (requested, released) = choices.withLock { ($0.requested[address] != nil, $0.released.contains(address)) }
+        let (requested, released, forgetting) = choices.withLock {
+            ($0.requested[address] != nil, $0.released.contains(address), $0.forgetting.contains(address))
+        }
         return ConnectionPolicy.Inputs(
             policyAllows: context.configuration.autoConnect.allows(address),
             restoresBond: driver.restoresBondedDevices && device.paired, requested: requested, released: released,
             followsAdoption: adoptions.follows, adopted: adoptions.contains(address),
-            joinWindowOpen: adoptions.joinWindowIsOpen)
+            joinWindowOpen: adoptions.joinWindowIsOpen, beingForgotten: forgetting)
     }
 
     /// Acts on a verdict: a device joining through the window is adopted first (false when the list is full).

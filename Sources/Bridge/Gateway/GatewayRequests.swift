@@ -146,13 +146,14 @@ final class GatewayRequests: Sendable {
             return .object(["address": .string(address), "paired": .bool(true)])
         case .forget(let address):
             let device = try await knownDevice(address)
-            await sessions.forget(device)
-            // Every adapter keeps its own object (and bond) of the device.
-            for object in await context.objects(of: address) {
-                do {
-                    try await bluez.removeDevice(devicePath: object.path, adapterPath: object.adapterPath)
-                } catch {
-                    throw CommandError(.gattError, "cannot remove \(address): \(error)")
+            try await sessions.forget(device) { () async throws(CommandError) in
+                // Every adapter keeps its own object (and bond) of the device.
+                for object in await context.objects(of: address) {
+                    do {
+                        try await bluez.removeDevice(devicePath: object.path, adapterPath: object.adapterPath)
+                    } catch {
+                        throw CommandError(.gattError, "cannot remove \(address): \(error)")
+                    }
                 }
             }
             await sessions.publishInventory()

@@ -16,6 +16,7 @@ final class InMemoryCentral: BluetoothCentral {
         var followers: [AsyncStream<BlueZEvent>.Continuation] = []
         var discovering: [String] = []
         var removed: [String] = []
+        var whileRemoving: (@Sendable (String) async -> Void)?
         var busConnected = true
         var busLost = false
         var busLossWaiters: [AsyncStream<Never>.Continuation] = []
@@ -60,6 +61,25 @@ final class InMemoryCentral: BluetoothCentral {
             }
         }
         for device in devices { emit(.interfacesAdded(path: device.path, interfaces: [BlueZInterface.device])) }
+    }
+
+    /// The device at `path` is heard again at `rssi`, as bluetoothd reports every advertisement during discovery.
+    func hear(_ path: String, rssi: Int16) {
+        guard
+            state.withLock({
+                $0.devices[path]?.rssi = rssi
+                return $0.devices[path] != nil
+            })
+        else { return }
+        emit(
+            .propertiesChanged(
+                path: path, interface: BlueZInterface.device, changed: ["RSSI": .int16(rssi)], invalidated: []))
+    }
+
+    /// Runs inside `removeDevice`, before the device is gone: bluetoothd's `RemoveDevice` takes a while, and the
+    /// device is still reported until it answers.
+    func onRemoveDevice(_ body: @escaping @Sendable (String) async -> Void) {
+        state.withLock { $0.whileRemoving = body }
     }
 
     /// The device at `path` drops its link, as bluetoothd reports it.
@@ -178,6 +198,7 @@ final class InMemoryCentral: BluetoothCentral {
     func setTrusted(devicePath: String) async throws {}
 
     func removeDevice(devicePath: String, adapterPath: String) async throws {
+        await state.withLock({ $0.whileRemoving })?(devicePath)
         state.withLock { state in
             state.devices.removeValue(forKey: devicePath)
             state.links.removeValue(forKey: devicePath)

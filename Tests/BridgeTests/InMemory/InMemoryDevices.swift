@@ -43,4 +43,24 @@ enum InMemoryDevices {
             device: BlueZDevice(address: address, name: name), services: [CPRBandGATT.service],
             values: [CPRBandGATT.Characteristic.battery: [208]])
     }
+
+    /// A camera grip as the placeholder profile describes it, firmware 2.0.0 and battery 76 %; `paired`: bonded to
+    /// the gateway already (a bonded grip connects by itself).
+    static func grip(address: String = "00:11:22:33:44:77", name: String = "Fjorden Grip", paired: Bool = true)
+        -> InMemoryLink
+    {
+        let profile = GripProfile.placeholder
+        let information = profile.deviceInformation
+        var device = BlueZDevice(address: address, name: name)
+        device.paired = paired
+        return InMemoryLink(
+            device: device, services: [profile.eventServiceUUID, profile.battery.serviceUUID, information.serviceUUID],
+            values: [
+                information.manufacturerNameUUID: profile.encodedDeviceInformation("Fjorden"),
+                information.modelNumberUUID: profile.encodedDeviceInformation("Grip"),
+                information.hardwareRevisionUUID: profile.encodedDeviceInformation("1"),
+                information.firmwareRevisionUUID: profile.encodedDeviceInformation("2.0.0"),
+                profile.battery.levelCharacteristicUUID: profile.encodedBattery(level: 76),
+            ])
+    }
 }
