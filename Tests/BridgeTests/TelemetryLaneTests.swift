@@ -15,7 +15,7 @@ struct TelemetryLaneTests {
 
     /// A lane whose state counts the values it took, and publishes each as `<count>:<first byte>`.
     private func counting() -> (TelemetryLane<Int>, NotificationLane) {
-        let context = InMemorySession<GripSession>.context(
+        let context = InMemorySession<ProfileSession<GripFamilyProfile>>.context(
             link: link, sink: sink, id: "lane", driver: GripDriver(profile: .placeholder), metrics: metrics)
         let core = SessionCore(device: link.device, context: context, family: .grip)
         let lane = TelemetryLane(core: core, state: 0)

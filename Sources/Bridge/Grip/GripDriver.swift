@@ -27,8 +27,8 @@ struct GripDriver: CommandedFamily {
         )
     }
 
-    func session(for device: BlueZDevice, context: SessionContext) -> GripSession {
-        GripSession(device: device, context: context, profile: profile)
+    func session(for device: BlueZDevice, context: SessionContext) -> ProfileSession<GripFamilyProfile> {
+        ProfileSession(device: device, context: context, profile: GripFamilyProfile(profile: profile))
     }
 }
 

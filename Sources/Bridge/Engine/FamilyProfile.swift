@@ -1,0 +1,73 @@
+import BlueZ
+
+/// A device family declared for the one session engine (`ProfileSession`): its command type, the state its streams
+/// keep, the characteristics it streams (each with a pure reducer), what it does before and after connecting, and how
+/// it executes a command. The engine owns everything else: the connection's tasks, subscriptions and lanes, the
+/// retained leaves, the one publish path, the lifecycle. A profile holds no task and has no teardown: what a
+/// connection knew ends with it (`initialStreamState` again at the next one).
+protocol FamilyProfile: Sendable {
+    associatedtype Command: Sendable
+    /// What the streams keep from one value to the next, during one connection.
+    associatedtype StreamState: Sendable
+
+    static var family: DeviceFamily { get }
+    /// How long one connection attempt may take.
+    var connectTimeout: Duration { get }
+    /// The stream state a connection starts with.
+    var initialStreamState: StreamState { get }
+    /// The streams, subscribed in this order once the handshake is done.
+    var streams: [ProfileStream<StreamState>] { get }
+
+    /// Before the link is up: what the device needs first (the grip's bond). Nothing by default.
+    func prepare(_ device: ConnectedDevice<StreamState>) async throws
+    /// Once the link is up and before the streams: reads, checks, the retained state the device starts with.
+    func handshake(_ device: ConnectedDevice<StreamState>) async throws -> HandshakeOutcome
+    /// The streams are subscribed and live: what the device says once it is ready (nothing by default).
+    func streamsAreLive(_ device: ConnectedDevice<StreamState>)
+    /// Executes a command the family's parser made (only while connected); returns what its reply adds.
+    func execute(_ command: Command, on device: ConnectedDevice<StreamState>) async throws(CommandError)
+        -> [String: JSONValue]
+}
+
+extension FamilyProfile {
+    var family: DeviceFamily { Self.family }
+    func prepare(_ device: ConnectedDevice<StreamState>) async throws {}
+    func streamsAreLive(_ device: ConnectedDevice<StreamState>) {}
+}
+
+extension FamilyProfile where Command == Never {
+    func execute(_ command: Never, on device: ConnectedDevice<StreamState>) async throws(CommandError)
+        -> [String: JSONValue]
+    {}
+}
+
+/// How a handshake ended.
+enum HandshakeOutcome: Sendable, Equatable {
+    /// The device is ready: its streams are subscribed and go live.
+    case streaming
+    /// The device is connected but is not to be streamed from (firmware below what the profile supports): it stays
+    /// `connected`, and the log says why.
+    case silent(reason: String)
+}
+
+/// One characteristic whose notifications are a stream of the family.
+struct ProfileStream<State: Sendable>: Sendable {
+    var characteristic: String
+    var service: String
+    /// A stream the device may lack (a battery that only answers reads): the session goes on without it.
+    var isOptional = false
+    /// Read once before subscribing, the value taken as a notification (a battery level known before the first
+    /// change), when the characteristic answers reads.
+    var readFirst = false
+    /// The pure reducer: one value and the stream state to what to publish; throws for bytes that do not decode
+    /// (counted and logged by the engine, nothing published).
+    var reduce: @Sendable (inout State, [UInt8]) throws -> [LeafOutput]
+}
+
+/// What a reducer, a handshake or a command publishes, by leaf of the device's topics (`<family>/<id>/<leaf>`).
+enum LeafOutput: Sendable, Equatable {
+    /// State: retained, QoS 1, sent only when it differs from what the leaf last said.
+    case state(String, String)
+    /// A value of a stream: not retained, at `qos` (0 for a fast stream, 1 for an event a user must not miss).
+    case value(String, String, qos: Int)
+}
