@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `gatt2mqtt-sim`: a virtual BLE peripheral served through BlueZ's public D-Bus API.
-/// One subcommand per peripheral family; add `a5`, `cpr`, `grip` beside `belt`.
+/// One subcommand per peripheral family: `belt`, `a5`, `cpr`, `grip` and `hr` (a Heart Rate Service chest strap).
 struct SimulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatt2mqtt-sim",
@@ -10,7 +10,10 @@ struct SimulatorCommand: AsyncParsableCommand {
             Standard output is a line protocol for tests (READY, WRITE, REJECT, MODE, ERROR); logs go to \
             standard error. Commands for the simulated device are read from standard input.
             """,
-        subcommands: [BeltCommand.self, Activ5SimCommand.self, CPRBandSimCommand.self, GripSimCommand.self])
+        subcommands: [
+            BeltCommand.self, Activ5SimCommand.self, CPRBandSimCommand.self, GripSimCommand.self,
+            HeartRateSimCommand.self,
+        ])
 
     /// Declared here so that `--adapter` may precede the subcommand; each subcommand declares the same
     /// group and receives the values.
