@@ -3,6 +3,6 @@
 /// subcommand list.
 enum FamilyRegistry {
     static let drivers: [any FamilyDriver.Type] = [
-        BeltDriver.self, Activ5Driver.self, CPRBandDriver.self, GripDriver.self,
+        BeltDriver.self, Activ5Driver.self, CPRBandDriver.self, GripDriver.self, HeartRateDriver.self,
     ]
 }

@@ -18,11 +18,12 @@ struct HomeAssistantDiscoveryTests {
     /// The entities shown with the device's state of health rather than among what it measures or does.
     static let diagnostic: Set<String> = [
         "battery", "rssi", "distance", "bonded", "owner", "last_seen", "connection", "error", "charging",
-        "time_to_empty", "battery_low",
+        "time_to_empty", "battery_low", "location",
     ]
     /// The entities that stay available while their device is away: they say so, or what stays true then.
     static let whileGatewayOnline: Set<String> = [
         "last_seen", "connection", "error", "session_in_range", "session_compressions", "session_depth", "session_rate",
+        "location",
     ]
 
     let discovery = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"))
@@ -274,7 +275,7 @@ struct HomeAssistantControlsTests {
         #expect(
             try disabled(discovery)
                 == (diagnostics + [
-                    "a5 force", "belt heading", "cpr angle", "cpr distance", "cpr peak", "cpr rate",
+                    "a5 force", "belt heading", "cpr angle", "cpr distance", "cpr peak", "cpr rate", "hr heart_rate",
                 ]).sorted())
         #expect(
             try disabled(HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fastStreams: true))

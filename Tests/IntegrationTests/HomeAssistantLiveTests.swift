@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// A real Home Assistant (the newest release that installs here, `scripts/homeassistant/install`) with its MQTT
-/// integration on the test broker and the demo's four devices served by the bridge, checked through Home
+/// integration on the test broker and the demo's five devices served by the bridge, checked through Home
 /// Assistant's own APIs: every entity gatt2mqtt announces exists with the entity id it asked for, is available
 /// while its device is connected and unavailable after it leaves (the fast streams exist, disabled); a button, a select and a switch pressed in Home
 /// Assistant reach the virtual devices as the right bytes; a device trigger fires on a belt button press; and
@@ -21,17 +21,18 @@ struct HomeAssistantLiveTests {
     ]
 
     @Test func homeAssistantShowsAndOperatesEveryDevice() async throws {
-        try await TestWorld.with(peripheralAdapters: 4) { world in
+        try await TestWorld.with(peripheralAdapters: 5) { world in
             let belt = try await world.startSimulator(["belt"], adapter: world.peripheralAdapter(1))
             let activ5 = try await world.startSimulator(["a5"], adapter: world.peripheralAdapter(2))
             let band = try await world.startSimulator(["cpr", "--name", "CPR-01"], adapter: world.peripheralAdapter(3))
             let grip = try await world.startSimulator(["grip"], adapter: world.peripheralAdapter(4))
+            let strap = try await world.startSimulator(["hr"], adapter: world.peripheralAdapter(5))
             let ids = (
                 belt: try belt.simulatedID, a5: try activ5.simulatedID, cpr: try band.simulatedID,
-                grip: try grip.simulatedID
+                grip: try grip.simulatedID, hr: try strap.simulatedID
             )
             let recorder = try await TopicRecorder(world: world)
-            let devices = [("belt", ids.belt), ("a5", ids.a5), ("cpr", ids.cpr), ("grip", ids.grip)]
+            let devices = [("belt", ids.belt), ("a5", ids.a5), ("cpr", ids.cpr), ("grip", ids.grip), ("hr", ids.hr)]
             let former = try await world.startBridge(extraArguments: ["--health-seconds", "2", "--no-fleet"])
             for (family, id) in devices {
                 try await recorder.waitFor("\(family)/\(id)/connection", timeout: .seconds(60)) {
@@ -68,8 +69,7 @@ struct HomeAssistantLiveTests {
                     ) { !$0.payload.isEmpty }
                 }
                 try await check(
-                    home, recorder: recorder, belt: belt, band: band, ids: (ids.belt, ids.a5, ids.cpr, ids.grip),
-                    page: "http://\(page)/")
+                    home, recorder: recorder, belt: belt, band: band, strap: strap, ids: ids, page: "http://\(page)/")
             } catch {
                 await home.stop()
                 throw error
@@ -82,7 +82,7 @@ struct HomeAssistantLiveTests {
 
     private func check(
         _ home: HomeAssistantInstance, recorder: TopicRecorder, belt: ManagedProcess, band: ManagedProcess,
-        ids: (belt: String, a5: String, cpr: String, grip: String), page: String
+        strap: ManagedProcess, ids: (belt: String, a5: String, cpr: String, grip: String, hr: String), page: String
     ) async throws {
         // What gatt2mqtt announced: the last config on each topic (an empty one removes it).
         var announced: [String: String] = [:]
@@ -96,10 +96,10 @@ struct HomeAssistantLiveTests {
             else { return nil }
             return (entityID, uniqueID, object["enabled_by_default"] as? Bool ?? true)
         }
-        // topics.md's tables: belt 18, Activ5 11, CPR band 20, grip 8 (connection, last error, last seen and signal
-        // strength among each), an owner each, the gateway 8 (device triggers have no entity id). The per-gateway
-        // configs of the first bridge were cleared.
-        #expect(entities.count == 69, "configs: \(announced.keys.sorted())")
+        // topics.md's tables: belt 18, Activ5 11, CPR band 20, grip 8, heart rate 10 (connection, last error, last seen
+        // and signal strength among each), an owner each, the gateway 8 (device triggers have no entity id). The
+        // per-gateway configs of the first bridge were cleared.
+        #expect(entities.count == 80, "configs: \(announced.keys.sorted())")
         #expect(entities.allSatisfy { !$0.uniqueID.hasPrefix("gatt2mqtt_test_belt_") }, "\(entities)")
 
         // Every enabled entity is there, with the id gatt2mqtt gave it, and available while its device is connected
@@ -130,7 +130,7 @@ struct HomeAssistantLiveTests {
         for fast in [
             "sensor.belt_\(ids.belt)_heading", "sensor.a5_\(ids.a5)_force", "sensor.cpr_\(ids.cpr)_angle",
             "sensor.cpr_\(ids.cpr)_rate",
-            "sensor.belt_\(ids.belt)_rssi", "sensor.a5_\(ids.a5)_last_seen",
+            "sensor.belt_\(ids.belt)_rssi", "sensor.a5_\(ids.a5)_last_seen", "sensor.hr_\(ids.hr)_heart_rate",
         ] {
             #expect(disabledByIntegration.contains(fast), "\(fast) is disabled by default")
         }
@@ -157,7 +157,7 @@ struct HomeAssistantLiveTests {
                 "--timeout", "30",
             ], timeout: .seconds(40))
         _ = try await home.control(
-            ["wait-state", "--entity", "sensor.gatt2mqtt_test_connected_devices", "--state", "4", "--timeout", "30"],
+            ["wait-state", "--entity", "sensor.gatt2mqtt_test_connected_devices", "--state", "5", "--timeout", "30"],
             timeout: .seconds(40))
 
         // A button: Stop vibration writes FE03 30 FF to the belt.
@@ -167,6 +167,21 @@ struct HomeAssistantLiveTests {
         ])
         try await belt.waitForLine(after: beltWrites, timeout: .seconds(20)) {
             $0.hasPrefix("WRITE ") && $0.hasSuffix(" 30ff")
+        }
+
+        // The heart rate sensor: its skin contact and where it is worn, and Reset energy writes 01 to its control point.
+        _ = try await home.control(
+            ["wait-state", "--entity", "binary_sensor.hr_\(ids.hr)_contact", "--state", "on", "--timeout", "30"],
+            timeout: .seconds(40))
+        _ = try await home.control(
+            ["wait-state", "--entity", "sensor.hr_\(ids.hr)_location", "--state", "chest", "--timeout", "30"],
+            timeout: .seconds(40))
+        let strapWrites = strap.lineCount
+        _ = try await home.control([
+            "call", "button", "press", "--data", #"{"entity_id":"button.hr_\#(ids.hr)_reset_energy"}"#,
+        ])
+        try await strap.waitForLine(after: strapWrites, timeout: .seconds(20)) {
+            $0 == HeartRateEndToEndTests.controlPointWrite
         }
 
         // A select: the band's mode to practicing writes F3, and the select follows the band.

@@ -63,4 +63,21 @@ enum InMemoryDevices {
                 profile.battery.levelCharacteristicUUID: profile.encodedBattery(level: 76),
             ])
     }
+
+    /// A standard heart rate strap: worn on the chest, battery 90 %, with a control point unless `controlPoint` is
+    /// false (a strap that counts no energy). It advertises the Heart Rate service, which is how it is recognised.
+    static func heartRate(address: String = "00:11:22:33:44:88", name: String = "HRM-SIM", controlPoint: Bool = true)
+        -> InMemoryLink
+    {
+        var device = BlueZDevice(address: address, name: name)
+        device.serviceUUIDs = [HeartRateGATT.Service.heartRate]
+        var values: [String: [UInt8]] = [
+            HeartRateGATT.Characteristic.measurement: [],
+            HeartRateGATT.Characteristic.bodySensorLocation: HeartRateBodySensorLocation.chest.encoded(),
+            HeartRateGATT.Characteristic.batteryLevel: HeartRateBatteryLevel(clampingPercent: 90).encoded(),
+        ]
+        if controlPoint { values[HeartRateGATT.Characteristic.controlPoint] = [] }
+        return InMemoryLink(
+            device: device, services: [HeartRateGATT.Service.heartRate, HeartRateGATT.Service.battery], values: values)
+    }
 }
