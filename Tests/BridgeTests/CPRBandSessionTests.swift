@@ -13,12 +13,10 @@ struct CPRBandSessionTests {
     private let metrics = DeviceMetrics()
     private let driver = CPRBandDriver(options: CPRBandOptions())
 
-    private func connectedSession() async -> InMemorySession<CPRBandSession> {
-        let context = InMemorySession<CPRBandSession>.context(
+    private func connectedSession() async -> InMemorySession<ProfileSession<CPRBandFamilyProfile>> {
+        let context = InMemorySession<ProfileSession<CPRBandFamilyProfile>>.context(
             link: link, sink: sink, id: id, driver: driver, metrics: metrics)
-        return await .connected(
-            CPRBandSession(device: link.device, context: context, options: CPRBandOptions(), desired: driver.desired),
-            sink: sink)
+        return await .connected(driver.session(for: link.device, context: context), sink: sink)
     }
 
     private func command(_ name: String, _ payload: String = "{}") throws -> ParsedCommand {
@@ -80,9 +78,9 @@ struct CPRBandSessionTests {
     }
 
     @Test func aCommandForAnotherFamilyOrABandNotConnectedWritesNothing() async throws {
-        let context = InMemorySession<CPRBandSession>.context(link: link, sink: sink, id: id, driver: driver)
-        let session = CPRBandSession(
-            device: link.device, context: context, options: CPRBandOptions(), desired: driver.desired)
+        let context = InMemorySession<ProfileSession<CPRBandFamilyProfile>>.context(
+            link: link, sink: sink, id: id, driver: driver)
+        let session = driver.session(for: link.device, context: context)
         do {
             _ = try await session.execute(command("practice"))
             Issue.record("a band that never connected took a command")

@@ -21,8 +21,9 @@ struct CPRBandDriver: CommandedFamily {
         try CPRBandCommandParser.parse(command: name, payload: payload)
     }
 
-    func session(for device: BlueZDevice, context: SessionContext) -> CPRBandSession {
-        CPRBandSession(device: device, context: context, options: options, desired: desired)
+    func session(for device: BlueZDevice, context: SessionContext) -> ProfileSession<CPRBandFamilyProfile> {
+        ProfileSession(
+            device: device, context: context, profile: CPRBandFamilyProfile(options: options, desired: desired))
     }
 }
 

@@ -1,29 +1,25 @@
 import Peripherals
 
-/// Turns band readings into publications: peaks, averaged angle, statistics and session summaries.
+/// What a CPR-Band's streams keep during one connection, and what each reading makes of it: peaks with the running
+/// statistics, the averaged wrist angle, the mode (tracked from acknowledged writes: the band never reports it) and
+/// the summary of a practice or evaluation when it ends. Pure: every payload is tested without a band.
 struct CPRBandTelemetry: Sendable {
-    let id: String
-    let topics: TopicMap
     let options: CPRBandOptions
+    /// The band's mode, as the last acknowledged write left it; `unknown` until the connect's `F1` is.
+    private(set) var mode = CPRBandMode.unknown
     private var angle: CPRBandAngleMovingAverage
     private var statistics: CompressionStatistics
     private var sessionStart: Double?
-    /// What was last published on each retained leaf.
-    private var retained: RetainedLeaves
 
-    init(id: String, topics: TopicMap, options: CPRBandOptions) {
-        self.id = id
-        self.topics = topics
-        retained = RetainedLeaves(.cpr, id: id, topics: topics)
+    init(options: CPRBandOptions) {
         self.options = options
         angle = CPRBandAngleMovingAverage(sampleCount: options.angleSamples)
         statistics = CompressionStatistics(windowSeconds: options.rateWindowSeconds, range: options.targetRange)
     }
 
-    private func topic(_ leaf: String) -> String { topics.device(.cpr, id, leaf) }
-
-    /// One compression: the peak in centimetres and the running statistics.
-    mutating func peak(_ depth: CPRBandDepth, at seconds: Double) -> [Publication] {
+    /// One compression: the peak in centimetres (QoS 1: each is a compression a trainer counts) and the running
+    /// statistics.
+    mutating func peak(_ depth: CPRBandDepth, at seconds: Double) -> [LeafOutput] {
         statistics.record(depth, at: seconds)
         var stats: [String: JSONValue] = ["count": .number(Double(statistics.summary.count))]
         if let rate = statistics.ratePerMinute(at: seconds) {
@@ -31,66 +27,70 @@ struct CPRBandTelemetry: Sendable {
         }
         if let share = statistics.inRangeShare { stats["in_range_share"] = .number((share * 1000).rounded() / 1000) }
         return [
-            Publication(topic: topic("peak"), payload: FixedDecimals.text(depth.centimetres, places: 1), qos: 1),
-            Publication(topic: topic("stats"), payload: JSONValue.object(stats).text),
+            .value("peak", FixedDecimals.text(depth.centimetres, places: 1), qos: 1),
+            .value("stats", JSONValue.object(stats).text, qos: 0),
         ]
     }
 
-    mutating func angle(_ sample: CPRBandAngle) -> Publication {
-        Publication(topic: topic("angle"), payload: String(angle.add(sample.degrees)))
+    mutating func angle(_ sample: CPRBandAngle) -> LeafOutput {
+        .value("angle", String(angle.add(sample.degrees)), qos: 0)
     }
 
-    mutating func battery(_ level: CPRBandBatteryLevel) -> [Publication] {
+    func battery(_ level: CPRBandBatteryLevel) -> LeafOutput {
         var members: [String: JSONValue] = [
             "percent": .number((level.percent * 10).rounded() / 10), "raw": .number(Double(level.raw)),
         ]
         if let volts = level.volts { members["volts"] = .number((volts * 100).rounded() / 100) }
-        return retained.changed("battery", JSONValue.object(members).text)
+        return .state("battery", JSONValue.object(members).text)
     }
 
     /// RSSI and the distance it suggests.
-    func signal(rssi: Int16, advertisedTxPower: Int16?) -> [Publication] {
-        var publications = [Publication(topic: topic("rssi"), payload: String(rssi))]
+    func signal(rssi: Int16, advertisedTxPower: Int16?) -> [LeafOutput] {
+        var leaves: [LeafOutput] = [.value("rssi", String(rssi), qos: 0)]
         if let metres = options.distance.distanceMetres(
             rssi: Double(rssi), advertisedTxPowerDBm: advertisedTxPower.map(Double.init))
         {
-            publications.append(Publication(topic: topic("distance"), payload: FixedDecimals.text(metres)))
+            leaves.append(.value("distance", FixedDecimals.text(metres), qos: 0))
         }
-        return publications
+        return leaves
     }
 
-    /// The mode changed: a practice or evaluation that ends publishes its summary (retained).
-    mutating func mode(_ mode: CPRBandMode, from previous: CPRBandMode, at seconds: Double) -> [Publication] {
-        var publications = retained.changed("mode", Self.name(of: mode))
-        if mode.isStreaming, !previous.isStreaming {
+    /// The band is in `newMode` (`force`: say so even if it was already, after a sequence showed `sending`): a
+    /// practice or evaluation that ends publishes its summary (retained).
+    mutating func setMode(_ newMode: CPRBandMode, force: Bool = false, at seconds: Double) -> [LeafOutput] {
+        guard newMode != mode || force else { return [] }
+        let previous = mode
+        mode = newMode
+        var leaves: [LeafOutput] = [.state("mode", Self.name(of: newMode))]
+        if newMode.isStreaming, !previous.isStreaming {
             sessionStart = seconds
             statistics = CompressionStatistics(
                 windowSeconds: options.rateWindowSeconds, targetRange: statistics.targetRange)
             angle.reset()
-        } else if previous.isStreaming, !mode.isStreaming, sessionStart != nil {
-            let summary = statistics.summary
-            var members: [String: JSONValue] = [
-                "kind": .string(previous == .evaluating ? "evaluation" : "practice"),
-                "count": .number(Double(summary.count)), "in_range": .number(Double(summary.inRangeCount)),
-                "too_shallow": .number(Double(summary.tooShallowCount)),
-                "too_deep": .number(Double(summary.tooDeepCount)),
-                "duration_s": .number((summary.durationSeconds * 10).rounded() / 10),
-                "range_mm": .array([
-                    .number(Double(statistics.targetRange.lowerBound)),
-                    .number(Double(statistics.targetRange.upperBound)),
-                ]),
-            ]
-            if let share = summary.inRangeShare { members["in_range_share"] = .number((share * 1000).rounded() / 1000) }
-            if let mean = summary.meanDepthCentimetres {
-                members["mean_depth_cm"] = .number((mean * 10).rounded() / 10)
-            }
-            if let rate = summary.averageRatePerMinute {
-                members["rate_per_minute"] = .number((rate * 10).rounded() / 10)
-            }
-            publications.append(.state(topic("session"), JSONValue.object(members).text))
+        } else if previous.isStreaming, !newMode.isStreaming, sessionStart != nil {
+            leaves.append(.state("session", summary(of: previous)))
             sessionStart = nil
         }
-        return publications
+        return leaves
+    }
+
+    private func summary(of previous: CPRBandMode) -> String {
+        let summary = statistics.summary
+        var members: [String: JSONValue] = [
+            "kind": .string(previous == .evaluating ? "evaluation" : "practice"),
+            "count": .number(Double(summary.count)), "in_range": .number(Double(summary.inRangeCount)),
+            "too_shallow": .number(Double(summary.tooShallowCount)),
+            "too_deep": .number(Double(summary.tooDeepCount)),
+            "duration_s": .number((summary.durationSeconds * 10).rounded() / 10),
+            "range_mm": .array([
+                .number(Double(statistics.targetRange.lowerBound)),
+                .number(Double(statistics.targetRange.upperBound)),
+            ]),
+        ]
+        if let share = summary.inRangeShare { members["in_range_share"] = .number((share * 1000).rounded() / 1000) }
+        if let mean = summary.meanDepthCentimetres { members["mean_depth_cm"] = .number((mean * 10).rounded() / 10) }
+        if let rate = summary.averageRatePerMinute { members["rate_per_minute"] = .number((rate * 10).rounded() / 10) }
+        return JSONValue.object(members).text
     }
 
     /// The band took a new range: statistics count against it from now on.
@@ -98,17 +98,8 @@ struct CPRBandTelemetry: Sendable {
         statistics = CompressionStatistics(windowSeconds: options.rateWindowSeconds, range: range)
     }
 
-    mutating func reset() {
-        retained.forgetAll()
-        angle.reset()
-    }
-
-    mutating func info(_ members: [String: JSONValue]) -> [Publication] {
-        retained.changed("info", JSONValue.object(members).text)
-    }
-
     /// While a range or name sequence is written the vendor's library reports `sending`.
-    mutating func sending() -> [Publication] { retained.changed("mode", "sending") }
+    func sending() -> LeafOutput { .state("mode", "sending") }
 
     /// The mode names of topics.md.
     static func name(of mode: CPRBandMode) -> String {

@@ -40,6 +40,18 @@ final class ConnectedDevice<StreamState: Sendable>: Sendable {
 
     func pairAndTrust() async throws { try await core.link.pairAndTrust() }
 
+    /// The device as BlueZ reports it now (its RSSI from the last advertisement, its advertised TX power).
+    func current() async -> BlueZDevice? { await core.link.current() }
+
+    /// Ends the link on purpose (a device told to switch itself off): not a loss, and not reconnected.
+    func endLink() {
+        core.loss.expectEnding()
+        core.connection.spawn { [core] in
+            await core.link.disconnect()
+            core.loss.signal(.ended)
+        }
+    }
+
     /// The battery level bluetoothd's battery plugin keeps (`Battery1`), where it claims the Battery Service.
     func batteryPercentage() async -> UInt8? { await core.link.batteryPercentage() }
 
@@ -55,6 +67,12 @@ final class ConnectedDevice<StreamState: Sendable>: Sendable {
     /// The device's retained `info`: what every device's holds (`SessionCore.infoMembers`) and `members`.
     func describe(_ members: [String: JSONValue]) {
         state("info", JSONValue.object(core.infoMembers.merging(members) { $1 }).text)
+    }
+
+    /// Changes the stream state and publishes what `body` says of it, under the lane's lock: a command's change and
+    /// a stream's value never interleave.
+    func update(_ body: (inout StreamState) -> [LeafOutput]) {
+        lane.publish { [core] state in state.publications(body(&state.stream), topics: core) }
     }
 
     /// Runs `body` on the stream state, under the lane's lock.

@@ -11,8 +11,15 @@ protocol FamilyProfile: Sendable {
     associatedtype StreamState: Sendable
 
     static var family: DeviceFamily { get }
-    /// How long one connection attempt may take.
+    /// How long one connection attempt may take (10 s by default, as BlueZ's own LE connection attempt).
     var connectTimeout: Duration { get }
+    /// Whether the link's vitals report `rssi` (true by default); false where the family reports it itself.
+    var reportsSignal: Bool { get }
+    /// Whether the streams are subscribed before the handshake, as a vendor's library does when the handshake's
+    /// writes make the device talk (false by default: after it).
+    var subscribesBeforeHandshake: Bool { get }
+    /// Work repeated while connected (a battery read every minute), started once the device is connected.
+    var timers: [ProfileTimer<StreamState>] { get }
     /// The stream state a connection starts with.
     var initialStreamState: StreamState { get }
     /// The streams, subscribed in this order once the handshake is done.
@@ -24,8 +31,14 @@ protocol FamilyProfile: Sendable {
     func handshake(_ device: ConnectedDevice<StreamState>) async throws -> HandshakeOutcome
     /// The streams are subscribed and live: what the device says once it is ready (nothing by default).
     func streamsAreLive(_ device: ConnectedDevice<StreamState>)
-    /// Executes a command the family's parser made (only while connected); returns what its reply adds.
-    func execute(_ command: Command, on device: ConnectedDevice<StreamState>) async throws(CommandError)
+    /// The device is `connected`: what follows (a mode users chose, restored), before the timers start.
+    func connected(_ device: ConnectedDevice<StreamState>) async
+    /// The link ended (its tasks have): what the stream state says of it before it starts over (a practice cut
+    /// short ends in its summary). Nothing by default.
+    func linkEnded(_ state: inout StreamState) -> [LeafOutput]
+    /// Executes a command the family's parser made (only while connected; `name` as it came, for messages);
+    /// returns what its reply adds.
+    func execute(_ command: Command, name: String, on device: ConnectedDevice<StreamState>) async throws(CommandError)
         -> [String: JSONValue]
 }
 
@@ -33,10 +46,16 @@ extension FamilyProfile {
     var family: DeviceFamily { Self.family }
     func prepare(_ device: ConnectedDevice<StreamState>) async throws {}
     func streamsAreLive(_ device: ConnectedDevice<StreamState>) {}
+    func connected(_ device: ConnectedDevice<StreamState>) async {}
+    func linkEnded(_ state: inout StreamState) -> [LeafOutput] { [] }
+    var connectTimeout: Duration { .seconds(10) }
+    var reportsSignal: Bool { true }
+    var subscribesBeforeHandshake: Bool { false }
+    var timers: [ProfileTimer<StreamState>] { [] }
 }
 
 extension FamilyProfile where Command == Never {
-    func execute(_ command: Never, on device: ConnectedDevice<StreamState>) async throws(CommandError)
+    func execute(_ command: Never, name: String, on device: ConnectedDevice<StreamState>) async throws(CommandError)
         -> [String: JSONValue]
     {}
 }
@@ -62,6 +81,14 @@ struct ProfileStream<State: Sendable>: Sendable {
     /// The pure reducer: one value and the stream state to what to publish; throws for bytes that do not decode
     /// (counted and logged by the engine, nothing published).
     var reduce: @Sendable (inout State, [UInt8]) throws -> [LeafOutput]
+}
+
+/// Work a profile repeats while its device is connected, in the connection's scope (ended with the link).
+struct ProfileTimer<State: Sendable>: Sendable {
+    /// Its name in the connection's scope.
+    var key: String
+    var interval: Duration
+    var action: @Sendable (ConnectedDevice<State>) async -> Void
 }
 
 /// What a reducer, a handshake or a command publishes, by leaf of the device's topics (`<family>/<id>/<leaf>`).

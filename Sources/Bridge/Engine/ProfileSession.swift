@@ -14,7 +14,8 @@ actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
 
     init(device: BlueZDevice, context: SessionContext, profile: Profile) {
         self.profile = profile
-        core = SessionCore(device: device, context: context, family: Profile.family)
+        core = SessionCore(
+            device: device, context: context, family: Profile.family, reportsSignal: profile.reportsSignal)
         lane = TelemetryLane(
             core: core,
             state: EngineState(
@@ -30,22 +31,31 @@ actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
         try await profile.prepare(device)
         try await core.link.connect(timeout: profile.connectTimeout)
         setState(.handshake)
+        if profile.subscribesBeforeHandshake {
+            for stream in profile.streams { try await subscribe(stream) }
+        }
         switch try await profile.handshake(device) {
         case .silent(let reason):
             setState(.connected)
             core.logger.warning("connected without streams: \(reason)")
         case .streaming:
-            for stream in profile.streams { try await subscribe(stream) }
+            if !profile.subscribesBeforeHandshake {
+                for stream in profile.streams { try await subscribe(stream) }
+            }
             lane.goLive()
             profile.streamsAreLive(device)
             setState(.connected)
+            await profile.connected(device)
+            for timer in profile.timers {
+                core.connection.repeating(timer.key, every: timer.interval) { [device] in await timer.action(device) }
+            }
         }
     }
 
     /// The link ended and every task of it has: the streams' state starts over, the live leaves are forgotten.
     func tearDown() async {
-        let initial = profile.initialStreamState
-        let liveLeaves = core.liveStateLeaves
+        let (initial, liveLeaves, profile, core) = (profile.initialStreamState, core.liveStateLeaves, profile, core)
+        lane.publish { state in state.publications(profile.linkEnded(&state.stream), topics: core) }
         lane.stop { state in
             state.stream = initial
             state.retained.forget(liveLeaves)
@@ -96,6 +106,6 @@ actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
         guard state == .connected else {
             throw CommandError(.notConnected, "\(Profile.family.rawValue) \(id) is \(state.rawValue)")
         }
-        return try await profile.execute(command, on: device)
+        return try await profile.execute(command, name: name, on: device)
     }
 }

@@ -6,8 +6,6 @@ import Peripherals
 struct HeartRateFamilyProfile: FamilyProfile {
     typealias Command = HeartRateCommand
     static let family = DeviceFamily.hr
-    /// A strap takes a moment to answer after waking: as long as BlueZ's own LE connection attempt.
-    var connectTimeout: Duration { .seconds(10) }
     var initialStreamState: Void { () }
 
     var streams: [ProfileStream<Void>] {
@@ -47,7 +45,7 @@ struct HeartRateFamilyProfile: FamilyProfile {
         return .streaming
     }
 
-    func execute(_ command: HeartRateCommand, on device: ConnectedDevice<Void>) async throws(CommandError)
+    func execute(_ command: HeartRateCommand, name: String, on device: ConnectedDevice<Void>) async throws(CommandError)
         -> [String: JSONValue]
     {
         switch command {
