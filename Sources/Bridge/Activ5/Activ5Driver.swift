@@ -23,8 +23,9 @@ struct Activ5Driver: CommandedFamily {
         try Activ5CommandParser.parse(command: name, payload: payload)
     }
 
-    func session(for device: BlueZDevice, context: SessionContext) -> Activ5Session {
-        Activ5Session(device: device, context: context, options: options, desired: desired)
+    func session(for device: BlueZDevice, context: SessionContext) -> ProfileSession<Activ5FamilyProfile> {
+        ProfileSession(
+            device: device, context: context, profile: Activ5FamilyProfile(options: options, desired: desired))
     }
 }
 

@@ -4,71 +4,80 @@ import Peripherals
     import Glibc
 #endif
 
-/// Turns Activ5 readings into publications. Pure apart from the clock values it is given.
+/// What an Activ5's streams keep during one connection, and what each value makes of it: force (tared, with the
+/// squeeze state machine of activ5.md §7), IMU samples, the handshake's progress, and whether users have the force
+/// and IMU streams on. Pure apart from the clock values it is given.
 struct Activ5Telemetry: Sendable {
-    let id: String
-    let topics: TopicMap
+    var wireProtocol = Activ5Protocol.legacy
+    var progress = Activ5HandshakeProgress(wireProtocol: .legacy)
+    var streaming = false
+    var imuOn = false
+    var tare = ForceTare()
+    /// The last raw force values (newtons before tare), for a software tare.
+    private(set) var recentForces: [Double] = []
     private var detector: DoubleSqueezeDetector
-    /// What was last published on each retained leaf.
-    private var retained: RetainedLeaves
-    /// `a5/<id>/force`, written once: it is the topic of every force sample.
-    private let forceTopic: String
 
-    init(id: String, topics: TopicMap, thresholds: DoubleSqueezeDetector.Thresholds) {
-        self.id = id
-        self.topics = topics
-        retained = RetainedLeaves(.a5, id: id, topics: topics)
+    init(thresholds: DoubleSqueezeDetector.Thresholds) {
         detector = DoubleSqueezeDetector(thresholds: thresholds)
-        forceTopic = topics.device(.a5, id, "force")
     }
 
-    private func topic(_ leaf: String) -> String { topics.device(.a5, id, leaf) }
+    /// A force value or an IMU sample; nil for anything else (an answer of the handshake).
+    mutating func take(_ notification: Activ5Notification, at seconds: Double) -> [LeafOutput]? {
+        if case .imu(let sample) = notification { return [Self.imu(sample)] }
+        guard let newtons = notification.newtons else { return nil }
+        if recentForces.count == Self.samplesForTare { recentForces.removeFirst() }
+        recentForces.append(newtons)
+        return force(newtons: tare.corrected(newtons), at: seconds)
+    }
+
+    /// The samples a software tare averages.
+    private static let samplesForTare = 5
 
     /// A force sample (already tared): the value, and the squeeze state machine of activ5.md §7.
-    mutating func force(newtons: Double, at seconds: Double) -> [Publication] {
-        var publications = [Publication(topic: forceTopic, payload: FixedDecimals.text(newtons))]
+    mutating func force(newtons: Double, at seconds: Double) -> [LeafOutput] {
+        var leaves: [LeafOutput] = [.value("force", FixedDecimals.text(newtons), qos: 0)]
         for event in detector.feed(newtons: newtons, at: seconds) {
             switch event {
-            case .squeezed: publications += retained.changed("squeeze", "squeezed")
-            case .released: publications += retained.changed("squeeze", "released")
-            case .doubleSqueeze:
-                publications.append(Publication(topic: topic("event"), payload: "doubleSqueeze", qos: 1))
+            case .squeezed: leaves.append(.state("squeeze", "squeezed"))
+            case .released: leaves.append(.state("squeeze", "released"))
+            case .doubleSqueeze: leaves.append(.value("event", "doubleSqueeze", qos: 1))
             }
         }
-        return publications
+        return leaves
     }
 
-    func imu(_ sample: Activ5IMUSample) -> Publication {
+    /// Streaming stopped: a software tare needs fresh samples.
+    mutating func setStreaming(_ on: Bool) -> LeafOutput {
+        streaming = on
+        if !on { recentForces = [] }
+        return .state("state", on ? "isometric" : "stopped")
+    }
+
+    /// Zeroes on the mean of the last samples; false when there is none.
+    mutating func tareOnRecentSamples() -> Bool {
+        guard let tare = ForceTare(averaging: recentForces) else { return false }
+        self.tare = tare
+        return true
+    }
+
+    static func imu(_ sample: Activ5IMUSample) -> LeafOutput {
         func vector(_ v: Activ5Vector3) -> JSONValue {
             .object([
-                "x": .number(Self.rounded(v.x, 4)), "y": .number(Self.rounded(v.y, 4)),
-                "z": .number(Self.rounded(v.z, 4)),
+                "x": .number(rounded(v.x, 4)), "y": .number(rounded(v.y, 4)), "z": .number(rounded(v.z, 4)),
             ])
         }
         let payload = JSONValue.object([
             "acceleration_g": vector(sample.acceleration), "angular_velocity_rad_s": vector(sample.angularVelocity),
-            "timestamp_s": .number(Self.rounded(sample.timestampSeconds, 5)),
+            "timestamp_s": .number(rounded(sample.timestampSeconds, 5)),
         ])
-        return Publication(topic: topic("imu"), payload: payload.text)
+        return .value("imu", payload.text, qos: 0)
     }
 
-    mutating func streaming(_ on: Bool) -> [Publication] { retained.changed("state", on ? "isometric" : "stopped") }
-
-    mutating func battery(level: UInt8?, status: String?) -> [Publication] {
+    static func battery(level: UInt8?, status: String?) -> [LeafOutput] {
         var members: [String: JSONValue] = [:]
         if let level { members["level"] = .number(Double(level)) }
         if let status { members["status"] = .string(status) }
-        return members.isEmpty ? [] : retained.changed("battery", JSONValue.object(members).text)
-    }
-
-    mutating func info(_ members: [String: JSONValue]) -> [Publication] {
-        retained.changed("info", JSONValue.object(members).text)
-    }
-
-    /// Forgets what was published, so that it is sent again after a reconnect; squeeze starts released.
-    mutating func reset(thresholds: DoubleSqueezeDetector.Thresholds) {
-        retained.forgetAll()
-        detector = DoubleSqueezeDetector(thresholds: thresholds)
+        return members.isEmpty ? [] : [.state("battery", JSONValue.object(members).text)]
     }
 
     private static func rounded(_ value: Double, _ places: Int) -> Double {

@@ -34,7 +34,7 @@ struct CPRBandFamilyProfile: FamilyProfile {
         }
     }
 
-    var timers: [ProfileTimer<CPRBandTelemetry>] {
+    var timers: [ProfileTimer<Self>] {
         [
             ProfileTimer(key: "battery", interval: options.batteryInterval) { device in
                 do {
@@ -47,14 +47,14 @@ struct CPRBandFamilyProfile: FamilyProfile {
         ]
     }
 
-    func handshake(_ device: ConnectedDevice<CPRBandTelemetry>) async throws -> HandshakeOutcome {
+    func handshake(_ device: ConnectedDevice<Self>) async throws -> HandshakeOutcome {
         try await readBattery(device)
         try await send(.onConnect, on: device)
         device.describe([:])
         return .streaming
     }
 
-    func connected(_ device: ConnectedDevice<CPRBandTelemetry>) async {
+    func connected(_ device: ConnectedDevice<Self>) async {
         await tellSignal(device)
         await restoreDesired(device)
         device.logger.info("CPR-Band connected")
@@ -62,7 +62,7 @@ struct CPRBandFamilyProfile: FamilyProfile {
 
     func linkEnded(_ telemetry: inout CPRBandTelemetry) -> [LeafOutput] { telemetry.setMode(.unknown, at: Self.now) }
 
-    private func readBattery(_ device: ConnectedDevice<CPRBandTelemetry>) async throws {
+    private func readBattery(_ device: ConnectedDevice<Self>) async throws {
         let uuid = CPRBandGATT.Characteristic.battery
         let bytes = try await device.read(uuid, in: CPRBandGATT.service)
         let mapping = options.batteryMapping
@@ -76,14 +76,14 @@ struct CPRBandFamilyProfile: FamilyProfile {
 
     /// RSSI as BlueZ last measured it (from the band's advertising: BlueZ has no call that reads a connection's
     /// RSSI), with the distance it suggests; nothing while BlueZ has no measurement.
-    private func tellSignal(_ device: ConnectedDevice<CPRBandTelemetry>) async {
+    private func tellSignal(_ device: ConnectedDevice<Self>) async {
         guard let current = await device.current(), let rssi = current.rssi else { return }
         device.update { $0.signal(rssi: rssi, advertisedTxPower: current.txPower) }
     }
 
     // MARK: Commands
 
-    func execute(_ command: CPRBandCommand, name: String, on device: ConnectedDevice<CPRBandTelemetry>)
+    func execute(_ command: CPRBandCommand, name: String, on device: ConnectedDevice<Self>)
         async throws(CommandError)
         -> [String: JSONValue]
     {
@@ -110,7 +110,7 @@ struct CPRBandFamilyProfile: FamilyProfile {
 
     /// Writes every byte of the command, each acknowledged before the next, as Bus does; the mode changes once the
     /// last one is acknowledged. A sequence shows as `sending` meanwhile.
-    private func send(_ command: CPRBandCommand, on device: ConnectedDevice<CPRBandTelemetry>) async throws {
+    private func send(_ command: CPRBandCommand, on device: ConnectedDevice<Self>) async throws {
         let writes = command.writes
         if writes.count > 1 { device.update { [$0.sending()] } }
         do {
@@ -126,7 +126,7 @@ struct CPRBandFamilyProfile: FamilyProfile {
 
     /// Puts the band back in the mode users had chosen (`cpr/<id>/desired`): after a lost link, a crash, or on a
     /// fleet's new owner. Bus's `F1` on connect has made it ready; practice and evaluation follow.
-    private func restoreDesired(_ device: ConnectedDevice<CPRBandTelemetry>) async {
+    private func restoreDesired(_ device: ConnectedDevice<Self>) async {
         guard case .string(let name)? = desired.take(device.id)["mode"], let wanted = CPRBandMode(rawValue: name) else {
             return publishDesired(.ready, device)
         }
@@ -142,7 +142,7 @@ struct CPRBandFamilyProfile: FamilyProfile {
     }
 
     /// `cpr/<id>/desired`, retained: `{"mode":"practicing"}` (ready, practicing or evaluating).
-    private func publishDesired(_ wanted: CPRBandMode, _ device: ConnectedDevice<CPRBandTelemetry>) {
+    private func publishDesired(_ wanted: CPRBandMode, _ device: ConnectedDevice<Self>) {
         desired.record(["mode": .string(wanted.rawValue)], core: device.core)
     }
 }

@@ -1,16 +1,28 @@
 import BlueZ
+import Locks
 import Logging
 
-/// What a profile may do with its device, in a handshake or a command: read, write, bond, and publish by leaf. Every
-/// publication goes through the engine's one path (`SessionCore.publish`, with the live-state ledger) and, for state,
-/// through the leaves' record under the lane's lock, so a reducer and a handshake never say the same state twice.
-final class ConnectedDevice<StreamState: Sendable>: Sendable {
-    let core: SessionCore
-    let lane: TelemetryLane<EngineState<StreamState>>
+/// A device as its profile sees it during a connection: read, write, bond, subscribe, wait for an answer, repeat
+/// work, and publish by leaf. Every publication goes through the engine's one path (`SessionCore.publish`, with the
+/// live-state ledger) and, for state, through the leaves' record under the lane's lock, so that a reducer, a
+/// handshake and a command never say the same state twice. Every task it starts lives in the connection's scope.
+final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
+    /// A value no stream took, as the answer waiters see it.
+    typealias Heard = (characteristic: String, bytes: [UInt8])
 
-    init(core: SessionCore, lane: TelemetryLane<EngineState<StreamState>>) {
+    let profile: Profile
+    let core: SessionCore
+    let lane: TelemetryLane<EngineState<Profile>>
+    private let answers = Mutex(AnswerWaiters<Heard>())
+
+    init(profile: Profile, core: SessionCore) {
+        self.profile = profile
         self.core = core
-        self.lane = lane
+        lane = TelemetryLane(
+            core: core,
+            state: EngineState(
+                stream: profile.initialStreamState, memory: profile.initialMemory,
+                retained: RetainedLeaves(Profile.family, id: core.id, topics: core.topics)))
     }
 
     var id: String { core.id }
@@ -18,12 +30,12 @@ final class ConnectedDevice<StreamState: Sendable>: Sendable {
 
     // MARK: The link
 
-    func read(_ characteristic: String, in service: String) async throws -> [UInt8] {
+    func read(_ characteristic: String, in service: String? = nil) async throws -> [UInt8] {
         try await core.link.read(characteristic, in: service)
     }
 
     /// Writes `bytes`; a failure is the command's `gatt_error`.
-    func write(_ bytes: [UInt8], to characteristic: String, in service: String, type: GattWriteType = .request)
+    func write(_ bytes: [UInt8], to characteristic: String, in service: String? = nil, type: GattWriteType = .request)
         async throws(CommandError)
     {
         do {
@@ -36,12 +48,17 @@ final class ConnectedDevice<StreamState: Sendable>: Sendable {
     /// The characteristics the device exports (after service discovery).
     func characteristics() async -> Set<String> { Set(await core.link.characteristicUUIDs()) }
 
+    func serviceUUIDs() async -> Set<String> { await core.link.serviceUUIDs() }
+
     var isPaired: Bool { get async { await core.link.current()?.paired ?? false } }
 
     func pairAndTrust() async throws { try await core.link.pairAndTrust() }
 
     /// The device as BlueZ reports it now (its RSSI from the last advertisement, its advertised TX power).
     func current() async -> BlueZDevice? { await core.link.current() }
+
+    /// The battery level bluetoothd's battery plugin keeps (`Battery1`), where it claims the Battery Service.
+    func batteryPercentage() async -> UInt8? { await core.link.batteryPercentage() }
 
     /// Ends the link on purpose (a device told to switch itself off): not a loss, and not reconnected.
     func endLink() {
@@ -52,13 +69,127 @@ final class ConnectedDevice<StreamState: Sendable>: Sendable {
         }
     }
 
-    /// The battery level bluetoothd's battery plugin keeps (`Battery1`), where it claims the Battery Service.
-    func batteryPercentage() async -> UInt8? { await core.link.batteryPercentage() }
+    // MARK: Streams
 
-    // MARK: Publishing
+    /// Subscribes the profile's stream on `characteristic`, once: its values go to its reducer on the receiving
+    /// thread once live (the lane), to the same reducer here before. A stream the profile does not declare is a bug.
+    func subscribe(_ characteristic: String) async throws {
+        guard let stream = profile.streams.first(where: { $0.characteristic == characteristic }) else {
+            preconditionFailure("\(Profile.family.rawValue) declares no stream on \(characteristic)")
+        }
+        try await subscribe(stream)
+    }
+
+    func subscribe(_ stream: ProfileStream<Profile.StreamState>) async throws {
+        guard !core.connection.isRunning(stream.characteristic) else { return }
+        if stream.readFirst, let bytes = try? await core.link.read(stream.characteristic, in: stream.service) {
+            received(bytes, on: stream)
+        }
+        let values: AsyncStream<[UInt8]>
+        do {
+            let core = core
+            values = try await core.link.notifications(
+                of: stream.characteristic, in: stream.service,
+                lane: lane.lane(for: stream.characteristic) { state, bytes in
+                    try stream.reduce(&state.stream, bytes).map { state.publications($0, topics: core) }
+                })
+        } catch  where stream.isOptional {
+            core.logger.debug("optional stream \(stream.characteristic) not subscribed: \(error)")
+            return
+        }
+        // What the lane did not take (answers; anything before the handshake ended) comes here, in order.
+        core.connection.stream(stream.characteristic, values) { [weak self] bytes in self?.received(bytes, on: stream) }
+    }
+
+    /// Unsubscribes `characteristic`. The stream's task is not cancelled: it hands on what the device sent before
+    /// the stop took effect, and ends with the stream, before this returns.
+    func unsubscribe(_ characteristic: String, in service: String? = nil) async throws {
+        guard let task = core.connection.release(characteristic) else { return }
+        try await core.link.stopNotifications(of: characteristic, in: service)
+        await task.value
+    }
+
+    /// A value the lane did not take, or one read: through the stream's reducer, counted and logged when malformed;
+    /// one that is not the stream's goes to the profile's `heard` and then to the answer waiters.
+    private func received(_ bytes: [UInt8], on stream: ProfileStream<Profile.StreamState>) {
+        core.countNotification()
+        let (core, profile) = (core, profile)
+        let reduced = lane.withState { state in
+            Result { () throws -> [Publication]? in
+                guard let leaves = try stream.reduce(&state.stream, bytes) else {
+                    profile.heard(bytes, from: stream.characteristic, in: &state.stream)
+                    return nil
+                }
+                let made = state.publications(leaves, topics: core)
+                // While connecting, what a value says waits with the handshake's state.
+                guard state.held == nil else {
+                    state.held? += made
+                    return []
+                }
+                return made
+            }
+        }
+        switch reduced {
+        case .success(let publications?): core.publish(publications)
+        case .success(nil): answers.withLock { $0.deliver((stream.characteristic, bytes)) }
+        case .failure(let error): core.countMalformed(bytes, from: stream.characteristic, error)
+        }
+    }
+
+    // MARK: Answers
+
+    /// Sends, then waits up to `timeout` (counted from before the send) for a value no stream took that `matches`;
+    /// true when it came. A failed send throws.
+    func request(
+        _ send: @escaping @Sendable () async throws -> Void, awaiting matches: @escaping @Sendable (Heard) -> Bool,
+        timeout: Duration
+    ) async throws -> Bool {
+        let outcome = FirstAnswer<AcknowledgementOutcome>()
+        let key = answers.withLock { $0.register(matches, outcome) }
+        let timer = outcome.answer(.timedOut, at: .now + timeout)
+        defer {
+            timer.cancel()
+            answers.withLock { $0.remove(key) }
+        }
+        do {
+            try await send()
+        } catch {
+            outcome.answer(.failed(error))
+        }
+        // A cancelled waiter (its connection ended: `ConnectionScope.close`) stops waiting at once.
+        let result = await withTaskCancellationHandler {
+            await outcome.value
+        } onCancel: {
+            outcome.answer(.timedOut)
+        }
+        switch result {
+        case .answered: return true
+        case .timedOut: return false
+        case .failed(let error): throw error
+        }
+    }
+
+    /// The link ended: nobody will answer.
+    func cancelAnswers() { answers.withLock { $0.cancelAll() } }
+
+    // MARK: Repeated work
+
+    /// Runs `action` every `interval` under `key` while connected; a new one under the same key replaces it.
+    func repeating(
+        _ key: String, every interval: Duration, _ action: @escaping @Sendable (ConnectedDevice) async -> Void
+    ) {
+        core.connection.repeating(key, every: interval) { [weak self] in
+            guard let self else { return }
+            await action(self)
+        }
+    }
+
+    func cancelRepeating(_ key: String) { core.connection.cancel(key) }
+
+    // MARK: Publishing and state
 
     func publish(_ outputs: [LeafOutput]) {
-        lane.publish { $0.publications(outputs, topics: core) }
+        emit { [core] in $0.publications(outputs, topics: core) }
     }
 
     /// Retained state on `leaf`, sent when it changed.
@@ -71,13 +202,46 @@ final class ConnectedDevice<StreamState: Sendable>: Sendable {
 
     /// Changes the stream state and publishes what `body` says of it, under the lane's lock: a command's change and
     /// a stream's value never interleave.
-    func update(_ body: (inout StreamState) -> [LeafOutput]) {
-        lane.publish { [core] state in state.publications(body(&state.stream), topics: core) }
+    func update(_ body: (inout Profile.StreamState) -> [LeafOutput]) {
+        emit { [core] state in state.publications(body(&state.stream), topics: core) }
+    }
+
+    /// The one way a profile's state reaches the broker: computed under the lane's lock, and held there while the
+    /// session is connecting (`hold`).
+    private func emit(_ body: (inout EngineState<Profile>) -> [Publication]) {
+        let publications = lane.withState { state -> [Publication] in
+            let made = body(&state)
+            guard state.held == nil else {
+                state.held? += made
+                return []
+            }
+            return made
+        }
+        core.publish(publications)
+    }
+
+    /// From now on what the profile publishes waits for `release()`: a connecting session says what its handshake
+    /// learnt only together with `connected`, so that no one acts on it (a command after `mode` says `ready`) while
+    /// the session still refuses commands.
+    func hold() { lane.withState { $0.held = $0.held ?? [] } }
+
+    /// Publishes what was held, in order, and stops holding.
+    func release() {
+        core.publish(
+            lane.withState { state in
+                defer { state.held = nil }
+                return state.held ?? []
+            })
     }
 
     /// Runs `body` on the stream state, under the lane's lock.
-    func withStreamState<Result: Sendable>(_ body: (inout StreamState) -> Result) -> Result {
+    func withStreamState<Result: Sendable>(_ body: (inout Profile.StreamState) -> Result) -> Result {
         lane.withState { body(&$0.stream) }
+    }
+
+    /// Runs `body` on the session's memory, under the lane's lock.
+    func withMemory<Result: Sendable>(_ body: (inout Profile.Memory) -> Result) -> Result {
+        lane.withState { body(&$0.memory) }
     }
 
     /// Decodes a value read (not notified): malformed bytes are counted and logged, and give nil.
@@ -86,10 +250,14 @@ final class ConnectedDevice<StreamState: Sendable>: Sendable {
     }
 }
 
-/// The engine's state under the lane's lock: the profile's stream state and what each retained leaf last said.
-struct EngineState<StreamState: Sendable>: Sendable {
-    var stream: StreamState
+/// The engine's state under the lane's lock: the profile's stream state and memory, and what each retained leaf last
+/// said.
+struct EngineState<Profile: FamilyProfile>: Sendable {
+    var stream: Profile.StreamState
+    var memory: Profile.Memory
     var retained: RetainedLeaves
+    /// What the profile published while the session was connecting, held until it is connected (or failed).
+    var held: [Publication]?
 
     /// `outputs` as publications: state only where the leaf's value changed.
     mutating func publications(_ outputs: [LeafOutput], topics core: SessionCore) -> [Publication] {

@@ -1,103 +1,80 @@
 import BlueZ
 
 /// The one session engine: runs a device of any family its `FamilyProfile` declares. The lifecycle is
-/// `LinkedSession`'s; this adds what every family did by hand before: it prepares and connects, runs the profile's
-/// handshake, reads and subscribes the profile's streams inside the connection's scope, gives each value to its
-/// reducer on the thread that received it (the lane), and publishes by leaf through the one path. When the link ends,
-/// the scope's tasks have ended before the state goes back to how a connection starts: there is no teardown list.
+/// `LinkedSession`'s; this adds what every family did by hand before: it prepares and connects, subscribes the
+/// profile's streams around its handshake (`ConnectedDevice`, inside the connection's scope), goes live, starts the
+/// profile's timers, and executes commands while connected. When the link ends, the scope's tasks have ended before
+/// the stream state goes back to how a connection starts: there is no teardown list.
 actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
-    let profile: Profile
     nonisolated let core: SessionCore
     var state = ConnectionState.disconnected
-    private let lane: TelemetryLane<EngineState<Profile.StreamState>>
-    private let device: ConnectedDevice<Profile.StreamState>
+    private let device: ConnectedDevice<Profile>
+    private var profile: Profile { device.profile }
+    var reconnects: Bool { profile.reconnects }
 
     init(device: BlueZDevice, context: SessionContext, profile: Profile) {
-        self.profile = profile
         core = SessionCore(
             device: device, context: context, family: Profile.family, reportsSignal: profile.reportsSignal)
-        lane = TelemetryLane(
-            core: core,
-            state: EngineState(
-                stream: profile.initialStreamState,
-                retained: RetainedLeaves(Profile.family, id: core.id, topics: core.topics)))
-        self.device = ConnectedDevice(core: core, lane: lane)
+        self.device = ConnectedDevice(profile: profile, core: core)
     }
 
     // MARK: Lifecycle
 
+    /// What the profile says while connecting is held and published together with `connected`, on this actor with
+    /// no suspension between (a command waits for the actor): whoever acts on a handshake's state finds the session
+    /// connected. A failed attempt publishes it as it fails (a grip's `pairing_failed`).
     func connectAndSetUp() async throws {
         setState(.connecting)
-        try await profile.prepare(device)
-        try await core.link.connect(timeout: profile.connectTimeout)
-        setState(.handshake)
-        if profile.subscribesBeforeHandshake {
-            for stream in profile.streams { try await subscribe(stream) }
+        device.hold()
+        let outcome: HandshakeOutcome
+        do {
+            outcome = try await handshake()
+        } catch {
+            device.release()
+            throw error
         }
-        switch try await profile.handshake(device) {
+        switch outcome {
         case .silent(let reason):
+            device.release()
             setState(.connected)
             core.logger.warning("connected without streams: \(reason)")
         case .streaming:
-            if !profile.subscribesBeforeHandshake {
-                for stream in profile.streams { try await subscribe(stream) }
-            }
-            lane.goLive()
+            device.lane.goLive()
             profile.streamsAreLive(device)
+            device.release()
             setState(.connected)
             await profile.connected(device)
-            for timer in profile.timers {
-                core.connection.repeating(timer.key, every: timer.interval) { [device] in await timer.action(device) }
-            }
+            for timer in profile.timers { device.repeating(timer.key, every: timer.interval, timer.action) }
         }
     }
 
-    /// The link ended and every task of it has: the streams' state starts over, the live leaves are forgotten.
+    /// Prepares, connects and runs the profile's handshake with its streams subscribed before or after it.
+    private func handshake() async throws -> HandshakeOutcome {
+        try await profile.prepare(device)
+        try await core.link.connect(timeout: profile.connectTimeout)
+        setState(.handshake)
+        let atStart = profile.streams.filter(\.atStart)
+        if profile.subscribesBeforeHandshake {
+            for stream in atStart { try await device.subscribe(stream) }
+        }
+        let outcome = try await profile.handshake(device)
+        if outcome == .streaming, !profile.subscribesBeforeHandshake {
+            for stream in atStart { try await device.subscribe(stream) }
+        }
+        return outcome
+    }
+
+    /// The link ended and every task of it has: the stream state says what it must of that and starts over, and the
+    /// live leaves are forgotten. The memory stays.
     func tearDown() async {
+        device.cancelAnswers()
         let (initial, liveLeaves, profile, core) = (profile.initialStreamState, core.liveStateLeaves, profile, core)
-        lane.publish { state in state.publications(profile.linkEnded(&state.stream), topics: core) }
-        lane.stop { state in
+        device.lane.publish { state in state.publications(profile.linkEnded(&state.stream), topics: core) }
+        device.lane.stop { state in
             state.stream = initial
             state.retained.forget(liveLeaves)
         }
         setState(.disconnected)
-    }
-
-    // MARK: Streams
-
-    private func subscribe(_ stream: ProfileStream<Profile.StreamState>) async throws {
-        if stream.readFirst, let bytes = try? await core.link.read(stream.characteristic, in: stream.service) {
-            received(bytes, on: stream)
-        }
-        let values: AsyncStream<[UInt8]>
-        do {
-            values = try await core.link.notifications(
-                of: stream.characteristic, in: stream.service,
-                lane: lane.lane(for: stream.characteristic) {
-                    state, bytes in
-                    state.publications(try stream.reduce(&state.stream, bytes), topics: self.core)
-                })
-        } catch  where stream.isOptional {
-            core.logger.debug("optional stream \(stream.characteristic) not subscribed: \(error)")
-            return
-        }
-        // What the lane did not take (before the handshake ended) comes here, in order.
-        core.connection.stream(stream.characteristic, values) { [weak self] bytes in
-            await self?.received(bytes, on: stream)
-        }
-    }
-
-    /// A value the lane did not take, or one read: through the same reducer, counted and logged when malformed.
-    private func received(_ bytes: [UInt8], on stream: ProfileStream<Profile.StreamState>) {
-        core.countNotification()
-        let core = core
-        let reduced = lane.withState { state in
-            Result { state.publications(try stream.reduce(&state.stream, bytes), topics: core) }
-        }
-        switch reduced {
-        case .success(let publications): core.publish(publications)
-        case .failure(let error): core.countMalformed(bytes, from: stream.characteristic, error)
-        }
     }
 
     // MARK: Commands

@@ -35,7 +35,7 @@ struct GripFamilyProfile: FamilyProfile {
     }
 
     /// The grip talks only to a bonded host: pair (Just Works through the gateway's agent) and trust it.
-    func prepare(_ device: ConnectedDevice<Void>) async throws {
+    func prepare(_ device: ConnectedDevice<Self>) async throws {
         let paired = await device.isPaired
         if profile.pairingRequired, !paired {
             do {
@@ -49,7 +49,7 @@ struct GripFamilyProfile: FamilyProfile {
         device.state("bonded", String(paired || profile.pairingRequired))
     }
 
-    func handshake(_ device: ConnectedDevice<Void>) async throws -> HandshakeOutcome {
+    func handshake(_ device: ConnectedDevice<Self>) async throws -> HandshakeOutcome {
         do {
             return try await readInformation(device)
         } catch let error as DBusError
@@ -64,7 +64,7 @@ struct GripFamilyProfile: FamilyProfile {
         }
     }
 
-    private func readInformation(_ device: ConnectedDevice<Void>) async throws -> HandshakeOutcome {
+    private func readInformation(_ device: ConnectedDevice<Self>) async throws -> HandshakeOutcome {
         let information = profile.deviceInformation
         var info: [String: JSONValue] = [:]
         for (key, uuid) in [
@@ -86,7 +86,7 @@ struct GripFamilyProfile: FamilyProfile {
         return .streaming
     }
 
-    func streamsAreLive(_ device: ConnectedDevice<Void>) {
+    func streamsAreLive(_ device: ConnectedDevice<Self>) {
         device.state("state", "ready")
         device.logger.info("grip connected")
     }

@@ -20,7 +20,7 @@ struct HeartRateFamilyProfile: FamilyProfile {
         ]
     }
 
-    func handshake(_ device: ConnectedDevice<Void>) async throws -> HandshakeOutcome {
+    func handshake(_ device: ConnectedDevice<Self>) async throws -> HandshakeOutcome {
         let exported = await device.characteristics()
         var info: [String: JSONValue] = [:]
         for (key, uuid) in HeartRateLeaves.deviceInformation where exported.contains(uuid) {
@@ -45,7 +45,7 @@ struct HeartRateFamilyProfile: FamilyProfile {
         return .streaming
     }
 
-    func execute(_ command: HeartRateCommand, name: String, on device: ConnectedDevice<Void>) async throws(CommandError)
+    func execute(_ command: HeartRateCommand, name: String, on device: ConnectedDevice<Self>) async throws(CommandError)
         -> [String: JSONValue]
     {
         switch command {
