@@ -249,26 +249,3 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
         core.decode(bytes, from: characteristic, decoder)
     }
 }
-
-/// The engine's state under the lane's lock: the profile's stream state and memory, and what each retained leaf last
-/// said.
-struct EngineState<Profile: FamilyProfile>: Sendable {
-    var stream: Profile.StreamState
-    var memory: Profile.Memory
-    var retained: RetainedLeaves
-    /// What the profile published while the session was connecting, held until it is connected (or failed).
-    var held: [Publication]?
-
-    /// `outputs` as publications: state only where the leaf's value changed.
-    mutating func publications(_ outputs: [LeafOutput], topics core: SessionCore) -> [Publication] {
-        var publications: [Publication] = []
-        for output in outputs {
-            switch output {
-            case .state(let leaf, let payload): publications += retained.changed(leaf, payload)
-            case .value(let leaf, let payload, let qos):
-                publications.append(Publication(topic: core.topic(leaf), payload: payload, qos: qos))
-            }
-        }
-        return publications
-    }
-}
