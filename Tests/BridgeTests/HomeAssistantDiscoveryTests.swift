@@ -275,7 +275,8 @@ struct HomeAssistantControlsTests {
         #expect(
             try disabled(discovery)
                 == (diagnostics + [
-                    "a5 force", "belt heading", "cpr angle", "cpr distance", "cpr peak", "cpr rate", "hr heart_rate",
+                    "a5 force", "belt heading", "cpr angle", "cpr distance", "cpr peak", "cpr rate", "hr energy",
+                    "hr heart_rate",
                 ]).sorted())
         #expect(
             try disabled(HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fastStreams: true))

@@ -131,6 +131,7 @@ struct HomeAssistantLiveTests {
             "sensor.belt_\(ids.belt)_heading", "sensor.a5_\(ids.a5)_force", "sensor.cpr_\(ids.cpr)_angle",
             "sensor.cpr_\(ids.cpr)_rate",
             "sensor.belt_\(ids.belt)_rssi", "sensor.a5_\(ids.a5)_last_seen", "sensor.hr_\(ids.hr)_heart_rate",
+            "sensor.hr_\(ids.hr)_energy",
         ] {
             #expect(disabledByIntegration.contains(fast), "\(fast) is disabled by default")
         }

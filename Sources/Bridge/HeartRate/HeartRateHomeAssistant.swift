@@ -1,6 +1,7 @@
 extension HeartRateDriver {
-    /// A heart rate sensor in Home Assistant: its rate (about one a second, so a fast stream: added disabled), skin
-    /// contact, energy expended with a reset button, battery, and where it is worn.
+    /// A heart rate sensor in Home Assistant: its rate and energy expended (each changes about once a second during
+    /// exercise, so fast streams: added disabled), skin contact, a button that resets the energy, battery, and where
+    /// it is worn.
     var homeAssistant: HomeAssistantModel {
         HomeAssistantModel(
             manufacturer: "Bluetooth SIG Heart Rate service", model: "Heart rate sensor",
@@ -25,7 +26,8 @@ extension HeartRateDriver {
                     [
                         "device_class": .string("energy"), "unit_of_measurement": .string("kJ"),
                         "state_class": .string("total_increasing"),
-                    ]),
+                    ]
+                ).fastStream(),
                 .button("reset_energy", "Reset energy", command: "reset_energy", ["icon": .string("mdi:restart")]),
                 .battery(),
                 .sensor(
