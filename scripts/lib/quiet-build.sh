@@ -11,5 +11,14 @@ unhandled_filter() {
 }
 
 build_quietly() {
-    swift build "$@" 2> >(unhandled_filter >&2)
+    # The callers drop SwiftPM's progress (standard output), where it also writes the compiler's errors: keep it,
+    # and on a failed build show it on standard error, so that a broken build says why.
+    local output status=0
+    output="$(mktemp)"
+    swift build "$@" 2> >(unhandled_filter >&2) | tee "$output" || status=$?
+    if [ "$status" -ne 0 ]; then
+        grep -E "error:|warning:|^[^\[]" "$output" | unhandled_filter >&2 || true
+    fi
+    rm -f "$output"
+    return "$status"
 }
