@@ -8,12 +8,14 @@ struct ParsedCommand: Sendable {
     let name: String
     let family: DeviceFamily
     private let onSession: @Sendable (any DeviceSession) async throws(CommandError) -> [String: JSONValue]
-    private let withoutSession: @Sendable (String, BrokerPublisher) throws(CommandError) -> [String: JSONValue]
+    /// Untyped: Debian's Swift 6.2.3 (the arm64 cross compiler) fails its SIL verification on a typed-throws closure
+    /// here that the optimizer makes thin (a family whose command carries nothing, the heart rate sensor's).
+    private let withoutSession: @Sendable (String, BrokerPublisher) throws -> [String: JSONValue]
 
     init(
         name: String, family: DeviceFamily,
         onSession: @escaping @Sendable (any DeviceSession) async throws(CommandError) -> [String: JSONValue],
-        withoutSession: @escaping @Sendable (String, BrokerPublisher) throws(CommandError) -> [String: JSONValue]
+        withoutSession: @escaping @Sendable (String, BrokerPublisher) throws -> [String: JSONValue]
     ) {
         self.name = name
         self.family = family
@@ -28,7 +30,13 @@ struct ParsedCommand: Sendable {
 
     /// Runs the command for device `id`, which has no session here (`CommandedFamily.executeWithoutSession`).
     func executeWithoutSession(id: String, publisher: BrokerPublisher) throws(CommandError) -> [String: JSONValue] {
-        try withoutSession(id, publisher)
+        do {
+            return try withoutSession(id, publisher)
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError(.gattError, "\(error)")
+        }
     }
 }
 
@@ -67,7 +75,7 @@ extension CommandedFamily {
                 }
                 return try await session.execute(command, name: name)
             },
-            withoutSession: { [self] (id: String, publisher: BrokerPublisher) throws(CommandError) in
+            withoutSession: { [self] (id: String, publisher: BrokerPublisher) throws in
                 try executeWithoutSession(id: id, command: command, publisher: publisher)
             })
     }

@@ -5,6 +5,8 @@ import Peripherals
 /// and Garmin's): any device that advertises the service is one, whatever its name.
 struct HeartRateDriver: CommandedFamily {
     static let family = DeviceFamily.hr
+    /// What every session of the family runs.
+    var profile = HeartRateFamilyProfile()
     /// What a connected sensor tells that would lie while it is away; `location` stays (where it is worn).
     var liveStateLeaves: Set<String> { ["battery", "contact", "energy"] }
     var commandExamples: [CommandExample] { [CommandExample("reset_energy", "{}")] }
@@ -22,7 +24,7 @@ struct HeartRateDriver: CommandedFamily {
     }
 
     func session(for device: BlueZDevice, context: SessionContext) -> ProfileSession<HeartRateFamilyProfile> {
-        ProfileSession(device: device, context: context, profile: HeartRateFamilyProfile())
+        ProfileSession(device: device, context: context, profile: profile)
     }
 }
 

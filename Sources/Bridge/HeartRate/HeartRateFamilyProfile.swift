@@ -6,6 +6,8 @@ import Peripherals
 struct HeartRateFamilyProfile: FamilyProfile {
     typealias Command = HeartRateCommand
     static let family = DeviceFamily.hr
+    /// A strap may take a moment to answer after it wakes: as long as BlueZ's own LE connection attempt.
+    var connectTimeout = Duration.seconds(10)
     var initialStreamState: Void { () }
 
     var streams: [ProfileStream<Void>] {
@@ -34,7 +36,7 @@ struct HeartRateFamilyProfile: FamilyProfile {
         let location = HeartRateGATT.Characteristic.bodySensorLocation
         if exported.contains(location),
             let bytes = try? await device.read(location, in: HeartRateGATT.Service.heartRate),
-            let decoded = device.decode(bytes, from: location, HeartRateBodySensorLocation.init(bytes:))
+            let decoded = device.decode(bytes, from: location, { try HeartRateBodySensorLocation(bytes: $0) })
         {
             device.state("location", HeartRateLeaves.name(of: decoded))
         }
