@@ -54,21 +54,27 @@ extension AwaitsAnswers {
     ) async throws -> Bool {
         let outcome = FirstAnswer<AcknowledgementOutcome>()
         let key = answers.register(matches, outcome)
-        let timer = outcome.answer(.timedOut, at: .now + timeout)
-        defer {
-            timer.cancel()
-            answers.remove(key)
-        }
+        defer { answers.remove(key) }
+        return try await outcome.awaitAnswer(after: send, timeout: timeout)
+    }
+}
+
+extension FirstAnswer where Value == AcknowledgementOutcome {
+    /// The wait of a registered answer waiter (`AwaitsAnswers.send`, `ConnectedDevice.request`): sends, then waits up
+    /// to `timeout`, counted from before the send; true when the answer came. A failed send throws.
+    func awaitAnswer(after send: @Sendable () async throws -> Void, timeout: Duration) async throws -> Bool {
+        let timer = answer(.timedOut, at: .now + timeout)
+        defer { timer.cancel() }
         do {
             try await send()
         } catch {
-            outcome.answer(.failed(error))
+            answer(.failed(error))
         }
         // A cancelled waiter (its connection ended: `ConnectionScope.close`) stops waiting at once.
         let result = await withTaskCancellationHandler {
-            await outcome.value
+            await value
         } onCancel: {
-            outcome.answer(.timedOut)
+            answer(.timedOut)
         }
         switch result {
         case .answered: return true

@@ -146,27 +146,8 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
     ) async throws -> Bool {
         let outcome = FirstAnswer<AcknowledgementOutcome>()
         let key = answers.withLock { $0.register(matches, outcome) }
-        let timer = outcome.answer(.timedOut, at: .now + timeout)
-        defer {
-            timer.cancel()
-            answers.withLock { $0.remove(key) }
-        }
-        do {
-            try await send()
-        } catch {
-            outcome.answer(.failed(error))
-        }
-        // A cancelled waiter (its connection ended: `ConnectionScope.close`) stops waiting at once.
-        let result = await withTaskCancellationHandler {
-            await outcome.value
-        } onCancel: {
-            outcome.answer(.timedOut)
-        }
-        switch result {
-        case .answered: return true
-        case .timedOut: return false
-        case .failed(let error): throw error
-        }
+        defer { answers.withLock { $0.remove(key) } }
+        return try await outcome.awaitAnswer(after: send, timeout: timeout)
     }
 
     /// The link ended: nobody will answer.
