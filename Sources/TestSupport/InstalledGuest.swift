@@ -141,7 +141,10 @@ public final class InstalledGuest: Sendable {
         guard let simulator else { throw WorldFailure(description: "installed guest: booted without a simulator") }
         let unit = unit ?? "g2m-sim-\(adapter)"
         let input = "/run/\(unit).in"
-        let command = ([simulator, "--adapter", adapter] + arguments).map(GuestConsole.shellQuoted).joined(
+        // btvirt's controllers, as in the real world (TestWorld.simulatorOptions).
+        let command = ([simulator, "--adapter", adapter, "--repeat-advertising"] + arguments).map(
+            GuestConsole.shellQuoted
+        ).joined(
             separator: " ")
         // The FIFO is opened read-write, so the simulator never sees its end; the READY line is looked for
         // in this invocation's journal only (an earlier run under the same name has its own).

@@ -120,10 +120,20 @@ public final class TestWorld: Sendable {
     public func startSimulator(_ arguments: [String], adapter: String? = nil) async throws -> ManagedProcess {
         let adapter = adapter ?? peripheralAdapter()
         let process = try launch(
-            ProjectPaths.binary("gatt2mqtt-sim"), ["--adapter", adapter] + arguments, name: "sim-\(adapter)",
-            standardInput: true)
+            ProjectPaths.binary("gatt2mqtt-sim"), ["--adapter", adapter] + Self.simulatorOptions(backend) + arguments,
+            name: "sim-\(adapter)", standardInput: true)
         try await process.waitForLine(timeout: .seconds(20)) { $0.hasPrefix("READY ") }
         return process
+    }
+
+    /// btvirt's controllers report an advertiser only when scanning or advertising is switched on, and the
+    /// kernel drops a report that comes before its discovery is under way: the simulators repeat their
+    /// advertising there, as a radio would (`PeripheralRegistrar`).
+    private static func simulatorOptions(_ backend: Backend) -> [String] {
+        switch backend {
+        case .bluezoo: []
+        case .real: ["--repeat-advertising"]
+        }
     }
 
     /// Starts the bridge on its adapters (all of the bridge's unless named) against this world's broker

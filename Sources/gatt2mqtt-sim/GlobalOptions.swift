@@ -16,6 +16,13 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("notification-gap-ms"), help: "Shortest gap between two notifications, in milliseconds.")
     var notificationGapMilliseconds = 5
 
+    @Flag(
+        help: """
+            Register the advertisement twice, so that BlueZ takes turns between the two and the controller hears \
+            it switched on every 2 s (for btvirt's virtual controllers, which report an advertiser only then).
+            """)
+    var repeatAdvertising = false
+
     func validate() throws {
         guard adapter.hasPrefix("hci"), adapter.dropFirst(3).allSatisfy(\.isNumber), adapter.count > 3 else {
             throw ValidationError("--adapter must look like hci0, hci1, …")

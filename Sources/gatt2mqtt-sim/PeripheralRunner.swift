@@ -42,7 +42,7 @@ struct PeripheralRunner {
             description: LEAdvertisementDescription(localName: localName, serviceUUIDs: serviceUUIDs))
         registrar = PeripheralRegistrar(
             connection: connection, adapter: global.adapter, application: application, advertisement: advertisement,
-            logger: Logger(label: "sim.peripheral"))
+            repeatsAdvertising: global.repeatAdvertising, logger: Logger(label: "sim.peripheral"))
     }
 
     /// Serves `device`: `beforeAdvertising` runs once its application answers, before BlueZ registers it

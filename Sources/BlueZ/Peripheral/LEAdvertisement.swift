@@ -32,16 +32,31 @@ public final class LEAdvertisement: Sendable {
     /// Object path (outside `/org/bluez`).
     public let path: String
     private let current: Mutex<LEAdvertisementDescription>
+    /// The advertisement this one repeats, whose description it always shows (see ``echo(at:)``).
+    private let original: LEAdvertisement?
 
     /// Describes the advertisement; nothing is exported until ``export()``.
     public init(connection: DBusConnection, path: String, description: LEAdvertisementDescription) {
         self.connection = connection
         self.path = path
         self.current = Mutex(description)
+        self.original = nil
+    }
+
+    private init(echoing original: LEAdvertisement, path: String) {
+        self.connection = original.connection
+        self.path = path
+        self.current = Mutex(original.description)
+        self.original = original
+    }
+
+    /// A second advertisement at `path` that always advertises what this one does, renames included.
+    public func echo(at path: String) -> LEAdvertisement {
+        LEAdvertisement(echoing: self, path: path)
     }
 
     /// What is advertised now.
-    public var description: LEAdvertisementDescription { current.withLock { $0 } }
+    public var description: LEAdvertisementDescription { original?.description ?? current.withLock { $0 } }
 
     /// Changes what is advertised; it takes effect at the next registration, since BlueZ reads the
     /// properties once, when the advertisement is registered.

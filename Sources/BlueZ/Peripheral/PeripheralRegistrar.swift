@@ -42,6 +42,8 @@ public actor PeripheralRegistrar {
     private let connection: DBusConnection
     private let application: GattApplication
     private let advertisement: LEAdvertisement
+    /// Registered after `advertisement` when the advertising is repeated (see `init`).
+    private let echo: LEAdvertisement?
     private let layoutChoice: GattHandleLayoutChoice
     private let retryInterval: Duration
     private let logger: Logger
@@ -55,16 +57,24 @@ public actor PeripheralRegistrar {
     private var connectedCentrals: Set<String> = []
 
     /// Prepares the registrar; nothing happens until ``start()``.
+    ///
+    /// `repeatsAdvertising` registers the advertisement twice. The kernel then takes turns between the two
+    /// identical instances every 2 s and switches advertising off and on at each turn. That is for btvirt's
+    /// controllers: unlike a radio, which repeats an advertisement every interval, they report an advertiser
+    /// once, when scanning or advertising is switched on. Linux drops a report that comes before its
+    /// discovery has reached the "finding" state, so a scan that starts while the advertiser is already on
+    /// can miss it for the whole scan (10 s). With turns, every scan hears the advertiser within 4 s.
     public init(
         connection: DBusConnection, adapter: String, application: GattApplication, advertisement: LEAdvertisement,
-        layout: GattHandleLayoutChoice = .automatic, retryInterval: Duration = .milliseconds(500),
-        logger: Logger = Logger(label: "bluez.peripheral")
+        repeatsAdvertising: Bool = false, layout: GattHandleLayoutChoice = .automatic,
+        retryInterval: Duration = .milliseconds(500), logger: Logger = Logger(label: "bluez.peripheral")
     ) {
         self.connection = connection
         self.adapter = adapter
         self.adapterPath = "/org/bluez/\(adapter)"
         self.application = application
         self.advertisement = advertisement
+        self.echo = repeatsAdvertising ? advertisement.echo(at: advertisement.path + "_repeat") : nil
         self.layoutChoice = layout
         self.retryInterval = retryInterval
         self.logger = logger
@@ -209,16 +219,35 @@ public actor PeripheralRegistrar {
         }
     }
 
+    private var advertisements: [LEAdvertisement] { [advertisement] + (echo.map { [$0] } ?? []) }
+
+    /// Registers every advertisement, or none: a failure withdraws those already registered.
     private func registerAdvertisement() async throws {
-        _ = try await connection.call(
-            destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
-            member: "RegisterAdvertisement", arguments: [.objectPath(advertisement.path), .properties([:])])
+        do {
+            for registered in advertisements {
+                _ = try await connection.call(
+                    destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
+                    member: "RegisterAdvertisement", arguments: [.objectPath(registered.path), .properties([:])])
+            }
+        } catch {
+            try? await unregisterAdvertisement()
+            throw error
+        }
     }
 
+    /// Withdraws every advertisement, even when withdrawing one of them fails; throws the first failure.
     private func unregisterAdvertisement() async throws {
-        _ = try await connection.call(
-            destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
-            member: "UnregisterAdvertisement", arguments: [.objectPath(advertisement.path)])
+        var failure: (any Error)?
+        for registered in advertisements.reversed() {
+            do {
+                _ = try await connection.call(
+                    destination: "org.bluez", path: adapterPath, interface: Self.advertisingManagerInterface,
+                    member: "UnregisterAdvertisement", arguments: [.objectPath(registered.path)])
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
     }
 
     // MARK: Registration
@@ -260,7 +289,7 @@ public actor PeripheralRegistrar {
         // two whole 10 s scans.
         await nameAdapter()
         try application.export(layout: layout)
-        try advertisement.export()
+        for exported in advertisements { try exported.export() }
         try Task.checkCancellation()
         _ = try await connection.call(
             destination: "org.bluez", path: adapterPath, interface: Self.gattManagerInterface,
