@@ -14,12 +14,11 @@ struct BeltSessionTests {
     private let metrics = DeviceMetrics()
     private let link = InMemoryDevices.belt()
 
-    private func connectedSession() async -> InMemorySession<BeltSession> {
+    private func connectedSession() async -> InMemorySession<ProfileSession<BeltFamilyProfile>> {
         let driver = BeltDriver()
-        let context = InMemorySession<BeltSession>.context(
+        let context = InMemorySession<ProfileSession<BeltFamilyProfile>>.context(
             link: link, sink: sink, id: id, driver: driver, metrics: metrics)
-        return await .connected(
-            BeltSession(device: link.device, context: context, navigations: driver.navigations), sink: sink)
+        return await .connected(driver.session(for: link.device, context: context), sink: sink)
     }
 
     @Test func theHandshakeReadsWhatTheBeltAnswersAndPublishesIt() async throws {
@@ -27,6 +26,8 @@ struct BeltSessionTests {
         #expect(sink.payloads(on: "belt/\(id)/mode").last == "app")
         #expect(sink.payloads(on: "belt/\(id)/intensity").last == "50")
         #expect(sink.payloads(on: "belt/\(id)/heading_offset").last == "45")
+        #expect(sink.payloads(on: "belt/\(id)/info").last?.contains(#""firmware":"#) == true)
+        #expect(sink.payloads(on: "belt/\(id)/navigation").last == "stopped")
         let requests = await link.writes.filter { $0.characteristic == BeltCommand.requestMode.characteristicUUID }.map(
             \.bytes)
         #expect(

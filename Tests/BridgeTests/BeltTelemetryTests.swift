@@ -5,8 +5,6 @@ import Testing
 @testable import Bridge
 
 struct BeltTelemetryTests {
-    let topics = TopicMap(gateway: "gw")
-
     private func decode(_ uuid: String, _ bytes: [UInt8]) throws -> BeltNotification {
         try BeltNotification.decode(characteristic: uuid, bytes: bytes)
     }
@@ -17,77 +15,60 @@ struct BeltTelemetryTests {
         ([0x02, 0x67, 0x01], "359"),
     ])
     func orientationBecomesAHeadingInWholeDegrees(heading: [UInt8], expected: String) throws {
-        var telemetry = BeltTelemetry(id: "aabbccddeeff", topics: topics)
+        var telemetry = BeltTelemetry()
         let bytes = heading + [UInt8](repeating: 0, count: 13)
-        let publications = telemetry.publications(for: try decode(BeltGATT.Characteristic.orientation, bytes))
-        #expect(publications.first == Publication(topic: "belt/aabbccddeeff/heading", payload: expected))
-        #expect(publications.last?.topic == "belt/aabbccddeeff/orientation")
-        #expect(publications.last?.payload.contains("\"belt_heading\":\(expected)") == true)
+        let outputs = telemetry.outputs(for: try decode(BeltGATT.Characteristic.orientation, bytes))
+        #expect(outputs.first == .value("heading", expected, qos: 0))
+        guard case .value("orientation", let payload, qos: 0)? = outputs.last else {
+            Issue.record("no orientation value: \(outputs)")
+            return
+        }
+        #expect(payload.contains("\"belt_heading\":\(expected)"))
     }
 
-    @Test func modeIsRetainedStatePublishedOnChangeOnly() throws {
-        var telemetry = BeltTelemetry(id: "id", topics: topics)
+    @Test func modeIsStateSaidOnChangeOnly() throws {
+        var telemetry = BeltTelemetry()
         let keepAliveApp = try decode(BeltGATT.Characteristic.keepAlive, [0x01, 0x03])
-        #expect(telemetry.publications(for: keepAliveApp) == [.state("belt/id/mode", "app")])
-        #expect(telemetry.publications(for: keepAliveApp) == [])
+        #expect(telemetry.outputs(for: keepAliveApp) == [.state("mode", "app")])
+        #expect(telemetry.outputs(for: keepAliveApp) == [])
+        #expect(telemetry.mode == .app)
         let parameterWait = try decode(BeltGATT.Characteristic.parameterNotification, [0x01, 0x01, 0x01])
-        #expect(telemetry.publications(for: parameterWait) == [.state("belt/id/mode", "wait")])
-        telemetry.reset()
-        #expect(telemetry.publications(for: parameterWait) == [.state("belt/id/mode", "wait")])
+        #expect(telemetry.outputs(for: parameterWait) == [.state("mode", "wait")])
     }
 
     @Test func batteryIsRetainedJSONWithLevelAndPower() throws {
-        var telemetry = BeltTelemetry(id: "id", topics: topics)
+        var telemetry = BeltTelemetry()
         // charging, 0x4B80 / 256 = 75.5 %
         let battery = try decode(
             BeltGATT.Characteristic.batteryStatus, [0x02, 0x80, 0x4B, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00])
         #expect(
-            telemetry.publications(for: battery) == [
-                .state("belt/id/battery", #"{"level":75.5,"power":"charging","time_to_full_s":0}"#)
+            telemetry.outputs(for: battery) == [
+                .state("battery", #"{"level":75.5,"power":"charging","time_to_full_s":0}"#)
             ])
-        #expect(telemetry.publications(for: battery) == [], "unchanged state is not sent again")
     }
 }
 
 extension BeltTelemetryTests {
     @Test func buttonPressesAreEventsAndMayChangeTheMode() throws {
-        var telemetry = BeltTelemetry(id: "id", topics: topics)
+        var telemetry = BeltTelemetry()
         // compass, long press (code 3), wait → compass
         let press = try decode(BeltGATT.Characteristic.buttonPress, [0x03, 0x03, 0x00, 0x01, 0x02])
         #expect(
-            telemetry.publications(for: press) == [
-                Publication(
-                    topic: "belt/id/button",
-                    payload: #"{"button":"compass","mode":"compass","press":"long","previous_mode":"wait"}"#, qos: 1),
-                .state("belt/id/mode", "compass"),
+            telemetry.outputs(for: press) == [
+                .value(
+                    "button", #"{"button":"compass","mode":"compass","press":"long","previous_mode":"wait"}"#, qos: 1),
+                .state("mode", "compass"),
             ])
     }
 
     @Test func settingsAreRetainedState() throws {
-        var telemetry = BeltTelemetry(id: "id", topics: topics)
+        var telemetry = BeltTelemetry()
         let fe06 = BeltGATT.Characteristic.parameterNotification
+        #expect(telemetry.outputs(for: try decode(fe06, [0x01, 0x02, 0x32])) == [.state("intensity", "50")])
+        #expect(telemetry.outputs(for: try decode(fe06, [0x10, 0x01, 0x2D, 0x00])) == [.state("heading_offset", "45")])
         #expect(
-            telemetry.publications(for: try decode(fe06, [0x01, 0x02, 0x32])) == [.state("belt/id/intensity", "50")])
-        #expect(
-            telemetry.publications(for: try decode(fe06, [0x10, 0x01, 0x2D, 0x00])) == [
-                .state("belt/id/heading_offset", "45")
-            ])
-        #expect(
-            telemetry.publications(for: try decode(fe06, [0x10, 0x03, 0x02]))
-                == [.state("belt/id/compass_accuracy_signal", #"{"app_mode":true,"compass_mode":false}"#)])
-        let info = telemetry.info(
-            [
-                "address": .string("00:11:22:33:44:51"), "family": .string("belt"), "gateway": .string("gw"),
-                "name": .string("naviGuertel-SIM"),
-            ],
-            firmware: BeltFirmwareInfo(version: 52))
-        #expect(
-            info == [
-                .state(
-                    "belt/id/info",
-                    #"{"address":"00:11:22:33:44:51","family":"belt","firmware":52,"gateway":"gw","name":"naviGuertel-SIM"}"#
-                )
-            ])
+            telemetry.outputs(for: try decode(fe06, [0x10, 0x03, 0x02]))
+                == [.state("compass_accuracy_signal", #"{"app_mode":true,"compass_mode":false}"#)])
     }
 }
 
@@ -148,7 +129,7 @@ struct BeltOrientationPayloadTests {
                 gyroscopeStatus: Int8.random(in: .min ... .max, using: &random),
                 fusionStatus: Int8.random(in: .min ... .max, using: &random),
                 isInaccurate: Bool.random(using: &random))
-            #expect(BeltOrientationTopics.orientationPayload(value) == BeltTelemetry.orientationJSON(value).text)
+            #expect(BeltTelemetry.orientationPayload(value) == BeltTelemetry.orientationJSON(value).text)
         }
     }
 }

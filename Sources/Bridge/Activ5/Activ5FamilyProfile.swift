@@ -17,7 +17,7 @@ struct Activ5FamilyProfile: FamilyProfile {
 
     var reconnects: Bool { options.reconnect }
     var initialStreamState: Activ5Telemetry { Activ5Telemetry(thresholds: options.squeeze) }
-    var initialMemory: Memory { Memory() }
+    func initialMemory(for id: String) -> Memory { Memory() }
 
     /// Seconds on one clock for every device: the squeeze detector only takes differences.
     private static let origin = ContinuousClock.now

@@ -16,8 +16,8 @@ struct BeltDriver: CommandedFamily {
         try BeltCommandParser.parse(command: name, payload: payload)
     }
 
-    func session(for device: BlueZDevice, context: SessionContext) -> BeltSession {
-        BeltSession(device: device, context: context, navigations: navigations)
+    func session(for device: BlueZDevice, context: SessionContext) -> ProfileSession<BeltFamilyProfile> {
+        ProfileSession(device: device, context: context, profile: BeltFamilyProfile(navigations: navigations))
     }
 
     /// Navigation for a belt this gateway has served and that has no session now (BlueZ forgot it): kept,

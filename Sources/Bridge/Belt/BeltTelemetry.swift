@@ -1,60 +1,56 @@
 import Peripherals
 
-/// Turns belt notifications into publications. Pure; remembers only what it needs to publish state
-/// when it changes (the keep-alive repeats the mode every few seconds).
-public struct BeltTelemetry: Sendable {
-    public let id: String
-    public let topics: TopicMap
-    public private(set) var mode: BeltMode?
-    /// What was last published on each retained leaf.
-    private var retained: RetainedLeaves
-    let orientationTopics: BeltOrientationTopics
+/// What a belt's notifications say, by leaf of its topics. Pure; remembers only the mode, which navigation, the
+/// vibrations outside app mode and the power-off on standby need (the engine sends retained state only when it
+/// changes: the keep-alive repeats the mode every few seconds).
+struct BeltTelemetry: Sendable {
+    private(set) var mode: BeltMode?
 
-    public init(id: String, topics: TopicMap) {
-        self.id = id
-        self.topics = topics
-        retained = RetainedLeaves(.belt, id: id, topics: topics)
-        orientationTopics = BeltOrientationTopics(id: id, topics: topics)
-    }
-
-    private func topic(_ leaf: String) -> String { topics.device(.belt, id, leaf) }
-
-    public mutating func publications(for notification: BeltNotification) -> [Publication] {
+    mutating func outputs(for notification: BeltNotification) -> [LeafOutput] {
         switch notification {
         case .orientation(let orientation):
-            return orientationTopics.publications(for: orientation)
+            return Self.orientation(orientation)
         case .keepAlive(let mode), .parameter(.mode(let mode)):
             return modeChanged(to: mode)
         case .button(let event):
-            let press = Publication(
-                topic: topic("button"),
-                payload: JSONValue.object([
-                    "button": .string(event.button.name), "press": .string(event.isLongPress ? "long" : "short"),
-                    "previous_mode": .string(event.previousMode.name), "mode": .string(event.newMode.name),
-                ]).text, qos: 1)
-            return [press] + modeChanged(to: event.newMode)
+            let press = JSONValue.object([
+                "button": .string(event.button.name), "press": .string(event.isLongPress ? "long" : "short"),
+                "previous_mode": .string(event.previousMode.name), "mode": .string(event.newMode.name),
+            ])
+            return [.value("button", press.text, qos: 1)] + modeChanged(to: event.newMode)
         case .battery(let status):
-            return retained.changed("battery", Self.batteryJSON(status).text)
+            return [.state("battery", Self.batteryJSON(status).text)]
         case .parameter(.defaultIntensity(let intensity)), .parameter(.advancedDefaultIntensity(let intensity)):
-            return retained.changed("intensity", String(intensity))
+            return [.state("intensity", String(intensity))]
         case .parameter(.headingOffset(let degrees)), .parameter(.advancedHeadingOffset(let degrees)):
-            return retained.changed("heading_offset", String(degrees))
+            return [.state("heading_offset", String(degrees))]
         case .parameter(.accuracySignal(let state)):
-            return retained.changed(
-                "compass_accuracy_signal",
-                JSONValue.object([
-                    "compass_mode": .bool(state.contains(.compassMode)), "app_mode": .bool(state.contains(.appMode)),
-                ]).text)
+            let signal = JSONValue.object([
+                "compass_mode": .bool(state.contains(.compassMode)), "app_mode": .bool(state.contains(.appMode)),
+            ])
+            return [.state("compass_accuracy_signal", signal.text)]
         case .parameter, .firmware:
             return []
         }
     }
 
-    /// The retained `info` (every device's `members`) once the handshake knows the firmware.
-    public mutating func info(_ members: [String: JSONValue], firmware: BeltFirmwareInfo?) -> [Publication] {
-        var members = members
-        if let firmware { members["firmware"] = .number(Double(firmware.version)) }
-        return retained.changed("info", JSONValue.object(members).text)
+    /// `belt/<id>/heading` (0–359) and `belt/<id>/orientation`: the belt's stream, up to hundreds a second.
+    static func orientation(_ value: BeltOrientation) -> [LeafOutput] {
+        [
+            .value("heading", String(wholeDegrees(value.beltHeading)), qos: 0),
+            .value("orientation", orientationPayload(value), qos: 0),
+        ]
+    }
+
+    /// `orientationJSON(value).text`, byte for byte (members in key order, whole numbers), written straight: it goes
+    /// out with every value of the stream, and a dictionary built, sorted and quoted for each would cost more than
+    /// the rest of the value's path.
+    static func orientationPayload(_ value: BeltOrientation) -> String {
+        "{\"accelerometer_status\":\(value.accelerometerStatus),\"accuracy\":\(value.accuracy)"
+            + ",\"belt_heading\":\(wholeDegrees(value.beltHeading)),\"box_heading\":\(wholeDegrees(value.boxHeading))"
+            + ",\"box_pitch\":\(value.boxPitch),\"box_roll\":\(value.boxRoll),\"fusion_status\":\(value.fusionStatus)"
+            + ",\"gyroscope_status\":\(value.gyroscopeStatus),\"inaccurate\":\(value.isInaccurate)"
+            + ",\"magnetometer_status\":\(value.magnetometerStatus)}"
     }
 
     static func orientationJSON(_ orientation: BeltOrientation) -> JSONValue {
@@ -86,16 +82,10 @@ public struct BeltTelemetry: Sendable {
         return .object(members)
     }
 
-    /// Forgets remembered state, so the next values are published again (after a reconnect).
-    public mutating func reset() {
-        mode = nil
-        retained.forgetAll()
-    }
-
-    private mutating func modeChanged(to newMode: BeltMode) -> [Publication] {
+    private mutating func modeChanged(to newMode: BeltMode) -> [LeafOutput] {
         guard newMode != mode else { return [] }
         mode = newMode
-        return [.state(topic("mode"), newMode.name)]
+        return [.state("mode", newMode.name)]
     }
 
     /// Headings are signed on the wire; publish them as 0–359.

@@ -21,7 +21,7 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
         lane = TelemetryLane(
             core: core,
             state: EngineState(
-                stream: profile.initialStreamState, memory: profile.initialMemory,
+                stream: profile.initialStreamState, memory: profile.initialMemory(for: core.id),
                 retained: RetainedLeaves(Profile.family, id: core.id, topics: core.topics)))
     }
 
@@ -90,9 +90,11 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
             let core = core
             values = try await core.link.notifications(
                 of: stream.characteristic, in: stream.service,
-                lane: lane.lane(for: stream.characteristic) { state, bytes in
-                    try stream.reduce(&state.stream, bytes).map { state.publications($0, topics: core) }
-                })
+                lane: stream.isControl
+                    ? nil
+                    : lane.lane(for: stream.characteristic) { state, bytes in
+                        try stream.reduce(&state.stream, bytes).map { state.publications($0, topics: core) }
+                    })
         } catch  where stream.isOptional {
             core.logger.debug("optional stream \(stream.characteristic) not subscribed: \(error)")
             return
@@ -110,16 +112,18 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
     }
 
     /// A value the lane did not take, or one read: through the stream's reducer, counted and logged when malformed;
-    /// one that is not the stream's goes to the profile's `heard` and then to the answer waiters.
+    /// one that is not the stream's, or any of a control stream, goes to the profile's `heard` and then to the answer
+    /// waiters; a control stream's to the profile's `react` last.
     private func received(_ bytes: [UInt8], on stream: ProfileStream<Profile.StreamState>) {
         core.countNotification()
         let (core, profile) = (core, profile)
         let reduced = lane.withState { state in
             Result { () throws -> [Publication]? in
-                guard let leaves = try stream.reduce(&state.stream, bytes) else {
+                let leaves = try stream.reduce(&state.stream, bytes)
+                if leaves == nil || stream.isControl {
                     profile.heard(bytes, from: stream.characteristic, in: &state.stream)
-                    return nil
                 }
+                guard let leaves else { return nil }
                 let made = state.publications(leaves, topics: core)
                 // While connecting, what a value says waits with the handshake's state.
                 guard state.held == nil else {
@@ -130,11 +134,17 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
             }
         }
         switch reduced {
-        case .success(let publications?): core.publish(publications)
-        case .success(nil): answers.withLock { $0.deliver((stream.characteristic, bytes)) }
+        case .success(let publications):
+            if let publications { core.publish(publications) }
+            guard publications == nil || stream.isControl else { return }
+            answers.withLock { $0.deliver((stream.characteristic, bytes)) }
+            if stream.isControl { profile.react(to: bytes, from: stream.characteristic, on: self) }
         case .failure(let error): core.countMalformed(bytes, from: stream.characteristic, error)
         }
     }
+
+    /// Whether the profile's stream on `characteristic` is subscribed now.
+    func isSubscribed(_ characteristic: String) -> Bool { core.connection.isRunning(characteristic) }
 
     // MARK: Answers
 
@@ -167,6 +177,15 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
 
     func cancelRepeating(_ key: String) { core.connection.cancel(key) }
 
+    /// Runs `body` beside the caller in the connection's scope (a write that must not wait behind it); under `key`,
+    /// in place of the work running under it.
+    func spawn(_ key: String? = nil, _ body: @escaping @Sendable (ConnectedDevice) async -> Void) {
+        core.connection.spawn(key) { [weak self] in
+            guard let self else { return }
+            await body(self)
+        }
+    }
+
     // MARK: Publishing and state
 
     func publish(_ outputs: [LeafOutput]) {
@@ -175,6 +194,18 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
 
     /// Retained state on `leaf`, sent when it changed.
     func state(_ leaf: String, _ payload: String) { publish([.state(leaf, payload)]) }
+
+    /// Retained state on `leaf`, sent even when this session said the same before: what a new link must say whatever
+    /// other gateways said meanwhile (a belt's navigation).
+    func restate(_ leaf: String, _ payload: String) {
+        emit { [core] state in
+            state.retained.forget([leaf])
+            return state.publications([.state(leaf, payload)], topics: core)
+        }
+    }
+
+    /// Whether the session is connected (its handshake done): what a profile does only then.
+    var isConnected: Bool { lane.withState { $0.connected } }
 
     /// The device's retained `info`: what every device's holds (`SessionCore.infoMembers`) and `members`.
     func describe(_ members: [String: JSONValue]) {
@@ -206,11 +237,12 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
     /// the session still refuses commands.
     func hold() { lane.withState { $0.held = $0.held ?? [] } }
 
-    /// Publishes what was held, in order, and stops holding.
-    func release() {
+    /// Publishes what was held, in order, and stops holding; `connected` when the session is about to say so.
+    func release(connected: Bool = false) {
         core.publish(
             lane.withState { state in
                 defer { state.held = nil }
+                state.connected = connected
                 return state.held ?? []
             })
     }
@@ -221,8 +253,10 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
     }
 
     /// Runs `body` on the session's memory, under the lane's lock.
-    func withMemory<Result: Sendable>(_ body: (inout Profile.Memory) -> Result) -> Result {
-        lane.withState { body(&$0.memory) }
+    func withMemory<Value: Sendable, Failure: Error>(_ body: (inout Profile.Memory) throws(Failure) -> Value)
+        throws(Failure) -> Value
+    {
+        try lane.withState { state in Result { () throws(Failure) -> Value in try body(&state.memory) } }.get()
     }
 
     /// Decodes a value read (not notified): malformed bytes are counted and logged, and give nil.

@@ -6,6 +6,8 @@ struct EngineState<Profile: FamilyProfile>: Sendable {
     var retained: RetainedLeaves
     /// What the profile published while the session was connecting, held until it is connected (or failed).
     var held: [Publication]?
+    /// Whether the session is connected (its handshake done), for what a profile does only then.
+    var connected = false
 
     init(stream: Profile.StreamState, memory: Profile.Memory, retained: RetainedLeaves) {
         self.stream = stream

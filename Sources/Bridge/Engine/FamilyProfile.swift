@@ -25,8 +25,8 @@ protocol FamilyProfile: Sendable {
     var subscribesBeforeHandshake: Bool { get }
     /// The stream state a connection starts with.
     var initialStreamState: StreamState { get }
-    /// The memory a session starts with.
-    var initialMemory: Memory { get }
+    /// The memory the session of device `id` starts with (a belt's navigation, kept by its driver).
+    func initialMemory(for id: String) -> Memory
     /// The streams, subscribed in this order (those `atStart`) around the handshake; the others when the profile
     /// asks (`ConnectedDevice.subscribe`).
     var streams: [ProfileStream<StreamState>] { get }
@@ -44,13 +44,24 @@ protocol FamilyProfile: Sendable {
     /// A value no stream took (an answer), under the lane's lock, before the answer waiters see it (a handshake's
     /// progress). Nothing by default.
     func heard(_ bytes: [UInt8], from characteristic: String, in state: inout StreamState)
+    /// A value of a control stream (`ProfileStream.isControl`), once its reducer has published what it says and the
+    /// answer waiters have seen it: what the device's word makes the profile do (answer a keep-alive, follow a
+    /// mode), beside the stream (`ConnectedDevice.spawn`). Nothing by default.
+    func react(to bytes: [UInt8], from characteristic: String, on device: ConnectedDevice<Self>)
     /// The link ended (its tasks have): what the stream state says of it before it starts over (a practice cut
     /// short ends in its summary). Nothing by default.
     func linkEnded(_ state: inout StreamState) -> [LeafOutput]
+    /// The link ended: what the memory keeps of it, and where it is kept beyond the session (a belt's navigation,
+    /// in its driver's store). Nothing by default.
+    func linkEnded(remembering memory: inout Memory, for id: String)
     /// Executes a command the family's parser made (only while connected; `name` as it came, for messages);
     /// returns what its reply adds.
     func execute(_ command: Command, name: String, on device: ConnectedDevice<Self>) async throws(CommandError)
         -> [String: JSONValue]
+    /// A command while the device is not connected: its reply when the profile takes it anyway (navigation a belt
+    /// applies when it comes back), nil when it needs the device (by default: `not_connected`).
+    func executeWhileAway(_ command: Command, name: String, on device: ConnectedDevice<Self>) throws(CommandError)
+        -> [String: JSONValue]?
 }
 
 extension FamilyProfile {
@@ -64,11 +75,16 @@ extension FamilyProfile {
     func streamsAreLive(_ device: ConnectedDevice<Self>) {}
     func connected(_ device: ConnectedDevice<Self>) async {}
     func heard(_ bytes: [UInt8], from characteristic: String, in state: inout StreamState) {}
+    func react(to bytes: [UInt8], from characteristic: String, on device: ConnectedDevice<Self>) {}
     func linkEnded(_ state: inout StreamState) -> [LeafOutput] { [] }
+    func linkEnded(remembering memory: inout Memory, for id: String) {}
+    func executeWhileAway(_ command: Command, name: String, on device: ConnectedDevice<Self>) throws(CommandError)
+        -> [String: JSONValue]?
+    { nil }
 }
 
 extension FamilyProfile where Memory == Void {
-    var initialMemory: Void { () }
+    func initialMemory(for id: String) {}
 }
 
 extension FamilyProfile where Command == Never {
@@ -97,6 +113,10 @@ struct ProfileStream<State: Sendable>: Sendable {
     /// Read once before subscribing, the value taken as a notification (a battery level known before the first
     /// change), when the characteristic answers reads.
     var readFirst = false
+    /// A stream of the device's word rather than of measurements (a belt's keep-alives, modes and answers): every
+    /// value comes to the connection's task in order (never taken on the receiving thread), and after its reducer
+    /// it goes to `FamilyProfile.heard`, the answer waiters and `FamilyProfile.react` as well.
+    var isControl = false
     /// The pure reducer: one value and the stream state to what to publish; nil for a value that is not the stream's
     /// (an answer: it goes to `FamilyProfile.heard` and the answer waiters); throws for bytes that do not decode
     /// (counted and logged by the engine, nothing published).

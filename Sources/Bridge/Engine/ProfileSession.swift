@@ -35,13 +35,13 @@ actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
         }
         switch outcome {
         case .silent(let reason):
-            device.release()
+            device.release(connected: true)
             setState(.connected)
             core.logger.warning("connected without streams: \(reason)")
         case .streaming:
             device.lane.goLive()
             profile.streamsAreLive(device)
-            device.release()
+            device.release(connected: true)
             setState(.connected)
             await profile.connected(device)
             for timer in profile.timers { device.repeating(timer.key, every: timer.interval, timer.action) }
@@ -65,7 +65,7 @@ actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
     }
 
     /// The link ended and every task of it has: the stream state says what it must of that and starts over, and the
-    /// live leaves are forgotten. The memory stays.
+    /// live leaves are forgotten. The memory stays, with what the profile keeps of the link.
     func tearDown() async {
         device.cancelAnswers()
         let (initial, liveLeaves, profile, core) = (profile.initialStreamState, core.liveStateLeaves, profile, core)
@@ -73,6 +73,8 @@ actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
         device.lane.stop { state in
             state.stream = initial
             state.retained.forget(liveLeaves)
+            state.connected = false
+            profile.linkEnded(remembering: &state.memory, for: core.id)
         }
         setState(.disconnected)
     }
@@ -81,6 +83,7 @@ actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
 
     func execute(_ command: Profile.Command, name: String) async throws(CommandError) -> [String: JSONValue] {
         guard state == .connected else {
+            if let reply = try profile.executeWhileAway(command, name: name, on: device) { return reply }
             throw CommandError(.notConnected, "\(Profile.family.rawValue) \(id) is \(state.rawValue)")
         }
         return try await profile.execute(command, name: name, on: device)

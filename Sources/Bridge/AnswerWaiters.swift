@@ -39,28 +39,8 @@ struct AnswerWaiters<Message: Sendable> {
     }
 }
 
-/// A session whose writes can wait for the device's answer in a notification.
-protocol AwaitsAnswers: Actor {
-    associatedtype Message: Sendable
-    var answers: AnswerWaiters<Message> { get set }
-}
-
-extension AwaitsAnswers {
-    /// Sends, then waits up to `timeout` (counted from before the send) for a message that `matches`;
-    /// true when it came. A failed send throws.
-    func send(
-        _ send: @escaping @Sendable () async throws -> Void, awaiting matches: @escaping @Sendable (Message) -> Bool,
-        timeout: Duration
-    ) async throws -> Bool {
-        let outcome = FirstAnswer<AcknowledgementOutcome>()
-        let key = answers.register(matches, outcome)
-        defer { answers.remove(key) }
-        return try await outcome.awaitAnswer(after: send, timeout: timeout)
-    }
-}
-
 extension FirstAnswer where Value == AcknowledgementOutcome {
-    /// The wait of a registered answer waiter (`AwaitsAnswers.send`, `ConnectedDevice.request`): sends, then waits up
+    /// The wait of a registered answer waiter (`ConnectedDevice.request`): sends, then waits up
     /// to `timeout`, counted from before the send; true when the answer came. A failed send throws.
     func awaitAnswer(after send: @Sendable () async throws -> Void, timeout: Duration) async throws -> Bool {
         let timer = answer(.timedOut, at: .now + timeout)
