@@ -166,7 +166,9 @@ public final class TestWorld: Sendable {
         standardInput: Bool = false
     ) throws -> ManagedProcess {
         let logFile = Self.keptLogs.map { folder in
-            "\(folder)/\(kind)-\(ObjectIdentifier(self).hashValue & 0xffff)-\(name ?? URL(fileURLWithPath: executable).lastPathComponent).log"
+            Self.unusedPath(
+                "\(folder)/\(kind)-\(ObjectIdentifier(self).hashValue & 0xffff)-\(name ?? URL(fileURLWithPath: executable).lastPathComponent)"
+            )
         }
         let stateDirectory = [
             "GATT2MQTT_STATE_DIRECTORY": "\(stateFolder)/\(name ?? URL(fileURLWithPath: executable).lastPathComponent)"
@@ -177,6 +179,18 @@ public final class TestWorld: Sendable {
             logFile: logFile, standardInput: standardInput)
         children.withLock { $0.append(process) }
         return process
+    }
+
+    /// `<base>.log`, or `<base>-2.log`, `-3`… when a process of the same name ran before (a simulator started again
+    /// after its first was killed): each keeps its own log.
+    private static func unusedPath(_ base: String) -> String {
+        var path = base + ".log"
+        var number = 2
+        while FileManager.default.fileExists(atPath: path) {
+            path = "\(base)-\(number).log"
+            number += 1
+        }
+        return path
     }
 
     /// With `GATT2MQTT_KEEP_LOGS=FOLDER`, every child's output is also written there, one file a child, for
