@@ -24,6 +24,8 @@ struct HeartRateSimCommand: AsyncParsableCommand {
     /// The measurement period's bounds: a central's notification gap at the low end, a strap that still looks alive
     /// at the high end.
     static let acceptedIntervalMilliseconds = 10...60_000
+    /// With `--sequence-bpm`, for the benchmark's rates (200 a second and more).
+    static let acceptedSequenceIntervalMilliseconds = 1...60_000
 
     @OptionGroup var global: GlobalOptions
 
@@ -35,8 +37,19 @@ struct HeartRateSimCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("interval-ms"),
-        help: "Period of the measurement notifications while 2A37 is subscribed, in milliseconds (10-60000).")
+        help: """
+            Period of the measurement notifications while 2A37 is subscribed, in milliseconds (10-60000; \
+            1-60000 with --sequence-bpm).
+            """)
     var intervalMilliseconds = 1000
+
+    @Flag(
+        name: .customLong("sequence-bpm"),
+        help: """
+            Measurements the benchmark can tell apart: the n-th since 2A37 was subscribed reports \
+            ((n - 1) mod 221) + 30 bpm (30, 31, ... 250, then 30 again), whatever --bpm and 'bpm' say.
+            """)
+    var sequenceBeatsPerMinute = false
 
     @Option(
         help: """
@@ -69,7 +82,8 @@ struct HeartRateSimCommand: AsyncParsableCommand {
         guard rates.contains(bpm) else {
             throw ValidationError("--bpm must be \(rates.lowerBound)-\(rates.upperBound)")
         }
-        let intervals = Self.acceptedIntervalMilliseconds
+        let intervals =
+            sequenceBeatsPerMinute ? Self.acceptedSequenceIntervalMilliseconds : Self.acceptedIntervalMilliseconds
         guard intervals.contains(intervalMilliseconds) else {
             throw ValidationError("--interval-ms must be \(intervals.lowerBound)-\(intervals.upperBound)")
         }
@@ -83,7 +97,8 @@ struct HeartRateSimCommand: AsyncParsableCommand {
         let settings = HeartRateSimulatorSettings(
             schedule: HeartRateBeatSchedule(
                 beatsPerMinute: bpm, detectsContact: !noContact, reportsEnergy: !noEnergy, reportsRRIntervals: !noRR),
-            interval: .milliseconds(intervalMilliseconds), location: location.location, batteryPercent: battery)
+            interval: .milliseconds(intervalMilliseconds), location: location.location, batteryPercent: battery,
+            sequenceBeatsPerMinute: sequenceBeatsPerMinute)
 
         // The registrar gives the adapter this name as its alias before it registers the advertisement, as for
         // every family, so that the GAP Device Name a central reads after connecting matches the advertisement.

@@ -13,6 +13,8 @@ struct HeartRateSimulatorSettings: Sendable {
     var location: HeartRateBodySensorLocation = .chest
     /// Battery level at start, percent.
     var batteryPercent = 90
+    /// `--sequence-bpm`: each measurement of the timer reports the next rate of `HeartRateBpmSequence`.
+    var sequenceBeatsPerMinute = false
 }
 
 /// The behaviour of a Heart Rate Service sensor behind `GattApplication`: measurements on 2A37 every interval
@@ -29,6 +31,8 @@ actor HeartRateSimulator: SimulatedPeripheral {
     private let logger: Logger
     /// The measurement notifications, while 2A37 is subscribed.
     private var timer: Task<Void, Never>?
+    /// With `--sequence-bpm`, the rates the timer's measurements report.
+    private var sequence = HeartRateBpmSequence()
 
     init(
         settings: HeartRateSimulatorSettings, application: GattApplication, advertisement: LEAdvertisement,
@@ -151,6 +155,7 @@ actor HeartRateSimulator: SimulatedPeripheral {
     /// Notifies a measurement every `settings.interval`, by deadline, from one interval after the subscription.
     private func startTimer() {
         stopTimer()
+        sequence.restart()
         let period = settings.interval
         timer = RepeatingTimer.start(
             period: { [weak self] in self.map { _ in period } }, tick: { [weak self] in await self?.tick() })
@@ -162,6 +167,7 @@ actor HeartRateSimulator: SimulatedPeripheral {
     }
 
     private func tick() {
+        if settings.sequenceBeatsPerMinute { schedule.beatsPerMinute = sequence.beatsPerMinute() }
         send(schedule.measurement())
     }
 
