@@ -16,11 +16,13 @@ bridge publishes under relay/<id>/ instead of <family>/<id>/ (--family, default 
 - grip: subscribe to the event characteristic of the built-in (HYPOTHETICAL) profile and publish the
   SDK event name on relay/<id>/event (QoS 1). The relay does not pair: start the grip simulator with
   --no-pairing.
+- hr: subscribe to the Heart Rate Measurement (2A37) and publish the rate in beats per minute on
+  relay/<id>/bpm (QoS 0).
 
 It prints "relay: streaming N" once every device streams, and on SIGTERM unsubscribes, disconnects
 and exits 0.
 
-Usage: bench_peer.py --port 1883 [--family a5|belt|cpr|grip] [--period-ms 5] 00:11:22:33:44:51 [...]
+Usage: bench_peer.py --port 1883 [--family a5|belt|cpr|grip|hr] [--period-ms 5] 00:11:22:33:44:51 [...]
 Runs against whatever BlueZ DBUS_SYSTEM_BUS_ADDRESS names (BlueZoo in the benchmark).
 """
 
@@ -52,6 +54,8 @@ GRIP_EVENTS = [
     "zoomLeverHoldRight", "zoomLeverLeft", "zoomLeverRight", "zoomLeverNeutral",
 ]
 
+HR_MEASUREMENT = "00002a37-0000-1000-8000-00805f9b34fb"  # Peripherals/HeartRate/HeartRateGATT
+
 
 def force_text(data):
     """Activ5ForceScale: int16 LE counts in newtons, two decimals."""
@@ -77,12 +81,20 @@ def event_text(data):
     return GRIP_EVENTS[data[0] - 1] if len(data) == 1 and 1 <= data[0] <= len(GRIP_EVENTS) else None
 
 
+def bpm_text(data):
+    """HeartRateLeaves: the rate after the flags byte, a uint16 LE when flags bit 0 is set, else a uint8."""
+    if len(data) < 2 or (data[0] & 1 and len(data) < 3):
+        return None
+    return str(struct.unpack_from("<H", data, 1)[0] if data[0] & 1 else data[1])
+
+
 # Per family: the characteristic streamed, the relay/<id>/<leaf> published, its QoS and the decoder.
 FAMILIES = {
     "a5": (FORCE, "force", 0, force_text),
     "belt": (BELT_ORIENTATION, "heading", 0, heading_text),
     "cpr": (CPR_DEPTH, "peak", 1, peak_text),
     "grip": (GRIP_EVENT, "event", 1, event_text),
+    "hr": (HR_MEASUREMENT, "bpm", 0, bpm_text),
 }
 
 
@@ -96,7 +108,7 @@ async def main():
     parser.add_argument("--family", choices=sorted(FAMILIES), default="a5")
     parser.add_argument("--period-ms", type=int,
                         help=f"a5: F0FA sample period (default {A5_DEFAULT_PERIOD_MS}); belt: orientation period "
-                        "written once (default: none written); cpr, grip: unused (the simulator sets the rate)")
+                        "written once (default: none written); cpr, grip, hr: unused (the simulator sets the rate)")
     parser.add_argument("--acquire-notify", action="store_true",
                         help="AcquireNotify where the characteristic offers it (bleak's use_start_notify=False)")
     parser.add_argument("addresses", nargs="+")

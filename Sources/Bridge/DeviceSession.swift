@@ -39,6 +39,8 @@ protocol FamilyDriver: Sendable {
     static var family: DeviceFamily { get }
     /// The family's section of the configuration (`<Family>Settings.swift` in its folder); nil for none.
     static var settings: (any FamilySettings.Type)? { get }
+    /// The family's main stream as the benchmark drives it (`<Family>Stream.swift` in its folder).
+    static var stream: FamilyStream { get }
     /// The driver the gateway runs, with its family's settings.
     init(configuration: BridgeConfiguration)
     func matches(_ device: BlueZDevice) -> Bool

@@ -44,9 +44,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Families whose main stream runs through the floor relay, gatt2mqtt and the Python relay: belt, a5, cpr, grip, comma-separated, or none (BlueZoo only)."
+            "Families whose main stream runs through the floor relay, gatt2mqtt and the Python relay: \(BenchFamily.names), comma-separated, or none (BlueZoo only)."
     )
-    var families = "belt,a5,cpr,grip"
+    var families = BenchFamily.allValueStrings.joined(separator: ",")
 
     @Option(help: "Devices in each family row.")
     var familyDevices = 10
@@ -189,7 +189,7 @@ struct BenchCommand: AsyncParsableCommand {
             ? []
             : families.split(separator: ",").map { name in
                 guard let family = BenchFamily(rawValue: String(name)) else {
-                    throw ValidationError("--families: belt, a5, cpr, grip or none, not '\(name)'")
+                    throw ValidationError("--families: \(BenchFamily.names) or none, not '\(name)'")
                 }
                 return family
             }

@@ -4,7 +4,7 @@ import Locks
 import MQTT
 
 /// The benchmark's subscriber: one MQTT client that takes the time of every message as it is handed
-/// over. Stream values (`<prefix>/<id>/<leaf>`, the leaves of `BenchFamily`: force, heading, peak, event)
+/// over. Stream values (`<prefix>/<id>/<leaf>`, the leaves of `BenchFamily`: each family's stream leaf)
 /// are turned back into their sequence at once; other messages are kept whole for the waits of the run
 /// (device state, replies, gateway status).
 final class BrokerWatcher: Sendable {
@@ -139,18 +139,5 @@ final class BrokerWatcher: Sendable {
         consumer.cancel()
         await sender.stop()
         await client.stop()
-    }
-}
-
-/// The force payload carries the sequence: the simulator sends raw counts 1, 2, 3, … and every relay
-/// publishes `raw × 0.27156315909` newtons with two decimals, which maps back to one raw value.
-enum ForceSequence {
-    static let newtonsPerCount = 0.27156315909
-
-    static func payload(sequence: Int16) -> String { String(format: "%.2f", Double(sequence) * newtonsPerCount) }
-
-    static func sequence(fromPayload text: String) -> Int16? {
-        guard let newtons = Double(text) else { return nil }
-        return Int16(exactly: (newtons / newtonsPerCount).rounded())
     }
 }

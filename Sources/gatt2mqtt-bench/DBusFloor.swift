@@ -35,7 +35,7 @@ final class DBusFloor: Sendable {
     /// Acquired sockets by device address.
     private let sockets = Mutex<[String: Int32]>([:])
 
-    init(address: String, acquireNotify: Bool, family: BenchFamily = .a5, deliver: Deliver? = nil) throws {
+    init(address: String, acquireNotify: Bool, family: BenchFamily = .activ5, deliver: Deliver? = nil) throws {
         connection = try DBusConnection(address: address)
         self.acquireNotify = acquireNotify
         self.family = family

@@ -1,8 +1,8 @@
 import Foundation
 import TestSupport
 
-/// Every family's main stream (belt headings, Activ5 force, CPR-band peaks, grip events) through the floor
-/// relay, gatt2mqtt and the Python relay, one after another, with the same virtual devices: the rows that
+/// Every family's main stream (each registered family's `FamilyStream`: belt headings, Activ5 force, CPR-band
+/// peaks, grip events, heart rates) through the floor relay, gatt2mqtt and the Python relay, one after another, with the same virtual devices: the rows that
 /// hold gatt2mqtt's cost per message against the least a central can do and against the relay a user
 /// would otherwise write. No commands run meanwhile (the Activ5 matrix measures those).
 struct FamilyBench {

@@ -26,10 +26,13 @@ struct FloorRelayCommand: AsyncParsableCommand {
     @Option(help: "The broker's port on 127.0.0.1.")
     var port: Int
 
-    @Option(help: "The device family: belt, a5, cpr or grip.")
+    @Option(help: "The device family.")
     var family: BenchFamily
 
-    @Option(help: "The Activ5's sample period to write, in ms (the other families' simulators are given their rate).")
+    @Option(
+        help:
+            "The sample period to write, in ms, for a family whose relays write one (the Activ5); the others' simulators are given their rate."
+    )
     var periodMs: Int16 = 5
 
     @Flag(help: "AcquireNotify where the bus can pass the socket (else StartNotify).")
@@ -91,8 +94,6 @@ struct FloorRelayCommand: AsyncParsableCommand {
         }
     }
 }
-
-extension BenchFamily: ExpressibleByArgument {}
 
 /// True once, on the queue that asks.
 private final class OnceFlag: @unchecked Sendable {

@@ -24,7 +24,7 @@ struct MQTTHop {
         for round in 1...rounds {
             let sequence = Int16(truncatingIfNeeded: (round - 1) % 32767 + 1)
             for id in ids {
-                let payload = ForceSequence.payload(sequence: sequence)
+                let payload = BenchFamily.activ5.stream.payloadOfSequence(Int(sequence)) ?? ""
                 let now = MonotonicClock.nanoseconds()
                 try client.publish(
                     MQTTMessage(topic: "floor/\(id)/force", payload: Array(payload.utf8), qos: .atMostOnce))

@@ -34,7 +34,8 @@ final class ProcessRelay: StreamRelay {
     private let callgrind: Callgrind?
 
     init(
-        _ program: Program, family: BenchFamily = .a5, world: TestWorld, watcher: BrokerWatcher, acquireNotify: Bool,
+        _ program: Program, family: BenchFamily = .activ5, world: TestWorld, watcher: BrokerWatcher,
+        acquireNotify: Bool,
         callgrind: Callgrind? = nil
     ) {
         self.program = program
@@ -112,15 +113,13 @@ final class ProcessRelay: StreamRelay {
         guard online, let first = watcher.messages(on: "gatt2mqtt/bench/status", after: launched).first else {
             throw BenchFailure("gatt2mqtt did not come online:\n\(bridge.outputText.suffix(3000))")
         }
-        // An Activ5 is ready when it says its state (an empty `state` is the start clearing an earlier run's);
-        // the others when connected: their streams start with the connection.
-        let family = family
+        // A device is ready when its family's ready leaf says so (an Activ5's `state`; the others' `connection`:
+        // their streams start with the connection).
+        let (family, stream) = (family, family.stream)
         let stated = { (device: BenchDevice) in
-            family == .a5
-                ? watcher.messages(on: "a5/\(device.id)/state", after: launched).first { !$0.payload.isEmpty }
-                : watcher.messages(on: "\(family.rawValue)/\(device.id)/connection", after: launched).first {
-                    $0.payload == "connected"
-                }
+            watcher.messages(on: "\(family.rawValue)/\(device.id)/\(stream.readyLeaf)", after: launched).first {
+                stream.readyPayload.map($0.payload.elementsEqual) ?? !$0.payload.isEmpty
+            }
         }
         let ready = await poll(timeout: .seconds(30 + devices.count)) { devices.allSatisfy { stated($0) != nil } }
         guard ready else {
@@ -132,9 +131,10 @@ final class ProcessRelay: StreamRelay {
                 firstPublishMilliseconds: Double(first.nanoseconds - launched) / 1e6,
                 devicesReadyMilliseconds: Double(lastReady - launched) / 1e6)
         }
-        for device in devices where family == .a5 {
-            try watcher.publish("a5/\(device.id)/cmd/sample_period", "{\"period_ms\":\(periodMilliseconds)}")
-            try watcher.publish("a5/\(device.id)/cmd/start", "{}")
+        for device in devices {
+            for command in stream.startCommands(periodMilliseconds) {
+                try watcher.publish("\(family.rawValue)/\(device.id)/cmd/\(command.command)", command.payload)
+            }
         }
     }
 
@@ -145,7 +145,7 @@ final class ProcessRelay: StreamRelay {
                 "-u", ProjectPaths.root + "/scripts/bench_peer.py", "--port", "\(world.broker.port)", "--family",
                 family.rawValue,
             ]
-                + (family == .a5 ? ["--period-ms", "\(periodMilliseconds)"] : [])
+                + (family.periodUUID != nil ? ["--period-ms", "\(periodMilliseconds)"] : [])
                 + (acquireNotify ? ["--acquire-notify"] : [])
                 + devices.map(\.address),
             name: "relay-peer")
@@ -183,10 +183,13 @@ final class ProcessRelay: StreamRelay {
 
     func stopStreams(_ devices: [BenchDevice]) async throws {
         switch program {
-        case .gatt2mqtt where family == .a5:
-            for device in devices { try watcher.publish("a5/\(device.id)/cmd/stop", "{}") }
         case .gatt2mqtt:
-            break  // the other families stream while connected: the bridge's exit ends their streams
+            // A family without stop commands streams while connected: the bridge's exit ends its streams.
+            for device in devices {
+                for command in family.stream.stopCommands {
+                    try watcher.publish("\(family.rawValue)/\(device.id)/cmd/\(command.command)", command.payload)
+                }
+            }
         case .pythonPeer, .floorRelay:
             process.withLock { $0 }?.send(SIGTERM)
         }

@@ -5,7 +5,7 @@ import Foundation
 /// let what is under way arrive, then match what the devices logged with what arrived.
 struct StreamPhase {
     /// Whose stream: the Activ5's force for the matrix, each family's in the family rows.
-    var family = BenchFamily.a5
+    var family = BenchFamily.activ5
     var devices: [BenchDevice]
     var rate: Int
     var seconds: Double
