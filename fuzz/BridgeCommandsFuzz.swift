@@ -1,37 +1,60 @@
 // libFuzzer target: an MQTT command payload through CommandPayload(bytes:) and the command parser of
-// its family (BeltCommandParser, Activ5CommandParser, CPRBandCommandParser, GatewayRequest), what the
-// bridge runs on every message on `<family>/<id>/cmd/<name>` and `gatt2mqtt/<gateway>/request/<name>`.
+// its family (every registered family's driver, `FamilyRegistry`, and GatewayRequest), what the bridge
+// runs on every message on `<family>/<id>/cmd/<name>` and `gatt2mqtt/<gateway>/request/<name>`.
 // The parsers are internal, so scripts/fuzz compiles this file into the Bridge module with its sources.
 //
-// Input: byte 0 picks the command (index into `commands` below, modulo its count; BRIDGE in
-// fuzz/tools/make-corpus lists them in the same order, so a new command goes into both); the rest is the
-// payload. Checks: never traps; the reply (with the echoed transaction) prints as JSON that parses
-// back to itself; what a parser accepts is something the device codecs accept: belt writes and
-// navigation sends decode as belt requests, CPR-Band writes as band requests (a range comes back as
-// set), an Activ5 sample period as an F0FA write, a gateway address as AA:BB:CC:DD:EE:FF.
+// Input: byte 0 picks the command (index into `commands` below, modulo its count: the gateway's
+// requests, an unknown command, then each registered family's commands in the registry's order, so a
+// family added at the registry's end moves no seed; BRIDGE in fuzz/tools/make-corpus lists them in the
+// same order for the seeds); the rest is the payload. Checks: never traps; the reply (with the echoed
+// transaction) prints as JSON that parses back to itself; what a parser accepts is something the device
+// codecs accept: belt writes and navigation sends decode as belt requests, CPR-Band writes as band
+// requests (a range comes back as set), an Activ5 sample period as an F0FA write, a gateway address as
+// AA:BB:CC:DD:EE:FF. A family without such a check below is held to the first two.
+import MQTT
 import Peripherals
 
-private enum Family { case belt, activ5, cprBand, gateway }
+private enum Target {
+    case gateway
+    case family(any FamilyDriver)
+}
 
-private let commands: [(Family, String)] =
-    BeltCommandParser.commandNames.map { (.belt, $0) } + Activ5CommandParser.commandNames.map { (.activ5, $0) }
-    + CPRBandCommandParser.commandNames.map { (.cprBand, $0) } + GatewayRequest.names.map { (.gateway, $0) }
-    + [(.belt, "no_such_command")]
+private let drivers: [any FamilyDriver] = FamilyRegistry.drivers.map {
+    $0.init(
+        configuration: BridgeConfiguration(mqtt: MQTTConfiguration(host: "fuzz"), adapters: ["hci0"], gateway: "fuzz"))
+}
+
+private let commands: [(Target, String)] =
+    GatewayRequest.names.map { (.gateway, $0) } + [(.family(drivers[0]), "no_such_command")]
+    + drivers.flatMap { driver in driver.commandExamples.map { (.family(driver), $0.command) } }
+
+/// The families whose accepted commands are checked against their device codecs, by their typed parsers.
+private let codecChecks: [DeviceFamily: @Sendable (String, CommandPayload) throws(CommandError) -> Void] = [
+    .belt: { (name: String, payload: CommandPayload) throws(CommandError) in
+        checkBelt(try BeltCommandParser.parse(command: name, payload: payload))
+    },
+    .a5: { (name: String, payload: CommandPayload) throws(CommandError) in
+        checkActiv5(try Activ5CommandParser.parse(command: name, payload: payload))
+    },
+    .cpr: { (name: String, payload: CommandPayload) throws(CommandError) in
+        checkCPRBand(try CPRBandCommandParser.parse(command: name, payload: payload))
+    },
+]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     guard let selector = input.first else { return 0 }
-    let (family, name) = commands[Int(selector) % commands.count]
+    let (target, name) = commands[Int(selector) % commands.count]
     guard let payload = try? CommandPayload(bytes: Array(input.dropFirst())) else { return 0 }
 
     var failure: CommandError?
     do {
-        switch family {
-        case .belt: checkBelt(try BeltCommandParser.parse(command: name, payload: payload))
-        case .activ5: checkActiv5(try Activ5CommandParser.parse(command: name, payload: payload))
-        case .cprBand: checkCPRBand(try CPRBandCommandParser.parse(command: name, payload: payload))
+        switch target {
         case .gateway: checkGateway(try GatewayRequest.parse(name: name, payload: payload))
+        case .family(let driver):
+            _ = try driver.parse(command: name, payload: payload)
+            try codecChecks[driver.family]?(name, payload)
         }
     } catch {
         failure = error
@@ -122,6 +145,9 @@ private func checkGateway(_ request: GatewayRequest) {
     case .connect(let text, _), .disconnect(let text), .pair(let text), .forget(let text): address = text
     case .scan(let seconds):
         guard (1...600).contains(seconds) else { fatalError("scan \(seconds)") }
+        return
+    case .permitJoin(let seconds):
+        guard (0...JoinWindow.longest).contains(seconds) else { fatalError("permit_join \(seconds)") }
         return
     case .devices: return
     }
