@@ -35,7 +35,7 @@ struct EngineState<Profile: FamilyProfile>: Sendable {
     }
 
     private mutating func topic(of leaf: String, _ core: SessionCore) -> String {
-        if let known = valueTopics.first(where: { $0.leaf == leaf }) { return known.topic }
+        for index in valueTopics.indices where valueTopics[index].leaf == leaf { return valueTopics[index].topic }
         let topic = core.topic(leaf)
         valueTopics.append((leaf, topic))
         return topic
