@@ -42,15 +42,32 @@ struct BeltTelemetry: Sendable {
         ]
     }
 
-    /// `orientationJSON(value).text`, byte for byte (members in key order, whole numbers), written straight: it goes
-    /// out with every value of the stream, and a dictionary built, sorted and quoted for each would cost more than
-    /// the rest of the value's path.
+    /// `orientationJSON(value).text`, byte for byte (members in key order, whole numbers), written straight
+    /// (`PayloadWriter`): it goes out with every value of the stream.
     static func orientationPayload(_ value: BeltOrientation) -> String {
-        "{\"accelerometer_status\":\(value.accelerometerStatus),\"accuracy\":\(value.accuracy)"
-            + ",\"belt_heading\":\(wholeDegrees(value.beltHeading)),\"box_heading\":\(wholeDegrees(value.boxHeading))"
-            + ",\"box_pitch\":\(value.boxPitch),\"box_roll\":\(value.boxRoll),\"fusion_status\":\(value.fusionStatus)"
-            + ",\"gyroscope_status\":\(value.gyroscopeStatus),\"inaccurate\":\(value.isInaccurate)"
-            + ",\"magnetometer_status\":\(value.magnetometerStatus)}"
+        PayloadWriter.text(capacity: 320) { text in
+            text.append("{\"accelerometer_status\":")
+            text.append(value.accelerometerStatus)
+            text.append(",\"accuracy\":")
+            text.append(value.accuracy)
+            text.append(",\"belt_heading\":")
+            text.append(wholeDegrees(value.beltHeading))
+            text.append(",\"box_heading\":")
+            text.append(wholeDegrees(value.boxHeading))
+            text.append(",\"box_pitch\":")
+            text.append(value.boxPitch)
+            text.append(",\"box_roll\":")
+            text.append(value.boxRoll)
+            text.append(",\"fusion_status\":")
+            text.append(value.fusionStatus)
+            text.append(",\"gyroscope_status\":")
+            text.append(value.gyroscopeStatus)
+            text.append(",\"inaccurate\":")
+            text.append(value.isInaccurate)
+            text.append(",\"magnetometer_status\":")
+            text.append(value.magnetometerStatus)
+            text.append("}")
+        }
     }
 
     static func orientationJSON(_ orientation: BeltOrientation) -> JSONValue {

@@ -21,15 +21,32 @@ struct CPRBandTelemetry: Sendable {
     /// statistics.
     mutating func peak(_ depth: CPRBandDepth, at seconds: Double) -> [LeafOutput] {
         statistics.record(depth, at: seconds)
-        var stats: [String: JSONValue] = ["count": .number(Double(statistics.summary.count))]
-        if let rate = statistics.ratePerMinute(at: seconds) {
-            stats["rate_per_minute"] = .number((rate * 10).rounded() / 10)
-        }
-        if let share = statistics.inRangeShare { stats["in_range_share"] = .number((share * 1000).rounded() / 1000) }
+        let stats = Self.statsPayload(
+            count: statistics.summary.count,
+            inRangeShare: statistics.inRangeShare.map { ($0 * 1000).rounded() / 1000 },
+            ratePerMinute: statistics.ratePerMinute(at: seconds).map { ($0 * 10).rounded() / 10 })
         return [
             .value("peak", FixedDecimals.text(depth.centimetres, places: 1), qos: 1),
-            .value("stats", JSONValue.object(stats).text, qos: 0),
+            .value("stats", stats, qos: 0),
         ]
+    }
+
+    /// The JSON object of `count`, `in_range_share` and `rate_per_minute` (those known), byte for byte as `JSONValue`
+    /// writes it (members in key order), written straight: it goes out with every compression.
+    static func statsPayload(count: Int, inRangeShare: Double?, ratePerMinute: Double?) -> String {
+        PayloadWriter.text(capacity: 160) { text in
+            text.append("{\"count\":")
+            text.append(JSONValue.number(Double(count)).text)
+            if let inRangeShare {
+                text.append(",\"in_range_share\":")
+                text.append(JSONValue.number(inRangeShare).text)
+            }
+            if let ratePerMinute {
+                text.append(",\"rate_per_minute\":")
+                text.append(JSONValue.number(ratePerMinute).text)
+            }
+            text.append("}")
+        }
     }
 
     mutating func angle(_ sample: CPRBandAngle) -> LeafOutput {
