@@ -49,11 +49,13 @@ public struct BrokerPublisher: Sendable {
 
     public func publish(_ publication: Publication) {
         do {
-            try client.publish(
-                MQTTMessage(
-                    topic: publication.topic, string: publication.payload,
-                    qos: MQTTQoS(rawValue: publication.qos) ?? .atMostOnce,
-                    retain: publication.retain))
+            let qos = MQTTQoS(rawValue: publication.qos) ?? .atMostOnce
+            if publication.retain {
+                try client.publish(
+                    MQTTMessage(topic: publication.topic, string: publication.payload, qos: qos, retain: true))
+            } else {
+                try client.publishValue(topic: publication.topic, payload: publication.payload, qos: qos)
+            }
         } catch {
             // Telemetry while the broker is away is dropped (retained state is kept and re-sent by the client).
             logger.debug("not published \(publication.topic): \(error)")

@@ -14,6 +14,12 @@ extension MosquittoHandle {
         }
     }
 
+    /// A message without retain or properties, from its bytes as they are.
+    func publishValue(topic: String, payload: UnsafeRawBufferPointer, qos: MQTTQoS) -> Int32 {
+        mosquitto_publish_v5(
+            pointer, nil, topic, Int32(payload.count), payload.baseAddress, Int32(qos.rawValue), false, nil)
+    }
+
     func subscribe(_ filter: String, qos: MQTTQoS, version: MQTTProtocolVersion) -> Int32 {
         mosquitto_subscribe_v5(pointer, nil, filter, Int32(qos.rawValue), 0, nil)
     }
