@@ -146,6 +146,29 @@ public final class ManagedProcess: Sendable {
         Spawn.signal(processIdentifier, signal)
     }
 
+    /// Freezes the process (SIGSTOP) and returns once the kernel reports it stopped (`/proc/<pid>/stat`): a signal is
+    /// delivered asynchronously, and a test that acts on a frozen device must not act before it is. Throws with the
+    /// state it saw when it is not stopped within `timeout`.
+    public func freeze(timeout: Duration = .seconds(5)) async throws {
+        send(SIGSTOP)
+        let deadline = ContinuousClock.now + timeout
+        var state = "?"
+        while ContinuousClock.now < deadline {
+            state = Self.schedulingState(of: processIdentifier) ?? "gone"
+            if state == "T" || state == "t" { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw POSIXFailure("\(name) (pid \(processIdentifier)) not stopped \(timeout) after SIGSTOP: state \(state)")
+    }
+
+    /// The state letter of `/proc/<pid>/stat` (R, S, D, T, Z…), nil when there is none.
+    static func schedulingState(of pid: Int32) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let afterName = stat.range(of: ") ", options: .backwards)
+        else { return nil }
+        return stat[afterName.upperBound...].first.map(String.init)
+    }
+
     /// Stops the process: SIGTERM, then SIGKILL if it is still running after `grace`; returns
     /// once it has been reaped. Does nothing more if it already ended.
     @discardableResult

@@ -99,7 +99,7 @@ struct FaultToleranceTests {
             }
 
             // Stuck: the belt's process stops answering. Its command fails within the GATT timeout…
-            belt.process.send(SIGSTOP)
+            try await belt.process.freeze()
             let asked = ContinuousClock.now
             try recorder.publish(
                 "belt/\(belt.id)/cmd/vibrate", #"{"direction":90,"switch_to_app":true}"#,
