@@ -117,9 +117,9 @@ struct FleetService: Service {
         }
         switch step.decision.action {
         case .connect where session == nil:
-            await sessions.considerDevice(device)
+            await sessions.fleetGranted(device)
         case .disconnect:
-            if let session { await sessions.stopSession(at: session) }
+            if let session { await sessions.fleetWithdrew(at: session) }
         default:
             break
         }

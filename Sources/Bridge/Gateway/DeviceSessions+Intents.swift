@@ -1,7 +1,8 @@
 import BlueZ
 
-/// What the users ask of a device, stated to the sessions feature, which alone edits its choices, its table and the
-/// adoptions it keeps in step with them: the requests say connect, release or forget, and do not reach inside.
+/// What the users and the fleet ask of a device, stated to the sessions feature, which alone edits its choices, its
+/// table and the adoptions it keeps in step with them: the requests say connect, release or forget, the fleet's turn
+/// granted or withdrew, and neither reaches inside.
 extension DeviceSessions {
     /// Connect `device` now (a `connect` request), as `family` when one is named: it is adopted and placed whatever
     /// the auto-connect policy says. Returns the family that serves it.
@@ -28,6 +29,24 @@ extension DeviceSessions {
             choices.released.insert(device.address)
         }
         await stopSession(at: device.path, settled: true)
+    }
+
+    /// The fleet's turn says this gateway should hold `device` (it owns it, or may take it): it is considered as a
+    /// sighting is, and `ConnectionPolicy`, with the owner's say among its inputs, decides.
+    func fleetGranted(_ device: BlueZDevice) async {
+        await considerDevice(device)
+    }
+
+    /// The fleet's turn says another gateway holds the device now, or this one must let go of it: the session at
+    /// `path` ends. It may come back at a later turn.
+    func fleetWithdrew(at path: String) async {
+        await stopSession(at: path)
+    }
+
+    /// BlueZ removed the device's object (bluetoothd drops a device it never connected when discovery ends): a
+    /// session reconnecting to it would only fail. The device gets a new one when it is seen again.
+    func objectRemoved(at path: String) async {
+        await stopSession(at: path)
     }
 
     /// Adopt a device the gateway just bonded with (a `pair` request), when it is of a known family.

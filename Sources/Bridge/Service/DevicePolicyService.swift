@@ -81,10 +81,7 @@ struct DevicePolicyService: Service {
             // peripheral's application ends; a Service Changed can do the same): its session starts over.
             if let owner = table.session(holding: path) { await owner.linkDidDrop() }
         case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
-            // bluetoothd drops a device it has never connected when discovery ends (BlueZoo keeps it):
-            // a session reconnecting to the gone object would only fail; the device gets a new one
-            // when it is seen again.
-            await sessions.stopSession(at: path)
+            await sessions.objectRemoved(at: path)
             await sessions.publishInventory()
         default:
             break
