@@ -197,7 +197,11 @@ public actor PeripheralRegistrar {
             eventSink.yield(.centralConnected(devicePath: path))
         } else if !connected, connectedCentrals.remove(path) != nil {
             eventSink.yield(.centralDisconnected(devicePath: path))
-            if connectedCentrals.isEmpty && registered && wanted { advertiseAgain() }
+            // Repeating, the advertisement needs no help: the kernel switches it on again at every turn (2 s, links
+            // or not; in btmon's capture also 45 ms after the link dropped). Registering again switched it off for
+            // 100 ms, and a central that connected just then (the next gateway of a fleet) waited on a silent
+            // peripheral for its whole attempt.
+            if connectedCentrals.isEmpty && registered && wanted && echo == nil { advertiseAgain() }
         }
     }
 
