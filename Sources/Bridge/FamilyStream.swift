@@ -66,10 +66,4 @@ public struct FamilyStream: Sendable {
         let digits = String(index)
         return prefix + String(repeating: "0", count: max(4 - digits.count, 0)) + digits
     }
-
-    /// An int16 in little-endian order at `offset`.
-    static func int16(_ value: [UInt8], at offset: Int) -> Int? {
-        value.count >= offset + 2
-            ? Int(Int16(bitPattern: UInt16(value[offset]) | UInt16(value[offset + 1]) << 8)) : nil
-    }
 }

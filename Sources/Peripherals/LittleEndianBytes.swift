@@ -30,13 +30,13 @@ extension Array where Element == UInt8 {
     }
 
     /// The u16 LE at `index`, or nil if fewer than two bytes remain.
-    func uint16(at index: Int) -> UInt16? {
+    public func uint16(at index: Int) -> UInt16? {
         guard index >= 0, index + 1 < count else { return nil }
         return UInt16(self[index]) | UInt16(self[index + 1]) << 8
     }
 
     /// The i16 LE at `index`, or nil if fewer than two bytes remain.
-    func int16(at index: Int) -> Int16? {
+    public func int16(at index: Int) -> Int16? {
         uint16(at: index).map { Int16(bitPattern: $0) }
     }
 

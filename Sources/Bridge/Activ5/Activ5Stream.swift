@@ -14,7 +14,7 @@ extension Activ5Driver {
                     FamilyStream.numberedName("ACTIV5-BE-", index),
                 ]
             },
-            sequenceOfValue: { FamilyStream.int16($0, at: 0) },
+            sequenceOfValue: { $0.int16(at: 0).map(Int.init) },
             sequenceOfPayload: { text in
                 Double(text).flatMap { Int16(exactly: ($0 / Activ5ForceScale.newNewtonsPerCount).rounded()) }.map(
                     Int.init)

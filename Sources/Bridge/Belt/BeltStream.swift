@@ -13,6 +13,6 @@ extension BeltDriver {
                 "--minimum-orientation-period-ms", "1", "--name", FamilyStream.numberedName("naviGuertel-", index),
             ]
         },
-        sequenceOfValue: { FamilyStream.int16($0, at: 1) }, sequenceOfPayload: { Int($0) },
+        sequenceOfValue: { $0.int16(at: 1).map(Int.init) }, sequenceOfPayload: { Int($0) },
         payloadOfSequence: { String((($0 % 360) + 360) % 360) })
 }
