@@ -55,8 +55,16 @@ struct Activ5FamilyProfile: FamilyProfile {
             $0.wireProtocol = wireProtocol
             $0.progress = Activ5HandshakeProgress(wireProtocol: wireProtocol)
         }
-        for step in Activ5Handshake.steps(availableCharacteristics: characteristics) {
-            try await perform(step, on: device)
+        var steps = Activ5Handshake.steps(availableCharacteristics: characteristics)[...]
+        while let step = steps.popFirst() {
+            if case .subscribe(let uuid) = step, steps.first == .awaitInitialMessage {
+                // The device sends TC5k as soon as 5A01 is subscribed, which may be before the subscription call
+                // returns: the wait is registered before subscribing, so an early TC5k is not missed.
+                steps.removeFirst()
+                try await awaitInitialMessage(after: { try await device.subscribe(uuid) }, on: device)
+            } else {
+                try await perform(step, on: device)
+            }
         }
         let exported = characteristics.contains(Activ5GATT.Characteristic.batteryLevel)
         let battery = wireProtocol == .new ? await readBatteryLevel(exported: exported, on: device) : nil
@@ -81,12 +89,29 @@ struct Activ5FamilyProfile: FamilyProfile {
         return members
     }
 
-    private func perform(_ step: Activ5HandshakeStep, on device: ConnectedDevice<Self>) async throws {
+    /// Runs `trigger` (nothing, or the subscription that makes the device send it) and waits for `TC5k`. Web shows the
+    /// device takes TVGTIME without it, so no answer is not fatal.
+    private func awaitInitialMessage(
+        after trigger: @escaping @Sendable () async throws -> Void, on device: ConnectedDevice<Self>
+    ) async throws {
         let timeout = Duration.seconds(Activ5Handshake.answerTimeoutSeconds)
-        let answers: @Sendable (ConnectedDevice<Self>.Heard) -> Bool = { heard in
+        if try await device.request(trigger, awaiting: Self.answers(to: .awaitInitialMessage), timeout: timeout)
+            == false
+        {
+            device.logger.info("no TC5k within \(timeout)")
+        }
+    }
+
+    /// Whether a value the device sent answers `step`.
+    private static func answers(to step: Activ5HandshakeStep) -> @Sendable (ConnectedDevice<Self>.Heard) -> Bool {
+        { heard in
             (try? Activ5Notification.decode(characteristic: heard.characteristic, bytes: heard.bytes))
                 .map(step.isAnswered(by:)) ?? false
         }
+    }
+
+    private func perform(_ step: Activ5HandshakeStep, on device: ConnectedDevice<Self>) async throws {
+        let timeout = Duration.seconds(Activ5Handshake.answerTimeoutSeconds)
         switch step {
         case .subscribe(let uuid):
             try await device.subscribe(uuid)
@@ -98,15 +123,13 @@ struct Activ5FamilyProfile: FamilyProfile {
                 device.withStreamState { $0.progress.record(notification) }
             }
         case .awaitInitialMessage:
-            // The device sends TC5k once subscribed; Web shows it takes TVGTIME without it, so no answer is not fatal.
-            if try await device.request({}, awaiting: answers, timeout: timeout) == false {
-                device.logger.info("no TC5k within \(timeout)")
-            }
+            try await awaitInitialMessage(after: {}, on: device)
         case .write(let command):
             try await write(command, on: device)
         case .request(let command):
             if try await device.request(
-                { [self] in try await write(command, on: device) }, awaiting: answers, timeout: timeout) == false
+                { [self] in try await write(command, on: device) }, awaiting: Self.answers(to: step), timeout: timeout)
+                == false
             {
                 device.logger.info("no answer to \(command.legacyText ?? "")")
             }
