@@ -36,19 +36,17 @@ import Testing
     ]
 
     /// Every command topic of every family × malformed payloads: an error reply with a stable code, a few log
-    /// lines per code, no GATT write, and the gateway keeps serving. (A command is parsed before its device is
-    /// looked up, so the Activ5's rows need no Activ5: its id has no session.)
+    /// lines per code, no GATT write to any family's device, and the gateway keeps serving.
     @Test func malformedCommandsAreRefusedWithoutAnyWrite() async throws {
         try await InMemoryGateway.with { gateway in
-            let belt = InMemoryDevices.belt(address: "00:11:22:33:44:01")
-            let band = InMemoryDevices.cprBand(address: "00:11:22:33:44:02")
-            // Only the families with a GATT write to watch need a device; a command is parsed before its device is
-            // looked up, so the others' ids need no session.
-            var ids = [
-                "belt": await gateway.connect(belt, family: "belt"), "cpr": await gateway.connect(band, family: "cpr"),
-            ]
-            for (family, _) in Self.commands where ids[family] == nil { ids[family] = "001122334403" }
-            let written = (belt: await belt.writes.count, band: await band.writes.count)
+            var devices: [String: (link: InMemoryLink, id: String, written: Int)] = [:]
+            for (index, family) in DeviceFamily.allCases.enumerated() {
+                let address = "00:11:22:33:45:" + String(0x10 + index, radix: 16, uppercase: true)
+                let link = try #require(InMemoryDevices.of(family, address: address), "no in-memory \(family)")
+                let id = await gateway.connect(link, family: family.rawValue)
+                devices[family.rawValue] = (link, id, await link.writes.count)
+            }
+            let ids = devices.mapValues(\.id)
 
             var cases = 0
             for (family, names) in Self.commands {
@@ -73,11 +71,10 @@ import Testing
                 }
             }
             #expect(cases == Self.commands.map { $0.names.count + 1 }.reduce(0, +) * Self.payloads.count)
-            let (beltWrites, bandWrites) = (
-                await belt.writes.dropFirst(written.belt), await band.writes.dropFirst(written.band)
-            )
-            #expect(beltWrites.isEmpty, "the belt received \(beltWrites)")
-            #expect(bandWrites.isEmpty, "the band received \(bandWrites)")
+            for (family, device) in devices {
+                let writes = await device.link.writes.dropFirst(device.written)
+                #expect(writes.isEmpty, "the \(family) device received \(writes)")
+            }
 
             // Refusals are logged a few times a minute per error code: anyone on the broker can send them.
             for code in ["invalid_payload", "invalid_value", "unknown_command"] {
@@ -85,10 +82,11 @@ import Testing
                 #expect((1...5).contains(lines), "\(code): \(lines) lines for \(cases) refusals")
             }
             // And the gateway still serves: a valid command is written.
-            try gateway.publish("cpr/\(ids["cpr"]!)/cmd/practice", "{}", responseTopic: "reply/test/valid")
+            let band = try #require(devices["cpr"])
+            try gateway.publish("cpr/\(band.id)/cmd/practice", "{}", responseTopic: "reply/test/valid")
             #expect(
                 await gateway.probe.next(on: "reply/test/valid").payloadString == #"{"command":"practice","ok":true}"#)
-            #expect(await band.writes.count > written.band)
+            #expect(await band.link.writes.count > band.written)
         }
     }
 

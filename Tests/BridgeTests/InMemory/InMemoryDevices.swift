@@ -5,6 +5,18 @@ import Peripherals
 
 /// Devices in memory that answer as their family's devices do, for sessions and whole gateways under test.
 enum InMemoryDevices {
+    /// A device of each family, by the family's name: the tests that go through every registered family take their
+    /// devices here (`of(_:address:)`), so a family added to the registry fails them until it has one.
+    private static let byFamily: [String: @Sendable (String) -> InMemoryLink] = [
+        "belt": { belt(address: $0) }, "a5": { activ5(address: $0) }, "cpr": { cprBand(address: $0) },
+        "grip": { grip(address: $0) }, "hr": { heartRate(address: $0) },
+    ]
+
+    /// A device of `family` at `address`; nil for a family that has none here yet.
+    static func of(_ family: DeviceFamily, address: String) -> InMemoryLink? {
+        byFamily[family.rawValue].map { $0(address) }
+    }
+
     /// A naviBelt ("naviGuertel"): firmware 46, battery 80 %, in app mode; it answers the handshake's parameter requests on FE06.
     /// `rssi`: what the link's device reports BlueZ measured (`GATTLink.current()`).
     static func belt(address: String = "00:11:22:33:44:66", name: String = "naviGuertel 01", rssi: Int16? = nil)
@@ -35,6 +47,24 @@ enum InMemoryDevices {
             ] + BeltMode.allCases.map { (BeltCommand.changeMode($0).encoded(), .mode($0)) }
         guard let value = answers.first(where: { $0.0 == write.bytes })?.1 else { return [] }
         return [(BeltGATT.Characteristic.parameterNotification, BeltNotification.parameter(value).encoded())]
+    }
+
+    /// A new-protocol Activ5: it advertises service 5000, answers the handshake's reads (serial number, both halves
+    /// of its device ID, battery 87 %) and greets the subscription to 5A01 with `TC5k;1.00;04;BATOK`.
+    static func activ5(address: String = "00:11:22:33:44:99", name: String = "ACTIV5-AC-4706") -> InMemoryLink {
+        var device = BlueZDevice(address: address, name: name)
+        device.serviceUUIDs = [Activ5GATT.advertisedServiceUUID]
+        let layout = Activ5GATT.services(for: .new)
+        let c = Activ5GATT.Characteristic.self
+        var values = Dictionary(uniqueKeysWithValues: layout.flatMap(\.characteristics).map { ($0.uuid, [UInt8]()) })
+        values[c.serialNumber] = Array("A5SIM0001".utf8)
+        values[c.deviceIDPart1] = Array("AC47".utf8)
+        values[c.deviceIDPart2] = Array("06".utf8) + [0, 0]
+        values[c.batteryLevel] = [87]
+        let status = Activ5DeviceStatus(firmwareVersion: "1.00")
+        return InMemoryLink(
+            device: device, services: Set(layout.map(\.uuid)), values: values,
+            greetings: [c.legacyMessages: Activ5LegacyFraming.message(status.payload)])
     }
 
     /// A CPR-Band with its battery at 208 (4.16 V); its handshake needs no answer.

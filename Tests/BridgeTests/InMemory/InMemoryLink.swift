@@ -4,7 +4,8 @@ import BlueZ
 
 /// A device's link in memory, for driving a session without BlueZ: reads answer from a table, writes
 /// are recorded (and may be answered with notifications, as a device acknowledges), and the test sends
-/// notifications on any characteristic the session subscribed to. A subscription's lane takes what it
+/// notifications on any characteristic the session subscribed to. A device may greet a subscription at once (the
+/// Activ5 sends `TC5k` when 5A01 is subscribed): the greeting arrives before the subscription call returns. A subscription's lane takes what it
 /// wants first, as `NotificationRouter` gives values to a lane on the D-Bus thread; the rest go to the stream.
 actor InMemoryLink: GATTLink {
     /// One GATT write the session made.
@@ -17,6 +18,7 @@ actor InMemoryLink: GATTLink {
     private let services: Set<String>
     private var values: [String: [UInt8]]
     private let answer: @Sendable (Write) -> [(characteristic: String, bytes: [UInt8])]
+    private let greetings: [String: [UInt8]]
     private var subscribers: [String: (lane: NotificationLane?, continuation: AsyncStream<[UInt8]>.Continuation)] = [:]
     private var subscriptionWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private(set) var writes: [Write] = []
@@ -25,15 +27,18 @@ actor InMemoryLink: GATTLink {
     /// False while the device is out of range: connecting fails, as BlueZ's Connect does then.
     private(set) var isReachable = true
 
-    /// `values` answers reads by characteristic; `answer` gives the notifications a write causes.
+    /// `values` answers reads by characteristic; `answer` gives the notifications a write causes; `greetings` the one
+    /// a subscription causes, by characteristic.
     init(
         device: BlueZDevice, services: Set<String>, values: [String: [UInt8]],
-        answer: @escaping @Sendable (Write) -> [(characteristic: String, bytes: [UInt8])] = { _ in [] }
+        answer: @escaping @Sendable (Write) -> [(characteristic: String, bytes: [UInt8])] = { _ in [] },
+        greetings: [String: [UInt8]] = [:]
     ) {
         self.device = device
         self.services = services
         self.values = values
         self.answer = answer
+        self.greetings = greetings
     }
 
     func connect(timeout: Duration) async throws {
@@ -69,6 +74,7 @@ actor InMemoryLink: GATTLink {
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
         subscribers[characteristic] = (lane, continuation)
         for waiter in subscriptionWaiters.removeValue(forKey: characteristic) ?? [] { waiter.resume() }
+        if let greeting = greetings[characteristic] { deliver(greeting, on: characteristic) }
         return stream
     }
 
