@@ -120,10 +120,8 @@ final class CommandRouter: Sendable {
     }
 
     /// Runs a device's commands one at a time and answers each; a command that opted into waiting for its device
-    /// waits on the session table, which holds the connection states.
-    func execute(
-        _ commands: AsyncStream<Queued>, on session: any DeviceSession, path: String, connections: SessionTable
-    ) async {
+    /// waits on the device's connection record, which its session sets.
+    func execute(_ commands: AsyncStream<Queued>, on session: any DeviceSession, connection: ConnectionRecord) async {
         for await queued in commands {
             var reply = CommandReply(command: queued.command.name, transaction: queued.transaction)
             do {
@@ -132,7 +130,7 @@ final class CommandRouter: Sendable {
                 // The sender opted into waiting: an MQTT 5 message expiry says how long the command stays good.
                 let deadline = Self.waitDeadline(
                     received: queued.received, messageExpiry: queued.request.messageExpiry ?? 0)
-                if await connections.waitForConnection(path, until: deadline) {
+                if await connection.waitUntilConnected(until: deadline) {
                     do {
                         reply.data = try await queued.command.execute(on: session)
                     } catch {

@@ -26,7 +26,9 @@ struct SessionContext: Sendable {
     var liveStateLeaves: Set<String> = []
     /// Counters for the health report.
     var metrics = DeviceMetrics()
-    /// Told of every connection-state change (for the gateway's inventory).
+    /// The device's connection state, held here once: the session sets it, the gateway reads it.
+    var connection = ConnectionRecord()
+    /// Told of every connection-state change, once it is recorded (for the gateway's inventory).
     var stateChanged: @Sendable (ConnectionState) -> Void = { _ in }
     /// Told what the device says of itself, each time its retained `info` changes (for Home Assistant's device page).
     var described: @Sendable ([String: JSONValue]) -> Void = { _ in }

@@ -21,6 +21,8 @@ final class SessionCore: Sendable {
     let liveStateLeaves: Set<String>
     /// Whether `rssi` comes with the link's vitals (`LinkVitals.swift`); false where the family reports it itself.
     let reportsSignal: Bool
+    /// The connection state, held once (`ConnectionRecord`): set by `announce`, read by the gateway.
+    let connectionRecord: ConnectionRecord
     private let stateChanged: @Sendable (ConnectionState) -> Void
     private let described: @Sendable ([String: JSONValue]) -> Void
     /// This device's counters in the health report, found once rather than by key for every value.
@@ -35,6 +37,7 @@ final class SessionCore: Sendable {
         liveStateLeaves = context.liveStateLeaves
         publisher = context.publisher
         gateway = context.gateway
+        connectionRecord = context.connection
         stateChanged = context.stateChanged
         described = context.described
         counters = context.metrics.counter(for: DeviceMetrics.key(family, context.id))
@@ -78,9 +81,11 @@ final class SessionCore: Sendable {
         for topic in liveState.takeAll() { publisher.publish(.state(topic, "")) }
     }
 
-    /// Announces a new connection state: the retained `connection` topic, the gateway, the counters.
+    /// Announces a new connection state: the retained `connection` topic, then the record (which releases the commands
+    /// waiting for `connected`, so their answers come after it), the gateway, the counters.
     func announce(_ state: ConnectionState) {
         publisher.publish(.state(topic("connection"), state.rawValue))
+        connectionRecord.set(state)
         stateChanged(state)
         if state == .connected { counters.connects.add(1, ordering: .relaxed) }
     }
@@ -118,7 +123,7 @@ final class SessionCore: Sendable {
 /// again), link loss, shutdown and state changes are the same for every family.
 protocol LinkedSession: DeviceSession {
     nonisolated var core: SessionCore { get }
-    var state: ConnectionState { get set }
+    var state: ConnectionState { get }
     /// Whether a lost device is reconnected by itself.
     var reconnects: Bool { get }
     /// Connects and brings the device to `connected`.
@@ -166,7 +171,6 @@ extension LinkedSession {
             core.clearLiveState()
             if state == .connected { core.linkEnded() }
         }
-        state = newState
         core.announce(newState)
         if newState == .connected { core.startVitals() }
     }

@@ -102,6 +102,6 @@ struct DeviceTablesTests {
         RunningSession(
             session: session, address: device.address,
             adapter: String(device.adapterPath.split(separator: "/").last ?? ""), task: Task {},
-            commands: AsyncStream.makeStream().continuation)
+            commands: AsyncStream.makeStream().continuation, connection: ConnectionRecord())
     }
 }

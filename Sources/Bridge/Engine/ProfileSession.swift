@@ -7,7 +7,7 @@ import BlueZ
 /// the stream state goes back to how a connection starts: there is no teardown list.
 actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
     nonisolated let core: SessionCore
-    var state = ConnectionState.disconnected
+    var state: ConnectionState { core.connectionRecord.current }
     private let device: ConnectedDevice<Profile>
     private var profile: Profile { device.profile }
     var reconnects: Bool { profile.reconnects }

@@ -69,7 +69,6 @@ extension DeviceSessions {
         }
         defer { choices.withLock { _ = $0.forgetting.remove(address) } }
         adoptions.remove([address], by: "forget request")
-        table.forgetConnectionState(at: device.path)
         await stopSession(at: device.path, settled: true)
         homeAssistant.withdraw(at: device.path)
         try await removeObjects()

@@ -118,23 +118,20 @@ final class DeviceSessions: Sendable {
                 "adapter": "\(context.adapterName(device.adapterPath) ?? "")",
             ])
         let path = device.path
+        let connection = ConnectionRecord()
         let sessionContext = SessionContext(
             link: { context.bluez.link(to: $0) }, publisher: context.publisher, logger: context.logger,
             gateway: context.configuration.gateway,
             id: context.id(of: device.address), liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
-            stateChanged: { [weak self] newState in
-                guard let self else { return }
-                self.table.setConnectionState(newState, at: path)
-                self.publishInventoryLater()
-            },
+            connection: connection, stateChanged: { [weak self] _ in self?.publishInventoryLater() },
             described: { [weak self] info in self?.homeAssistant.describe(at: path, info: info) })
         let session = driver.makeSession(for: device, context: sessionContext)
         let (commands, continuation) = commandRouter.makeQueue()
-        let (commandRouter, table) = (commandRouter, table)
+        let commandRouter = commandRouter
         let task = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await session.run() }
-                group.addTask { await commandRouter.execute(commands, on: session, path: path, connections: table) }
+                group.addTask { await commandRouter.execute(commands, on: session, connection: connection) }
             }
         }
         homeAssistant.announce(
@@ -147,8 +144,7 @@ final class DeviceSessions: Sendable {
             at: path)
         return RunningSession(
             session: session, address: device.address, adapter: context.adapterName(device.adapterPath) ?? "",
-            task: task,
-            commands: continuation)
+            task: task, commands: continuation, connection: connection)
     }
 
     /// Stops a device's session (and its link); the freed slot may go to a device that waits for one.

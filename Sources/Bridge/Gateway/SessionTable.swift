@@ -8,21 +8,19 @@ struct RunningSession: Sendable {
     var adapter: String
     var task: Task<Void, Never>
     var commands: AsyncStream<CommandRouter.Queued>.Continuation
+    /// Its connection state, which the session sets (`SessionContext.connection`).
+    var connection: ConnectionRecord
 }
 
 /// The devices the gateway serves: each running session by its object path (the adapter's device that serves
-/// it), found as well by `<family>/<id>` (a command) and by address (the device policy, the fleet); the
-/// sessions' connection states; and the addresses that wait for a free slot. Under a lock of its own, apart
+/// it), found as well by `<family>/<id>` (a command) and by address (the device policy, the fleet), with its
+/// connection state (each session's `ConnectionRecord`, read here); and the addresses that wait for a free slot. Under a lock of its own, apart
 /// from the users' choices (`DeviceChoices`): a command finding its session never waits for the device policy.
 final class SessionTable: Sendable {
     private struct State {
         var sessions: [String: RunningSession] = [:]
         var pathsByDevice: [String: String] = [:]
         var pathsByAddress: [String: String] = [:]
-        var states: [String: ConnectionState] = [:]
-        /// Commands waiting (by their own choice, with a message expiry) for a device to connect: beside the states,
-        /// so that a waiter's check and registration are atomic with a change.
-        var connectionWaiters: [String: [FirstAnswer<Bool>]] = [:]
         var waitingForSlot: Set<String> = []
 
         /// Sessions (connections held or sought) per adapter.
@@ -66,52 +64,20 @@ final class SessionTable: Sendable {
 
     // MARK: States
 
-    /// The one record of a session's connection state outside the session (which tells it through
-    /// `SessionContext.stateChanged`): the inventory, the health report, the fleet and waiting commands read it here.
-    /// A `connected` releases the commands waiting for it.
-    func setConnectionState(_ newState: ConnectionState, at path: String) {
-        let waiting = state.withLock { state -> [FirstAnswer<Bool>] in
-            state.states[path] = newState
-            guard newState == .connected else { return [] }
-            return state.connectionWaiters.removeValue(forKey: path) ?? []
-        }
-        for waiter in waiting { waiter.answer(true) }
-    }
-
-    func forgetConnectionState(at path: String) { state.withLock { _ = $0.states.removeValue(forKey: path) } }
-
-    /// Waits until the device at `path` is connected, or `deadline` passes (also one already past), or the
-    /// task is cancelled; returns whether it connected.
-    func waitForConnection(_ path: String, until deadline: ContinuousClock.Instant) async -> Bool {
-        let connected = FirstAnswer<Bool>()
-        let alreadyConnected = state.withLock { state -> Bool in
-            if state.states[path] == .connected { return true }
-            state.connectionWaiters[path, default: []].append(connected)
-            return false
-        }
-        if alreadyConnected { return true }
-        let timer = connected.answer(false, at: deadline)
-        defer {
-            timer.cancel()
-            state.withLock { $0.connectionWaiters[path]?.removeAll { $0 === connected } }
-        }
-        return await withTaskCancellationHandler {
-            await connected.value
-        } onCancel: {
-            connected.answer(false)
-        }
-    }
-
     /// Sessions per connection state (`connecting` until a session says otherwise), for the health report.
     var countsByState: [String: Int] {
         state.withLock { state in
-            Dictionary(state.sessions.keys.map { (state.states[$0]?.rawValue ?? "connecting", 1) }, uniquingKeysWith: +)
+            Dictionary(
+                state.sessions.values.map { ($0.connection.announced?.rawValue ?? "connecting", 1) },
+                uniquingKeysWith: +)
         }
     }
 
     /// What the inventory shows: each served path's state, and the addresses that wait for a slot.
     func inventoryView() -> (states: [String: ConnectionState], served: Set<String>, waiting: Set<String>) {
-        state.withLock { ($0.states, Set($0.sessions.keys), $0.waitingForSlot) }
+        state.withLock { state in
+            (state.sessions.compactMapValues(\.connection.announced), Set(state.sessions.keys), state.waitingForSlot)
+        }
     }
 
     /// What the fleet weighs for `address`: the path of its session (if any), whether that session is connected,
@@ -119,7 +85,8 @@ final class SessionTable: Sendable {
     func fleetView(of address: String) -> (path: String?, linkUp: Bool, load: [String: Int]) {
         state.withLock { state in
             let path = state.pathsByAddress[address]
-            return (path, path.map { state.states[$0] == .connected } ?? false, state.load)
+            let linkUp = path.flatMap { state.sessions[$0]?.connection.announced } == .connected
+            return (path, linkUp, state.load)
         }
     }
 
