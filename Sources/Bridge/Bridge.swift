@@ -18,6 +18,7 @@ import ServiceLifecycle
 ///     └── FleetService                 with a fleet only
 /// WatchdogService
 /// SystemBusWatch                       ends the gateway, with an error, when the bus is lost
+/// RestartService                       ends it, with `RestartRequested`, after `request/restart`
 /// ```
 ///
 /// Commands are parsed on the receive path and handed to the device's own queue, so a slow device never
@@ -38,6 +39,8 @@ public final class Bridge: Sendable {
     let receivePath: ReceivePath
     let notifier: SystemdNotifier
     let started = ContinuousClock.now
+    /// Fired by `request/restart`; `RestartService` ends the gateway on it.
+    let restartSignal = RestartSignal()
 
     /// The gateway on the system bus's BlueZ and the configured broker.
     public convenience init(
@@ -115,7 +118,7 @@ public final class Bridge: Sendable {
             adapterStatuses: adapters.statuses, fleet: coordinator,
             adoptions: adoptions)
         self.sessions = sessions
-        requests = GatewayRequests(context: context, sessions: sessions)
+        requests = GatewayRequests(context: context, sessions: sessions, restart: restartSignal)
         let fleet = coordinator.map { FleetService(context: context, coordinator: $0, sessions: sessions) }
         self.fleet = fleet
         leftovers = Leftovers(context: context, sessions: sessions.table, adoptions: adoptions)
@@ -159,7 +162,13 @@ public final class Bridge: Sendable {
         let busWatch = ServiceGroupConfiguration.ServiceConfiguration(
             service: SystemBusWatch(bluez: context.bluez), successTerminationBehavior: .gracefullyShutdownGroup,
             failureTerminationBehavior: .gracefullyShutdownGroup)
-        return outermost.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) } + [busWatch]
+        // A requested restart as well: the error, after the graceful shutdown, is the daemon's exit status 75.
+        let restart = ServiceGroupConfiguration.ServiceConfiguration(
+            service: RestartService(signal: restartSignal), successTerminationBehavior: .gracefullyShutdownGroup,
+            failureTerminationBehavior: .gracefullyShutdownGroup)
+        return outermost.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) } + [
+            busWatch, restart,
+        ]
     }
 
     // MARK: Health

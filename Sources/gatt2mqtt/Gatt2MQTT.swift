@@ -161,6 +161,11 @@ struct Gatt2MQTT: AsyncParsableCommand {
         let logger = Logger(label: "gatt2mqtt")
         do {
             try await serve(loaded, threshold: threshold, logger: logger)
+        } catch is RestartRequested {
+            // Stopped cleanly; the status asks systemd (RestartForceExitStatus=75) or the container runtime to start
+            // the daemon again.
+            logger.notice("restarting: exit status \(RestartRequested.exitStatus) for the supervisor to start it again")
+            throw ExitCode(RestartRequested.exitStatus)
         } catch {
             // ArgumentParser would print the error bare, which the journal files at info: the line that says
             // why the daemon stopped is logged instead, at its priority.

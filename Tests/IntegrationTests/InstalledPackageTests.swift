@@ -116,6 +116,27 @@ struct InstalledPackageTests {
         #expect(restarts.contains { $0.contains("Watchdog timeout") }, "systemd's watchdog ended it")
         #expect(try await guest.output("systemctl show -P NRestarts gatt2mqtt") == "1")
 
+        // `request/restart` over MQTT: answered, `offline`, then exit status 75, which the unit restarts (after
+        // RestartSec) without counting it a failure: a new process, `online` again, the belt back.
+        let restartedFrom = try await guest.output("systemctl show -P MainPID gatt2mqtt")
+        let beforeRestart = recorder.mark
+        try recorder.publish("gatt2mqtt/\(gateway)/request/restart", "{}")
+        let answer = try await recorder.waitFor(
+            "gatt2mqtt/\(gateway)/response/restart", after: beforeRestart, timeout: .seconds(30))
+        #expect(answer.payloadString == #"{"data":{"restarting":true},"ok":true,"request":"restart"}"#)
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: beforeRestart, timeout: .seconds(30)) {
+            $0.payloadString == "offline"
+        }
+        let offline = recorder.mark
+        try await recorder.waitFor("gatt2mqtt/\(gateway)/status", after: offline, timeout: .seconds(120)) {
+            $0.payloadString == "online"
+        }
+        try await recorder.waitFor("belt/\(id)/heading", after: offline, timeout: .seconds(120))
+        #expect(try await guest.output("systemctl show -P MainPID gatt2mqtt") != restartedFrom, "a new process")
+        #expect(try await guest.output("systemctl show -P NRestarts gatt2mqtt") == "2")
+        let requested = try await guest.lines("journalctl -b -o cat -u gatt2mqtt")
+        #expect(requested.contains { $0.contains("restarting: exit status 75") }, "why it ended, in the journal")
+
         // `systemctl stop`: `offline` on the broker, exit status 0.
         let beforeStop = recorder.mark
         #expect(try await guest.run("systemctl stop gatt2mqtt", timeout: .seconds(60)).status == 0)

@@ -64,13 +64,14 @@ struct SecurityTests {
         let block = lines[start...].prefix { $0.hasPrefix("    ") || $0.isEmpty }
         let acl = block.map { $0.dropFirst(min(4, $0.count)) }.joined(separator: "\n")
         #expect(
-            acl.contains("user gatt2mqtt") && acl.contains("user operator") && acl.contains("user dashboard"), "\(acl)")
+            acl.contains("user gatt2mqtt") && acl.contains("user operator") && acl.contains("user dashboard")
+                && acl.contains("user admin"), "\(acl)")
         return acl
     }
 
     static let users = [
         "gatt2mqtt": password, "operator": "operator-pw", "dashboard": "dashboard-pw",
-        "homeassistant": "homeassistant-pw",
+        "homeassistant": "homeassistant-pw", "admin": "admin-pw",
     ]
 
     private func broker(_ certificates: Certificates) throws -> MosquittoBroker.Options {
@@ -128,6 +129,8 @@ struct SecurityTests {
         let operatorClient: TopicRecorder
         let dashboard: TopicRecorder
         let homeAssistant: TopicRecorder
+        /// For a client started later (the admin).
+        let certificates: Certificates
     }
 
     /// Runs `body` once the gateway has connected the belt; the clients stop after it, the world with it.
@@ -144,7 +147,8 @@ struct SecurityTests {
                 operatorClient: try await client(world, certificates, user: "operator", password: "operator-pw"),
                 dashboard: try await client(world, certificates, user: "dashboard", password: "dashboard-pw"),
                 homeAssistant: try await client(
-                    world, certificates, user: "homeassistant", password: "homeassistant-pw"))
+                    world, certificates, user: "homeassistant", password: "homeassistant-pw"),
+                certificates: certificates)
             try await withCleanUp({
                 for client in [secured.operatorClient, secured.dashboard, secured.homeAssistant] { await client.stop() }
             }) {
@@ -212,6 +216,37 @@ struct SecurityTests {
             #expect(
                 !broker.outputText.contains("Denied PUBLISH from gatt2mqtt-test "),
                 "the ACL refused the gateway a topic it publishes")
+        }
+    }
+
+    /// Issue #46: a restart is privileged. The operator's `request/restart` is dropped by the broker (it manages
+    /// devices, not gateways); the admin's is answered, and the gateway stops cleanly with exit status 75, which its
+    /// supervisor restarts (under systemd: the installed tier).
+    @Test func onlyTheAdminMayRestartTheGateway() async throws {
+        try await withSecuredBelt { secured in
+            let (id, operatorClient, dashboard) = (secured.id, secured.operatorClient, secured.dashboard)
+            try operatorClient.publish("gatt2mqtt/test/request/restart", "{}")
+            let broker = try #require(secured.world.broker.process)
+            try await broker.waitForLine(
+                containing: "Denied PUBLISH from \(operatorClient.client.configuration.clientID) ")
+            // The operator still manages devices: its `devices` request, sent after, is answered, and the gateway runs.
+            try operatorClient.publish("gatt2mqtt/test/request/devices", "{}")
+            try await dashboard.waitFor("gatt2mqtt/test/response/devices")
+            #expect(secured.daemon.isRunning)
+            #expect(dashboard.messages(on: "gatt2mqtt/test/response/restart").isEmpty)
+
+            let admin = try await client(
+                secured.world, secured.certificates, user: "admin", password: "admin-pw")
+            try await withCleanUp({ await admin.stop() }) {
+                try admin.publish("gatt2mqtt/test/request/restart", #"{"transaction":"r1"}"#)
+                let answer = try await dashboard.waitFor("gatt2mqtt/test/response/restart")
+                #expect(
+                    answer.payloadString
+                        == #"{"data":{"restarting":true},"ok":true,"request":"restart","transaction":"r1"}"#)
+                #expect(try await secured.daemon.waitForExit(timeout: .seconds(20)) == .exited(75))
+                try await dashboard.waitFor("belt/\(id)/connection") { $0.payloadString == "disconnected" }
+                try await dashboard.waitFor("gatt2mqtt/test/status") { $0.payloadString == "offline" }
+            }
         }
     }
 

@@ -14,9 +14,11 @@ public enum GatewayRequest: Sendable, Equatable {
     case devices
     /// Opens the join window for `seconds` (0 closes it): devices of a known family seen meanwhile are adopted.
     case permitJoin(seconds: Int)
+    /// Answers, then ends the gateway cleanly for its supervisor to start it again (`RestartService`).
+    case restart
 
     /// Every request's name, as in its topic.
-    public static let names = ["scan", "connect", "disconnect", "pair", "forget", "devices", "permit_join"]
+    public static let names = ["scan", "connect", "disconnect", "pair", "forget", "devices", "permit_join", "restart"]
 
     static func parse(name: String, payload: CommandPayload) throws(CommandError) -> GatewayRequest {
         switch name {
@@ -44,6 +46,9 @@ public enum GatewayRequest: Sendable, Equatable {
         case "devices":
             try payload.rejectUnknownFields(allowed: [])
             return .devices
+        case "restart":
+            try payload.rejectUnknownFields(allowed: [])
+            return .restart
         case "permit_join":
             try payload.rejectUnknownFields(allowed: ["duration_s", "value"])
             let seconds = try payload.optionalInteger(

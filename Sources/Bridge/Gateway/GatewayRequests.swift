@@ -12,10 +12,13 @@ final class GatewayRequests: Sendable {
     private let inFlight = InFlightLimit(4)
     let context: GatewayContext
     let sessions: DeviceSessions
+    /// Fired once `request/restart` is answered.
+    let restart: RestartSignal
 
-    init(context: GatewayContext, sessions: DeviceSessions) {
+    init(context: GatewayContext, sessions: DeviceSessions, restart: RestartSignal) {
         self.context = context
         self.sessions = sessions
+        self.restart = restart
     }
 
     /// The gateway's requests (scan, connect, …).
@@ -54,6 +57,8 @@ final class GatewayRequests: Sendable {
                     result = .failure(error)
                 }
                 respond(to: message, name: name, result: result, transaction: transaction)
+                // Only once the answer is on its way: the shutdown closes the broker session after it.
+                if request == .restart, case .success = result { restart.request() }
             }
         } catch {
             respond(to: message, name: name, result: .failure(error), transaction: transaction)
@@ -97,6 +102,9 @@ final class GatewayRequests: Sendable {
             return .object(["duration_s": .number(Double(seconds))])
         case .devices:
             return await sessions.inventory().json
+        case .restart:
+            context.logger.notice("restart requested over MQTT")
+            return .object(["restarting": .bool(true)])
         case .permitJoin(let seconds):
             guard sessions.adoptions.follows else {
                 throw CommandError(
