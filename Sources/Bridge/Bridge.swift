@@ -36,6 +36,8 @@ public final class Bridge: Sendable {
     /// The retained state a crash left behind, corrected before BlueZ starts.
     let leftovers: Leftovers
     let adapters: AdapterWatch
+    /// The retained `info`: version, start, settings, adapters, fleet role.
+    let info: GatewayInfo
     let receivePath: ReceivePath
     let notifier: SystemdNotifier
     let started = ContinuousClock.now
@@ -112,14 +114,17 @@ public final class Bridge: Sendable {
             publisher: publisher, enabled: configuration.homeAssistant.enabled,
             birthHoldOff: configuration.homeAssistant.birthHoldOff,
             housekeeping: housekeeping)
-        adapters = AdapterWatch(context: context, statuses: AdapterStatusBoard(adapters: configuration.adapters))
+        let statuses = AdapterStatusBoard(adapters: configuration.adapters)
+        let info = GatewayInfo(context: context, statuses: statuses, coordinator: coordinator, started: .now)
+        self.info = info
+        adapters = AdapterWatch(context: context, statuses: statuses, info: info)
         let sessions = DeviceSessions(
             context: context, commandRouter: commandRouter, homeAssistant: homeAssistant,
             adapterStatuses: adapters.statuses, fleet: coordinator,
             adoptions: adoptions)
         self.sessions = sessions
         requests = GatewayRequests(context: context, sessions: sessions, restart: restartSignal)
-        let fleet = coordinator.map { FleetService(context: context, coordinator: $0, sessions: sessions) }
+        let fleet = coordinator.map { FleetService(context: context, coordinator: $0, sessions: sessions, info: info) }
         self.fleet = fleet
         leftovers = Leftovers(context: context, sessions: sessions.table, adoptions: adoptions)
         // The order a message is offered in: the fleet sees a gateway status first (and leaves the gateway's own to
@@ -155,7 +160,7 @@ public final class Bridge: Sendable {
         let bluez = BlueZService(
             sessions: sessions, adapters: adapters, notifier: notifier, leftoversRead: leftovers.read, fleet: fleet)
         let broker = BrokerService(
-            context: context, notifier: notifier, routes: receivePath.routes,
+            context: context, notifier: notifier, info: info, routes: receivePath.routes,
             inside: [bluez, CommandReceiverService(path: receivePath)])
         let outermost: [any Service] = [broker, WatchdogService(context: context, notifier: notifier)]
         // A lost bus ends the group gracefully: `offline` still reaches the broker, and then the error ends the run.

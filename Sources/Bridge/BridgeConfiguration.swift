@@ -53,6 +53,9 @@ public struct BridgeConfiguration: Sendable {
     public var replyTopics = ReplySpace.defaultFilters
     /// Largest command payload accepted.
     public var payloadSizeLimit = CommandPayload.defaultSizeLimit
+    /// Every setting in effect as the daemon read them, in the file's keys, secrets as `set`/`unset`: the retained
+    /// `info` carries it. Nil where nobody described them (a gateway under test without it).
+    public var settingsInEffect: JSONValue?
 
     public init(mqtt: MQTTConfiguration, adapters: [String], gateway: String) {
         precondition(!adapters.isEmpty, "a bridge needs an adapter")

@@ -91,10 +91,13 @@ struct ConfigurationResolver {
             }
             bridge.commandRate.burst = Double(burst)
         }
-        return LoadedConfiguration(
+        var loaded = LoadedConfiguration(
             bridge: bridge, logLevel: logLevel, file: file, http: http, passwordSource: passwordSource,
             httpPasswordFile: text(.httpPasswordFile), httpPasswordHashFile: text(.httpPasswordHashFile),
             httpTokenFile: text(.httpTokenFile))
+        // What the gateway's retained `info` says of its settings: the same list `--print-config` writes.
+        loaded.bridge.settingsInEffect = loaded.settingsJSON
+        return loaded
     }
 
     // MARK: - Sections

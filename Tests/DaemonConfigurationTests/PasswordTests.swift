@@ -16,6 +16,34 @@ struct PasswordTests {
         ]
     }
 
+    /// The gateway's retained `info` carries the settings in effect: a password is `set` or `unset`, from wherever it
+    /// came, and the same list `--print-config` writes.
+    @Test func theSettingsInEffectSayWhetherAPasswordIsSetAndNeverWhatItIs() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("password", Self.password)
+        let fromFile = try load("broker: {username: u, password_file: password}", directory: folder.path)
+        let fromEnvironment = try load(
+            "broker: {username: u}", directory: folder.path, environment: ["GATT2MQTT_MQTT_PASSWORD": Self.password])
+        let without = try load("broker: {username: u}", directory: folder.path)
+        for (loaded, expected) in [(fromFile, "set"), (fromEnvironment, "set"), (without, "unset")] {
+            guard case .object(let settings) = loaded.settingsJSON, case .object(let broker)? = settings["broker"]
+            else {
+                Issue.record("no broker section: \(loaded.settingsJSON.text)")
+                continue
+            }
+            #expect(broker["password"] == .string(expected))
+            #expect(broker["username"] == .string("u"))
+            #expect(loaded.bridge.settingsInEffect == loaded.settingsJSON, "the gateway gets the same list")
+            #expect(!loaded.settingsJSON.text.contains(Self.password))
+        }
+        guard case .object(let settings) = fromFile.settingsJSON, case .object(let broker)? = settings["broker"] else {
+            return
+        }
+        #expect(broker["password_file"] == .string("\(folder.path)/password"), "a file's name is no secret")
+        #expect(settings["http"] == .null, "the page is off")
+        #expect(settings["log_level"] == .string("info"))
+    }
+
     @Test func thePasswordComesFromTheFileWithoutTheTrailingNewline() throws {
         let folder = try TemporaryFolder()
         try folder.write("password", Self.password + "\r\n")

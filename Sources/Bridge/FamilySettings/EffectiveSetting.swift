@@ -1,4 +1,5 @@
-/// One setting in effect, for the configuration the daemon shows (as YAML in the file's own keys).
+/// One setting in effect, at its path in the file's own keys (`broker.url`, `cpr.distance.exponent`), for the
+/// configuration the daemon shows: as YAML (`--print-config`) and as JSON (the gateway's retained `info`).
 public struct EffectiveSetting: Sendable, Equatable {
     public enum Value: Sendable, Equatable {
         /// Printed as a number (`20`, not `20.0`).
@@ -8,7 +9,15 @@ public struct EffectiveSetting: Sendable, Equatable {
         /// Free text or a file name, printed quoted.
         case text(String)
         case integers([Int])
-        /// Not set: shown as a comment with why (`# profile: (built in)`).
+        /// `true` or `false`.
+        case flag(Bool)
+        /// A list of texts, each quoted.
+        case texts([String])
+        /// Text keys to text values (`aliases`); `{}` when empty, which is also how a family without settings shows.
+        case mapping([String: String])
+        /// A secret, never shown: JSON says `set` or `unset`; YAML shows `note` as a comment, if any.
+        case secret(isSet: Bool, note: String?)
+        /// Not set: shown as a comment with why (`# profile: (built in)`); null in JSON.
         case unset(String)
     }
 

@@ -10,6 +10,8 @@ struct FleetService: Service {
     let context: GatewayContext
     let coordinator: FleetCoordinator
     let sessions: DeviceSessions
+    /// Told when the gateway's part in the fleet changes (alone, member): its `info` says it.
+    let info: GatewayInfo
 
     func run() async {
         await cancelWhenGracefulShutdown { await takeTurns() }
@@ -29,6 +31,7 @@ struct FleetService: Service {
             if presence != lastPresence {
                 context.logger.info("fleet: \(Self.describe(presence))")
                 lastPresence = presence
+                info.refresh()
             }
             if presence == .unknown, context.mqtt.isConnected {
                 let since = unknownSince ?? .now

@@ -27,6 +27,13 @@ final class AdapterStatusBoard: Sendable {
         }
     }
 
+    /// Every adapter's last status (missing until reported).
+    var all: [String: AdapterStatus] {
+        state.withLock { state in
+            Dictionary(uniqueKeysWithValues: adapters.map { ($0, state.statuses[$0] ?? .missing) })
+        }
+    }
+
     /// The adapters last reported powered, in the configuration's order.
     var powered: [String] { state.withLock { state in adapters.filter { state.statuses[$0] == .powered } } }
 }

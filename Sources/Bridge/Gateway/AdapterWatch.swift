@@ -5,6 +5,8 @@ import BlueZ
 struct AdapterWatch: Sendable {
     let context: GatewayContext
     let statuses: AdapterStatusBoard
+    /// Told of every change: the gateway's `info` lists the adapters.
+    let info: GatewayInfo
 
     /// Reads every adapter's status from BlueZ and publishes the changed ones.
     func refresh() async {
@@ -42,6 +44,7 @@ struct AdapterWatch: Sendable {
         if changed {
             context.logger.info("adapter \(status.rawValue)", metadata: ["adapter": "\(name)"])
             context.publisher.publish(.state(context.topics.adapter(name), status.rawValue))
+            info.refresh()
         }
         if let summary { context.publisher.publish(.state(context.topics.adapter, summary.rawValue)) }
     }

@@ -8,6 +8,8 @@ import ServiceLifecycle
 struct BrokerService: Service {
     let context: GatewayContext
     let notifier: SystemdNotifier
+    /// Published with the status: the gateway's version, start, settings, adapters and fleet role.
+    let info: GatewayInfo
     /// Every feature's route: their filters are subscribed to.
     let routes: [BrokerRoute]
     /// Stopped in reverse: the last first. Put the receive path last, so no command reaches a closing session.
@@ -47,6 +49,7 @@ struct BrokerService: Service {
         // Retained beside the status, so Home Assistant and any client know the version at once (the health report
         // carries it too, but only every `health_s`).
         context.publisher.publish(.state(context.topics.gatewayTopic("version"), Gatt2MQTTVersion.current))
+        info.refresh()
         // The gateway statuses last, after the retained state they end; the own status is retained by then, so its
         // retained copy always comes (on a first start too).
         for subscription in subscriptions where subscription.afterRetainedState {
