@@ -44,21 +44,24 @@ public final class Bridge: Sendable {
     /// Fired by `request/restart`; `RestartService` ends the gateway on it.
     let restartSignal = RestartSignal()
 
-    /// The gateway on the system bus's BlueZ and the configured broker.
+    /// The gateway on the system bus's BlueZ and the configured broker; `options` changes its settings over MQTT
+    /// (`request/options`; without it the request is refused).
     public convenience init(
-        configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()
+        configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier(),
+        options: (any GatewayOptionsHandler)? = nil
     ) throws {
         try self.init(
             configuration: configuration, logger: logger, notifier: notifier,
             broker: { try MQTTClient(configuration: $0, logger: Logger(label: "gatt2mqtt.mqtt")) },
-            central: BlueZCentral(acquireNotify: configuration.acquireNotify))
+            central: BlueZCentral(acquireNotify: configuration.acquireNotify), options: options)
     }
 
     /// The gateway on any broker and any BlueZ (the seam a gateway under test runs on): `broker` makes the
     /// connection from the settings the gateway chose (its will, a persistent session, its limits).
     init(
         configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier,
-        broker: (MQTTConfiguration) throws -> any BrokerConnection, central: any BluetoothCentral
+        broker: (MQTTConfiguration) throws -> any BrokerConnection, central: any BluetoothCentral,
+        options: (any GatewayOptionsHandler)? = nil
     ) throws {
         guard TopicMap.isValidGatewayName(configuration.gateway) else {
             throw CommandError(
@@ -89,9 +92,8 @@ public final class Bridge: Sendable {
                 filters: configuration.replyTopics),
             warnings: warnings)
         let context = GatewayContext(
-            configuration: configuration, topics: topics, logger: logger, mqtt: mqtt, publisher: publisher,
-            bluez: central, drivers: drivers,
-            warnings: warnings, background: OwnedTasks())
+            configuration: configuration, live: LiveSettings(configuration), topics: topics, logger: logger, mqtt: mqtt,
+            publisher: publisher, bluez: central, drivers: drivers, warnings: warnings, background: OwnedTasks())
         self.context = context
         let commandRouter = CommandRouter(
             drivers: drivers, publisher: publisher, logger: logger, payloadSizeLimit: configuration.payloadSizeLimit,
@@ -101,7 +103,7 @@ public final class Bridge: Sendable {
         // of the fleet owns it.
         let housekeeping = HomeAssistantAnnouncer.Housekeeping(
             keeps: { family, address in
-                adoptions.contains(address) || configuration.autoConnect.allows(address)
+                adoptions.contains(address) || context.live.autoConnect.allows(address)
                     || coordinator?.otherOwner(FleetCoordinator.key(family, context.id(of: address))) != nil
             },
             id: { context.id(of: $0) },
@@ -123,7 +125,8 @@ public final class Bridge: Sendable {
             adapterStatuses: adapters.statuses, fleet: coordinator,
             adoptions: adoptions)
         self.sessions = sessions
-        requests = GatewayRequests(context: context, sessions: sessions, restart: restartSignal)
+        requests = GatewayRequests(
+            context: context, sessions: sessions, restart: restartSignal, options: options, info: info)
         let fleet = coordinator.map { FleetService(context: context, coordinator: $0, sessions: sessions, info: info) }
         self.fleet = fleet
         leftovers = Leftovers(context: context, sessions: sessions.table, adoptions: adoptions)

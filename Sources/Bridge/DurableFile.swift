@@ -9,9 +9,9 @@
 
 /// A small file the gateway keeps across restarts and power cuts (its fleet incarnation, the adopted devices):
 /// replaced whole, so that a power cut leaves either the old contents or the new ones, never a mixture.
-enum DurableFile {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public enum DurableFile {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// The folder `file` is in (created when missing).
@@ -19,7 +19,7 @@ enum DurableFile {
         file.lastIndex(of: "/").map { String(file[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
     }
 
-    static func createFolder(of file: String) throws(Failure) {
+    public static func createFolder(of file: String) throws(Failure) {
         do {
             try FileManager.default.createDirectory(atPath: folder(of: file), withIntermediateDirectories: true)
         } catch {
@@ -28,7 +28,7 @@ enum DurableFile {
     }
 
     /// The file's bytes, at most `limit` of them (one more tells the caller it is too long); nil when it does not exist.
-    static func read(_ file: String, limit: Int) throws(Failure) -> [UInt8]? {
+    public static func read(_ file: String, limit: Int) throws(Failure) -> [UInt8]? {
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
@@ -49,7 +49,7 @@ enum DurableFile {
     }
 
     /// Writes `bytes` to a temporary file, flushes it, renames it over `file` and flushes the folder.
-    static func replace(_ file: String, with bytes: [UInt8]) throws(Failure) {
+    public static func replace(_ file: String, with bytes: [UInt8]) throws(Failure) {
         let temporary = file + ".new"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(description: "cannot write \(temporary): \(errorText())") }

@@ -34,29 +34,38 @@ public enum ConfigurationLoader {
             path = given
         }
         return try resolve(
-            file: file, path: path, commandLine: commandLine, environment: environment, hostName: hostName)
+            file: file, path: path, commandLine: commandLine, environment: environment, hostName: hostName,
+            readsOptions: true)
     }
 
-    /// Loads `yaml` as if it were the file; for tests and for checking a file's text.
+    /// Loads `yaml` as if it were the file; for tests and for checking a file's text. The options kept in the state
+    /// directory are read only when `readsOptions`: a test names its own state directory for that.
     static func load(
         yaml: String, directory: String = FileManager.default.currentDirectoryPath,
         commandLine: CommandLineSettings = CommandLineSettings(), environment: [String: String] = [:],
-        hostName: String = "testhost"
+        hostName: String = "testhost", readsOptions: Bool = false
     ) throws(ConfigurationError) -> LoadedConfiguration {
         let file = try ConfigurationFileReader.read(yaml: yaml, fileName: "(yaml)", directory: directory)
         return try resolve(
-            file: file, path: nil, commandLine: commandLine, environment: environment, hostName: hostName)
+            file: file, path: nil, commandLine: commandLine, environment: environment, hostName: hostName,
+            readsOptions: readsOptions)
     }
 
     private static func resolve(
         file: Settings, path: String?, commandLine: CommandLineSettings, environment: [String: String],
-        hostName: String
+        hostName: String, readsOptions: Bool
     ) throws(ConfigurationError) -> LoadedConfiguration {
-        let settings = file.overridden(by: .environment(environment)).overridden(by: try commandLine.settings())
-        return try ConfigurationResolver(
-            settings: settings, hostName: hostName, systemdStateDirectory: environment["STATE_DIRECTORY"]
-        )
-        .resolve(file: path)
+        var layers = ConfigurationLayers(
+            file: file, path: path, environment: .environment(environment), commandLine: try commandLine.settings(),
+            hostName: hostName, systemdStateDirectory: environment["STATE_DIRECTORY"])
+        if readsOptions {
+            // The options changed over MQTT live in the state directory, which they cannot move (`OptionsChange`).
+            let above = layers.file.overridden(by: layers.environment).overridden(by: layers.commandLine)
+            let folder = ConfigurationResolver.stateFolder(
+                setting: above.text(.stateDirectory), systemd: layers.systemdStateDirectory)
+            layers.options = try OptionsOverlay.read(stateDirectory: folder)
+        }
+        return try layers.resolve()
     }
 
     /// The file to read and the name it was given by (`--config` or `GATT2MQTT_CONFIG`).

@@ -91,13 +91,10 @@ struct ConfigurationResolver {
             }
             bridge.commandRate.burst = Double(burst)
         }
-        var loaded = LoadedConfiguration(
+        return LoadedConfiguration(
             bridge: bridge, logLevel: logLevel, file: file, http: http, passwordSource: passwordSource,
             httpPasswordFile: text(.httpPasswordFile), httpPasswordHashFile: text(.httpPasswordHashFile),
             httpTokenFile: text(.httpTokenFile))
-        // What the gateway's retained `info` says of its settings: the same list `--print-config` writes.
-        loaded.bridge.settingsInEffect = loaded.settingsJSON
-        return loaded
     }
 
     // MARK: - Sections
@@ -252,9 +249,10 @@ struct ConfigurationResolver {
     }
 
     /// `state_directory`, else the first of systemd's `StateDirectory`, else /var/lib/gatt2mqtt.
-    private var stateFolder: String {
-        text(.stateDirectory) ?? systemdStateDirectory.flatMap { $0.split(separator: ":").first.map(String.init) }
-            ?? Self.defaultStateDirectory
+    private var stateFolder: String { Self.stateFolder(setting: text(.stateDirectory), systemd: systemdStateDirectory) }
+
+    static func stateFolder(setting: String?, systemd: String?) -> String {
+        setting ?? systemd.flatMap { $0.split(separator: ":").first.map(String.init) } ?? defaultStateDirectory
     }
 
     /// `fleet.enabled`: `auto` (the default) follows the fleet's rules while another gateway is online, `true`

@@ -1,9 +1,10 @@
 import Bridge
 
 /// Settings in effect as YAML in the file's own keys: a path's levels are nested mappings, opened once for the
-/// settings that share them; what is not set (or a secret from the environment) is a comment.
+/// settings that share them; what is not set (or a secret from the environment) is a comment. A value that does not
+/// come from the file (or the defaults) says where it comes from: `# from --broker`, `# from request/options`.
 enum EffectiveSettingsYAML {
-    static func lines(_ settings: [EffectiveSetting]) -> [String] {
+    static func lines(_ settings: [EffectiveSetting], source: (String) -> String? = { _ in nil }) -> [String] {
         var lines: [String] = []
         func add(_ indent: Int, _ text: String) { lines.append(String(repeating: "  ", count: indent) + text) }
         var open: [Substring] = []
@@ -17,6 +18,15 @@ enum EffectiveSettingsYAML {
                 open.append(part)
             }
             let indent = open.count
+            let first = lines.count
+            defer {
+                // A secret's or an unset value's line is a comment already, which says what it needs to.
+                if lines.count > first, !lines[first].hasPrefix(String(repeating: "  ", count: indent) + "#"),
+                    let from = source(setting.path)
+                {
+                    lines[first] += "  # from \(from)"
+                }
+            }
             switch setting.value {
             case .number(let value): add(indent, "\(leaf): \(EffectiveSetting.number(value))")
             case .word(let word): add(indent, "\(leaf): \(word)")

@@ -28,6 +28,8 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     var httpPasswordFile: String?
     var httpPasswordHashFile: String?
     var httpTokenFile: String?
+    /// What it was made of (`ConfigurationLayers.resolve` sets it).
+    var layers: ConfigurationLayers?
 
     public var description: String { yaml() }
     public var debugDescription: String { yaml() }
@@ -38,6 +40,18 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
 
     private func yaml() -> String {
         let header = "# gatt2mqtt configuration in effect" + (file.map { " (file: \($0))" } ?? "")
-        return ([header] + EffectiveSettingsYAML.lines(settingsInEffect)).joined(separator: "\n") + "\n"
+        return ([header] + EffectiveSettingsYAML.lines(settingsInEffect, source: source(of:))).joined(separator: "\n")
+            + "\n"
+    }
+
+    /// Where the value at `path` comes from when not from the file or the defaults: the flag or environment variable
+    /// that set it, or `request/options` (kept in the state directory).
+    private func source(of path: String) -> String? {
+        guard let layers, let key = ConfigurationKey(rawValue: path) else { return nil }
+        let given =
+            layers.commandLine[key] ?? layers.commandLine[key.alternative ?? key]
+            ?? layers.environment[key] ?? layers.environment[key.alternative ?? key]
+        if let given { return given.name }
+        return optionPaths.contains(path) ? "request/options" : nil
     }
 }

@@ -1,6 +1,8 @@
 /// Where a setting came from; later sources override earlier ones.
 enum SettingSource: Int, Comparable, Sendable {
     case file
+    /// `request/options`, kept in the state directory (`OptionsOverlay`).
+    case options
     case environment
     case commandLine
 

@@ -42,8 +42,13 @@ struct FamilySectionTests {
         #expect(loaded.bridge.cprBand.angleSamples == 8)
         #expect(loaded.bridge.cprBand.signalInterval == .seconds(2))
         #expect(loaded.bridge.activ5.batteryInterval == .seconds(30))
-        #expect(loaded.description.contains("cpr:\n  angle_samples: 8\n  range_mm: [40, 65]\n"))
-        #expect(loaded.description.contains("  distance:\n    reference_dbm: -65.5\n    exponent: 2\n"))
+        // The configuration in effect says which flag gave each value that is not the file's.
+        #expect(
+            loaded.description.contains(
+                "cpr:\n  angle_samples: 8  # from --cpr-angle-samples\n  range_mm: [40, 65]  # from --cpr-range-mm\n"))
+        #expect(
+            loaded.description.contains(
+                "  distance:\n    reference_dbm: -65.5  # from --cpr-distance-reference-dbm\n    exponent: 2\n"))
     }
 
     @Test(arguments: [

@@ -57,7 +57,7 @@ final class Adoptions: Sendable {
     // MARK: Questions
 
     var follows: Bool {
-        if case .adopted = context.configuration.autoConnect { return true }
+        if case .adopted = context.live.autoConnect { return true }
         return false
     }
 
@@ -207,7 +207,7 @@ final class Adoptions: Sendable {
         let new = list.families.filter { !(before?.contains($0.key) ?? false) && !contains($0.key) }
         adopt(new.map { (address: $0.key, family: $0.value) }, by: "gateway \(peer)")
         let forgotten = (before?.addresses ?? []).subtracting(list.addresses).filter {
-            !context.configuration.autoConnect.allows($0)
+            !context.live.autoConnect.allows($0)
         }
         remove(forgotten.sorted(), by: "gateway \(peer)")
     }

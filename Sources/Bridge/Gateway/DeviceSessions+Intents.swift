@@ -73,4 +73,17 @@ extension DeviceSessions {
         homeAssistant.withdraw(at: device.path)
         try await removeObjects()
     }
+
+    /// The allow list or `auto_connect` changed (`request/options`): sessions of devices no longer wanted end (one a
+    /// `connect` request asked for stays), and devices now wanted connect.
+    func policyChanged() async {
+        for path in table.paths {
+            guard let device = await context.bluez.device(at: path), let driver = driver(for: device),
+                !wants(device, driver: driver)
+            else { continue }
+            await stopSession(at: path)
+        }
+        await considerAllDevices()
+        await publishInventory()
+    }
 }

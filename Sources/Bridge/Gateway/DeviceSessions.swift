@@ -92,7 +92,7 @@ final class DeviceSessions: Sendable {
             ($0.requested[address] != nil, $0.released.contains(address), $0.forgetting.contains(address))
         }
         return ConnectionPolicy.Inputs(
-            policyAllows: context.configuration.autoConnect.allows(address),
+            policyAllows: context.live.autoConnect.allows(address),
             restoresBond: driver.restoresBondedDevices && device.paired, requested: requested, released: released,
             followsAdoption: adoptions.follows, adopted: adoptions.contains(address),
             joinWindowOpen: adoptions.joinWindowIsOpen, beingForgotten: forgetting)

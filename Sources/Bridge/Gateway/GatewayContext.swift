@@ -4,7 +4,10 @@ import Logging
 /// What every feature of the gateway reaches the outside through and reads its settings from. `Bridge.init`
 /// makes one and hands it to each feature; the features' own state stays theirs.
 struct GatewayContext: Sendable {
+    /// The settings it started with; those that change at run time are read from `live`.
     let configuration: BridgeConfiguration
+    /// The settings `request/options` changes at run time (which devices connect by themselves).
+    let live: LiveSettings
     let topics: TopicMap
     let logger: Logger
     let mqtt: any BrokerConnection

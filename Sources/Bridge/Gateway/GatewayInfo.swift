@@ -42,7 +42,7 @@ final class GatewayInfo: Sendable {
             "adapters": .object(statuses.all.mapValues { .string($0.rawValue) }),
             "fleet": .string(fleetRole),
         ]
-        if let settings = context.configuration.settingsInEffect { members["settings"] = settings }
+        if let settings = context.live.settingsInEffect { members["settings"] = settings }
         return .object(members)
     }
 

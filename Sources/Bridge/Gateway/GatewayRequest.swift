@@ -16,9 +16,13 @@ public enum GatewayRequest: Sendable, Equatable {
     case permitJoin(seconds: Int)
     /// Answers, then ends the gateway cleanly for its supervisor to start it again (`RestartService`).
     case restart
+    /// Changes settings, nested as in the configuration file (`GatewayOptionsHandler`).
+    case options([String: JSONValue])
 
     /// Every request's name, as in its topic.
-    public static let names = ["scan", "connect", "disconnect", "pair", "forget", "devices", "permit_join", "restart"]
+    public static let names = [
+        "scan", "connect", "disconnect", "pair", "forget", "devices", "permit_join", "restart", "options",
+    ]
 
     static func parse(name: String, payload: CommandPayload) throws(CommandError) -> GatewayRequest {
         switch name {
@@ -49,6 +53,12 @@ public enum GatewayRequest: Sendable, Equatable {
         case "restart":
             try payload.rejectUnknownFields(allowed: [])
             return .restart
+        case "options":
+            try payload.rejectUnknownFields(allowed: ["options"])
+            guard case .object(let members)? = payload.fields["options"] else {
+                throw CommandError(.invalidValue, "'options' must be an object of settings, as in the file")
+            }
+            return .options(members)
         case "permit_join":
             try payload.rejectUnknownFields(allowed: ["duration_s", "value"])
             let seconds = try payload.optionalInteger(

@@ -14,11 +14,20 @@ final class GatewayRequests: Sendable {
     let sessions: DeviceSessions
     /// Fired once `request/restart` is answered.
     let restart: RestartSignal
+    /// Checks and keeps `request/options`; nil where there is no configuration to keep them in.
+    let options: (any GatewayOptionsHandler)?
+    /// Said again after options change.
+    let info: GatewayInfo
 
-    init(context: GatewayContext, sessions: DeviceSessions, restart: RestartSignal) {
+    init(
+        context: GatewayContext, sessions: DeviceSessions, restart: RestartSignal,
+        options: (any GatewayOptionsHandler)?, info: GatewayInfo
+    ) {
         self.context = context
         self.sessions = sessions
         self.restart = restart
+        self.options = options
+        self.info = info
     }
 
     /// The gateway's requests (scan, connect, …).
@@ -105,11 +114,13 @@ final class GatewayRequests: Sendable {
         case .restart:
             context.logger.notice("restart requested over MQTT")
             return .object(["restarting": .bool(true)])
+        case .options(let members):
+            return try await changeOptions(members)
         case .permitJoin(let seconds):
             guard sessions.adoptions.follows else {
                 throw CommandError(
                     .invalidValue,
-                    "devices join only under auto_connect: adopted, not \(context.configuration.autoConnect.name)")
+                    "devices join only under auto_connect: adopted, not \(context.live.autoConnect.name)")
             }
             let open = sessions.adoptions.permitJoin(for: seconds) { [sessions] in
                 await sessions.considerAllDevices()
@@ -185,5 +196,28 @@ final class GatewayRequests: Sendable {
             "finished": .bool(true), "duration_s": .number(Double(seconds)), "seen": .number(Double(seen)),
         ])
         context.publisher.publish(Publication(topic: context.topics.scan, payload: summary.text, qos: 1))
+    }
+
+    /// Has the daemon check and keep the options, applies at once what can change at run time (which devices connect
+    /// by themselves), and answers which key paths changed, which were applied and which wait for a restart.
+    private func changeOptions(_ members: [String: JSONValue]) async throws(CommandError) -> JSONValue {
+        guard let options else {
+            throw CommandError(.invalidState, "this gateway keeps no options (it was not started by the daemon)")
+        }
+        let outcome = try await options.change(members)
+        context.live.apply(outcome.configuration)
+        let applied = outcome.changed.filter {
+            LiveSettings.appliedAtRunTime.contains($0) || outcome.appliedByDaemon.contains($0)
+        }
+        let restartRequired = outcome.changed.filter { !applied.contains($0) }
+        context.logger.notice(
+            "options changed over MQTT",
+            metadata: ["applied": "\(applied)", "restart_required": "\(restartRequired)"])
+        if outcome.changed.contains(where: LiveSettings.appliedAtRunTime.contains) { await sessions.policyChanged() }
+        info.refresh()
+        return .object([
+            "applied": .array(applied.map(JSONValue.string)),
+            "restart_required": .array(restartRequired.map(JSONValue.string)),
+        ])
     }
 }

@@ -1,0 +1,31 @@
+import Locks
+
+/// The settings a gateway changes at run time (`request/options`), read by every feature that follows them instead of
+/// the configuration it started with: which devices connect by themselves, and the settings in effect its `info`
+/// shows. Everything else stays as started until a restart.
+final class LiveSettings: Sendable {
+    private struct State {
+        var autoConnect: AutoConnectPolicy
+        var settingsInEffect: JSONValue?
+    }
+
+    private let state: Mutex<State>
+
+    /// The key paths a change applies at once; any other needs a restart.
+    static let appliedAtRunTime: Set<String> = ["devices.auto_connect", "devices.allow"]
+
+    init(_ configuration: BridgeConfiguration) {
+        state = Mutex(State(autoConnect: configuration.autoConnect, settingsInEffect: configuration.settingsInEffect))
+    }
+
+    var autoConnect: AutoConnectPolicy { state.withLock { $0.autoConnect } }
+    var settingsInEffect: JSONValue? { state.withLock { $0.settingsInEffect } }
+
+    /// Takes what can change at run time from `configuration`.
+    func apply(_ configuration: BridgeConfiguration) {
+        state.withLock {
+            $0.autoConnect = configuration.autoConnect
+            $0.settingsInEffect = configuration.settingsInEffect
+        }
+    }
+}
