@@ -20,6 +20,8 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     public var bridge: BridgeConfiguration
     /// The level to log at.
     public var logLevel: Logger.Level
+    /// The level from which log lines go to `gatt2mqtt/<gateway>/log`; nil for none (`off`).
+    public var logLevelMQTT: Logger.Level?
     /// The configuration file read, if any.
     public var file: String?
     /// The live page and `/metrics`; nil when off (the default).
@@ -32,6 +34,12 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     public var description: String { yaml() }
     public var debugDescription: String { yaml() }
     public var customMirror: Mirror { Mirror(self, children: ["configuration": yaml()], displayStyle: .struct) }
+
+    /// Every secret the configuration holds (the broker's password, the page's password and token): texts no log
+    /// line that leaves the machine may carry (`LogTap` replaces them).
+    public var secrets: [String] {
+        [bridge.mqtt.password, http?.password, http?.token].compactMap { $0 }.filter { !$0.isEmpty }
+    }
 
     private func yaml() -> String {
         let mqtt = bridge.mqtt
@@ -84,6 +92,7 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
             addSection(of: section.family, add)
         }
         add(0, "log_level: \(logLevel.rawValue)")
+        add(0, "log_level_mqtt: \(logLevelMQTT?.rawValue ?? "off")")
         add(0, "payload_size_limit: \(bridge.payloadSizeLimit)")
         add(0, "health_s: \(number(bridge.healthInterval / .seconds(1)))")
         if let file = bridge.healthFile { add(0, "health_file: \(quoted(file))") }
