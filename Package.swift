@@ -107,9 +107,9 @@ let package = Package(
             ]
         ),
 
-        // The daemon's log lines: with their priority when standard error is the journal, and one level for all
-        // loggers that SIGHUP can change.
-        .target(name: "DaemonLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // The daemon's log lines: with their priority when standard error is the journal, one level for all
+        // loggers that SIGHUP can change, and a copy of them for the gateway's log topic.
+        .target(name: "DaemonLogging", dependencies: ["Locks", .product(name: "Logging", package: "swift-log")]),
 
         .executableTarget(
             name: "gatt2mqtt",
@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "BlueZ", "Bridge", "DBus", "Locks", "MQTT", "Peripherals", "TestSupport", "WakePipe",
+                "BlueZ", "Bridge", "DaemonLogging", "DBus", "Locks", "MQTT", "Peripherals", "TestSupport", "WakePipe",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

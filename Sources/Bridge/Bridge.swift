@@ -12,6 +12,7 @@ import ServiceLifecycle
 ///
 /// ```
 /// BrokerService ─ connect, "online", subscribe to every feature's route
+/// ├── LogTopicService                  log lines on gatt2mqtt/<gateway>/log
 /// ├── CommandReceiverService           the receive path (it reads the retained leftovers first)
 /// └── BlueZService ─ leftovers read (≤3 s), BlueZ started, pairing agent
 ///     ├── DevicePolicyService          READY=1, BlueZ followed, discovery kept on
@@ -43,6 +44,12 @@ public final class Bridge: Sendable {
     let started = ContinuousClock.now
     /// Fired by `request/restart`; `RestartService` ends the gateway on it.
     let restartSignal = RestartSignal()
+    /// `gatt2mqtt/<gateway>/log`: the daemon attaches its log tap here (`LogTopic.offer`).
+    public let logTopic: LogTopic
+
+    /// The label of the broker client's logger: its lines never go to the log topic, which it carries
+    /// (`LogTopic`).
+    public static let brokerLogLabel = "gatt2mqtt.mqtt"
 
     /// The gateway on the system bus's BlueZ and the configured broker; `options` changes its settings over MQTT
     /// (`request/options`; without it the request is refused).
@@ -52,7 +59,7 @@ public final class Bridge: Sendable {
     ) throws {
         try self.init(
             configuration: configuration, logger: logger, notifier: notifier,
-            broker: { try MQTTClient(configuration: $0, logger: Logger(label: "gatt2mqtt.mqtt")) },
+            broker: { try MQTTClient(configuration: $0, logger: Logger(label: Self.brokerLogLabel)) },
             central: BlueZCentral(acquireNotify: configuration.acquireNotify), options: options)
     }
 
@@ -138,6 +145,8 @@ public final class Bridge: Sendable {
             sessions.followedLeavesRoute,
         ].compactMap { $0 }
         receivePath = ReceivePath(context: context, routes: routes)
+        logTopic = LogTopic(
+            topic: topics.log, burst: configuration.logTopicRate.burst, period: configuration.logTopicRate.period)
     }
 
     /// The broker settings the gateway connects with: the configured ones, with its will, a persistent session and
@@ -162,9 +171,12 @@ public final class Bridge: Sendable {
     public var services: [ServiceGroupConfiguration.ServiceConfiguration] {
         let bluez = BlueZService(
             sessions: sessions, adapters: adapters, notifier: notifier, leftoversRead: leftovers.read, fleet: fleet)
+        // The log topic first, so that it stops last: the devices' last lines still go.
         let broker = BrokerService(
             context: context, notifier: notifier, info: info, routes: receivePath.routes,
-            inside: [bluez, CommandReceiverService(path: receivePath)])
+            inside: [
+                LogTopicService(log: logTopic, mqtt: context.mqtt), bluez, CommandReceiverService(path: receivePath),
+            ])
         let outermost: [any Service] = [broker, WatchdogService(context: context, notifier: notifier)]
         // A lost bus ends the group gracefully: `offline` still reaches the broker, and then the error ends the run.
         let busWatch = ServiceGroupConfiguration.ServiceConfiguration(

@@ -43,6 +43,9 @@ public struct BridgeConfiguration: Sendable {
     /// How often the health file is touched. Not a setting (a container's HEALTHCHECK expects 15 s); a test
     /// shortens it to see rounds in milliseconds.
     var healthFileInterval: Duration = .seconds(15)
+    /// Lines of one level `gatt2mqtt/<gateway>/log` takes at most per period (`LogTopic`). Not a setting (the journal's
+    /// warnings have a fixed rule too); a test makes it small to see a flood limited.
+    var logTopicRate = (burst: 20, period: Duration.seconds(60))
     /// Commands accepted per device: a burst, then a steady rate per second.
     public var commandRate = (perSecond: 20.0, burst: 40.0)
     /// Aliases replacing the address as a device's `<id>` in topics: upper-case address with colons

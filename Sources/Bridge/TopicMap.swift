@@ -67,6 +67,9 @@ public struct TopicMap: Sendable {
 
     /// The periodic health report.
     public var health: String { gatewayTopic("health") }
+
+    /// The gateway's log lines at or above `log_level_mqtt` (`LogTopic`).
+    public var log: String { gatewayTopic("log") }
     /// Retained: `powered`, `off`, `missing` or `unauthorized`, for the gateway's adapters together
     /// (`powered` when one of them is).
     public var adapter: String { gatewayTopic("adapter") }

@@ -17,6 +17,8 @@ public struct CommandLineSettings: Sendable, Equatable {
     public var mqttVersion: String?
     /// `--log-level LEVEL`.
     public var logLevel: String?
+    /// `--log-level-mqtt LEVEL|off`.
+    public var logLevelMQTT: String?
     /// `--auto-connect all|none|allowed`.
     public var autoConnect: String?
     /// `--allow ADDRESS`, repeated.
@@ -55,6 +57,7 @@ public struct CommandLineSettings: Sendable, Equatable {
         set(.baseTopic, "--base-topic", baseTopic.map(SettingValue.text))
         set(.protocolVersion, "--mqtt-version", mqttVersion.map(SettingValue.text))
         set(.logLevel, "--log-level", logLevel.map(SettingValue.text))
+        set(.logLevelMQTT, "--log-level-mqtt", logLevelMQTT.map(SettingValue.text))
         set(.autoConnect, "--auto-connect", autoConnect.map(SettingValue.text))
         set(.allow, "--allow", allow.isEmpty ? nil : .list(allow))
         set(.healthInterval, "--health-seconds", healthSeconds.map(SettingValue.number))

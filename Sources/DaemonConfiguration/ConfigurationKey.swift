@@ -62,6 +62,8 @@ struct ConfigurationKey: Hashable, Sendable {
     static let allow = Self("devices.allow", .list)
     static let aliases = Self("devices.aliases", .map)
     static let logLevel = Self("log_level", .text, environment: "GATT2MQTT_LOG_LEVEL")
+    /// The level of `gatt2mqtt/<gateway>/log`, or `off`.
+    static let logLevelMQTT = Self("log_level_mqtt", .text, environment: "GATT2MQTT_LOG_LEVEL_MQTT")
     static let payloadSizeLimit = Self("payload_size_limit", .integer)
     static let healthInterval = Self("health_s", .number)
     static let healthFile = Self("health_file", .path, environment: "GATT2MQTT_HEALTH_FILE")
@@ -88,8 +90,8 @@ struct ConfigurationKey: Hashable, Sendable {
     private static let gatewayKeys: [Self] = [
         brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
         tlsCertificateFile, tlsKeyFile, sessionExpiry, replyTopics, gateway, baseTopic, adapter, adapters, adapterSlots,
-        acquireNotify, autoConnect, allow, aliases, logLevel, payloadSizeLimit, healthInterval, healthFile,
-        stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
+        acquireNotify, autoConnect, allow, aliases, logLevel, logLevelMQTT, payloadSizeLimit, healthInterval,
+        healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
         homeAssistantFastStreams, commandRate,
         commandBurst, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
         httpPasswordFile, httpPasswordHashFile, httpTokenFile, httpHosts, httpMaxConnections,

@@ -28,6 +28,7 @@ struct ConfigurationResolver {
 
     func resolve(file: String?) throws(ConfigurationError) -> LoadedConfiguration {
         let logLevel = try resolveLogLevel()
+        let logLevelMQTT = try resolveLogLevelMQTT()
         let gateway = text(.gateway) ?? Self.defaultGateway(hostName: hostName)
         guard TopicMap.isValidGatewayName(gateway) else {
             throw fail(.gateway, "must be 1 to 64 letters, digits, '-' or '_' (it is a topic level), not '\(gateway)'")
@@ -92,9 +93,9 @@ struct ConfigurationResolver {
             bridge.commandRate.burst = Double(burst)
         }
         return LoadedConfiguration(
-            bridge: bridge, logLevel: logLevel, file: file, http: http, passwordSource: passwordSource,
-            httpPasswordFile: text(.httpPasswordFile), httpPasswordHashFile: text(.httpPasswordHashFile),
-            httpTokenFile: text(.httpTokenFile))
+            bridge: bridge, logLevel: logLevel, logLevelMQTT: logLevelMQTT, file: file, http: http,
+            passwordSource: passwordSource, httpPasswordFile: text(.httpPasswordFile),
+            httpPasswordHashFile: text(.httpPasswordHashFile), httpTokenFile: text(.httpTokenFile))
     }
 
     // MARK: - Sections
@@ -291,6 +292,18 @@ struct ConfigurationResolver {
         guard let level = Logger.Level(rawValue: text.lowercased()) else {
             let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
             throw fail(.logLevel, "must be one of \(levels), not '\(text)'")
+        }
+        return level
+    }
+
+    /// `log_level_mqtt`: a level, or `off`; warning by default, so that the log topic carries what
+    /// `journalctl -p warning` shows.
+    private func resolveLogLevelMQTT() throws(ConfigurationError) -> Logger.Level? {
+        guard let text = text(.logLevelMQTT) else { return .warning }
+        if text.lowercased() == "off" { return nil }
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw fail(.logLevelMQTT, "must be one of \(levels) or off, not '\(text)'")
         }
         return level
     }

@@ -20,6 +20,8 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     public var bridge: BridgeConfiguration
     /// The level to log at.
     public var logLevel: Logger.Level
+    /// The level from which log lines go to `gatt2mqtt/<gateway>/log`; nil for none (`off`).
+    public var logLevelMQTT: Logger.Level?
     /// The configuration file read, if any.
     public var file: String?
     /// The live page and `/metrics`; nil when off (the default).
@@ -34,6 +36,12 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     public var description: String { yaml() }
     public var debugDescription: String { yaml() }
     public var customMirror: Mirror { Mirror(self, children: ["configuration": yaml()], displayStyle: .struct) }
+
+    /// Every secret the configuration holds (the broker's password, the page's password and token): texts no log
+    /// line that leaves the machine may carry (`LogTap` replaces them).
+    public var secrets: [String] {
+        [bridge.mqtt.password, http?.password, http?.token].compactMap { $0 }.filter { !$0.isEmpty }
+    }
 
     /// The settings in effect as JSON, secrets as `set`/`unset` (the gateway's retained `info`).
     public var settingsJSON: JSONValue { EffectiveSettingsJSON.object(settingsInEffect) }

@@ -45,6 +45,7 @@ extension LoadedConfiguration {
             for setting in section.effective { add("\(family.rawValue).\(setting.path)", setting.value) }
         }
         add("log_level", .word(logLevel.rawValue))
+        add("log_level_mqtt", .word(logLevelMQTT?.rawValue ?? "off"))
         add("payload_size_limit", .number(Double(bridge.payloadSizeLimit)))
         add("health_s", .number(bridge.healthInterval / .seconds(1)))
         if let file = bridge.healthFile { add("health_file", .text(file)) }

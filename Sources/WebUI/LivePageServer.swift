@@ -10,6 +10,10 @@ import ServiceLifecycle
 /// The daemon's optional HTTP server (`--http`): the live page at `/`, its WebSocket at `/live`, and
 /// `/metrics`. Off by default, on loopback unless configured otherwise, behind `HostGuard` and `AccessGuard`.
 public struct LivePageServer: Service {
+    /// The label of the page's own broker client's logger: its lines never go to the gateway's log topic, which
+    /// the page also reads (a line about each message it reads would make a message to read).
+    public static let brokerLogLabel = "gatt2mqtt.live.mqtt"
+
     let options: HTTPOptions
     let mirror: TopicMirror
     let catalogue: [DeviceFamily: [CommandExample]]

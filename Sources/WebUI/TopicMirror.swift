@@ -47,7 +47,7 @@ final class TopicMirror: Sendable {
         configuration.cleanStart = true
         configuration.sessionExpiry = nil
         configuration.will = nil
-        client = try MQTTClient(configuration: configuration, logger: Logger(label: "gatt2mqtt.live.mqtt"))
+        client = try MQTTClient(configuration: configuration, logger: Logger(label: LivePageServer.brokerLogLabel))
         topics = TopicMap(gateway: gateway, baseTopic: baseTopic)
         replyTopic = topics.gatewayTopic("live/\(configuration.clientID)/reply")
         usesResponseTopics = configuration.protocolVersion == .v5

@@ -22,13 +22,13 @@ struct Gatt2MQTT: AsyncParsableCommand {
         discussion: """
             Settings come from, in rising precedence: the defaults, the YAML file (--config, or \
             GATT2MQTT_CONFIG; see examples/gatt2mqtt.yaml), the environment (GATT2MQTT_BROKER, \
-            GATT2MQTT_ADAPTER, GATT2MQTT_GATEWAY, GATT2MQTT_LOG_LEVEL, GATT2MQTT_MQTT_USERNAME, \
+            GATT2MQTT_ADAPTER, GATT2MQTT_GATEWAY, GATT2MQTT_LOG_LEVEL, GATT2MQTT_LOG_LEVEL_MQTT, GATT2MQTT_MQTT_USERNAME, \
             GATT2MQTT_MQTT_PASSWORD, GATT2MQTT_HEALTH_FILE), and these flags. The broker password is read from the file's \
             broker.password_file or GATT2MQTT_MQTT_PASSWORD, never from a flag.
 
             BlueZ is reached on the system bus, or on DBUS_SYSTEM_BUS_ADDRESS when it is set.
 
-            SIGHUP reloads the log level from the configuration.
+            SIGHUP reloads the log levels (the journal's and gatt2mqtt/<gateway>/log's) from the configuration.
 
             """ + FamilyFlags.help,
         version: Gatt2MQTTVersion.current)
@@ -58,6 +58,12 @@ struct Gatt2MQTT: AsyncParsableCommand {
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).")
     var logLevel: String?
+
+    @Option(
+        help:
+            "Log lines from this level on go to gatt2mqtt/<gateway>/log: trace, debug, info, notice, warning, error, critical, or off (default warning)."
+    )
+    var logLevelMQTT: String?
 
     @Option(
         help:
@@ -117,6 +123,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         settings.baseTopic = baseTopic
         settings.mqttVersion = mqttVersion
         settings.logLevel = logLevel
+        settings.logLevelMQTT = logLevelMQTT
         settings.autoConnect = autoConnect
         settings.allow = allow
         settings.healthSeconds = healthSeconds
@@ -157,10 +164,14 @@ struct Gatt2MQTT: AsyncParsableCommand {
             print(String(decoding: try loaded.bridge.gripProfile.json(), as: UTF8.self))
             return
         }
-        let threshold = DaemonLogging.bootstrap(level: loaded.logLevel)
+        // The broker clients' own lines stay in the journal: they are about the connections that carry the topic.
+        let tap = LogTap(
+            level: loaded.logLevelMQTT, excluding: [Bridge.brokerLogLabel, LivePageServer.brokerLogLabel],
+            redacting: loaded.secrets)
+        let threshold = DaemonLogging.bootstrap(level: loaded.logLevel, tap: tap)
         let logger = Logger(label: "gatt2mqtt")
         do {
-            try await serve(loaded, threshold: threshold, logger: logger)
+            try await serve(loaded, threshold: threshold, tap: tap, logger: logger)
         } catch is RestartRequested {
             // Stopped cleanly; the status asks systemd (RestartForceExitStatus=75) or the container runtime to start
             // the daemon again.
@@ -174,11 +185,16 @@ struct Gatt2MQTT: AsyncParsableCommand {
         }
     }
 
-    private func serve(_ loaded: LoadedConfiguration, threshold: LogThreshold, logger: Logger) async throws {
+    private func serve(
+        _ loaded: LoadedConfiguration, threshold: LogThreshold, tap: LogTap, logger: Logger
+    ) async throws {
         logger.info(
             "gatt2mqtt \(Gatt2MQTTVersion.current) starting", metadata: ["configuration": "\(loaded.file ?? "none")"])
         logger.debug("configuration in effect:\n\(loaded)")
         let bridge = try Bridge(configuration: loaded.bridge, logger: logger)
+        // From here on the log topic takes the lines; the bridge publishes them once the broker session is up.
+        let logTopic = bridge.logTopic
+        tap.attach { logTopic.offer(level: $0.level, label: $0.label, message: $0.message, metadata: $0.metadata) }
         let page = try loaded.http.map { options in
             try LivePageServer(
                 options: options, mqtt: loaded.bridge.mqtt, gateway: loaded.bridge.gateway,
@@ -195,7 +211,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         if let page { services.append(.init(service: page, successTerminationBehavior: .gracefullyShutdownGroup)) }
         services.append(
             .init(
-                service: LogLevelReloader(commandLine: commandLine, threshold: threshold, logger: logger),
+                service: LogLevelReloader(commandLine: commandLine, threshold: threshold, tap: tap, logger: logger),
                 successTerminationBehavior: .ignore))
         services.append(.init(service: ShutdownNotice(logger: logger), successTerminationBehavior: .ignore))
         let group = ServiceGroup(

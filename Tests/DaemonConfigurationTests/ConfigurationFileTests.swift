@@ -124,7 +124,7 @@ struct ConfigurationFileTests {
         (
             "colour: red", "colour",
             "the top level takes a5, adapter, adapter_slots, adapters, base_topic, belt, bluez, broker, cpr, devices, fleet, gateway, grip, "
-                + "health_file, health_s, homeassistant, hr, http, limits, log_level, payload_size_limit"
+                + "health_file, health_s, homeassistant, hr, http, limits, log_level, log_level_mqtt, payload_size_limit"
         ),
         ("topic_prefix: home", "topic_prefix", "unknown key"),
         (

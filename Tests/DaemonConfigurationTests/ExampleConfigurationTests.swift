@@ -58,6 +58,7 @@ struct ExampleConfigurationTests {
         let profile = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/grip-profile.json"))
         #expect(bridge.gripProfile == (try GripProfile.load(json: profile)))
         #expect(loaded.logLevel == .info)
+        #expect(loaded.logLevelMQTT == .warning)
         #expect(bridge.payloadSizeLimit == 16384)
         #expect(
             bridge.homeAssistant.enabled && !bridge.homeAssistant.fastStreams, "the fast streams at their default: off")

@@ -86,7 +86,8 @@ struct YAMLParserTests {
         #expect(
             document.keys == [
                 "broker", "gateway", "base_topic", "adapters", "adapter_slots", "bluez", "devices", "belt", "a5", "cpr",
-                "grip", "log_level", "payload_size_limit", "health_s", "health_file", "state_directory", "limits",
+                "grip", "log_level", "log_level_mqtt", "payload_size_limit", "health_s", "health_file",
+                "state_directory", "limits",
                 "homeassistant", "fleet", "http",
             ])
         #expect(document["broker"]?["url"] == plain("mqtts://broker.example.net:8883", 12))
@@ -101,8 +102,8 @@ struct YAMLParserTests {
         #expect(document["belt"] == mapping(45))
         #expect(document["cpr"]?["range_mm"] == sequence(57, plain("50", 57), plain("60", 57)))
         #expect(document["cpr"]?["distance"]?["reference_dbm"] == plain("-59", 62))
-        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 84))
-        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 87))
+        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 85))
+        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 88))
     }
 
     // MARK: Block collections

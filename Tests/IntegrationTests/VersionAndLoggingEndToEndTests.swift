@@ -1,4 +1,5 @@
 import Foundation
+import MQTT
 import TestSupport
 import Testing
 
@@ -94,6 +95,40 @@ struct VersionAndLoggingEndToEndTests {
             try await recorder.waitFor("gatt2mqtt/busless/status", after: mark, timeout: .seconds(10)) {
                 $0.payloadString == "offline"
             }
+        }
+    }
+
+    /// The log on the broker, as a fleet's operator reads it (`gatt2mqtt/+/log`) from a real mosquitto: a warning
+    /// a stranger provokes (a malformed request) goes out as JSON at QoS 0, not retained, and the info lines of the
+    /// start do not (the default `log_level_mqtt` is warning). No BlueZ is needed: the bus has none.
+    @Test func warningsReachTheLogTopic() async throws {
+        let broker = try await MosquittoBroker.start()
+        let bus = try await PrivateBus.start()
+        let daemon = try ManagedProcess.launch(
+            ProjectPaths.binary("gatt2mqtt"), arguments: ["--broker", broker.url, "--gateway", "logged"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], name: "gatt2mqtt")
+        try await withCleanUp({
+            await daemon.terminate()
+            _ = try? await daemon.waitForExit()
+            await bus.stop()
+            await broker.stop()
+        }) {
+            let recorder = try await TopicRecorder(url: broker.url)
+            defer { Task { await recorder.stop() } }
+            // Subscribed by then: the gateway says `online` after its subscriptions.
+            try await recorder.waitFor("gatt2mqtt/logged/status", timeout: .seconds(30)) {
+                $0.payloadString == "online"
+            }
+            try recorder.publish("gatt2mqtt/logged/request/connect", "not json")
+            let line = try await recorder.waitFor("gatt2mqtt/logged/log", timeout: .seconds(30)) {
+                $0.payloadString?.contains("request refused") == true
+            }
+            let payload = line.payloadString ?? ""
+            #expect(
+                payload.hasPrefix(#"{"label":"gatt2mqtt","level":"warning","message":"request refused""#), "\(payload)")
+            #expect(line.qos == .atMostOnce && !line.retain)
+            let said = recorder.messages(on: "gatt2mqtt/logged/log").compactMap(\.payloadString)
+            #expect(!said.contains { $0.contains(#""level":"info""#) }, "\(said)")
         }
     }
 

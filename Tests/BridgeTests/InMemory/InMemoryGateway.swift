@@ -1,3 +1,4 @@
+import DaemonLogging
 import Logging
 import MQTT
 import ServiceLifecycle
@@ -21,17 +22,19 @@ struct InMemoryGateway {
     var probe: RecordingSink { world.probe }
 
     /// Starts gateway `name` on `adapters` in `world`, and returns once it runs (its status `online`, BlueZ followed).
+    /// `logTopic` is the log topic's level (`log_level_mqtt`); nil, as for most tests, publishes no log line.
     static func start(
         _ name: String = "test", in world: InMemoryWorld, adapters: [String] = ["hci0"],
-        configure: (inout BridgeConfiguration) -> Void = { _ in }
+        logTopic: Logger.Level? = nil, configure: (inout BridgeConfiguration) -> Void = { _ in }
     ) async throws -> InMemoryGateway {
         let central = InMemoryCentral(adapters: adapters)
-        let log = RecordingLog()
         var configuration = BridgeConfiguration(
             mqtt: MQTTConfiguration(host: "in-memory"), adapters: adapters, gateway: name)
         // Every device the tests make is one of the gateway's; AdoptionTests configure adoption themselves.
         configuration.autoConnect = .all
         configure(&configuration)
+        // As the daemon makes it (Gatt2MQTT.swift): the lines the gateway logs reach its log topic through a tap.
+        let log = RecordingLog(tap: LogTap(level: logTopic, redacting: [configuration.mqtt.password].compactMap { $0 }))
         var client: InMemoryBrokerClient?
         let bridge = try Bridge(
             configuration: configuration, logger: log.logger(), notifier: SystemdNotifier(environment: [:]),
@@ -41,6 +44,8 @@ struct InMemoryGateway {
                 return made
             },
             central: central)
+        let logTopic = bridge.logTopic
+        log.tap?.attach { logTopic.offer(level: $0.level, label: $0.label, message: $0.message, metadata: $0.metadata) }
         // The health reporter beside the bridge's services, as the daemon runs it (Gatt2MQTT.swift): last, so the
         // first to stop. It says nothing before its first interval (60 s unless configured).
         let services =
@@ -60,11 +65,11 @@ struct InMemoryGateway {
     /// Runs `body` with a running gateway named `test` in a world of its own, and stops both afterwards, as
     /// SIGTERM does, whatever `body` did.
     static func with<Result>(
-        adapters: [String] = ["hci0"], configure: (inout BridgeConfiguration) -> Void = { _ in },
-        _ body: (InMemoryGateway) async throws -> Result
+        adapters: [String] = ["hci0"], logTopic: Logger.Level? = nil,
+        configure: (inout BridgeConfiguration) -> Void = { _ in }, _ body: (InMemoryGateway) async throws -> Result
     ) async throws -> Result {
         try await InMemoryWorld.with { world in
-            let gateway = try await start(in: world, adapters: adapters, configure: configure)
+            let gateway = try await start(in: world, adapters: adapters, logTopic: logTopic, configure: configure)
             return try await withCleanUp({ await gateway.stop() }) { try await body(gateway) }
         }
     }

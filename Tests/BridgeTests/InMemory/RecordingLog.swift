@@ -1,9 +1,17 @@
+import DaemonLogging
 import Locks
 import Logging
 
 /// A log kept in memory: every line (message and metadata, as one text) in order, and waits for a line
-/// that contains a text, answered as it is written (no sleeping).
+/// that contains a text, answered as it is written (no sleeping). Each line is also offered to `tap`, as the
+/// daemon's handlers offer theirs.
 final class RecordingLog: Sendable {
+    let tap: LogTap?
+
+    init(tap: LogTap? = nil) {
+        self.tap = tap
+    }
+
     private struct Waiter {
         var text: String
         var continuation: CheckedContinuation<Void, Never>
@@ -15,7 +23,7 @@ final class RecordingLog: Sendable {
 
     /// A logger whose lines (debug and above) are kept here.
     func logger(label: String = "gateway") -> Logger {
-        var logger = Logger(label: label) { _ in Handler(log: self) }
+        var logger = Logger(label: label) { Handler(log: self, label: $0) }
         logger.logLevel = .debug
         return logger
     }
@@ -44,6 +52,7 @@ final class RecordingLog: Sendable {
 
     private struct Handler: LogHandler {
         let log: RecordingLog
+        let label: String
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .debug
 
@@ -56,6 +65,7 @@ final class RecordingLog: Sendable {
             let merged = metadata.merging(event.metadata ?? [:]) { $1 }
             let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             log.write("\(event.level) \(event.message)" + (fields.isEmpty ? "" : " " + fields))
+            log.tap?.offer(level: event.level, label: label, message: "\(event.message)", metadata: merged)
         }
     }
 }

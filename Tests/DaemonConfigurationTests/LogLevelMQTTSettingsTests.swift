@@ -1,0 +1,60 @@
+import Testing
+
+@testable import DaemonConfiguration
+
+/// `log_level_mqtt`: the level of `gatt2mqtt/<gateway>/log`, beside `log_level`, from the file, the environment or a
+/// flag like every setting, and `off`.
+struct LogLevelMQTTSettingsTests {
+    @Test func itIsWarningByDefault() throws {
+        let loaded = try load("")
+        #expect(loaded.logLevelMQTT == .warning)
+        #expect(loaded.description.contains("\nlog_level: info\nlog_level_mqtt: warning\n"), "--print-config shows it")
+    }
+
+    @Test func theFileTheEnvironmentAndTheFlagSetItInThatOrder() throws {
+        let file = "log_level_mqtt: error"
+        #expect(try load(file).logLevelMQTT == .error)
+        #expect(try load("log_level_mqtt: Debug").logLevelMQTT == .debug, "in any case, as log_level")
+        let environment = ["GATT2MQTT_LOG_LEVEL_MQTT": "info"]
+        #expect(try load(file, environment: environment).logLevelMQTT == .info)
+        let flagged = try load(file, environment: environment, flags: flags { $0.logLevelMQTT = "critical" })
+        #expect(flagged.logLevelMQTT == .critical)
+        #expect(flagged.logLevel == .info, "the journal's level is another setting")
+    }
+
+    @Test func offPublishesNoLine() throws {
+        let loaded = try load("log_level_mqtt: off")
+        #expect(loaded.logLevelMQTT == nil)
+        #expect(loaded.description.contains("\nlog_level_mqtt: off\n"))
+        #expect(try load("", flags: flags { $0.logLevelMQTT = "OFF" }).logLevelMQTT == nil)
+        // What --print-config printed loads again as the same.
+        #expect(try load(loaded.description).logLevelMQTT == nil)
+    }
+
+    @Test func aBadValueNamesTheSettingAsItWasGiven() throws {
+        let levels = "must be one of trace, debug, info, notice, warning, error, critical or off"
+        let fromFile = try #require(loadError("log_level_mqtt: loud"))
+        #expect(fromFile.description == "log_level_mqtt: \(levels), not 'loud'")
+        let fromEnvironment = try #require(loadError("", environment: ["GATT2MQTT_LOG_LEVEL_MQTT": "none"]))
+        #expect(fromEnvironment.description == "GATT2MQTT_LOG_LEVEL_MQTT: \(levels), not 'none'")
+        let fromFlag = try #require(loadError("", flags: flags { $0.logLevelMQTT = "false" }))
+        #expect(fromFlag.description == "--log-level-mqtt: \(levels), not 'false'")
+    }
+
+    /// What a log line leaving the machine must never carry: every secret the configuration holds.
+    @Test func theSecretsAreTheBrokersAndThePagesPasswords() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("mqtt", "from-file\n")
+        try folder.write("page", "page-pass\n")
+        try folder.write("token", "page-token\n")
+        let yaml = """
+            broker: {username: u, password_file: mqtt}
+            http: {listen: '127.0.0.1:8080', username: op, password_file: page, token_file: token}
+            """
+        #expect(try load(yaml, directory: folder.path).secrets == ["from-file", "page-pass", "page-token"])
+        let fromEnvironment = try load(
+            "broker: {username: u}", environment: ["GATT2MQTT_MQTT_PASSWORD": "from-env"])
+        #expect(fromEnvironment.secrets == ["from-env"])
+        #expect(try load("").secrets.isEmpty)
+    }
+}
