@@ -191,7 +191,9 @@ struct Gatt2MQTT: AsyncParsableCommand {
         logger.info(
             "gatt2mqtt \(Gatt2MQTTVersion.current) starting", metadata: ["configuration": "\(loaded.file ?? "none")"])
         logger.debug("configuration in effect:\n\(loaded)")
-        let bridge = try Bridge(configuration: loaded.bridge, logger: logger)
+        let bridge = try Bridge(
+            configuration: loaded.bridge, logger: logger,
+            options: DaemonOptions(loaded, threshold: threshold, tap: tap))
         // From here on the log topic takes the lines; the bridge publishes them once the broker session is up.
         let logTopic = bridge.logTopic
         tap.attach { logTopic.offer(level: $0.level, label: $0.label, message: $0.message, metadata: $0.metadata) }

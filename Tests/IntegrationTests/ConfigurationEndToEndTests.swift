@@ -57,10 +57,10 @@ struct ConfigurationEndToEndTests {
             ],
             name: "gatt2mqtt")
         #expect(try await printed.waitForExit() == .exited(0))
-        // One line of output each: ManagedProcess marks every line with its stream.
-        #expect(printed.outputText.contains("  squeeze_newtons: 25\n"))
-        #expect(printed.outputText.contains("    reference_dbm: -61\n"))
-        #expect(printed.outputText.contains("  name: \"g\"\n"))
+        // One line of output each: ManagedProcess marks every line with its stream. Each says which flag gave it.
+        #expect(printed.outputText.contains("  squeeze_newtons: 25  # from --a5-squeeze-newtons\n"))
+        #expect(printed.outputText.contains("    reference_dbm: -61  # from --cpr-distance-reference-dbm\n"))
+        #expect(printed.outputText.contains("  name: \"g\"  # from --gateway\n"))
         let help = try ManagedProcess.launch(binary, arguments: ["--help"], name: "gatt2mqtt")
         #expect(try await help.waitForExit() == .exited(0))
         #expect(help.outputText.contains("--cpr-range-mm <n,n>"))

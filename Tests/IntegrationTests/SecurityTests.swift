@@ -219,21 +219,26 @@ struct SecurityTests {
         }
     }
 
-    /// Issue #46: a restart is privileged. The operator's `request/restart` is dropped by the broker (it manages
-    /// devices, not gateways); the admin's is answered, and the gateway stops cleanly with exit status 75, which its
-    /// supervisor restarts (under systemd: the installed tier).
-    @Test func onlyTheAdminMayRestartTheGateway() async throws {
+    /// Issue #46: changing options and restarting are privileged. The operator's `request/options` and
+    /// `request/restart` are dropped by the broker (it manages devices, not gateways); the admin's restart is
+    /// answered, and the gateway stops cleanly with exit status 75, which its supervisor restarts (under systemd: the
+    /// installed tier).
+    @Test func onlyTheAdminMayChangeOptionsOrRestartTheGateway() async throws {
         try await withSecuredBelt { secured in
             let (id, operatorClient, dashboard) = (secured.id, secured.operatorClient, secured.dashboard)
-            try operatorClient.publish("gatt2mqtt/test/request/restart", "{}")
             let broker = try #require(secured.world.broker.process)
-            try await broker.waitForLine(
-                containing: "Denied PUBLISH from \(operatorClient.client.configuration.clientID) ")
+            let denied = "Denied PUBLISH from \(operatorClient.client.configuration.clientID) "
+            for (request, payload) in [("options", #"{"options":{"health_s":5}}"#), ("restart", "{}")] {
+                let before = broker.lineCount
+                try operatorClient.publish("gatt2mqtt/test/request/\(request)", payload)
+                try await broker.waitForLine(after: before) { $0.contains(denied) && $0.contains("request/\(request)") }
+            }
             // The operator still manages devices: its `devices` request, sent after, is answered, and the gateway runs.
             try operatorClient.publish("gatt2mqtt/test/request/devices", "{}")
             try await dashboard.waitFor("gatt2mqtt/test/response/devices")
             #expect(secured.daemon.isRunning)
             #expect(dashboard.messages(on: "gatt2mqtt/test/response/restart").isEmpty)
+            #expect(dashboard.messages(on: "gatt2mqtt/test/response/options").isEmpty)
 
             let admin = try await client(
                 secured.world, secured.certificates, user: "admin", password: "admin-pw")

@@ -25,7 +25,8 @@ struct InMemoryGateway {
     /// `logTopic` is the log topic's level (`log_level_mqtt`); nil, as for most tests, publishes no log line.
     static func start(
         _ name: String = "test", in world: InMemoryWorld, adapters: [String] = ["hci0"],
-        logTopic: Logger.Level? = nil, configure: (inout BridgeConfiguration) -> Void = { _ in }
+        logTopic: Logger.Level? = nil, configure: (inout BridgeConfiguration) -> Void = { _ in },
+        options: (any GatewayOptionsHandler)? = nil
     ) async throws -> InMemoryGateway {
         let central = InMemoryCentral(adapters: adapters)
         var configuration = BridgeConfiguration(
@@ -43,7 +44,7 @@ struct InMemoryGateway {
                 client = made
                 return made
             },
-            central: central)
+            central: central, options: options)
         let logTopic = bridge.logTopic
         log.tap?.attach { logTopic.offer(level: $0.level, label: $0.label, message: $0.message, metadata: $0.metadata) }
         // The health reporter beside the bridge's services, as the daemon runs it (Gatt2MQTT.swift): last, so the
@@ -66,10 +67,12 @@ struct InMemoryGateway {
     /// SIGTERM does, whatever `body` did.
     static func with<Result>(
         adapters: [String] = ["hci0"], logTopic: Logger.Level? = nil,
-        configure: (inout BridgeConfiguration) -> Void = { _ in }, _ body: (InMemoryGateway) async throws -> Result
+        configure: (inout BridgeConfiguration) -> Void = { _ in }, options: (any GatewayOptionsHandler)? = nil,
+        _ body: (InMemoryGateway) async throws -> Result
     ) async throws -> Result {
         try await InMemoryWorld.with { world in
-            let gateway = try await start(in: world, adapters: adapters, logTopic: logTopic, configure: configure)
+            let gateway = try await start(
+                in: world, adapters: adapters, logTopic: logTopic, configure: configure, options: options)
             return try await withCleanUp({ await gateway.stop() }) { try await body(gateway) }
         }
     }

@@ -1,0 +1,115 @@
+import Bridge
+import Foundation
+import Testing
+
+@testable import DaemonConfiguration
+
+/// `request/options` on the daemon's side (issue #46, item 2): a change is checked as the file is, with the same
+/// messages and names, kept in the state directory apart from the file, and read again at the next start.
+struct OptionsChangeTests {
+    /// The file, with the state directory in `folder`, loaded as the daemon loads it (options kept there read).
+    private func start(_ folder: TemporaryFolder, _ yaml: String = "devices: {auto_connect: allowed}") throws
+        -> LoadedConfiguration
+    {
+        try ConfigurationLoader.load(
+            yaml: "state_directory: \(folder.path)\n" + yaml, directory: folder.path, hostName: "testhost",
+            readsOptions: true)
+    }
+
+    /// The message without the line it names: the file's errors say where in the file, the options' where in the JSON.
+    private func words(_ error: ConfigurationError) -> String {
+        error.description.replacing(#/ \(line \d+\)/#, with: "")
+    }
+
+    @Test func aChangeIsListedKeptAndReadAgainAtTheNextStart() throws {
+        let folder = try TemporaryFolder()
+        let loaded = try start(folder)
+        let change = try loaded.changing([
+            "devices": .object(["allow": .array([.string("aa:bb:cc:dd:ee:ff")])]), "health_s": .number(30),
+        ])
+        #expect(change.changed == ["devices.allow", "health_s"])
+        #expect(change.configuration.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:FF"]))
+        #expect(change.configuration.bridge.healthInterval == .seconds(30))
+        try change.persist()
+        let kept = try String(contentsOfFile: folder.path + "/options.json", encoding: .utf8)
+        #expect(kept == #"{"devices":{"allow":["aa:bb:cc:dd:ee:ff"]},"health_s":30}"# + "\n")
+
+        let restarted = try start(folder)
+        #expect(restarted.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:FF"]))
+        #expect(restarted.bridge.healthInterval == .seconds(30))
+        #expect(restarted.description.contains("health_s: 30  # from request/options\n"))
+        #expect(restarted.description.contains(#"allow: ["AA:BB:CC:DD:EE:FF"]  # from request/options"#))
+        // The file itself was never written.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["options.json"])
+    }
+
+    @Test func nullPutsAKeyBackToTheFilesValueAndLaterChangesBuildOnEarlierOnes() throws {
+        let folder = try TemporaryFolder()
+        let first = try start(folder, "health_s: 20").changing(["health_s": .number(5), "log_level": .string("debug")])
+        let second = try first.configuration.changing(["health_s": .null])
+        #expect(second.changed == ["health_s"])
+        #expect(second.configuration.bridge.healthInterval == .seconds(20), "the file's value again")
+        #expect(second.configuration.logLevel == .debug, "the earlier change stays")
+    }
+
+    /// What the file refuses, options refuse with the same words and the same key.
+    @Test(arguments: [
+        (#"{"health_s": "fast"}"#, "health_s: \"fast\""),
+        (#"{"a5": {"squeeze_newtons": 2}}"#, "a5: {squeeze_newtons: 2}"),
+        (#"{"devices": {"auto_connect": "sometimes"}}"#, "devices: {auto_connect: sometimes}"),
+        (#"{"devices": {"speed": 3}}"#, "devices: {speed: 3}"),
+        (#"{"log_level": "loud"}"#, "log_level: loud"),
+    ])
+    func refusalsAreTheFilesOwn(options: String, file: String) throws {
+        let folder = try TemporaryFolder()
+        let loaded = try start(folder, "")
+        guard case .object(let members)? = JSONValue.parse(Array(options.utf8)) else {
+            Issue.record("not JSON: \(options)")
+            return
+        }
+        let fileError = try #require(loadError(file))
+        #expect {
+            _ = try loaded.changing(members)
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.key == fileError.key && words(error) == words(fileError)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/options.json"), "nothing kept")
+    }
+
+    /// The broker, the gateway's name and topics, the state directory and the page are the administrator's; file names
+    /// could make the gateway read any file; a value the environment or a flag sets wins over options.
+    @Test(arguments: [
+        (#"{"broker": {"url": "mqtt://elsewhere"}}"#, "broker.url: cannot be changed over MQTT"),
+        (#"{"gateway": {"name": "other"}}"#, "gateway.name: cannot be changed over MQTT"),
+        (#"{"base_topic": "x"}"#, "base_topic: cannot be changed over MQTT"),
+        (#"{"health_file": "/etc/shadow"}"#, "health_file: names a file"),
+        (#"{"log_level": "debug"}"#, "log_level: is set by GATT2MQTT_LOG_LEVEL, which overrides options"),
+        (#"{}"#, "options: must name at least one setting"),
+    ])
+    func someKeysAreNotForOptions(options: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        let loaded = try ConfigurationLoader.load(
+            yaml: "state_directory: \(folder.path)", directory: folder.path,
+            environment: ["GATT2MQTT_LOG_LEVEL": "info"], hostName: "testhost", readsOptions: true)
+        guard case .object(let members)? = JSONValue.parse(Array(options.utf8)) else {
+            Issue.record("not JSON: \(options)")
+            return
+        }
+        #expect {
+            _ = try loaded.changing(members)
+        } throws: { ($0 as? ConfigurationError)?.description.hasPrefix(message) == true }
+    }
+
+    @Test func aDamagedOptionsFileStopsTheStartWithItsName() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("options.json", "{not json")
+        #expect {
+            _ = try start(folder)
+        } throws: { ($0 as? ConfigurationError)?.key == folder.path + "/options.json" }
+        try folder.write("options.json", #"{"health_s": -1}"#)
+        #expect {
+            _ = try start(folder)
+        } throws: { ($0 as? ConfigurationError)?.key == "health_s" }
+    }
+}
