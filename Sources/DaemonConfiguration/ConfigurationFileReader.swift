@@ -7,9 +7,12 @@ import Bridge
 /// `10:20:30:40:50:59` that YAML 1.1 would read as a number) rather than guessed at. `YAMLParser`
 /// reads the part of YAML a configuration needs and rejects the rest by name.
 enum ConfigurationFileReader {
-    /// The settings of `yaml`; relative file names in it are taken relative to `directory`.
+    /// The settings of `yaml`; relative file names in it are taken relative to `directory`. A file of an earlier
+    /// `version` has its renamed keys read under their new names (`migration`), with a notice each.
     /// - Parameter fileName: names the file in errors about the document as a whole.
-    static func read(yaml: String, fileName: String, directory: String) throws(ConfigurationError) -> Settings {
+    static func read(
+        yaml: String, fileName: String, directory: String, migration: ConfigurationMigration = .fileFormat
+    ) throws(ConfigurationError) -> Settings {
         let root: YAMLNode?
         do {
             root = try YAMLParser.parse(yaml)
@@ -21,21 +24,42 @@ enum ConfigurationFileReader {
         guard case .mapping(let mapping) = root.content else {
             throw ConfigurationError(key: fileName, message: "must be a mapping of keys (broker:, adapter:, …)")
         }
-        try read(mapping, section: "", directory: directory, into: &settings)
+        var version = migration.current
+        if let pair = mapping.first(where: { if case .scalar("version", _) = $0.key.content { true } else { false } }) {
+            version = try integer(pair.value, path: "version")
+            guard (1...migration.current).contains(version) else {
+                throw error(
+                    "version", "is \(version); this gatt2mqtt reads versions 1 to \(migration.current) of the file",
+                    at: pair.value)
+            }
+        }
+        let keys = mapping.filter { if case .scalar("version", _) = $0.key.content { false } else { true } }
+        let reading = Reading(directory: directory, version: version, migration: migration)
+        try read(keys, section: "", reading: reading, into: &settings)
         return settings
     }
 
+    /// What every key of one file is read with.
+    private struct Reading {
+        let directory: String
+        let version: Int
+        let migration: ConfigurationMigration
+    }
+
     private static func read(
-        _ mapping: [YAMLPair], section: String, directory: String, into settings: inout Settings
+        _ mapping: [YAMLPair], section: String, reading: Reading, into settings: inout Settings
     ) throws(ConfigurationError) {
+        let directory = reading.directory
         var seen: Set<String> = []
         for pair in mapping {
             let (keyNode, valueNode) = (pair.key, pair.value)
             guard case .scalar(let name, _) = keyNode.content else {
                 throw error(section.isEmpty ? "(top level)" : section, "keys must be plain names", at: keyNode)
             }
-            let path = section.isEmpty ? name : section + "." + name
-            guard seen.insert(name).inserted else { throw error(path, "given twice", at: keyNode) }
+            let written = section.isEmpty ? name : section + "." + name
+            guard seen.insert(name).inserted else { throw error(written, "given twice", at: keyNode) }
+            let (path, notice) = reading.migration.migrated(written, from: reading.version)
+            if let notice { settings.notices.append(notice) }
             if let key = ConfigurationKey(rawValue: path) {
                 guard key.isInFile else {
                     throw error(
@@ -43,16 +67,17 @@ enum ConfigurationFileReader {
                         at: keyNode)
                 }
                 if isNull(valueNode) { continue }
-                let value = try read(valueNode, as: key.kind, path: path, directory: directory)
-                settings[key] = Setting(value: value, name: path, source: .file)
+                // Named as written: an error about a renamed key names what the file says.
+                let value = try read(valueNode, as: key.kind, path: written, directory: directory)
+                settings[key] = Setting(value: value, name: written, source: .file)
             } else if ConfigurationKey.sections.contains(path) {
                 if isNull(valueNode) { continue }
                 guard case .mapping(let inner) = valueNode.content else {
                     throw error(path, "must be a mapping (\(takes(path)))", at: valueNode)
                 }
-                try read(inner, section: path, directory: directory, into: &settings)
+                try read(inner, section: path, reading: reading, into: &settings)
             } else {
-                throw error(path, "unknown key (\(takes(section)))", at: keyNode)
+                throw error(written, "unknown key (\(takes(section)))", at: keyNode)
             }
         }
     }

@@ -10,22 +10,22 @@ struct ConfigurationKey: Hashable, Sendable {
     let rawValue: String
     /// What a value of the key is in the file.
     let kind: SettingKind
-    /// The environment variable that sets the key, if any.
-    let environmentVariable: String?
+    /// The shorter variable that set the key before every key had its own (`GATT2MQTT_BROKER`), still read.
+    let legacyEnvironmentVariable: String?
     /// The family whose section holds the key, and its declaration; nil for the gateway's own keys.
     let familyKey: (family: DeviceFamily, key: FamilySettingKey)?
 
     private init(_ rawValue: String, _ kind: SettingKind, environment: String? = nil) {
         self.rawValue = rawValue
         self.kind = kind
-        environmentVariable = environment
+        legacyEnvironmentVariable = environment
         familyKey = nil
     }
 
     private init(family: DeviceFamily, key: FamilySettingKey) {
         rawValue = "\(family.rawValue).\(key.path)"
         kind = key.kind
-        environmentVariable = nil
+        legacyEnvironmentVariable = nil
         familyKey = (family, key)
     }
 
@@ -160,5 +160,18 @@ extension ConfigurationKey {
         var words = rawValue.split(whereSeparator: { $0 == "." || $0 == "_" }).map(String.init)
         if words.last == "s" { words[words.count - 1] = "seconds" }
         return "--" + words.joined(separator: "-")
+    }
+}
+
+extension ConfigurationKey {
+    /// The key's own environment variable: `GATT2MQTT_` and its path in capitals, dots as underscores
+    /// (`GATT2MQTT_A5_SQUEEZE_NEWTONS`, `GATT2MQTT_DEVICES_ALLOW`), which is how a container is configured.
+    var environmentVariable: String {
+        "GATT2MQTT_" + String(rawValue.uppercased().map { $0 == "." ? "_" : $0 })
+    }
+
+    /// Every variable that sets the key, its own first; a legacy one only where it differs.
+    var environmentVariables: [String] {
+        [environmentVariable] + [legacyEnvironmentVariable].compactMap { $0 }.filter { $0 != environmentVariable }
     }
 }

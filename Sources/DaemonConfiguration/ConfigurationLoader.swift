@@ -56,7 +56,8 @@ public enum ConfigurationLoader {
         hostName: String, readsOptions: Bool
     ) throws(ConfigurationError) -> LoadedConfiguration {
         var layers = ConfigurationLayers(
-            file: file, path: path, environment: .environment(environment), commandLine: try commandLine.settings(),
+            file: file, path: path, environment: try .environment(environment),
+            commandLine: try commandLine.settings(),
             hostName: hostName, systemdStateDirectory: environment["STATE_DIRECTORY"])
         if readsOptions {
             // The options changed over MQTT live in the state directory, which they cannot move (`OptionsChange`).

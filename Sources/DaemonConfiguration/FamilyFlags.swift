@@ -48,31 +48,8 @@ public enum FamilyFlags {
     private static func value(_ text: String, of key: ConfigurationKey, flag: String) throws(ConfigurationError)
         -> SettingValue
     {
-        switch key.kind {
-        case .number:
-            guard let number = Double(text) else {
-                throw ConfigurationError(key: flag, message: "must be a number, not '\(text)'")
-            }
-            return .number(number)
-        case .integer:
-            guard let integer = Int(text) else {
-                throw ConfigurationError(key: flag, message: "must be a whole number, not '\(text)'")
-            }
-            return .integer(integer)
-        case .integers:
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            let integers = parts.compactMap { Int($0.trimming()) }
-            guard integers.count == parts.count else {
-                throw ConfigurationError(key: flag, message: "must be whole numbers separated by commas, not '\(text)'")
-            }
-            return .integers(integers)
-        case .list:
-            return .list(text.split(separator: ",").map { String($0.trimming()) })
-        case .text, .path:
-            return .text(text)
-        case .map, .secret:
-            preconditionFailure("\(key.rawValue) has no flag")
-        }
+        guard key.kind != .map, key.kind != .secret else { preconditionFailure("\(key.rawValue) has no flag") }
+        return try SettingText.value(text, kind: key.kind, name: flag)
     }
 
     private static func placeholder(_ kind: SettingKind) -> String {

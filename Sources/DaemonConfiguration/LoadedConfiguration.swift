@@ -43,6 +43,10 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
         [bridge.mqtt.password, http?.password, http?.token].compactMap { $0 }.filter { !$0.isEmpty }
     }
 
+    /// What reading the configuration found worth saying at the start: keys of an earlier file version read under
+    /// their new names (`ConfigurationMigration`).
+    public var notices: [String] { layers?.file.notices ?? [] }
+
     /// The settings in effect as JSON, secrets as `set`/`unset` (the gateway's retained `info`).
     public var settingsJSON: JSONValue { EffectiveSettingsJSON.object(settingsInEffect) }
 

@@ -40,6 +40,8 @@ struct Setting: Sendable, Equatable {
 /// The settings of one source, or of several merged.
 struct Settings: Sendable, Equatable {
     var values: [ConfigurationKey: Setting] = [:]
+    /// What reading them found worth saying (a renamed key of an earlier file version), for the start's log.
+    var notices: [String] = []
 
     subscript(key: ConfigurationKey) -> Setting? {
         get { values[key] }
@@ -48,17 +50,19 @@ struct Settings: Sendable, Equatable {
 
     /// These settings with `higher`'s replacing any of the same key.
     func overridden(by higher: Settings) -> Settings {
-        Settings(values: values.merging(higher.values) { _, new in new })
+        Settings(values: values.merging(higher.values) { _, new in new }, notices: notices + higher.notices)
     }
 
-    /// The variables of `ConfigurationKey.environmentVariable` found in `environment`; empty ones count as unset.
-    static func environment(_ environment: [String: String]) -> Settings {
+    /// The keys' variables (`ConfigurationKey.environmentVariables`) found in `environment`, each read by its key's
+    /// kind; empty ones count as unset. A key's own variable wins over its legacy one.
+    static func environment(_ environment: [String: String]) throws(ConfigurationError) -> Settings {
         var settings = Settings()
         for key in ConfigurationKey.allCases {
-            guard let variable = key.environmentVariable, let text = environment[variable], !text.isEmpty else {
-                continue
-            }
-            let value: SettingValue = key.kind == .secret ? .secret(Secret(value: text)) : .text(text)
+            guard
+                let variable = key.environmentVariables.first(where: { environment[$0].map { !$0.isEmpty } ?? false }),
+                let text = environment[variable]
+            else { continue }
+            let value = try SettingText.value(text, kind: key.kind, name: variable)
             settings[key] = Setting(value: value, name: variable, source: .environment)
         }
         return settings

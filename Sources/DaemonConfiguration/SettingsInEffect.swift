@@ -10,6 +10,7 @@ extension LoadedConfiguration {
         var settings: [EffectiveSetting] = []
         func add(_ path: String, _ value: EffectiveSetting.Value) { settings.append(EffectiveSetting(path, value)) }
 
+        add("version", .number(Double(ConfigurationMigration.fileFormat.current)))
         add("broker.url", .text(brokerURL))
         add("broker.client_id", .text(mqtt.clientID))
         add("broker.protocol", .word(mqtt.protocolVersion == .v5 ? "5" : "3.1.1"))

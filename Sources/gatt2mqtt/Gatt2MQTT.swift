@@ -191,6 +191,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         logger.info(
             "gatt2mqtt \(Gatt2MQTTVersion.current) starting", metadata: ["configuration": "\(loaded.file ?? "none")"])
         logger.debug("configuration in effect:\n\(loaded)")
+        for notice in loaded.notices { logger.warning("configuration: \(notice)") }
         let bridge = try Bridge(
             configuration: loaded.bridge, logger: logger,
             options: DaemonOptions(loaded, threshold: threshold, tap: tap))

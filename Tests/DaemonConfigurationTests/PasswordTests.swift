@@ -76,8 +76,8 @@ struct PasswordTests {
         #expect(loaded.bridge.mqtt.password == Self.password)
     }
 
-    @Test func theSettingsNeverShowTheSecret() {
-        let settings = Settings.environment(["GATT2MQTT_MQTT_PASSWORD": Self.password])
+    @Test func theSettingsNeverShowTheSecret() throws {
+        let settings = try Settings.environment(["GATT2MQTT_MQTT_PASSWORD": Self.password])
         var dumped = ""
         dump(settings, to: &dumped)
         #expect(!dumped.contains(Self.password))
