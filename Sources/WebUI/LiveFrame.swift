@@ -16,10 +16,10 @@ enum LiveFrame {
             })
         let requests: [JSONValue] = PageRequest.requestNames.map { name in
             var entry: [String: JSONValue] = [
-                "request": .string(name), "needs_address": .bool(!["scan", "devices"].contains(name)),
+                "request": .string(name),
+                "needs_address": .bool(["connect", "disconnect", "pair", "forget"].contains(name)),
             ]
-            if name == "scan" { entry["example"] = .string(#"{"duration_s":10}"#) }
-            if name == "devices" { entry["example"] = .string("{}") }
+            if let example = requestExamples[name] { entry["example"] = .string(example) }
             return .object(entry)
         }
         return frame([
@@ -28,6 +28,12 @@ enum LiveFrame {
             "families": .object(Dictionary(uniqueKeysWithValues: cards.map { ($0.key.rawValue, $0.value.json) })),
         ])
     }
+
+    /// A working payload for the requests that take no address (topics.md, Requests).
+    static let requestExamples = [
+        "scan": #"{"duration_s":10}"#, "devices": "{}", "permit_join": #"{"duration_s":254}"#, "restart": "{}",
+        "options": #"{"options":{"log_level":"debug"}}"#,
+    ]
 
     static func message(_ entry: TopicMirror.Entry) -> String {
         frame([

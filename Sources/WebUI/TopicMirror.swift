@@ -57,7 +57,7 @@ final class TopicMirror: Sendable {
     /// The filters: every gateway's own topics but claims, and every device topic one level deep (not
     /// `cmd/…`).
     var filters: [String] {
-        let gateway = ["status", "adapter", "adapter/+", "health", "devices", "scan", "response/+"].map(
+        let gateway = ["status", "info", "adapter", "adapter/+", "health", "devices", "scan", "response/+"].map(
             topics.everyGateway)
         let devices = DeviceFamily.allCases.map { topics.leafFilter($0, "+") }
         return gateway + devices + (usesResponseTopics ? [replyTopic] : [])

@@ -61,6 +61,7 @@ struct LivePageEndToEndTests {
                     "-u", Self.crosscheck + "/live_page_check.py", "--url", base + "/", "--device", "belt/\(id)",
                     "--command", "vibrate",
                     "--payload", Self.vibration.payload, "--screenshot", screenshot, "--expect-ok", "--timeout", "60",
+                    "--gateway", "test", "--options", #"{"options":{"a5":{"battery_s":30}}}"#,
                 ], name: "browser")
             let exit = try await browser.waitForExit(timeout: .seconds(150))
             let printed = browser.lines.map(\.text)
@@ -74,6 +75,12 @@ struct LivePageEndToEndTests {
                 "\(heading)")
             // The form's JSON went out as the MQTT API takes it: the belt received exactly the vibration's bytes.
             #expect(printed.contains(#"REPLY {"command":"vibrate","ok":true}"#), "\(printed)")
+            // The gateway's card shows its settings, and its options form changes one (applied after a restart).
+            #expect(printed.contains("SETTINGS test"), "\(printed)")
+            let options = try #require(printed.first { $0.hasPrefix("OPTIONS ") }, "\(printed)")
+            #expect(
+                options.contains(#""ok":true"#) && options.contains(#""restart_required":["a5.battery_s"]"#),
+                "\(options)")
             try await belt.waitForLine(after: before) { $0 == Self.vibration.write }
             try await belt.caughtUp()
             let writes = belt.lines.dropFirst(before).map(\.text).filter {

@@ -38,6 +38,11 @@ struct LiveFrameTests {
         #expect(requests.compactMap { $0["request"] as? String } == PageRequest.requestNames)
         #expect(requests.first { $0["request"] as? String == "pair" }?["needs_address"] as? Bool == true)
         #expect(requests.first { $0["request"] as? String == "scan" }?["needs_address"] as? Bool == false)
+        // The gateway's own requests take no address, and come with a payload that works.
+        let options = try #require(requests.first { $0["request"] as? String == "options" })
+        #expect(options["needs_address"] as? Bool == false)
+        #expect(options["example"] as? String == #"{"options":{"log_level":"debug"}}"#)
+        #expect(requests.first { $0["request"] as? String == "restart" }?["needs_address"] as? Bool == false)
     }
 
     @Test func messagesKeepPayloadsVerbatimEvenWithQuotesAndSlashes() throws {

@@ -7,6 +7,8 @@ for its reply and saves a screenshot. Standard output is a line protocol for tes
 
     HEADING <first> -> <second>        two different headings the card showed, in that order
     REPLY <raw reply text>             the reply payload the card showed (the bridge's JSON reply)
+    SETTINGS <gateway name>            with --gateway: the gateway's card shows its settings in effect (its `info`)
+    OPTIONS <raw reply text>           with --options: the reply to the options its card's form sent
     SCREENSHOT <path>                  the whole page, 1280 px wide
     OK
 
@@ -129,10 +131,41 @@ def run(driver, args):
     if args.expect_ok and ok != "true":
         raise CheckFailed(f"the reply is not ok (data-ok={ok})")
 
+    if args.gateway:
+        check_gateway(driver, args, left)
+
     driver.execute_script("window.scrollTo(0, 0)")
     time.sleep(0.3)  # one more chart frame
     save_page(driver, args.screenshot)
     say("SCREENSHOT", args.screenshot)
+
+
+def check_gateway(driver, args, left):
+    """The gateway's card shows its settings (from its retained info) and, with --options, sends them through the
+    card's options form and reads the reply."""
+    selector = f"[data-gateway={css_string(args.gateway)}]"
+
+    def settings(d):
+        text = d.execute_script(
+            "const c = document.querySelector(arguments[0]);"
+            "const f = c && c.querySelector('[data-field=\"settings\"]');"
+            "return f ? f.textContent : null;", selector)
+        return text if text and '"gateway"' in text else None
+
+    wait_for(driver, left(), f"the settings of gateway {args.gateway}", settings)
+    say("SETTINGS", args.gateway)
+    if not args.options:
+        return
+    box = driver.find_element(By.CSS_SELECTOR, selector)
+    driver.execute_script("arguments[0].open = true", box.find_element(By.CSS_SELECTOR, '[data-field="settings-box"]'))
+    textarea = box.find_element(By.CSS_SELECTOR, 'textarea[data-input="options"]')
+    driver.execute_script("arguments[0].value = arguments[1];", textarea, args.options)
+    reply = box.find_element(By.CSS_SELECTOR, '[data-field="options-reply-raw"]')
+    button = box.find_element(By.CSS_SELECTOR, 'button[data-action="options"]')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait_for(driver, left(), "the options' reply", lambda d: reply.get_attribute("data-ok"))
+    say("OPTIONS", driver.execute_script("return arguments[0].textContent", reply))
 
 
 def save_page(driver, path):
@@ -168,6 +201,8 @@ def main():
     parser.add_argument("--screenshot", required=True, help="where to save the PNG")
     parser.add_argument("--timeout", type=float, default=60, help="seconds for the whole check (60)")
     parser.add_argument("--expect-ok", action="store_true", help="fail unless the reply is ok")
+    parser.add_argument("--gateway", help="a gateway whose card must show its settings, e.g. test")
+    parser.add_argument("--options", help="with --gateway: a request/options payload to send from its card")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     args = parser.parse_args()
