@@ -42,8 +42,23 @@ final class BrokerRelay: Sendable {
 /// The IPv4 sockets of this machine in the LISTEN state, from /proc/net/tcp.
 enum ListeningSockets {
     static func isListening(port: Int) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
-        return listeningPorts(inProcNetTCP: table).contains(port)
+        listeningPorts(inProcNetTCP: readToEnd("/proc/net/tcp")).contains(port)
+    }
+
+    /// The whole of a /proc file, read until the end: its size is 0 to stat, and a read that trusts the size stops
+    /// at the first page, which fifty relays' sockets fill.
+    private static func readToEnd(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The local ports of the lines whose state is 0A (LISTEN): `sl local_address rem_address st …`, the address
