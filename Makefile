@@ -1,5 +1,5 @@
 # Shortcuts; each target is one script in scripts/.
-.PHONY: demo test format bench bench-real bench-fleet bench-soak fuzz tsan deb deb-arm64
+.PHONY: demo test format bench bench-real bench-fleet bench-fleet-scale bench-soak fuzz tsan deb deb-arm64
 
 demo:
 	scripts/demo
@@ -21,6 +21,11 @@ bench-real:
 # Three gateways of a fleet and three belts (docs/fleet-benchmark.md, FLEET-BENCHMARK.json).
 bench-fleet:
 	scripts/bench --fleet
+
+# 3, 10 and 50 gateways in memory (20 devices each) on one mosquitto and on a RabbitMQ cluster: the fleet's
+# broker traffic, CPU, cold start and take-over times (docs/fleet-benchmark.md "Fleet at scale", FLEET-SCALE-BENCHMARK.json).
+bench-fleet-scale:
+	scripts/bench --fleet-scale
 
 # One gatt2mqtt for an hour: 10 streams, a command a second, broker and BlueZ restarts (BENCHMARKS.md "Soak", SOAK.json).
 bench-soak:

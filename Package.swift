@@ -138,9 +138,11 @@ let package = Package(
         .executableTarget(
             name: "gatt2mqtt-bench",
             dependencies: [
-                "BlueZ", "Bridge", "DBus", "Locks", "MQTT", "Peripherals", "TestSupport",
+                "BlueZ", "Bridge", "DBus", "Fleet", "Locks", "MQTT", "Peripherals", "TestSupport", "WakePipe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                // The fleet-scale benchmark runs whole gateways, each a group of services.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -162,6 +164,8 @@ let package = Package(
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration", "TestSupport", "WebUI"]),
         .testTarget(name: "DaemonLoggingTests", dependencies: ["DaemonLogging", "Locks"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Locks", "MQTT", "TestSupport"]),
+        // The benchmark's pure parts (the fleet-scale topology, traffic and ownership replay).
+        .testTarget(name: "BenchTests", dependencies: ["gatt2mqtt-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

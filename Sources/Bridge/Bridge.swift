@@ -64,8 +64,10 @@ public final class Bridge: Sendable {
     }
 
     /// The gateway on any broker and any BlueZ (the seam a gateway under test runs on): `broker` makes the
-    /// connection from the settings the gateway chose (its will, a persistent session, its limits).
-    init(
+    /// connection from the settings the gateway chose (its will, a persistent session, its limits). Public to the
+    /// benchmark only (`@_spi(Bench)`): the fleet-scale benchmark runs real gateways on real brokers and BlueZ in memory.
+    @_spi(Bench)
+    public init(
         configuration: BridgeConfiguration, logger: Logger, notifier: SystemdNotifier,
         broker: (MQTTConfiguration) throws -> any BrokerConnection, central: any BluetoothCentral,
         options: (any GatewayOptionsHandler)? = nil

@@ -108,6 +108,21 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Flag(
         help:
+            "Run the fleet-scale benchmark instead (3, 10 and 50 gateways in memory on real brokers; docs/fleet-benchmark.md, FLEET-SCALE-BENCHMARK.json)."
+    )
+    var fleetScale = false
+
+    @Option(help: "Fleet scale: fleet sizes with each device heard by three gateways, comma-separated.")
+    var fleetScaleSizes = "3,10,50"
+
+    @Option(help: "Fleet scale: fleet sizes with every device heard by every gateway, comma-separated, or none.")
+    var fleetScaleEveryone = "10"
+
+    @Option(help: "Fleet scale: fleet sizes run on the three-node RabbitMQ cluster, comma-separated, or none.")
+    var fleetScaleRabbitmq = "3,10"
+
+    @Flag(
+        help:
             "Run the soak instead: one gatt2mqtt for an hour, streams, commands, broker and BlueZ restarts (BENCHMARKS.md, SOAK.json)."
     )
     var soak = false
@@ -158,6 +173,17 @@ struct BenchCommand: AsyncParsableCommand {
             return try await FleetBench(
                 refreshSeconds: fleetRefresh, noiseSeconds: fleetNoiseSeconds, markdown: "docs/fleet-benchmark.md",
                 json: "FLEET-BENCHMARK.json"
+            ).run()
+        }
+        if fleetScale {
+            func sizes(_ text: String, _ option: String) throws -> [Int] {
+                text == "none" ? [] : try Self.numbers(text, option)
+            }
+            return try await FleetScaleBench(
+                sizes: try sizes(fleetScaleSizes, "--fleet-scale-sizes"),
+                everyoneSizes: try sizes(fleetScaleEveryone, "--fleet-scale-everyone"),
+                rabbitMQSizes: try sizes(fleetScaleRabbitmq, "--fleet-scale-rabbitmq"),
+                markdown: "docs/fleet-benchmark.md", json: "FLEET-SCALE-BENCHMARK.json"
             ).run()
         }
         if soak {

@@ -83,6 +83,15 @@ public struct BlueZAdapter: Sendable, Equatable {
         powered = properties["Powered"]?.bool ?? false
         discovering = properties["Discovering"]?.bool ?? false
     }
+
+    /// An adapter as BlueZ would report it (for code that runs a gateway without BlueZ, as the fleet-scale
+    /// benchmark runs fifty).
+    public init(path: String, address: String, powered: Bool = true, discovering: Bool = false) {
+        self.path = path
+        self.address = address
+        self.powered = powered
+        self.discovering = discovering
+    }
 }
 
 /// How a characteristic write travels: with a response (`request`) or without (`command`).

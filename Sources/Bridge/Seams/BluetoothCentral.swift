@@ -4,7 +4,10 @@ import WakePipe
 /// What the gateway needs of BlueZ: the seam between the gateway's logic (device policy, placement,
 /// requests, fleet) and bluetoothd. `BlueZCentral` is the real one, over the system bus; a gateway under
 /// test runs on one in memory. A session reaches its device through the `GATTLink` this hands out.
-protocol BluetoothCentral: Sendable {
+/// Public to the benchmark only (`@_spi(Bench)`): `gatt2mqtt-bench --fleet-scale` runs fifty real gateways in one
+/// process on a BlueZ in memory, since fifty BlueZ stacks would measure BlueZ, not the fleet's traffic.
+@_spi(Bench)
+public protocol BluetoothCentral: Sendable {
     /// Reads BlueZ's objects and follows their changes; `stop` lets go of them and closes the bus.
     func start() async
     func stop()

@@ -3,7 +3,9 @@ import BlueZ
 /// What a session needs of its device: the seam between a family's session and BlueZ. `DeviceLink` is
 /// the real one, over the BlueZ client; a session under test runs on one in memory, as SwiftNIO's
 /// `EmbeddedChannel` stands in for a socket.
-protocol GATTLink: Actor {
+/// Public to the benchmark only (`@_spi(Bench)`), with `BluetoothCentral`.
+@_spi(Bench)
+public protocol GATTLink: Actor {
     /// The device as BlueZ reported it when the session started (address, name).
     nonisolated var device: BlueZDevice { get }
     func connect(timeout: Duration) async throws

@@ -139,7 +139,9 @@ struct FleetBench {
               itself waits for no lease, whatever R.
 
             """
-        try text.write(toFile: markdown, atomically: true, encoding: .utf8)
+        // The fleet-scale tables (`--fleet-scale`) are another bench's: kept as they were.
+        let kept = (try? String(contentsOfFile: markdown, encoding: .utf8)).flatMap(ScaleSection.block(of:))
+        try (kept.map { text + "\n" + $0 + "\n" } ?? text).write(toFile: markdown, atomically: true, encoding: .utf8)
     }
 
     /// Unbuffered, so that progress shows as it happens also when the output goes to a file.

@@ -3,7 +3,7 @@ import Locks
 import WakePipe
 
 @testable import BlueZ
-@testable import Bridge
+@_spi(Bench) @testable import Bridge
 
 /// BlueZ in memory, for driving whole gateways without bluetoothd or a bus: powered adapters, devices the
 /// test makes appear (each with the `InMemoryLink` its session reaches it through), and the object

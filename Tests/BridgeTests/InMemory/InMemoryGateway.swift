@@ -4,7 +4,7 @@ import MQTT
 import ServiceLifecycle
 import TestSupport
 
-@testable import Bridge
+@_spi(Bench) @testable import Bridge
 
 /// A whole gateway in memory, as SwiftNIO's `EmbeddedChannel` stands in for a socket: the real `Bridge` and
 /// its services with the health reporter, on an `InMemoryWorld`'s broker and an `InMemoryCentral` of its own,

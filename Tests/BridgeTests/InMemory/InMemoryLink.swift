@@ -1,6 +1,6 @@
 import BlueZ
 
-@testable import Bridge
+@_spi(Bench) @testable import Bridge
 
 /// A device's link in memory, for driving a session without BlueZ: reads answer from a table, writes
 /// are recorded (and may be answered with notifications, as a device acknowledges), and the test sends
