@@ -55,6 +55,7 @@ extension FleetService {
                 context.logger.info(
                     "fleet: \(other) left (its will): its claims end now", metadata: ["gateway": "\(other)"])
                 coordinator.peerLeft(other)
+                nextTurn.wake()
             } else if online {
                 context.logger.info("fleet: \(other) is online", metadata: ["gateway": "\(other)"])
             }

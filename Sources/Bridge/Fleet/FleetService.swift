@@ -12,6 +12,8 @@ struct FleetService: Service {
     let sessions: DeviceSessions
     /// Told when the gateway's part in the fleet changes (alone, member): its `info` says it.
     let info: GatewayInfo
+    /// A will starts the next turn at once.
+    let nextTurn = TurnWake()
 
     func run() async {
         await cancelWhenGracefulShutdown { await takeTurns() }
@@ -27,6 +29,7 @@ struct FleetService: Service {
         var lastPresence: FleetCoordinator.Presence?
         var unknownSince: ContinuousClock.Instant?
         while !Task.isCancelled {
+            let turnStarted = ContinuousClock.now
             var presence = coordinator.presence
             if presence != lastPresence {
                 context.logger.info("fleet: \(Self.describe(presence))")
@@ -56,7 +59,8 @@ struct FleetService: Service {
             for objects in groups {
                 await arbitrate(sessions.representative(of: objects, serving: serving), objects: objects)
             }
-            try? await Task.sleep(for: .seconds(1))
+            // A turn a second, counted from its start; a will starts the next at once (its devices wait for an owner).
+            await nextTurn.wait(until: turnStarted + .seconds(1))
         }
     }
 
