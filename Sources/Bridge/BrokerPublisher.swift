@@ -47,15 +47,6 @@ public struct BrokerPublisher: Sendable {
         return requested
     }
 
-    /// Publishes `publications` together: one TCP segment for the broker where the client can (`MessageSink.together`).
-    public func publish(_ publications: [Publication]) {
-        guard publications.count > 1 else {
-            if let only = publications.first { publish(only) }
-            return
-        }
-        client.together { for publication in publications { publish(publication) } }
-    }
-
     public func publish(_ publication: Publication) {
         do {
             let qos = MQTTQoS(rawValue: publication.qos) ?? .atMostOnce

@@ -64,15 +64,15 @@ final class SessionCore: Sendable {
     }
 
     func publish(_ publications: [Publication]) {
-        for publication in publications where publication.retain {
-            guard let leaf = publication.topic.split(separator: "/").last else { continue }
-            if liveStateLeaves.contains(String(leaf)) { liveState.record(publication.topic) }
-            if leaf == "info", case .object(let members)? = JSONValue.parse(Array(publication.payload.utf8)) {
-                described(members)
+        for publication in publications {
+            if publication.retain, let leaf = publication.topic.split(separator: "/").last {
+                if liveStateLeaves.contains(String(leaf)) { liveState.record(publication.topic) }
+                if leaf == "info", case .object(let members)? = JSONValue.parse(Array(publication.payload.utf8)) {
+                    described(members)
+                }
             }
+            publisher.publish(publication)
         }
-        // A value that makes several messages (the belt's heading and orientation) goes to the broker as one segment.
-        publisher.publish(publications)
     }
 
     /// Clears the live state the device told while connected (empty retained payloads): it would lie

@@ -211,10 +211,6 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    /// Publishes what `body` publishes as one TCP segment where the client writes the socket itself (plain TCP): a
-    /// value that becomes several messages costs the network stack once (`MosquittoHandle.corked`).
-    public func together(_ body: () -> Void) { handle.corked(body) }
-
     /// After libmosquitto took a message: its error thrown, the socket polled for writing when it must be, the
     /// message counted. Under the session's lock.
     private func published(_ code: Int32, to topic: String) throws {

@@ -41,31 +41,6 @@ import Testing
         }
     }
 
-    /// Messages published together (one TCP segment: the socket corked while they are written) all arrive, in
-    /// order, and so does one published alone right after: uncorking sends whatever waited.
-    @Test func messagesPublishedTogetherAllArriveInOrder() async throws {
-        try await withBroker { broker in
-            let subscriber = try await broker.connectedClient("sub", version: .v5)
-            let publisher = try await broker.connectedClient("pub", version: .v5)
-            try await broker.subscribe(subscriber, to: "devices/+/+", qos: .atLeastOnce)
-            for round in 0..<3 {
-                publisher.together {
-                    try? publisher.publishValue(topic: "devices/belt/heading", payload: "\(round)", qos: .atMostOnce)
-                    try? publisher.publish(
-                        MQTTMessage(topic: "devices/belt/orientation", string: #"{"r":\#(round)}"#, qos: .atLeastOnce))
-                }
-                let heading = try await nextMessage(from: subscriber)
-                let orientation = try await nextMessage(from: subscriber)
-                #expect(heading.topic == "devices/belt/heading" && heading.payloadString == "\(round)")
-                #expect(orientation.topic == "devices/belt/orientation" && orientation.payloadString == #"{"r":\#(round)}"#)
-            }
-            try publisher.publishValue(topic: "devices/belt/heading", payload: "alone", qos: .atMostOnce)
-            #expect(try await nextMessage(from: subscriber).payloadString == "alone")
-            await publisher.stop()
-            await subscriber.stop()
-        }
-    }
-
     @Test func retainedMessageReachesLateSubscribers() async throws {
         try await withBroker { broker in
             let publisher = try await broker.connectedClient("pub")
