@@ -65,15 +65,20 @@ struct VersionAndLoggingEndToEndTests {
     /// dbus-daemon goes away under the running daemon (stopped, restarted, crashed): libdbus never reconnects,
     /// so it ends at once, says `offline`, and the reason is its last line, at critical. Before, it ran on
     /// without BlueZ until systemd's watchdog killed it, and in a container for ever.
-    @Test func aLostBusEndsTheDaemonWithItsReasonAtCritical() async throws {
+    /// Runs `body` with a daemon named `gateway` on a real mosquitto and a private bus without BlueZ (started
+    /// through `/bin/sh` as systemd would when `asIfUnderSystemd`), and a recorder that has seen it `online`; stops
+    /// all of them afterwards.
+    private func withBuslessDaemon(
+        _ gateway: String, asIfUnderSystemd: Bool = false,
+        _ body: (ManagedProcess, PrivateBus, TopicRecorder) async throws -> Void
+    ) async throws {
         let broker = try await MosquittoBroker.start()
         let bus = try await PrivateBus.start()
+        let binary = ProjectPaths.binary("gatt2mqtt")
+        let arguments = ["--broker", broker.url, "--gateway", gateway]
         let daemon = try ManagedProcess.launch(
-            "/bin/sh",
-            arguments: [
-                "-c", Self.asIfUnderSystemd, ProjectPaths.binary("gatt2mqtt"), "--broker", broker.url, "--gateway",
-                "busless",
-            ],
+            asIfUnderSystemd ? "/bin/sh" : binary,
+            arguments: asIfUnderSystemd ? ["-c", Self.asIfUnderSystemd, binary] + arguments : arguments,
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], name: "gatt2mqtt")
         try await withCleanUp({
             await daemon.terminate()
@@ -83,9 +88,16 @@ struct VersionAndLoggingEndToEndTests {
         }) {
             let recorder = try await TopicRecorder(url: broker.url)
             defer { Task { await recorder.stop() } }
-            try await recorder.waitFor("gatt2mqtt/busless/status", timeout: .seconds(30)) {
+            // Subscribed by then: the gateway says `online` after its subscriptions.
+            try await recorder.waitFor("gatt2mqtt/\(gateway)/status", timeout: .seconds(30)) {
                 $0.payloadString == "online"
             }
+            try await body(daemon, bus, recorder)
+        }
+    }
+
+    @Test func aLostBusEndsTheDaemonWithItsReasonAtCritical() async throws {
+        try await withBuslessDaemon("busless", asIfUnderSystemd: true) { daemon, bus, recorder in
             let mark = recorder.mark
             await bus.stop()
             #expect(try await daemon.waitForExit() == .exited(1))
@@ -102,23 +114,7 @@ struct VersionAndLoggingEndToEndTests {
     /// a stranger provokes (a malformed request) goes out as JSON at QoS 0, not retained, and the info lines of the
     /// start do not (the default `log_level_mqtt` is warning). No BlueZ is needed: the bus has none.
     @Test func warningsReachTheLogTopic() async throws {
-        let broker = try await MosquittoBroker.start()
-        let bus = try await PrivateBus.start()
-        let daemon = try ManagedProcess.launch(
-            ProjectPaths.binary("gatt2mqtt"), arguments: ["--broker", broker.url, "--gateway", "logged"],
-            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], name: "gatt2mqtt")
-        try await withCleanUp({
-            await daemon.terminate()
-            _ = try? await daemon.waitForExit()
-            await bus.stop()
-            await broker.stop()
-        }) {
-            let recorder = try await TopicRecorder(url: broker.url)
-            defer { Task { await recorder.stop() } }
-            // Subscribed by then: the gateway says `online` after its subscriptions.
-            try await recorder.waitFor("gatt2mqtt/logged/status", timeout: .seconds(30)) {
-                $0.payloadString == "online"
-            }
+        try await withBuslessDaemon("logged") { _, _, recorder in
             try recorder.publish("gatt2mqtt/logged/request/connect", "not json")
             let line = try await recorder.waitFor("gatt2mqtt/logged/log", timeout: .seconds(30)) {
                 $0.payloadString?.contains("request refused") == true
