@@ -56,9 +56,10 @@ import Testing
             try await withCleanUp({ await a.stop() }) {
                 await world.probe.next(on: "gatt2mqtt/gw-a/info") { $0.contains(#""fleet":"alone""#) }
                 let b = try await InMemoryGateway.start("gw-b", in: world, adapters: ["hci1"], configure: fleet("gw-b"))
-                try await withCleanUp({ await b.stop() }) {
+                let member = try await withCleanUp({ await b.stop() }) {
                     await world.probe.next(on: "gatt2mqtt/gw-a/info") { $0.contains(#""fleet":"member""#) }
                 }
+                #expect(member.payloadString?.contains(#""gateway":"gw-a""#) == true, "gw-a's own info says it")
             }
         }
     }
