@@ -108,12 +108,13 @@ public final class Bridge: Sendable {
             drivers: drivers, publisher: publisher, logger: logger, payloadSizeLimit: configuration.payloadSizeLimit,
             commandRate: configuration.commandRate)
         let adoptions = Adoptions(context: context)
+        let claims = coordinator.map { ClaimSubscriptions(context: context, coordinator: $0) }
         // A device without a session here stays in Home Assistant while it is adopted or allowed, or another gateway
-        // of the fleet owns it.
+        // of the fleet may own it.
         let housekeeping = HomeAssistantAnnouncer.Housekeeping(
             keeps: { family, address in
                 adoptions.contains(address) || context.live.autoConnect.allows(address)
-                    || coordinator?.otherOwner(FleetCoordinator.key(family, context.id(of: address))) != nil
+                    || claims?.mayBeOwnedElsewhere(FleetCoordinator.key(family, context.id(of: address))) ?? false
             },
             id: { context.id(of: $0) },
             models: Dictionary(drivers.map { ($0.family, $0.homeAssistant) }, uniquingKeysWith: { first, _ in first }),
@@ -136,7 +137,11 @@ public final class Bridge: Sendable {
         self.sessions = sessions
         requests = GatewayRequests(
             context: context, sessions: sessions, restart: restartSignal, options: options, info: info)
-        let fleet = coordinator.map { FleetService(context: context, coordinator: $0, sessions: sessions, info: info) }
+        let fleet = coordinator.flatMap { coordinator in
+            claims.map {
+                FleetService(context: context, coordinator: coordinator, claims: $0, sessions: sessions, info: info)
+            }
+        }
         self.fleet = fleet
         leftovers = Leftovers(context: context, sessions: sessions.table, adoptions: adoptions)
         // The order a message is offered in: the fleet sees a gateway status first (and leaves the gateway's own to

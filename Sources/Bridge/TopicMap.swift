@@ -85,6 +85,9 @@ public struct TopicMap: Sendable {
     /// Every fleet gateway's claims.
     public var claimFilter: String { everyGateway("claim/+/+") }
 
+    /// Every fleet gateway's claims on one device, by its fleet key (`<family>/<id>`).
+    public func claimFilter(device key: String) -> String { everyGateway("claim/\(key)") }
+
     /// The devices this gateway adopted (retained), `gatt2mqtt/<gateway>/adopted`.
     public var adopted: String { gatewayTopic("adopted") }
 

@@ -13,7 +13,7 @@ import Testing
 /// bridges, and the real bluetoothd, stay in the process tests (`FleetEndToEndTests`).
 @Suite(.timeLimit(.minutes(1))) struct GatewayFleetTests {
     /// Gateways in a fleet (`--fleet`: `fleet.enabled: true`) with a refresh of 1 s and an incarnation file each.
-    private static func fleet(_ folder: String, _ name: String) -> (inout BridgeConfiguration) -> Void {
+    static func fleet(_ folder: String, _ name: String) -> (inout BridgeConfiguration) -> Void {
         { configuration in
             var options = FleetOptions()
             options.joining = .always

@@ -61,6 +61,7 @@ struct TopicMapTests {
         let topics = TopicMap(gateway: "gw-a", baseTopic: "site")
         #expect(topics.claim(.belt, "aa") == "site/gatt2mqtt/gw-a/claim/belt/aa")
         #expect(topics.claimFilter == "site/gatt2mqtt/+/claim/+/+")
+        #expect(topics.claimFilter(device: "cpr/cc") == "site/gatt2mqtt/+/claim/cpr/cc")
         #expect(topics.parseClaim("site/gatt2mqtt/gw-b/claim/cpr/cc")! == ("gw-b", .cpr, "cc"))
         #expect(topics.parseClaim("site/gatt2mqtt/gw-b/claim/lamp/cc") == nil)
         #expect(topics.parseClaim("gatt2mqtt/gw-b/claim/cpr/cc") == nil)

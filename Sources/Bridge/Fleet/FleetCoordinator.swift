@@ -177,6 +177,29 @@ final class FleetCoordinator: Sendable {
         }
     }
 
+    /// Drops what this gateway knows of devices whose claims it no longer listens to (`ClaimInterest`), unless it
+    /// owns them: heard again, their arbiters start afresh and wait for the owners' claims as a new device's do.
+    func forget(_ keys: some Sequence<String>) {
+        state.withLock { state in
+            for key in keys where !(state.arbiters[key]?.isOwner ?? false) { Self.drop(key, from: &state) }
+        }
+    }
+
+    /// Drops every device not in `kept` and not owned: the whole fleet's claims stopped coming.
+    func forgetAll(except kept: Set<String>) {
+        state.withLock { state in
+            for (key, arbiter) in state.arbiters where !kept.contains(key) && !arbiter.isOwner {
+                Self.drop(key, from: &state)
+            }
+        }
+    }
+
+    private static func drop(_ key: String, from state: inout State) {
+        state.arbiters[key] = nil
+        state.smoothers[key] = nil
+        state.lastPublished[key] = nil
+    }
+
     /// Another gateway's heartbeat.
     func heard(_ other: String) {
         guard other != gateway else { return }

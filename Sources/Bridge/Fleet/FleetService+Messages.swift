@@ -4,12 +4,13 @@ import MQTT
 /// The fleet's broker side: the other gateways' claims, heartbeats and statuses, and who answers a command
 /// for a device no gateway here serves.
 extension FleetService {
-    /// Claims, heartbeats and the other gateways' statuses (their wills end their claims at once).
+    /// Claims (subscribed to by `ClaimSubscriptions`), heartbeats and the other gateways' statuses (their wills end
+    /// their claims at once).
     var route: BrokerRoute {
         let topics = context.topics
         return BrokerRoute(
+            // The claims come through the subscriptions `ClaimSubscriptions` makes as devices are heard.
             subscriptions: [
-                .init(filter: topics.claimFilter, qos: .atMostOnce),
                 .init(filter: topics.fleetHeartbeatFilter, qos: .atMostOnce),
                 .init(filter: topics.everyGateway("status"), qos: .atLeastOnce, afterRetainedState: true),
             ],
@@ -69,11 +70,12 @@ extension FleetService {
     }
 
     /// Whether this gateway answers a command for a device it has no session with: the owner does,
-    /// a gateway that knows another owner stays silent, and for a device nobody owns one gateway answers.
+    /// a gateway that may not know the owner stays silent, and for a device nobody owns one gateway answers: the first
+    /// by name, which listens to every claim, once it has heard every owner's.
     func answersWithoutSession(family: DeviceFamily, id: String) -> Bool {
         let key = FleetCoordinator.key(family, id)
         if coordinator.presence == .alone || coordinator.isOwner(key) { return true }
         if coordinator.otherOwner(key) != nil { return false }
-        return coordinator.answersForUnowned()
+        return coordinator.answersForUnowned() && claims.knowsWholeFleet
     }
 }

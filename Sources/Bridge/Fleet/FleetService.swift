@@ -3,12 +3,16 @@ import Fleet
 import ServiceLifecycle
 
 /// This gateway's part in a fleet: every second, each device this gateway hears goes to its arbiter
-/// (`FleetCoordinator`); the claims it makes are published, and its link actions carried out through the
-/// sessions feature, which starts a session only on the owner. Its broker side (claims, heartbeats, the other
+/// (`FleetCoordinator`), which hears the other gateways' claims on it (`ClaimSubscriptions`); the claims it makes
+/// are published, and its link actions carried out through the sessions feature, which starts a session only on
+/// the owner. Its broker side (claims, heartbeats, the other
 /// gateways' statuses) is in `+Messages`. Runs inside `BlueZService`, so BlueZ is up.
 struct FleetService: Service {
     let context: GatewayContext
     let coordinator: FleetCoordinator
+    /// The claims this gateway listens to: those of the devices it hears, or every claim while it answers for devices
+    /// nobody owns.
+    let claims: ClaimSubscriptions
     let sessions: DeviceSessions
     /// Told when the gateway's part in the fleet changes (alone, member): its `info` says it.
     let info: GatewayInfo
@@ -54,10 +58,12 @@ struct FleetService: Service {
                 context.publisher.publish(Publication(topic: context.topics.fleetHeartbeat, payload: beat.text))
                 lastHeartbeat = .now
             }
-            let groups = await context.sightings()
-            let serving = sessions.table.paths
-            for objects in groups {
-                await arbitrate(sessions.representative(of: objects, serving: serving), objects: objects)
+            let sightings = await sighted()
+            claims.turn(
+                heard: sightings.map(\.key),
+                wholeFleet: presence == .inFleet && coordinator.answersForUnowned())
+            for sighting in sightings where claims.listens(to: sighting.key) {
+                await arbitrate(sighting)
             }
             // A turn a second, counted from its start; a will starts the next at once (its devices wait for an owner).
             await nextTurn.wait(until: turnStarted + .seconds(1))
@@ -80,14 +86,32 @@ struct FleetService: Service {
         coordinator.statusesUnavailable()
     }
 
-    /// One device's turn; `objects` are its objects on every adapter that hears it, `device` the one
-    /// that stands for them.
-    private func arbitrate(_ device: BlueZDevice, objects: [BlueZDevice]) async {
-        guard let driver = sessions.driver(for: device) else { return }
+    /// A device this gateway hears, of a family it serves: `objects` are its objects on every adapter that hears it,
+    /// `device` the one that stands for them.
+    private struct Sighting {
+        let device: BlueZDevice
+        let objects: [BlueZDevice]
+        let driver: any FamilyDriver
+        let id: String
+        var key: String { FleetCoordinator.key(driver.family, id) }
+    }
+
+    private func sighted() async -> [Sighting] {
+        let serving = sessions.table.paths
+        return await context.sightings().compactMap { objects in
+            let device = sessions.representative(of: objects, serving: serving)
+            guard let driver = sessions.driver(for: device) else { return nil }
+            return Sighting(device: device, objects: objects, driver: driver, id: context.id(of: device.address))
+        }
+    }
+
+    /// One device's turn.
+    private func arbitrate(_ sighting: Sighting) async {
+        let (device, objects, driver, id, key) = (
+            sighting.device, sighting.objects, sighting.driver, sighting.id, sighting.key
+        )
         let configuration = context.configuration
         let topics = context.topics
-        let id = context.id(of: device.address)
-        let key = FleetCoordinator.key(driver.family, id)
         let (session, linkUp, load) = sessions.table.fleetView(of: device.address)
         let wanted = sessions.wants(device, driver: driver)
         // Free slots on the adapters that hear the device; its own slot counts as free while it holds it.

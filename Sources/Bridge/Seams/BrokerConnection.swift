@@ -12,6 +12,8 @@ public protocol BrokerConnection: MessageSink {
     /// Ends the session cleanly (no will), once what was published has left.
     func stop() async
     func subscribe(_ filter: String, qos: MQTTQoS) throws
+    /// Stops the subscription to `filter` (and its restoring after a reconnect).
+    func unsubscribe(_ filter: String) throws
     /// Every message the subscriptions take, for the one consumer.
     var messages: MQTTMessages { get }
     var isConnected: Bool { get }

@@ -87,6 +87,13 @@ final class InMemoryBroker: Sendable {
         }
     }
 
+    /// The filters client `id` is subscribed to, in the order it subscribed.
+    func filters(of id: Int) -> [String] { state.withLock { $0.subscribers[id]?.filters ?? [] } }
+
+    func unsubscribe(_ id: Int, from filter: String) {
+        state.withLock { $0.subscribers[id]?.filters.removeAll { $0 == filter } }
+    }
+
     /// MQTT's topic filter rules: `+` is one level, a last `#` is the rest (the parent included), and a
     /// wildcard in the first level matches no `$` topic.
     static func filter(_ filter: String, matches topic: String) -> Bool {
@@ -147,6 +154,11 @@ final class InMemoryBrokerClient: BrokerConnection {
     }
 
     func subscribe(_ filter: String, qos: MQTTQoS) throws { broker.subscribe(id, to: filter) }
+
+    func unsubscribe(_ filter: String) throws { broker.unsubscribe(id, from: filter) }
+
+    /// The filters this client is subscribed to.
+    var filters: [String] { broker.filters(of: id) }
 
     var messages: MQTTMessages { MQTTMessages(stream) }
     var isConnected: Bool { connectedNow.load(ordering: .relaxed) }

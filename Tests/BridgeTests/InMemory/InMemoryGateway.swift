@@ -19,6 +19,8 @@ struct InMemoryGateway {
     private let running: Task<Void, any Error>
 
     var broker: InMemoryBroker { world.broker }
+    /// The filters the gateway is subscribed to now.
+    var subscriptions: [String] { client.filters }
     var probe: RecordingSink { world.probe }
 
     /// Starts gateway `name` on `adapters` in `world`, and returns once it runs (its status `online`, BlueZ followed).

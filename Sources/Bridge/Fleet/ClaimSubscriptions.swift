@@ -1,0 +1,66 @@
+import Locks
+
+/// Carries out `ClaimInterest` for the fleet: subscribes to the claims of the devices this gateway hears (or, while
+/// it answers for devices nobody owns, to every claim), and has the coordinator forget what it stopped listening to.
+final class ClaimSubscriptions: Sendable {
+    private let context: GatewayContext
+    private let coordinator: FleetCoordinator
+    private let interest: Mutex<ClaimInterest>
+
+    init(context: GatewayContext, coordinator: FleetCoordinator) {
+        self.context = context
+        self.coordinator = coordinator
+        interest = Mutex(ClaimInterest(linger: coordinator.policy.lease, limit: FleetCoordinator.deviceLimit))
+    }
+
+    /// One turn: `heard` are the keys of the devices heard now.
+    func turn(heard: [String], wholeFleet: Bool) {
+        let coordinator = coordinator
+        let (change, devices) = interest.withLock { interest in
+            let change = interest.turn(heard: heard, owned: coordinator.isOwner, wholeFleet: wholeFleet, at: .now)
+            return (change, interest.devices)
+        }
+        let topics = context.topics
+        func filter(_ of: ClaimInterest.Filter) -> String {
+            switch of {
+            case .device(let key): topics.claimFilter(device: key)
+            case .wholeFleet: topics.claimFilter
+            }
+        }
+        // A subscription that fails now (a filter the client refuses) is tried again at the next change; one that
+        // cannot be sent yet goes out with the client's next connection.
+        do {
+            for each in change.subscribe { try context.mqtt.subscribe(filter(each), qos: .atMostOnce) }
+            for each in change.unsubscribe { try context.mqtt.unsubscribe(filter(each)) }
+        } catch {
+            context.warn("fleet: \(error)", kind: "claim subscription", metadata: [:])
+        }
+        if change.subscribe.contains(.wholeFleet) || change.unsubscribe.contains(.wholeFleet) {
+            let what =
+                wholeFleet
+                ? "every claim (this gateway answers for devices nobody owns)"
+                : "the claims of the devices this gateway hears"
+            context.logger.info("fleet: listening to \(what)")
+        }
+        coordinator.forget(change.forget)
+        if change.forgetUnheard { coordinator.forgetAll(except: devices) }
+    }
+
+    /// Whether this gateway's arbiter for `key` hears the other gateways' claims on it, so that it may decide.
+    func listens(to key: String) -> Bool { interest.withLock { $0.listens(to: key) } }
+
+    /// Whether every owner's claim has come in: every claim has been coming for the settle period.
+    var knowsWholeFleet: Bool {
+        let settle = coordinator.policy.settle
+        return interest.withLock { $0.knowsWholeFleet(for: settle, at: .now) }
+    }
+
+    /// Whether another gateway may own `key`: its claims say so, or this gateway cannot tell. It can for the devices it
+    /// hears (it listens to their claims), and alone (there is no other gateway); for any other device only while
+    /// it has listened to every claim long enough for each owner's to come.
+    func mayBeOwnedElsewhere(_ key: String) -> Bool {
+        if coordinator.otherOwner(key) != nil { return true }
+        if coordinator.presence == .alone || interest.withLock({ $0.devices.contains(key) }) { return false }
+        return !knowsWholeFleet
+    }
+}
