@@ -27,13 +27,17 @@ final class ClaimSubscriptions: Sendable {
             case .wholeFleet: topics.claimFilter
             }
         }
-        // A subscription that fails now (a filter the client refuses) is tried again at the next change; one that
-        // cannot be sent yet goes out with the client's next connection.
-        do {
-            for each in change.subscribe { try context.mqtt.subscribe(filter(each), qos: .atMostOnce) }
-            for each in change.unsubscribe { try context.mqtt.unsubscribe(filter(each)) }
-        } catch {
-            context.warn("fleet: \(error)", kind: "claim subscription", metadata: [:])
+        // The client keeps every subscription and sends it again with each new connection, so one it could not send
+        // now goes out with the next; each failure is logged, and the others are still made.
+        for each in change.subscribe {
+            do { try context.mqtt.subscribe(filter(each), qos: .atMostOnce) } catch {
+                context.warn("fleet: \(error)", kind: "claim subscription", metadata: [:])
+            }
+        }
+        for each in change.unsubscribe {
+            do { try context.mqtt.unsubscribe(filter(each)) } catch {
+                context.warn("fleet: \(error)", kind: "claim subscription", metadata: [:])
+            }
         }
         if change.subscribe.contains(.wholeFleet) || change.unsubscribe.contains(.wholeFleet) {
             let what =
