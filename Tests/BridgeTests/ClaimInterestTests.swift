@@ -48,6 +48,7 @@ import Testing
         #expect(stopped.subscribe == [.device("cpr/bb")] && stopped.unsubscribe == [.wholeFleet])
         #expect(stopped.forgetUnheard)
         #expect(interest.devices == ["cpr/bb"])
+        #expect(interest.hears("cpr/bb") && !interest.hears("belt/aa"))
         #expect(!interest.knowsWholeFleet(for: .zero, at: at(41)))
     }
 

@@ -69,6 +69,9 @@ struct ClaimInterest {
     /// Whether this gateway listens to `key`'s claims, so that its arbiter may decide.
     func listens(to key: String) -> Bool { subscribed.contains(.wholeFleet) || heardAt[key] != nil }
 
+    /// Whether `key` is a device this gateway hears (listened to one by one, whether or not every claim comes too).
+    func hears(_ key: String) -> Bool { heardAt[key] != nil }
+
     /// The devices listened to one by one.
     var devices: Set<String> { Set(heardAt.keys) }
 

@@ -16,9 +16,10 @@ final class ClaimSubscriptions: Sendable {
     /// One turn: `heard` are the keys of the devices heard now.
     func turn(heard: [String], wholeFleet: Bool) {
         let coordinator = coordinator
+        // The heard devices' set is made only in the rare turn that needs it, not every second.
         let (change, devices) = interest.withLock { interest in
             let change = interest.turn(heard: heard, owned: coordinator.isOwner, wholeFleet: wholeFleet, at: .now)
-            return (change, interest.devices)
+            return (change, change.forgetUnheard ? interest.devices : [])
         }
         let topics = context.topics
         func filter(_ of: ClaimInterest.Filter) -> String {
@@ -64,7 +65,7 @@ final class ClaimSubscriptions: Sendable {
     /// it has listened to every claim long enough for each owner's to come.
     func mayBeOwnedElsewhere(_ key: String) -> Bool {
         if coordinator.otherOwner(key) != nil { return true }
-        if coordinator.presence == .alone || interest.withLock({ $0.devices.contains(key) }) { return false }
+        if coordinator.presence == .alone || interest.withLock({ $0.hears(key) }) { return false }
         return !knowsWholeFleet
     }
 }
