@@ -48,8 +48,24 @@ import Testing
         #expect(stopped.subscribe == [.device("cpr/bb")] && stopped.unsubscribe == [.wholeFleet])
         #expect(stopped.forgetUnheard)
         #expect(interest.devices == ["cpr/bb"])
-        #expect(interest.hears("cpr/bb") && !interest.hears("belt/aa"))
         #expect(!interest.knowsWholeFleet(for: .zero, at: at(41)))
+        #expect(!interest.knowsClaims(on: "belt/aa", for: .seconds(15), at: at(60)), "no longer listened to")
+    }
+
+    /// A device just heard is subscribed to, but its owner's next claim is up to a refresh away: its claims are known
+    /// only once they have been listened to for the settle period, as a device heard or with every claim.
+    @Test func aDevicesClaimsAreKnownOnlyOnceListenedToForTheSettlePeriod() {
+        var interest = interest()
+        let settle = Duration.seconds(15)
+        _ = interest.turn(heard: ["belt/aa"], owned: { _ in false }, wholeFleet: false, at: at(0))
+        #expect(!interest.knowsClaims(on: "belt/aa", for: settle, at: at(14)))
+        #expect(interest.knowsClaims(on: "belt/aa", for: settle, at: at(15)))
+        _ = interest.turn(heard: ["belt/aa", "cpr/bb"], owned: { _ in false }, wholeFleet: false, at: at(20))
+        #expect(!interest.knowsClaims(on: "cpr/bb", for: settle, at: at(34)), "heard later, listened to later")
+        #expect(!interest.knowsClaims(on: "a5/cc", for: settle, at: at(34)), "never heard")
+        // With every claim coming for the settle period, every device's are known, heard or not.
+        _ = interest.turn(heard: ["belt/aa"], owned: { _ in false }, wholeFleet: true, at: at(21))
+        #expect(interest.knowsClaims(on: "a5/cc", for: settle, at: at(36)))
     }
 
     /// Advertisements must not grow the broker's subscriptions without bound: past the limit a new device is not

@@ -30,6 +30,8 @@ struct ClaimInterest {
     let limit: Int
 
     private var heardAt: [String: ContinuousClock.Instant] = [:]
+    /// Since when each device's claims have been listened to (from the turn it was first heard).
+    private var listeningSince: [String: ContinuousClock.Instant] = [:]
     private var subscribed: Set<Filter> = []
     private var wholeFleetSince: ContinuousClock.Instant?
 
@@ -45,10 +47,12 @@ struct ClaimInterest {
     ) -> Change {
         var change = Change()
         for key in heard where heardAt[key] != nil || heardAt.count < limit {
+            if heardAt[key] == nil { listeningSince[key] = now }
             heardAt[key] = now
         }
         for (key, at) in heardAt where now - at >= linger && !owned(key) {
             heardAt[key] = nil
+            listeningSince[key] = nil
             // With the whole fleet's claims coming, the arbiter stays current.
             if !wholeFleet { change.forget.append(key) }
         }
@@ -69,8 +73,12 @@ struct ClaimInterest {
     /// Whether this gateway listens to `key`'s claims, so that its arbiter may decide.
     func listens(to key: String) -> Bool { subscribed.contains(.wholeFleet) || heardAt[key] != nil }
 
-    /// Whether `key` is a device this gateway hears (listened to one by one, whether or not every claim comes too).
-    func hears(_ key: String) -> Bool { heardAt[key] != nil }
+    /// Whether the owners' claims on `key` have had time to come in: this gateway has listened to them, as a device
+    /// it hears or with every claim, for `period`. Before that, a device without a known owner may still have one: a
+    /// device just heard is subscribed to, but its owner's next claim is up to a refresh away.
+    func knowsClaims(on key: String, for period: Duration, at now: ContinuousClock.Instant) -> Bool {
+        knowsWholeFleet(for: period, at: now) || listeningSince[key].map { now - $0 >= period } ?? false
+    }
 
     /// The devices listened to one by one.
     var devices: Set<String> { Set(heardAt.keys) }

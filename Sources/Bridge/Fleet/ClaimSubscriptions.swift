@@ -60,12 +60,15 @@ final class ClaimSubscriptions: Sendable {
         return interest.withLock { $0.knowsWholeFleet(for: settle, at: .now) }
     }
 
-    /// Whether another gateway may own `key`: its claims say so, or this gateway cannot tell. It can for the devices it
-    /// hears (it listens to their claims), and alone (there is no other gateway); for any other device only while
-    /// it has listened to every claim long enough for each owner's to come.
+    /// Whether another gateway may own `key`: its claims say so, or this gateway cannot tell yet. It can once it has
+    /// listened to the device's claims (as a device it hears, or with every claim) for a lease, the time the fleet's
+    /// rules give an owner before they count it gone, and alone (there is no other gateway). Hearing a device is not
+    /// enough: its subscription is as new as the sighting, and a sweep in between cleared the configs of a device
+    /// another gateway served; a refresh and a half was not either, for an owner whose claim came late.
     func mayBeOwnedElsewhere(_ key: String) -> Bool {
         if coordinator.otherOwner(key) != nil { return true }
-        if coordinator.presence == .alone || interest.withLock({ $0.hears(key) }) { return false }
-        return !knowsWholeFleet
+        if coordinator.presence == .alone { return false }
+        let lease = coordinator.policy.lease
+        return !interest.withLock { $0.knowsClaims(on: key, for: lease, at: .now) }
     }
 }

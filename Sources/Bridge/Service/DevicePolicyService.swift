@@ -27,9 +27,9 @@ struct DevicePolicyService: Service {
         sessions.adoptions.announce()
         sessions.homeAssistant.announceGateway()
         // The retained configs of earlier runs have been read (the leftovers): what no kept device has goes. In a
-        // fleet once the others' claims have been heard (each republishes them every refresh interval): a device
-        // another gateway owns keeps its configs.
-        sessions.homeAssistant.sweep(after: context.configuration.fleet.map { $0.refreshInterval * 3 / 2 } ?? .zero)
+        // fleet once the others' claims have been listened to for a lease (`ClaimSubscriptions.mayBeOwnedElsewhere`),
+        // and a settle period more for the listening to have begun: a device another gateway owns keeps its configs.
+        sessions.homeAssistant.sweep(after: sessions.fleet.map { $0.policy.lease + $0.policy.settle } ?? .zero)
         let adapters = context.configuration.adapters.joined(separator: ",")
         context.logger.info(
             "bridge running", metadata: ["adapters": "\(adapters)", "gateway": "\(context.configuration.gateway)"])
