@@ -1,4 +1,5 @@
 import Fleet
+import TestSupport
 import Testing
 
 /// Whole fleets in a discrete-event simulation (see `FleetSimulation`): 2–5 gateways × 1–8
@@ -7,7 +8,8 @@ import Testing
 /// and failed connects, forged claims (any gateway's name or a stranger's, up to the codec's largest numbers) and
 /// replayed ones; then quiet. Every failure message starts with the seed that reproduces it.
 // Serialized: the simulations are pure CPU, and in parallel they would take both cores from the
-// suites that start processes and wait on them.
+// suites that start processes and wait on them. Each runs on a thread of its own (`onOwnThread`), not on the
+// cooperative pool, whose two threads every other test's tasks need.
 @Suite("Fleet simulation properties", .serialized)
 struct FleetPropertyTests {
     /// 200 seeds in 8 batches, each a test case of its own.
@@ -19,18 +21,20 @@ struct FleetPropertyTests {
         "after chaos then a quiet settle window: never two owners, every device owned, no flapping",
         arguments: batches
     )
-    func chaoticFleetsSettle(batch: Int) {
+    func chaoticFleetsSettle(batch: Int) async {
         var counts: [String: Int] = [:]
         var deviceHours = 0.0
         var changes = 0
         var longestOwnerless: Int64 = 0
         var slowestCalm: Int64 = 0
         let first = UInt64(batch) * Self.seedsPerBatch + 1
-        for seed in first..<(first + Self.seedsPerBatch) {
-            var simulation = FleetSimulation(
-                .chaotic(seed: seed, chaosSeconds: 420, settleSeconds: Self.settleSeconds, measureSeconds: 180)
-            )
-            let report = simulation.run()
+        let reports = await onOwnThread {
+            (first..<(first + Self.seedsPerBatch)).map { seed in
+                FleetSimulation.report(
+                    .chaotic(seed: seed, chaosSeconds: 420, settleSeconds: Self.settleSeconds, measureSeconds: 180))
+            }
+        }
+        for report in reports {
             #expect(
                 report.violations.isEmpty,
                 """
@@ -63,7 +67,7 @@ struct FleetPropertyTests {
         "noise never moves a device away from its owner when no other gateway is stronger by more than the margin",
         arguments: [(4.0, 0), (4.0, 8), (4.0, 15), (8.0, 0), (8.0, 8), (8.0, 12)] as [(Double, Int)]
     )
-    func noiseDoesNotMoveOwnership(sigma: Double, gap: Int) {
+    func noiseDoesNotMoveOwnership(sigma: Double, gap: Int) async {
         // The weaker gateway starts first and owns every device when the stronger one arrives:
         // the case where noise could tempt a hand-over. Changes are counted per device-hour.
         let scenario = FleetScenario.calm(
@@ -75,8 +79,7 @@ struct FleetPropertyTests {
             measureSeconds: 2 * 3600
         )
         #expect(gap <= scenario.stableMargin)
-        var simulation = FleetSimulation(scenario)
-        let report = simulation.run()
+        let report = await onOwnThread { FleetSimulation.report(scenario) }
         #expect(report.violations.isEmpty, "\(scenario)\n\(report.violations.joined(separator: "\n"))")
         #expect(report.gatewaysAlive == scenario.gatewayCount, "\(scenario): a gateway never started")
         // One takeover per device, by the first gateway, and nothing after: no change at all.
@@ -89,11 +92,10 @@ struct FleetPropertyTests {
     }
 
     @Test("at σ 8 dB and a 15 dB gap, noise may move a device once to the stronger gateway, never back")
-    func noiseNearHysteresisDoesNotFlap() {
+    func noiseNearHysteresisDoesNotFlap() async {
         let scenario = FleetScenario.calm(
             seed: 815, gateways: 2, devices: 4, sigma: 8, gap: 15, measureSeconds: 3 * 3600)
-        var simulation = FleetSimulation(scenario)
-        let report = simulation.run()
+        let report = await onOwnThread { FleetSimulation.report(scenario) }
         // The simulation flags any move to a gateway that is not stronger (see `record`).
         #expect(report.violations.isEmpty, "\(scenario)\n\(report.violations.joined(separator: "\n"))")
         #expect(report.gatewaysAlive == scenario.gatewayCount, "\(scenario): a gateway never started")
@@ -104,7 +106,7 @@ struct FleetPropertyTests {
         "a gateway stronger by well over the hysteresis takes over once and keeps the device",
         arguments: [(4.0, 20), (8.0, 24)] as [(Double, Int)]
     )
-    func realAdvantageMovesOnce(sigma: Double, gap: Int) {
+    func realAdvantageMovesOnce(sigma: Double, gap: Int) async {
         let scenario = FleetScenario.calm(
             seed: UInt64(sigma) * 100 + UInt64(gap),
             gateways: 2,
@@ -113,8 +115,7 @@ struct FleetPropertyTests {
             gap: gap,
             measureSeconds: 3600
         )
-        var simulation = FleetSimulation(scenario)
-        let report = simulation.run()
+        let report = await onOwnThread { FleetSimulation.report(scenario) }
         #expect(report.violations.isEmpty, "\(scenario)\n\(report.violations.joined(separator: "\n"))")
         #expect(report.gatewaysAlive == scenario.gatewayCount, "\(scenario): a gateway never started")
         // Each device: taken by the weaker gateway, handed over to the stronger one, never back.

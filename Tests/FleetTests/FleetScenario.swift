@@ -3,7 +3,7 @@ import TestSupport
 
 /// One simulated fleet, drawn entirely from a seed: gateways, devices, radio means and noise,
 /// slot capacities and how hostile the network is before it goes quiet.
-struct FleetScenario: CustomStringConvertible {
+struct FleetScenario: CustomStringConvertible, Sendable {
     var seed: UInt64
     var gatewayCount: Int
     var deviceCount: Int

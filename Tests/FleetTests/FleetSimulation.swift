@@ -3,7 +3,7 @@ import TestSupport
 
 /// What a simulation run found. Properties are checked from `settledAt` on: by then the network
 /// has been quiet (no kills, no loss, no partitions, no failed connects) for the settle window.
-struct FleetSimulationReport {
+struct FleetSimulationReport: Sendable {
     var scenario: FleetScenario
     /// Broken properties, each with the simulated time; empty when all held.
     var violations: [String] = []
@@ -139,6 +139,12 @@ struct FleetSimulation {
         changesAfterSettle = Array(repeating: 0, count: scenario.deviceCount)
         ownerlessSince = Array(repeating: 0, count: scenario.deviceCount)
         linkedBefore = Array(repeating: 0, count: scenario.deviceCount)
+    }
+
+    /// Runs `scenario` from start to end.
+    static func report(_ scenario: FleetScenario) -> FleetSimulationReport {
+        var simulation = FleetSimulation(scenario)
+        return simulation.run()
     }
 
     mutating func run() -> FleetSimulationReport {
