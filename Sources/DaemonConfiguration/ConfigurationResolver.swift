@@ -22,9 +22,6 @@ struct ConfigurationResolver {
     static let defaultBroker = "mqtt://127.0.0.1:1883"
     static let defaultAdapter = "hci0"
     static let defaultStateDirectory = "/var/lib/gatt2mqtt"
-    static let keepAliveRange = 5...65535
-    static let adapterSlotRange = 1...64
-    static let payloadSizeRange = 64...268_435_455
 
     func resolve(file: String?) throws(ConfigurationError) -> LoadedConfiguration {
         let logLevel = try resolveLogLevel()
@@ -40,58 +37,23 @@ struct ConfigurationResolver {
             try checkTopicLevels(.baseTopic, base)
             bridge.baseTopic = base
         }
-        if let slots = integer(.adapterSlots) {
-            guard Self.adapterSlotRange.contains(slots) else {
-                throw fail(
-                    .adapterSlots,
-                    "must be a whole number of connections from 1 to \(Self.adapterSlotRange.upperBound), not \(slots)")
-            }
-            bridge.adapterSlots = slots
-        }
+        if let slots = try integer(.adapterSlots) { bridge.adapterSlots = slots }
         bridge.acquireNotify = try boolean(.acquireNotify, default: true)
         bridge.autoConnect = try resolveAutoConnect()
         bridge.aliases = try resolveAliases()
         bridge.families = try resolveFamilies()
-        if let limit = integer(.payloadSizeLimit) {
-            guard Self.payloadSizeRange.contains(limit) else {
-                throw fail(
-                    .payloadSizeLimit,
-                    "must be a whole number of bytes from \(Self.payloadSizeRange.lowerBound) to "
-                        + "\(Self.payloadSizeRange.upperBound), not \(limit)")
-            }
-            bridge.payloadSizeLimit = limit
-        }
+        if let limit = try integer(.payloadSizeLimit) { bridge.payloadSizeLimit = limit }
         bridge.fleet = try resolveFleet()
         bridge.homeAssistant = try resolveHomeAssistant()
         let http = try resolveHTTP()
         bridge.livePageURL = http?.linkURL
-        if let seconds = try finite(.healthInterval) {
-            guard (0.1...86400).contains(seconds) else {
-                throw fail(.healthInterval, "must be from 0.1 to 86400 seconds, not \(seconds)")
-            }
-            bridge.healthInterval = .milliseconds(Int(seconds * 1000))
-        }
+        if let seconds = try finite(.healthInterval) { bridge.healthInterval = .milliseconds(Int(seconds * 1000)) }
         bridge.healthFile = text(.healthFile)
         bridge.stateDirectory = stateFolder
-        if let seconds = integer(.sessionExpiry) {
-            guard (0...Int(UInt32.max)).contains(seconds) else {
-                throw fail(.sessionExpiry, "must be from 0 to \(UInt32.max) seconds, not \(seconds)")
-            }
-            bridge.sessionExpirySeconds = UInt32(seconds)
-        }
+        if let seconds = try integer(.sessionExpiry) { bridge.sessionExpirySeconds = UInt32(seconds) }
         bridge.replyTopics = try resolveReplyTopics()
-        if let rate = try finite(.commandRate) {
-            guard rate > 0, rate <= 10_000 else {
-                throw fail(.commandRate, "must be more than 0 and at most 10000 commands per second, not \(rate)")
-            }
-            bridge.commandRate.perSecond = rate
-        }
-        if let burst = integer(.commandBurst) {
-            guard (1...100_000).contains(burst) else {
-                throw fail(.commandBurst, "must be from 1 to 100000 commands, not \(burst)")
-            }
-            bridge.commandRate.burst = Double(burst)
-        }
+        if let rate = try finite(.commandRate) { bridge.commandRate.perSecond = rate }
+        if let burst = try integer(.commandBurst) { bridge.commandRate.burst = Double(burst) }
         return LoadedConfiguration(
             bridge: bridge, logLevel: logLevel, logLevelMQTT: logLevelMQTT, file: file, http: http,
             passwordSource: passwordSource, httpPasswordFile: text(.httpPasswordFile),
@@ -174,13 +136,8 @@ struct ConfigurationResolver {
                 "\(options.listen) is reachable beyond this machine: give the page credentials (\(name(.httpUsername)) with "
                     + "\(name(.httpPasswordFile)), or \(name(.httpTokenFile))), or listen on 127.0.0.1")
         }
-        if let limit = integer(.httpMaxConnections) {
-            guard (1...65536).contains(limit) else {
-                throw fail(.httpMaxConnections, "must be from 1 to 65536 connections, not \(limit)")
-            }
-            options.maxConnections = limit
-        }
-        if let limit = integer(.httpMaxConnectionsPerSource) {
+        if let limit = try integer(.httpMaxConnections) { options.maxConnections = limit }
+        if let limit = try integer(.httpMaxConnectionsPerSource) {
             guard (1...options.maxConnections).contains(limit) else {
                 throw fail(
                     .httpMaxConnectionsPerSource,
@@ -261,16 +218,12 @@ struct ConfigurationResolver {
     private func resolveFleet() throws(ConfigurationError) -> FleetOptions? {
         var options = FleetOptions()
         let enabled: Bool
-        switch text(.fleetEnabled) {
-        case nil, "auto": (enabled, options.joining) = (true, .whenOthersOnline)
+        switch try word(.fleetEnabled) {
         case "true": (enabled, options.joining) = (true, .always)
         case "false": enabled = false
-        case let other?: throw fail(.fleetEnabled, "must be auto, true or false, not '\(other)'")
+        default: (enabled, options.joining) = (true, .whenOthersOnline)
         }
         if let seconds = try finite(.fleetRefreshSeconds) {
-            guard (0.5...600).contains(seconds) else {
-                throw fail(.fleetRefreshSeconds, "must be from 0.5 to 600 seconds, not \(seconds)")
-            }
             options.refreshInterval = .milliseconds(Int(seconds * 1000))
         }
         // The incarnation is state like the adoptions: unless a path is given it lives beside them, so a gateway given
@@ -288,24 +241,14 @@ struct ConfigurationResolver {
     }
 
     private func resolveLogLevel() throws(ConfigurationError) -> Logger.Level {
-        guard let text = text(.logLevel) else { return .info }
-        guard let level = Logger.Level(rawValue: text.lowercased()) else {
-            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
-            throw fail(.logLevel, "must be one of \(levels), not '\(text)'")
-        }
-        return level
+        try word(.logLevel).flatMap(Logger.Level.init(rawValue:)) ?? .info
     }
 
     /// `log_level_mqtt`: a level, or `off`; warning by default, so that the log topic carries what
     /// `journalctl -p warning` shows.
     private func resolveLogLevelMQTT() throws(ConfigurationError) -> Logger.Level? {
-        guard let text = text(.logLevelMQTT) else { return .warning }
-        if text.lowercased() == "off" { return nil }
-        guard let level = Logger.Level(rawValue: text.lowercased()) else {
-            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
-            throw fail(.logLevelMQTT, "must be one of \(levels) or off, not '\(text)'")
-        }
-        return level
+        guard let word = try word(.logLevelMQTT) else { return .warning }
+        return Logger.Level(rawValue: word)
     }
 
     private func resolveBroker(gateway: String) throws(ConfigurationError) -> (MQTTConfiguration, PasswordSource?) {
@@ -323,17 +266,9 @@ struct ConfigurationResolver {
         } catch {
             throw fail(.brokerURL, "\(error)")
         }
-        switch text(.protocolVersion) {
-        case nil, "5": mqtt.protocolVersion = .v5
-        case "3.1.1", "311": mqtt.protocolVersion = .v311
-        case let other?: throw fail(.protocolVersion, "must be 5 or 3.1.1, not '\(other)'")
-        }
-        if let keepAlive = integer(.keepAlive) {
-            guard Self.keepAliveRange.contains(keepAlive) else {
-                throw fail(.keepAlive, "must be a whole number of seconds from 5 to 65535, not \(keepAlive)")
-            }
-            mqtt.keepAlive = keepAlive
-        }
+        // `311` is an undocumented spelling earlier releases took.
+        mqtt.protocolVersion = try word(.protocolVersion, synonyms: ["311": "3.1.1"]) == "3.1.1" ? .v311 : .v5
+        if let keepAlive = try integer(.keepAlive) { mqtt.keepAlive = keepAlive }
         if let username = text(.username) {
             guard !username.isEmpty else { throw fail(.username, "must not be empty") }
             mqtt.username = username
@@ -385,11 +320,7 @@ struct ConfigurationResolver {
             }
             addresses.insert(normalized)
         }
-        let mode = text(.autoConnect)
-        guard mode == nil || ["adopted", "all", "none", "allowed"].contains(mode) else {
-            throw fail(.autoConnect, "must be adopted, all, none or allowed, not '\(mode ?? "")'")
-        }
-        guard let mode, let modeSource = settings[.autoConnect]?.source else {
+        guard let mode = try word(.autoConnect), let modeSource = settings[.autoConnect]?.source else {
             return addresses.isEmpty ? .adopted([]) : .allowList(addresses)
         }
         if mode == "allowed" { return .allowList(addresses) }
@@ -448,12 +379,17 @@ struct ConfigurationResolver {
 
     /// A switch (`true` or `false`, as written), `fallback` when unset.
     private func boolean(_ key: ConfigurationKey, default fallback: Bool) throws(ConfigurationError) -> Bool {
-        switch text(key) {
-        case nil: fallback
-        case "true": true
-        case "false": false
-        case let other?: throw fail(key, "must be true or false, not '\(other)'")
-        }
+        try word(key).map { $0 == "true" } ?? fallback
+    }
+
+    /// The key's word, checked against its rule (`SettingRule.oneOf`); in lower case where the rule ignores case.
+    /// `synonyms` are other spellings of a word, taken as it.
+    private func word(_ key: ConfigurationKey, synonyms: [String: String] = [:]) throws(ConfigurationError) -> String? {
+        guard let given = text(key) else { return nil }
+        let text = synonyms[given] ?? given
+        if let refusal = key.rule.refusal(text) { throw fail(key, refusal) }
+        if case .oneOf(_, ignoringCase: true) = key.rule { return text.lowercased() }
+        return text
     }
 
     /// A topic prefix: levels without wildcards, empty ones or a leading `$` (`allowingNone`: or no prefix at all).
@@ -465,11 +401,18 @@ struct ConfigurationResolver {
         }
     }
 
-    private func integer(_ key: ConfigurationKey) -> Int? { settings.integer(key) }
+    /// The key's whole number, checked against its rule (`SettingRule.range`).
+    private func integer(_ key: ConfigurationKey) throws(ConfigurationError) -> Int? {
+        guard let value = settings.integer(key) else { return nil }
+        if let refusal = key.rule.refusal(Double(value)) { throw fail(key, refusal) }
+        return value
+    }
 
+    /// The key's number, finite and checked against its rule (`SettingRule.range`).
     private func finite(_ key: ConfigurationKey) throws(ConfigurationError) -> Double? {
         guard let value = settings.number(key) else { return nil }
         guard value.isFinite else { throw fail(key, "must be a finite number") }
+        if let refusal = key.rule.refusal(value) { throw fail(key, refusal) }
         return value
     }
 

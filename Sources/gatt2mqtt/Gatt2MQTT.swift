@@ -12,7 +12,8 @@ import WebUI
 
 /// `gatt2mqtt [--config FILE] [--broker mqtt://HOST:PORT] [--adapter hci0 …] [--gateway NAME] …`
 ///
-/// Only parses flags: `ConfigurationLoader` merges them over the file and the environment and checks
+/// Declares only the flags that are not settings: every setting's flag comes from its key
+/// (`SettingFlags`), and `ConfigurationLoader` merges them over the file and the environment and checks
 /// everything.
 @main
 struct Gatt2MQTT: AsyncParsableCommand {
@@ -21,86 +22,20 @@ struct Gatt2MQTT: AsyncParsableCommand {
         abstract: "Bridges Bluetooth LE peripherals (through BlueZ) to an MQTT broker.",
         discussion: """
             Settings come from, in rising precedence: the defaults, the YAML file (--config, or \
-            GATT2MQTT_CONFIG; see examples/gatt2mqtt.yaml), the environment (GATT2MQTT_BROKER, \
-            GATT2MQTT_ADAPTER, GATT2MQTT_GATEWAY, GATT2MQTT_LOG_LEVEL, GATT2MQTT_LOG_LEVEL_MQTT, GATT2MQTT_MQTT_USERNAME, \
-            GATT2MQTT_MQTT_PASSWORD, GATT2MQTT_HEALTH_FILE), and these flags. The broker password is read from the file's \
-            broker.password_file or GATT2MQTT_MQTT_PASSWORD, never from a flag.
+            GATT2MQTT_CONFIG; see examples/gatt2mqtt.yaml), the options changed over MQTT (request/options), \
+            the environment (GATT2MQTT_ and the key in capitals, dots as underscores: GATT2MQTT_BROKER_URL), and \
+            the flags below. The broker password is read from broker.password_file or GATT2MQTT_MQTT_PASSWORD, \
+            never from a flag.
 
             BlueZ is reached on the system bus, or on DBUS_SYSTEM_BUS_ADDRESS when it is set.
 
             SIGHUP reloads the log levels (the journal's and gatt2mqtt/<gateway>/log's) from the configuration.
 
-            """ + FamilyFlags.help,
+            """ + SettingFlags.help,
         version: Gatt2MQTTVersion.current)
 
     @Option(help: "A YAML configuration file (default: GATT2MQTT_CONFIG, else none).")
     var config: String?
-
-    @Option(help: "The broker, as mqtt://HOST:PORT or mqtts://HOST:PORT (default mqtt://127.0.0.1:1883).")
-    var broker: String?
-
-    @Option(help: "A BlueZ adapter to be a central on (default hci0); repeat it for several.")
-    var adapter: [String] = []
-
-    @Option(help: "Connections each adapter holds at most (default 5).")
-    var adapterSlots: Int?
-
-    @Option(
-        help: "This gateway's name in gatt2mqtt/<gateway>/… topics (letters, digits, '-', '_'; default: the host name)."
-    )
-    var gateway: String?
-
-    @Option(help: "A topic prefix for every topic, so that two fleets can share a broker (default none).")
-    var baseTopic: String?
-
-    @Option(help: "MQTT protocol version: 5 or 3.1.1 (default 5).")
-    var mqttVersion: String?
-
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).")
-    var logLevel: String?
-
-    @Option(
-        help:
-            "Log lines from this level on go to gatt2mqtt/<gateway>/log: trace, debug, info, notice, warning, error, critical, or off (default warning)."
-    )
-    var logLevelMQTT: String?
-
-    @Option(
-        help:
-            "Which devices connect without a connect request: all, none, or allowed (only --allow addresses); default all."
-    )
-    var autoConnect: String?
-
-    @Option(help: "An address that may connect by itself (repeat for more); implies --auto-connect allowed.")
-    var allow: [String] = []
-
-    @Option(help: "Seconds between health reports on gatt2mqtt/<gateway>/health.")
-    var healthSeconds: Double?
-
-    @Flag(
-        help:
-            "Subscribe to notifications with StartNotify only, never AcquireNotify (for a device or stack whose sockets misbehave)."
-    )
-    var startNotify = false
-
-    @Flag(
-        help:
-            "Follow the fleet's rules even alone (by default they apply while another gateway is online on the broker)."
-    )
-    var fleet = false
-
-    @Flag(help: "Never follow the fleet's rules: connect every device this gateway may, whatever other gateways do.")
-    var noFleet = false
-
-    @Option(help: "Fleet: seconds between claims (default 10); the same on every gateway of the fleet.")
-    var fleetRefreshSeconds: Double?
-
-    @Option(
-        help: "Fleet: the file that keeps this gateway's incarnation (default /var/lib/gatt2mqtt/fleet-incarnation).")
-    var fleetIncarnationFile: String?
-
-    @Option(help: "Serve the live page and /metrics on [HOST:]PORT (default off; HOST defaults to 127.0.0.1).")
-    var http: String?
 
     @Flag(help: "Print the camera-grip profile in use as JSON (a start for your own file) and exit.")
     var printGripProfile = false
@@ -108,33 +43,14 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Flag(help: "Print the configuration in effect as YAML (the password left out) and exit.")
     var printConfig = false
 
-    /// The families' own flags (`--a5-squeeze-newtons 25`), which the families declare with their settings.
-    @Argument(parsing: .allUnrecognized, help: .hidden)
-    var familyFlags: [String] = []
+    @Flag(help: "Print every setting (key, flag, environment variable, default, meaning) as Markdown and exit.")
+    var printSettingsReference = false
 
-    var commandLine: CommandLineSettings {
-        var settings = CommandLineSettings()
-        settings.configFile = config
-        settings.broker = broker
-        settings.adapters = adapter
-        settings.adapterSlots = adapterSlots
-        settings.startNotify = startNotify
-        settings.gateway = gateway
-        settings.baseTopic = baseTopic
-        settings.mqttVersion = mqttVersion
-        settings.logLevel = logLevel
-        settings.logLevelMQTT = logLevelMQTT
-        settings.autoConnect = autoConnect
-        settings.allow = allow
-        settings.healthSeconds = healthSeconds
-        settings.fleet = fleet
-        settings.noFleet = noFleet
-        settings.fleetRefreshSeconds = fleetRefreshSeconds
-        settings.fleetIncarnationFile = fleetIncarnationFile
-        settings.http = http
-        settings.familyFlags = familyFlags
-        return settings
-    }
+    /// Every setting's flag (`--broker mqtt://broker:1883`, `--a5-squeeze-newtons 25`), which the keys declare.
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var settingFlags: [String] = []
+
+    var commandLine: CommandLineSettings { CommandLineSettings(configFile: config, arguments: settingFlags) }
 
     /// The entry point. A program that cannot read its command line must not run as if it had been given no
     /// flags: the Swift runtime reads it from /proc, and in a chroot without /proc (a fresh image, an
@@ -148,6 +64,10 @@ struct Gatt2MQTT: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if printSettingsReference {
+            print(SettingsReference.markdown(), terminator: "")
+            return
+        }
         let loaded: LoadedConfiguration
         do {
             loaded = try ConfigurationLoader.load(commandLine: commandLine)

@@ -44,16 +44,10 @@ struct ConfigurationPrecedenceTests {
         let loaded = try load(
             file,
             environment: ["GATT2MQTT_BROKER": "mqtt://env-broker:1002", "GATT2MQTT_GATEWAY": "env-gw"],
-            flags: flags {
-                $0.broker = "mqtt://flag-broker:1003"
-                $0.gateway = "flag-gw"
-                $0.logLevel = "error"
-                $0.mqttVersion = "3.1.1"
-                $0.familyFlags = [
-                    "--a5-squeeze-newtons", "40", "--a5-double-squeeze-seconds=3", "--a5-keepalive-seconds", "120",
-                    "--a5-reconnect", "manual",
-                ]
-            })
+            flags: flags(
+                "--broker", "mqtt://flag-broker:1003", "--gateway", "flag-gw", "--log-level", "error", "--mqtt-version",
+                "3.1.1", "--a5-squeeze-newtons", "40", "--a5-double-squeeze-seconds=3", "--a5-keepalive-seconds", "120",
+                "--a5-reconnect", "manual"))
         #expect(loaded.bridge.mqtt.host == "flag-broker")
         #expect(loaded.bridge.gateway == "flag-gw")
         #expect(loaded.logLevel == .error)
@@ -75,14 +69,14 @@ struct ConfigurationPrecedenceTests {
     @Test func errorsNameTheSourceThatWon() throws {
         let fromEnvironment = try #require(loadError(file, environment: ["GATT2MQTT_LOG_LEVEL": "loud"]))
         #expect(fromEnvironment.key == "GATT2MQTT_LOG_LEVEL")
-        let fromFlag = try #require(loadError(file, flags: flags { $0.familyFlags = ["--a5-squeeze-newtons", "8"] }))
+        let fromFlag = try #require(loadError(file, flags: flags("--a5-squeeze-newtons", "8")))
         #expect(fromFlag.description == "--a5-squeeze-newtons: must be a number greater than a5.release_newtons (10)")
         let againstFlag = try #require(
-            loadError("a5: {squeeze_newtons: 8}", flags: flags { $0.familyFlags = ["--a5-release-newtons=9"] }))
+            loadError("a5: {squeeze_newtons: 8}", flags: flags("--a5-release-newtons=9")))
         #expect(againstFlag.description == "a5.squeeze_newtons: must be a number greater than --a5-release-newtons (9)")
         let broker = try #require(loadError("", environment: ["GATT2MQTT_BROKER": "tcp://x"]))
         #expect(broker.key == "GATT2MQTT_BROKER")
-        let adapter = try #require(loadError("", flags: flags { $0.adapters = [""] }))
+        let adapter = try #require(loadError("", flags: flags("--adapter", "")))
         #expect(adapter.key == "--adapter")
     }
 
@@ -97,10 +91,7 @@ struct ConfigurationPrecedenceTests {
         #expect(try load(listed, environment: ["GATT2MQTT_ADAPTER": "hci3, hci4"]).bridge.adapters == ["hci3", "hci4"])
         let flagged = try load(
             listed, environment: ["GATT2MQTT_ADAPTER": "hci3"],
-            flags: flags {
-                $0.adapters = ["hci5", "hci1"]
-                $0.adapterSlots = 1
-            })
+            flags: flags("--adapter", "hci5", "--adapter", "hci1", "--adapter-slots", "1"))
         #expect(flagged.bridge.adapters == ["hci5", "hci1"])
         #expect(flagged.bridge.adapterSlots == 1)
         let empty = try #require(loadError("", environment: ["GATT2MQTT_ADAPTER": "hci0,"]))
@@ -115,11 +106,11 @@ struct ConfigurationPrecedenceTests {
         #expect(try load("fleet: {enabled: auto}").bridge.fleet == FleetOptions())
         let file = "fleet: {enabled: false, refresh_s: 2, incarnation_file: /tmp/g2m-incarnation}"
         #expect(try load(file).bridge.fleet == nil)
-        let enabled = try #require(try load(file, flags: flags { $0.fleet = true }).bridge.fleet)
+        let enabled = try #require(try load(file, flags: flags("--fleet")).bridge.fleet)
         #expect(enabled.joining == .always)
         #expect(enabled.refreshInterval == .seconds(2))
         #expect(enabled.incarnationFile == "/tmp/g2m-incarnation" && enabled.incarnationFileChosen)
-        #expect(try load("fleet: {enabled: true}", flags: flags { $0.noFleet = true }).bridge.fleet == nil)
+        #expect(try load("fleet: {enabled: true}", flags: flags("--no-fleet")).bridge.fleet == nil)
         // The default path written out is still the default: under auto the clock may stand in for it.
         let written = try #require(
             try load("fleet: {incarnation_file: \(FleetOptions.defaultIncarnationFile)}").bridge.fleet)
@@ -142,11 +133,7 @@ struct ConfigurationPrecedenceTests {
     @Test func theOldCommandLineStillWorks() throws {
         let loaded = try load(
             "",
-            flags: flags {
-                $0.broker = "mqtt://10.0.0.5:1884"
-                $0.adapters = ["hci0"]
-                $0.gateway = "NAME"
-            })
+            flags: flags("--broker", "mqtt://10.0.0.5:1884", "--adapter", "hci0", "--gateway", "NAME"))
         #expect(loaded.bridge.mqtt.host == "10.0.0.5")
         #expect(loaded.bridge.mqtt.port == 1884)
         #expect(loaded.bridge.gateway == "NAME")
@@ -154,15 +141,15 @@ struct ConfigurationPrecedenceTests {
     }
 
     @Test func theMQTTVersionFlagTakesTheOldSpelling() throws {
-        #expect(try load("", flags: flags { $0.mqttVersion = "311" }).bridge.mqtt.protocolVersion == .v311)
-        let error = try #require(loadError("", flags: flags { $0.mqttVersion = "4" }))
+        #expect(try load("", flags: flags("--mqtt-version", "311")).bridge.mqtt.protocolVersion == .v311)
+        let error = try #require(loadError("", flags: flags("--mqtt-version", "4")))
         #expect(error.description == "--mqtt-version: must be 5 or 3.1.1, not '4'")
     }
 
     // MARK: - Auto-connect: `allow` implies `allowed` unless a higher source sets `auto_connect`.
 
     @Test func allowAloneMeansAllowed() throws {
-        let fromFlags = try load("", flags: flags { $0.allow = ["aa:bb:cc:dd:ee:ff"] })
+        let fromFlags = try load("", flags: flags("--allow", "aa:bb:cc:dd:ee:ff"))
         #expect(fromFlags.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:FF"]))
         let fromFile = try load("devices: {allow: ['aa:bb:cc:dd:ee:ff']}")
         #expect(fromFile.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:FF"]))
@@ -172,24 +159,21 @@ struct ConfigurationPrecedenceTests {
         // As the flags always behaved: `--auto-connect all --allow X` allows only X.
         let loaded = try load(
             "",
-            flags: flags {
-                $0.autoConnect = "all"
-                $0.allow = ["AA:BB:CC:DD:EE:FF"]
-            })
+            flags: flags("--auto-connect", "all", "--allow", "AA:BB:CC:DD:EE:FF"))
         #expect(loaded.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:FF"]))
     }
 
     @Test func aHigherAutoConnectOverridesTheFilesAllowList() throws {
         let yaml = "devices: {auto_connect: allowed, allow: ['AA:BB:CC:DD:EE:FF']}"
-        #expect(try load(yaml, flags: flags { $0.autoConnect = "all" }).bridge.autoConnect == .all)
-        #expect(try load(yaml, flags: flags { $0.autoConnect = "none" }).bridge.autoConnect == .none)
+        #expect(try load(yaml, flags: flags("--auto-connect", "all")).bridge.autoConnect == .all)
+        #expect(try load(yaml, flags: flags("--auto-connect", "none")).bridge.autoConnect == .none)
     }
 
     @Test func aHigherAllowListOverridesTheFilesAutoConnect() throws {
-        let loaded = try load("devices: {auto_connect: none}", flags: flags { $0.allow = ["AA:BB:CC:DD:EE:01"] })
+        let loaded = try load("devices: {auto_connect: none}", flags: flags("--allow", "AA:BB:CC:DD:EE:01"))
         #expect(loaded.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:01"]))
         let replaced = try load(
-            "devices: {allow: ['AA:BB:CC:DD:EE:FF']}", flags: flags { $0.allow = ["AA:BB:CC:DD:EE:01"] })
+            "devices: {allow: ['AA:BB:CC:DD:EE:FF']}", flags: flags("--allow", "AA:BB:CC:DD:EE:01"))
         #expect(replaced.bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:01"]))
     }
 
@@ -197,10 +181,7 @@ struct ConfigurationPrecedenceTests {
         let error = try #require(
             loadError(
                 "",
-                flags: flags {
-                    $0.autoConnect = "none"
-                    $0.allow = ["AA:BB:CC:DD:EE:FF"]
-                }))
+                flags: flags("--auto-connect", "none", "--allow", "AA:BB:CC:DD:EE:FF")))
         #expect(error.description == "--allow: lists addresses, but --auto-connect is none (use allowed)")
     }
 

@@ -1,3 +1,4 @@
+import Bridge
 import Foundation
 import Testing
 
@@ -48,9 +49,34 @@ func loadError(
     }
 }
 
+/// A value of the kind as one line of text holds it (a variable, a flag's argument), and what it reads as.
+func sample(_ kind: SettingKind) -> (text: String, value: SettingValue) {
+    switch kind {
+    case .text, .path: ("x", .text("x"))
+    case .number: ("2.5", .number(2.5))
+    case .integer: ("7", .integer(7))
+    case .integers: ("40, 65", .integers([40, 65]))
+    case .list: ("a,b", .list(["a", "b"]))
+    case .map:
+        (
+            "AA:BB:CC:DD:EE:FF=hall, 11:22:33:44:55:66=desk",
+            .map(["AA:BB:CC:DD:EE:FF": "hall", "11:22:33:44:55:66": "desk"])
+        )
+    case .secret: ("s3cret", .secret(Secret(value: "s3cret")))
+    }
+}
+
+/// These flags, as the command line gives them.
+func flags(_ arguments: String...) -> CommandLineSettings { CommandLineSettings(arguments: arguments) }
+
 /// Flags built in one expression.
 func flags(_ build: (inout CommandLineSettings) -> Void) -> CommandLineSettings {
     var settings = CommandLineSettings()
     build(&settings)
     return settings
+}
+
+/// A key names itself by its path in test reports.
+extension ConfigurationKey: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
 }

@@ -18,7 +18,7 @@ struct ConfigurationValidationTests {
         ("a5: {double_squeeze_s: 61}", "a5.double_squeeze_s", "at most 60"),
         ("a5: {keepalive_s: 0.5}", "a5.keepalive_s", "from 1 to 86400, not 0.5"),
         ("a5: {reconnect: sometimes}", "a5.reconnect", "must be auto or manual, not 'sometimes'"),
-        ("broker: {keepalive_s: 2}", "broker.keepalive_s", "from 5 to 65535, not 2"),
+        ("broker: {keepalive_s: 2}", "broker.keepalive_s", "from 5 to 65535 seconds, not 2"),
         ("broker: {keepalive_s: 70000}", "broker.keepalive_s", "from 5 to 65535"),
         ("broker: {protocol: 4}", "broker.protocol", "must be 5 or 3.1.1, not '4'"),
         ("broker: {url: 'http://x'}", "broker.url", "'http://x' is not a broker URL: unsupported scheme 'http'"),
@@ -40,9 +40,9 @@ struct ConfigurationValidationTests {
         ("cpr: {distance: {exponent: 0}}", "cpr.distance.exponent", "above 0, at most 10"),
         (
             "log_level: loud", "log_level",
-            "must be one of trace, debug, info, notice, warning, error, critical, not 'loud'"
+            "must be trace, debug, info, notice, warning, error or critical, not 'loud'"
         ),
-        ("payload_size_limit: 10", "payload_size_limit", "from 64 to 268435455, not 10"),
+        ("payload_size_limit: 10", "payload_size_limit", "from 64 to 268435455 bytes, not 10"),
         ("gateway: {name: a/b}", "gateway.name", "must be 1 to 64 letters, digits, '-' or '_'"),
         ("gateway: {name: '+'}", "gateway.name", "not '+'"),
         ("adapter: hci 0", "adapter", "must be a BlueZ adapter name such as hci0, not 'hci 0'"),
@@ -52,7 +52,7 @@ struct ConfigurationValidationTests {
         ("adapters: hci0", "adapters", "must be a list"),
         ("adapters: [hci0, hci1, hci0]", "adapters", "names an adapter twice: hci0, hci1, hci0"),
         ("adapter: hci0\nadapters: [hci1]", "adapters", "and adapter both name adapters: use one of them"),
-        ("adapter_slots: 0", "adapter_slots", "from 1 to 64, not 0"),
+        ("adapter_slots: 0", "adapter_slots", "from 1 to 64 connections, not 0"),
         ("fleet: {enabled: maybe}", "fleet.enabled", "must be auto, true or false, not 'maybe'"),
         ("homeassistant: {enabled: yes}", "homeassistant.enabled", "must be true or false, not 'yes'"),
         ("homeassistant: {discovery_prefix: 'ha/#'}", "homeassistant.discovery_prefix", "not 'ha/#'"),

@@ -6,28 +6,11 @@ import Testing
 /// Every setting has an environment variable (issue #46, item 5), which is how a container is configured:
 /// `GATT2MQTT_` and the key path in capitals, dots as underscores, read by the key's kind.
 struct EnvironmentVariablesTests {
-    /// A value of the kind, as a variable holds it.
-    private static func sample(_ kind: SettingKind) -> (text: String, value: SettingValue) {
-        switch kind {
-        case .text, .path: ("x", .text("x"))
-        case .number: ("2.5", .number(2.5))
-        case .integer: ("7", .integer(7))
-        case .integers: ("40, 65", .integers([40, 65]))
-        case .list: ("a,b", .list(["a", "b"]))
-        case .map:
-            (
-                "AA:BB:CC:DD:EE:FF=hall, 11:22:33:44:55:66=desk",
-                .map(["AA:BB:CC:DD:EE:FF": "hall", "11:22:33:44:55:66": "desk"])
-            )
-        case .secret: ("s3cret", .secret(Secret(value: "s3cret")))
-        }
-    }
-
     @Test(arguments: ConfigurationKey.allCases)
     func everyKeyHasItsOwnVariableReadByItsKind(key: ConfigurationKey) throws {
         let expected = "GATT2MQTT_" + key.rawValue.uppercased().split(separator: ".").joined(separator: "_")
         #expect(key.environmentVariable == expected)
-        let (text, value) = Self.sample(key.kind)
+        let (text, value) = sample(key.kind)
         let settings = try Settings.environment([expected: text])
         #expect(settings[key]?.value == value, "\(expected)=\(text)")
         #expect(settings[key]?.name == expected && settings[key]?.source == .environment)

@@ -78,7 +78,7 @@ struct ExampleConfigurationTests {
 
     @Test func theExampleNamesEveryFamilyFlag() throws {
         let text = try String(contentsOfFile: Self.example, encoding: .utf8)
-        for flag in ConfigurationKey.familyKeys.compactMap(\.familyFlag) {
+        for flag in ConfigurationKey.familyKeys.compactMap(\.flag) {
             #expect(text.contains("flag \(flag)"), "\(flag) is not in the example")
         }
     }

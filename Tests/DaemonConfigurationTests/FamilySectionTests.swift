@@ -17,26 +17,18 @@ struct FamilySectionTests {
     }
 
     @Test func everyFamilyKeyHasOneFlagThatSetsIt() throws {
-        let flags = ConfigurationKey.familyKeys.compactMap(\.familyFlag)
+        let flags = ConfigurationKey.familyKeys.compactMap(\.flag)
         #expect(flags.count == ConfigurationKey.familyKeys.count)
         #expect(Set(flags).count == flags.count)
         #expect(flags.contains("--a5-keepalive-seconds") && flags.contains("--cpr-distance-reference-dbm"))
-        for key in ConfigurationKey.familyKeys {
-            let flag = try #require(key.familyFlag)
-            #expect(FamilyFlags.help.contains("  \(flag) <"), "\(flag) is not in --help")
-            #expect(FamilyFlags.help.contains("(file: \(key.rawValue))\n"))
-        }
     }
 
     @Test func familyFlagsTakeTheirValueAfterASpaceOrAnEqualsSign() throws {
         let loaded = try load(
             "cpr: {angle_samples: 3}",
-            flags: flags {
-                $0.familyFlags = [
-                    "--cpr-range-mm", "40,65", "--cpr-distance-reference-dbm=-65.5", "--cpr-angle-samples", "8",
-                    "--cpr-signal-seconds", "2", "--a5-battery-seconds=30",
-                ]
-            })
+            flags: flags(
+                "--cpr-range-mm", "40,65", "--cpr-distance-reference-dbm=-65.5", "--cpr-angle-samples", "8",
+                "--cpr-signal-seconds", "2", "--a5-battery-seconds=30"))
         #expect(loaded.bridge.cprBand.targetRange == (try CPRBandDepthRange(minMillimetres: 40, maxMillimetres: 65)))
         #expect(loaded.bridge.cprBand.distance.referencePowerDBm == -65.5)
         #expect(loaded.bridge.cprBand.angleSamples == 8)
@@ -49,25 +41,6 @@ struct FamilySectionTests {
         #expect(
             loaded.description.contains(
                 "  distance:\n    reference_dbm: -65.5  # from --cpr-distance-reference-dbm\n    exponent: 2\n"))
-    }
-
-    @Test(arguments: [
-        (["--a5-squeze-newtons", "25"], "--a5-squeze-newtons: is not an option of gatt2mqtt (see --help)"),
-        (["stray"], "stray: is not an option of gatt2mqtt (see --help)"),
-        (["--a5-squeeze-newtons"], "--a5-squeeze-newtons: needs a value"),
-        (["--a5-squeeze-newtons", "lots"], "--a5-squeeze-newtons: must be a number, not 'lots'"),
-        (["--cpr-angle-samples=2.5"], "--cpr-angle-samples: must be a whole number, not '2.5'"),
-        (["--cpr-range-mm", "40,"], "--cpr-range-mm: must be whole numbers separated by commas, not '40,'"),
-        (
-            ["--cpr-range-mm", "40"],
-            "--cpr-range-mm: must be [min, max] in millimetres, min 35…55 and max from min to 69, not [40]"
-        ),
-        (["--a5-reconnect", "sometimes"], "--a5-reconnect: must be auto or manual, not 'sometimes'"),
-        (["--grip-profile", "/no/grip.json"], "--grip-profile: cannot read /no/grip.json: no such file"),
-    ])
-    func aBadFamilyFlagIsAnErrorNamingIt(arguments: [String], message: String) throws {
-        let error = try #require(loadError("", flags: flags { $0.familyFlags = arguments }))
-        #expect(error.description == message)
     }
 
     @Test func aFamilyNeverConfiguredReadsAsItsDefaults() {

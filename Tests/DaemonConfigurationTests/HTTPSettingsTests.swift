@@ -19,7 +19,7 @@ struct HTTPSettingsTests {
             environment: ["GATT2MQTT_HTTP": "0.0.0.0:9001"])
         #expect(everywhere.http?.listen == "0.0.0.0:9001")
         let flagged = try load(
-            "http:\n  listen: 9000\n", environment: ["GATT2MQTT_HTTP": "9001"], flags: flags { $0.http = "[::1]:9002" })
+            "http:\n  listen: 9000\n", environment: ["GATT2MQTT_HTTP": "9001"], flags: flags("--http", "[::1]:9002"))
         #expect(flagged.http?.listen == "[::1]:9002")
         #expect(flagged.description.contains("http:\n  listen: \"[::1]:9002\""))
     }

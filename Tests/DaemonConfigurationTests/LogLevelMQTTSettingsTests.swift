@@ -17,7 +17,7 @@ struct LogLevelMQTTSettingsTests {
         #expect(try load("log_level_mqtt: Debug").logLevelMQTT == .debug, "in any case, as log_level")
         let environment = ["GATT2MQTT_LOG_LEVEL_MQTT": "info"]
         #expect(try load(file, environment: environment).logLevelMQTT == .info)
-        let flagged = try load(file, environment: environment, flags: flags { $0.logLevelMQTT = "critical" })
+        let flagged = try load(file, environment: environment, flags: flags("--log-level-mqtt", "critical"))
         #expect(flagged.logLevelMQTT == .critical)
         #expect(flagged.logLevel == .info, "the journal's level is another setting")
     }
@@ -26,18 +26,18 @@ struct LogLevelMQTTSettingsTests {
         let loaded = try load("log_level_mqtt: off")
         #expect(loaded.logLevelMQTT == nil)
         #expect(loaded.description.contains("\nlog_level_mqtt: off\n"))
-        #expect(try load("", flags: flags { $0.logLevelMQTT = "OFF" }).logLevelMQTT == nil)
+        #expect(try load("", flags: flags("--log-level-mqtt", "OFF")).logLevelMQTT == nil)
         // What --print-config printed loads again as the same.
         #expect(try load(loaded.description).logLevelMQTT == nil)
     }
 
     @Test func aBadValueNamesTheSettingAsItWasGiven() throws {
-        let levels = "must be one of trace, debug, info, notice, warning, error, critical or off"
+        let levels = "must be trace, debug, info, notice, warning, error, critical or off"
         let fromFile = try #require(loadError("log_level_mqtt: loud"))
         #expect(fromFile.description == "log_level_mqtt: \(levels), not 'loud'")
         let fromEnvironment = try #require(loadError("", environment: ["GATT2MQTT_LOG_LEVEL_MQTT": "none"]))
         #expect(fromEnvironment.description == "GATT2MQTT_LOG_LEVEL_MQTT: \(levels), not 'none'")
-        let fromFlag = try #require(loadError("", flags: flags { $0.logLevelMQTT = "false" }))
+        let fromFlag = try #require(loadError("", flags: flags("--log-level-mqtt", "false")))
         #expect(fromFlag.description == "--log-level-mqtt: \(levels), not 'false'")
     }
 

@@ -11,8 +11,7 @@ struct OperationalSettingsTests {
         #expect(loaded.bridge.sessionExpirySeconds == 60)
         #expect(loaded.bridge.commandRate.perSecond == 5)
         #expect(loaded.bridge.commandRate.burst == 9)
-        var flags = CommandLineSettings()
-        flags.healthSeconds = 1
+        let flags = flags("--health-seconds", "1")
         #expect(try ConfigurationLoader.load(yaml: yaml, commandLine: flags).bridge.healthInterval == .seconds(1))
     }
 
