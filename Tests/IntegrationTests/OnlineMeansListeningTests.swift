@@ -12,7 +12,7 @@ struct OnlineMeansListeningTests {
             let recorder = try await TopicRecorder(world: world)
             _ = try await world.startBridge()
             try await recorder.waitFor("gatt2mqtt/test/status") { $0.payloadString == "online" }
-            try expectSubscribedBeforeOnline(world.broker)
+            try await expectSubscribedBeforeOnline(world.broker)
             // Answered at once: sent on seeing `online`.
             try await expectAnswered(recorder)
 
@@ -21,15 +21,19 @@ struct OnlineMeansListeningTests {
             try await world.broker.restart()
             try await recorder.client.connected(timeout: .seconds(30))
             try await recorder.waitFor("gatt2mqtt/test/status", after: mark) { $0.payloadString == "online" }
-            try expectSubscribedBeforeOnline(world.broker)
+            try await expectSubscribedBeforeOnline(world.broker)
             try await expectAnswered(recorder)
             await recorder.stop()
         }
     }
 
-    /// In the current broker's log, the gateway's SUBSCRIBE to its request filter comes before its `online`.
-    private func expectSubscribedBeforeOnline(_ broker: MosquittoBroker) throws {
-        let lines = try #require(broker.process).lines.map(\.text)
+    /// In the current broker's log, the gateway's SUBSCRIBE to its request filter comes before its `online`. The log
+    /// reaches the test through a pipe, behind the message itself: the `online` line is waited for before the order
+    /// is read.
+    private func expectSubscribedBeforeOnline(_ broker: MosquittoBroker) async throws {
+        let process = try #require(broker.process)
+        try await process.waitForLine { $0.contains("Received PUBLISH") && $0.contains("'gatt2mqtt/test/status'") }
+        let lines = process.lines.map(\.text)
         let subscribed = lines.firstIndex { $0.hasSuffix(" gatt2mqtt/test/request/+") }
         let online = lines.firstIndex { $0.contains("Received PUBLISH") && $0.contains("'gatt2mqtt/test/status'") }
         let said = try #require(
