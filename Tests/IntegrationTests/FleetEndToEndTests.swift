@@ -83,10 +83,17 @@ struct FleetEndToEndTests {
 
             // gw-a's host goes: its link drops and its gatt2mqtt dies (frozen first, so that it cannot reconnect in between).
             // The link must go too: bluetoothd keeps the link of a killed client, and the real one (5.66, btvirt)
-            // crashed when a second central connected to the belt it still held.
+            // crashed when a second central connected to the belt it still held. Gone means gone for the belt too: once
+            // Disconnect was answered while the belt still held the link (it said so only when bluetoothd died, 12 s
+            // later), gw-b took the belt over a lease after gw-a froze, and the crash came again. So gw-b waits, frozen
+            // too, until the belt has seen the link go.
             let death = recorder.mark
             a.send(SIGSTOP)
+            b.send(SIGSTOP)
+            let held = belt.lines.count
             try await world.dropLink(adapter: 0, address: try belt.simulatedAddress)
+            try await belt.waitForLine(containing: "central disconnected: ", after: held, timeout: .seconds(20))
+            b.send(SIGCONT)
             a.send(SIGKILL)
             try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) {
                 $0.payloadString == "gw-b"
