@@ -1,3 +1,5 @@
+import Bridge
+
 /// What a key's value must be beyond its kind, declared with the key: the resolver checks it and `--help` and
 /// docs/settings.md say it, from this one place. A rule that needs other keys (an alias's address, the page's
 /// credentials) stays in the resolver's code.
@@ -18,7 +20,7 @@ enum SettingRule: Sendable, Equatable {
         let low = lowerExcluded ? value > lower : value >= lower
         guard !(low && value <= upper) else { return nil }
         return "must be \(description(lower: lower, upper: upper, unit: unit, lowerExcluded: lowerExcluded)), "
-            + "not \(Self.number(value))"
+            + "not \(EffectiveSetting.number(value))"
     }
 
     /// Why `word` breaks the rule, or nil when it keeps it.
@@ -45,18 +47,13 @@ enum SettingRule: Sendable, Equatable {
 
     private func description(lower: Double, upper: Double, unit: String, lowerExcluded: Bool) -> String {
         lowerExcluded
-            ? "more than \(Self.number(lower)) and at most \(Self.number(upper)) \(unit)"
-            : "from \(Self.number(lower)) to \(Self.number(upper)) \(unit)"
+            ? "more than \(EffectiveSetting.number(lower)) and at most \(EffectiveSetting.number(upper)) \(unit)"
+            : "from \(EffectiveSetting.number(lower)) to \(EffectiveSetting.number(upper)) \(unit)"
     }
 
     /// `a`, `a or b`, `a, b or c`.
     private static func alternatives(_ words: [String]) -> String {
         guard let last = words.last, words.count > 1 else { return words.first ?? "" }
         return words.dropLast().joined(separator: ", ") + " or " + last
-    }
-
-    /// `30` rather than `30.0`.
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
