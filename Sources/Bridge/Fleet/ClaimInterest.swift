@@ -29,9 +29,8 @@ struct ClaimInterest {
     /// subscriptions without bound); a device beyond them is not arbitrated, so this gateway never takes it.
     let limit: Int
 
-    private var heardAt: [String: ContinuousClock.Instant] = [:]
-    /// Since when each device's claims have been listened to (from the turn it was first heard).
-    private var listeningSince: [String: ContinuousClock.Instant] = [:]
+    /// The devices listened to one by one: since when (the turn each was first heard) and when last heard.
+    private var heard: [String: (since: ContinuousClock.Instant, last: ContinuousClock.Instant)] = [:]
     private var subscribed: Set<Filter> = []
     private var wholeFleetSince: ContinuousClock.Instant?
 
@@ -43,16 +42,15 @@ struct ClaimInterest {
     /// One turn of the fleet: `heard` are the devices this gateway hears now, `owned` says which it owns (kept however
     /// long they are unheard), and `wholeFleet` whether it answers for devices nobody owns.
     mutating func turn(
-        heard: some Sequence<String>, owned: (String) -> Bool, wholeFleet: Bool, at now: ContinuousClock.Instant
+        heard heardNow: some Sequence<String>, owned: (String) -> Bool, wholeFleet: Bool,
+        at now: ContinuousClock.Instant
     ) -> Change {
         var change = Change()
-        for key in heard where heardAt[key] != nil || heardAt.count < limit {
-            if heardAt[key] == nil { listeningSince[key] = now }
-            heardAt[key] = now
+        for key in heardNow where heard[key] != nil || heard.count < limit {
+            heard[key] = (since: heard[key]?.since ?? now, last: now)
         }
-        for (key, at) in heardAt where now - at >= linger && !owned(key) {
-            heardAt[key] = nil
-            listeningSince[key] = nil
+        for (key, times) in heard where now - times.last >= linger && !owned(key) {
+            heard[key] = nil
             // With the whole fleet's claims coming, the arbiter stays current.
             if !wholeFleet { change.forget.append(key) }
         }
@@ -63,7 +61,7 @@ struct ClaimInterest {
             change.forgetUnheard = wholeFleetSince != nil
             wholeFleetSince = nil
         }
-        let wanted: Set<Filter> = wholeFleet ? [.wholeFleet] : Set(heardAt.keys.map(Filter.device))
+        let wanted: Set<Filter> = wholeFleet ? [.wholeFleet] : Set(heard.keys.map(Filter.device))
         change.subscribe = wanted.subtracting(subscribed).sorted()
         change.unsubscribe = subscribed.subtracting(wanted).sorted()
         subscribed = wanted
@@ -71,17 +69,17 @@ struct ClaimInterest {
     }
 
     /// Whether this gateway listens to `key`'s claims, so that its arbiter may decide.
-    func listens(to key: String) -> Bool { subscribed.contains(.wholeFleet) || heardAt[key] != nil }
+    func listens(to key: String) -> Bool { subscribed.contains(.wholeFleet) || heard[key] != nil }
 
     /// Whether the owners' claims on `key` have had time to come in: this gateway has listened to them, as a device
     /// it hears or with every claim, for `period`. Before that, a device without a known owner may still have one: a
     /// device just heard is subscribed to, but its owner's next claim is up to a refresh away.
     func knowsClaims(on key: String, for period: Duration, at now: ContinuousClock.Instant) -> Bool {
-        knowsWholeFleet(for: period, at: now) || listeningSince[key].map { now - $0 >= period } ?? false
+        knowsWholeFleet(for: period, at: now) || heard[key].map { now - $0.since >= period } ?? false
     }
 
     /// The devices listened to one by one.
-    var devices: Set<String> { Set(heardAt.keys) }
+    var devices: Set<String> { Set(heard.keys) }
 
     /// Whether every owner's claim has come in: the whole fleet's claims have been coming for `period` (a refresh and
     /// a half brings each owner's).
