@@ -1,18 +1,19 @@
 import Foundation
 
-/// The project's Debian package as a user has it: installed by apt on a clean Debian 12 or 13
-/// (`scripts/installed/root`) and booted under qemu (TCG, no KVM needed) with systemd as PID 1, the
+/// The project's Debian package as a user has it: installed by apt on a clean Debian 12 or 13 (the root,
+/// made by `scripts/installed/root` with the package's dependencies, reused across builds; the package itself
+/// installed as the guest boots, before systemd starts, by `scripts/installed/guest-main`) and booted under qemu (TCG, no KVM needed) with systemd as PID 1, the
 /// distribution's dbus-daemon and D-Bus policy, Debian's bluetooth.service, two btvirt LE controllers (hci0
 /// for the gateway, hci1 for a simulator) and mosquitto (`scripts/installed/boot`). Nothing of the test
 /// environment touches the package's files, its unit or any D-Bus policy (`scripts/installed/guest-main`).
 /// An arm64 package makes an arm64 guest (qemu-system-aarch64, Debian 13's arm64 kernel), slower to make
-/// (4–5 minutes: its maintainer scripts run under qemu-user) and without controllers: that kernel has no
-/// hci_vhci.
+/// (4–5 minutes the first time: its maintainer scripts run under qemu-user) and without controllers: that
+/// kernel has no hci_vhci.
 ///
 /// The guest's mosquitto is forwarded to `127.0.0.1:mqttPort` on the host. Everything else goes through
 /// the serial console's agent (`GuestConsole`): `run` a shell command as root in the guest. Files reach
 /// the guest through `runFolder`, which the guest sees at the same path (`share(file:)`). The root is made
-/// once per set of .deb files and reused (20–30 s to make, then instant); a boot takes 20–30 s on an idle
+/// once per release and set of dependencies and reused (20–30 s to make, then instant); a boot takes 20–30 s on an idle
 /// 2-core machine (up to a minute beside a build), `stop()` 3–10 s. Each guest is its own qemu (1 GB).
 ///
 ///     let guest = try await InstalledGuest.boot(packages: [deb], simulator: ".build/package/gatt2mqtt-sim")
@@ -48,7 +49,7 @@ public final class InstalledGuest: Sendable {
         public let ready: String
     }
 
-    /// Makes (or reuses) the root with `packages` (.deb files) installed by apt, boots it and waits for the
+    /// Makes (or reuses) the root for `packages` (.deb files), boots it with them installed by apt and waits for the
     /// agent, which answers once systemd has finished starting up and bluetoothd lists both controllers.
     /// `simulator` (a static gatt2mqtt-sim on the host, as scripts/package leaves beside the package: the guest
     /// has no Swift runtime) is copied into the run folder for `startSimulator`.
@@ -65,6 +66,11 @@ public final class InstalledGuest: Sendable {
         let name = "g2m-installed-\(UUID().uuidString.prefix(8))"
         let runFolder = try GuestConsole.makeRunFolder(name: name, parent: ProjectPaths.root + "/.build/installed")
         do {
+            // Installed by apt as the guest boots (scripts/installed/guest-main): the root holds what they need.
+            try FileManager.default.createDirectory(atPath: runFolder + "/packages", withIntermediateDirectories: true)
+            for package in packages {
+                _ = try copy(package, to: runFolder + "/packages/" + URL(fileURLWithPath: package).lastPathComponent)
+            }
             let simulatorInGuest = try simulator.map { try copy($0, to: runFolder + "/gatt2mqtt-sim") }
             let (agent, ready) = try await GuestConsole.boot(
                 script: ProjectPaths.root + "/scripts/installed/boot", arguments: [root, runFolder, "\(port)"],

@@ -18,7 +18,8 @@ import Testing
 struct Arm64InstalledPackageTests {
     @Test func theArm64PackageUnderSystemdOnDebian13() async throws {
         let package = try Arm64Package.current()
-        // Making the root runs every maintainer script under qemu-user, and the emulated machine is slow.
+        // A new root runs every maintainer script under qemu-user (scripts/test makes it before the tests, as a
+        // stage of its own, but a run of this test alone may have to), and the emulated machine is slow.
         let guest = try await InstalledGuest.boot(packages: [package.deb], release: .trixie, timeout: .seconds(1500))
         try await withCleanUp({ await guest.stop() }) {
             #expect(guest.systemState == "running", "no unit failed at boot, gatt2mqtt's among them")
