@@ -30,6 +30,7 @@ cross_sysroot="$cross_bundle/$cross_sdk/sysroot"
 cross_sysroot_inside="$cross_sdks_inside/$cross_sdk.artifactbundle/$cross_sdk/sysroot"
 cross_mirror="http://deb.debian.org/debian"
 . "$cross_repo/scripts/lib/retry.sh"
+. "$cross_repo/scripts/lib/cache.sh"
 . "$cross_repo/scripts/lib/arm64-apt.sh"
 
 # The Swift version TOOLCHAINS states for arm64 (upstream, without the Debian revision).
@@ -72,6 +73,9 @@ cross_prepare() {
         retry "cross: mmdebstrap sid" make_host
         cross_soname_links "$cross_host/usr/lib/aarch64-linux-gnu"
         touch "$mark"
+        cache_note made "sid root with swiftlang"
+    else
+        cache_note hit "sid root with swiftlang"
     fi
     local swift_version stated
     swift_version="$(chroot "$cross_host" dpkg-query -W -f='${Version}' swiftlang)"
@@ -149,6 +153,9 @@ EOF
 }
 EOF
         touch "$cross_bundle/.complete-$swift_version"
+        cache_note made "aarch64 Swift SDK"
+    else
+        cache_note hit "aarch64 Swift SDK"
     fi
 }
 
