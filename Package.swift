@@ -152,7 +152,7 @@ let package = Package(
 
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Locks", "TestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "Locks"]),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "DBus", "TestSupport"]),
+        .testTarget(name: "MQTTTests", dependencies: ["CMosquitto", "MQTT", "DBus", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals", "TestSupport"]),
         .testTarget(
             name: "BridgeTests",
