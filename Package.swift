@@ -150,7 +150,7 @@ let package = Package(
 
         .plugin(name: "VersionStamp", capability: .buildTool()),
 
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "Locks", "TestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus", "Locks", "TestSupport", "WakePipe"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "Locks"]),
         .testTarget(name: "MQTTTests", dependencies: ["CMosquitto", "MQTT", "DBus", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals", "TestSupport"]),
