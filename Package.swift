@@ -43,11 +43,13 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // epoll, which Swift's Glibc module does not export: the D-Bus thread's set of notification sockets.
         .systemLibrary(name: "CEpoll"),
+        // pipe2 and accept4, which Swift's Glibc module does not export: descriptors close-on-exec from the start.
+        .systemLibrary(name: "CCloseOnExec"),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Swift layers; no C type crosses them.
         // The D-Bus and MQTT I/O threads: starting one (a named pthread), and waking it from poll().
-        .target(name: "WakePipe"),
+        .target(name: "WakePipe", dependencies: ["CCloseOnExec"]),
         // The project's lock: the standard library's Mutex, annotated for ThreadSanitizer in scripts/tsan's builds.
         .target(name: "Locks"),
         .target(
@@ -63,8 +65,8 @@ let package = Package(
         // publish (docs/fleet-ownership.md); the standard library only.
         .target(name: "Fleet"),
         // Starts real processes (brokers, buses, simulators) for tests, and a seeded generator for property
-        // tests; Foundation and the project's lock only.
-        .target(name: "TestSupport", dependencies: ["Locks"]),
+        // tests; Foundation, the project's lock, and pipe2 and accept4 (close-on-exec from the start) only.
+        .target(name: "TestSupport", dependencies: ["CCloseOnExec", "Locks"]),
         .target(
             name: "Bridge",
             dependencies: [
@@ -148,9 +150,9 @@ let package = Package(
 
         .plugin(name: "VersionStamp", capability: .buildTool()),
 
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "Locks", "TestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus", "Locks", "TestSupport", "WakePipe"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "Locks"]),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "DBus", "TestSupport"]),
+        .testTarget(name: "MQTTTests", dependencies: ["CMosquitto", "MQTT", "DBus", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals", "TestSupport"]),
         .testTarget(
             name: "BridgeTests",

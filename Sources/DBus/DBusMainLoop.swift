@@ -48,7 +48,8 @@ final class DBusMainLoop: @unchecked Sendable {
     private let table = Mutex(Table())
     private let wake: WakePipe
     /// The epoll set of the user's descriptors, level-triggered; changed from any thread (epoll_ctl needs no wake-up).
-    private let userDescriptors: Int32
+    /// Not private: a test checks that it is close-on-exec.
+    let userDescriptors: Int32
     /// Queue-confined: false once uninstalled, so that a turn already waiting for the queue does nothing.
     private var installed = false
     /// Queue-confined: true while the I/O thread dispatches inline, which makes a queued dispatch pass redundant.

@@ -108,6 +108,16 @@ extension MQTTClient {
 
     /// Blocking TCP (and TLS) connect, then CONNECT is queued; CONNACK arrives in the loop.
     private func openConnection(_ progress: inout IOLoop.Progress) -> Int32 {
+        let code = connectOrReconnect(&progress)
+        // libmosquitto makes its socket without SOCK_CLOEXEC: a child spawned later by the process (a test runner
+        // hosts this client) would keep the connection open after the client closed it. Marked at once, as the
+        // library leaves no way to make it so from the start.
+        let socket = mosquitto_socket(handle.pointer)
+        if socket >= 0 { _ = fcntl(socket, F_SETFD, fcntl(socket, F_GETFD) | FD_CLOEXEC) }
+        return code
+    }
+
+    private func connectOrReconnect(_ progress: inout IOLoop.Progress) -> Int32 {
         // mosquitto_reconnect reuses the host, port and CONNECT properties stored by the first
         // connect call; that call stores them even when the connection itself fails.
         if progress.connectIssued {

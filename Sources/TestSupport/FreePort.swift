@@ -34,7 +34,7 @@ public enum FreePort {
 
     /// Whether a server could bind 127.0.0.1:`port` now.
     static func isFreeToBind(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         return bind(fd, toLoopbackPort: port)

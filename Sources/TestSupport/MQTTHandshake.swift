@@ -74,7 +74,7 @@ struct TCPSocket {
     let descriptor: Int32
 
     static func connect(port: Int, timeout: Duration) throws -> TCPSocket {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXFailure("socket") }
         var limit = timeval(
             tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))

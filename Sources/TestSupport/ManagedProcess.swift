@@ -63,18 +63,43 @@ public final class ManagedProcess: Sendable {
         let path = try ExecutableLocator.find(executable)
         let name = name ?? URL(fileURLWithPath: path).lastPathComponent
         let output = ProcessOutput(name: name, logFile: logFile)
+        let stateFolder = try ownStateFolder(unless: environment)
         let environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let spawned = try Spawn.start(
-            path: path, arguments: arguments, environment: environment, workingDirectory: workingDirectory,
-            standardInput: standardInput)
+            .merging(stateFolder.map { ["STATE_DIRECTORY": $0] } ?? [:]) { _, new in new }
+        let spawned: Spawn.Started
+        do {
+            spawned = try Spawn.start(
+                path: path, arguments: arguments, environment: environment, workingDirectory: workingDirectory,
+                standardInput: standardInput)
+        } catch {
+            if let stateFolder { try? FileManager.default.removeItem(atPath: stateFolder) }
+            throw error
+        }
         LiveChildren.add(spawned.pid)
         output.startReading(spawned.stdout, as: .stdout)
         output.startReading(spawned.stderr, as: .stderr)
         Spawn.reap(spawned.pid) { exit in
             LiveChildren.remove(spawned.pid)
+            if let stateFolder { try? FileManager.default.removeItem(atPath: stateFolder) }
             output.exited(exit)
         }
         return ManagedProcess(name: name, processIdentifier: spawned.pid, output: output, input: spawned.stdin)
+    }
+
+    /// A new empty folder for a child whose `environment` names no state directory, to be its systemd
+    /// `STATE_DIRECTORY`: the place gatt2mqtt keeps its state (and reads its options) when nothing else names one.
+    /// Without it a daemon started by a test would use the machine's /var/lib/gatt2mqtt (its incarnation, its
+    /// adoptions, an options.json another run left there). As systemd's, it only replaces the default: a flag,
+    /// the file's `state_directory` or GATT2MQTT_STATE_DIRECTORY still win. Removed when the child has ended.
+    private static func ownStateFolder(unless environment: [String: String]) throws -> String? {
+        guard environment["STATE_DIRECTORY"] == nil, environment["GATT2MQTT_STATE_DIRECTORY"] == nil else {
+            return nil
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gatt2mqtt-child-state-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
     }
 
     /// Every line so far, in arrival order (stdout and stderr interleaved as read).

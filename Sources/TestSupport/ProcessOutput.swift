@@ -240,8 +240,10 @@ private final class LogSink: Sendable {
         guard path != nil || echo else { return nil }
         var handle: FileHandle?
         if let path {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-            handle = FileHandle(forWritingAtPath: path)
+            // Close-on-exec: FileHandle(forWritingAtPath:) is not, and every child spawned later (other suites run
+            // in parallel) would hold the log open.
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if descriptor >= 0 { handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true) }
         }
         self.file = Mutex(handle)
         self.echo = echo

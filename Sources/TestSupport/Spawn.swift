@@ -1,5 +1,5 @@
+import CCloseOnExec
 import Foundation
-import Locks
 
 /// Starts and reaps children with `posix_spawn`.
 ///
@@ -17,25 +17,9 @@ enum Spawn {
         let stdin: FileHandle?
     }
 
-    /// Held from a child's pipes' creation until it is spawned. Swift cannot call pipe2, so a pipe is made
-    /// first and marked close-on-exec after: a child spawned by another thread in between would inherit its
-    /// write end, and the output would not end until that unrelated child did.
-    private static let spawning = Mutex(())
-
     static func start(
         path: String, arguments: [String], environment: [String: String], workingDirectory: String?,
         standardInput: Bool = false
-    ) throws -> Started {
-        try spawning.withLock { _ in
-            try startLocked(
-                path: path, arguments: arguments, environment: environment, workingDirectory: workingDirectory,
-                standardInput: standardInput)
-        }
-    }
-
-    private static func startLocked(
-        path: String, arguments: [String], environment: [String: String], workingDirectory: String?,
-        standardInput: Bool
     ) throws -> Started {
         let stdout = try makePipe()
         let stderr = try makePipe()
@@ -121,10 +105,10 @@ enum Spawn {
 
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw POSIXFailure("pipe") }
-        // Close-on-exec so that other children do not inherit these ends (which would delay
-        // EOF); dup2 clears the flag on the child's 1 and 2. (pipe2 is not visible to Swift.)
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // Close-on-exec from the start, so that no other child (spawned by another thread, even between this
+        // call and the spawn) inherits these ends, which would delay EOF until it ended; dup2 clears the flag on
+        // the child's own 0, 1 and 2.
+        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw POSIXFailure("pipe2") }
         return (fds[0], fds[1])
     }
 }

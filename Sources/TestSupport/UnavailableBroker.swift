@@ -1,3 +1,4 @@
+import CCloseOnExec
 import Foundation
 import Locks
 
@@ -18,7 +19,7 @@ public final class UnavailableBroker: Sendable {
 
     /// Listens on a free port (SO_REUSEADDR, so a broker can bind it once this is closed).
     public init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXFailure("socket") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -71,7 +72,7 @@ public final class UnavailableBroker: Sendable {
 
     private func serve() {
         while true {
-            let client = accept(listener, nil, nil)
+            let client = accept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
             if client < 0 {
                 if errno == EINTR { continue }
                 break

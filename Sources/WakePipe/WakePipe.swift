@@ -1,3 +1,5 @@
+import CCloseOnExec
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -12,11 +14,9 @@ public final class WakePipe: Sendable {
     /// Nil when the process has no descriptors left (`errno` says why).
     public init?() {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for end in ends {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
+        // Close-on-exec as they are made: marked afterwards, a child spawned by another thread of the process in
+        // between (a test runner's, which hosts these threads) would keep both ends open for its whole life.
+        guard pipe2(&ends, O_CLOEXEC | O_NONBLOCK) == 0 else { return nil }
         readEnd = ends[0]
         writeEnd = ends[1]
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Locks
 import TestSupport
@@ -67,9 +68,53 @@ struct FileDescriptorPassingTests {
         }
     }
 
+    /// Suites run in parallel, and any of them may spawn a child (a broker, a bus, a simulator) while a socket
+    /// of this suite is open: a child spawned between the pair's creation and the moment the server closes its
+    /// copy of the returned end (here, at once, as the handler returns) gets no copy of either end, and the
+    /// descriptor the client receives is close-on-exec too. A copy the child kept would hold the client's end
+    /// open for the child's whole life, and the server's end would hear no hang-up when the client closes it.
+    @Test func aChildSpawnedMeanwhileKeepsNoEnd() async throws {
+        try await PrivateBus.with { bus in
+            let server = try DBusConnection(address: bus.address)
+            let client = try DBusConnection(address: bus.address)
+            let child = Mutex<ManagedProcess?>(nil)
+            let kept = try exportSocketPair(on: server) {
+                child.withLock { $0 = try? ManagedProcess.launch("sleep", arguments: ["30"]) }
+            }
+            let reply = try await client.call(
+                destination: server.uniqueName, path: "/socket", interface: "test.Sockets", member: "Acquire")
+            let received = try #require(reply.first?.fileDescriptor)
+            #expect(fcntl(received, F_GETFD) & FD_CLOEXEC != 0, "libdbus makes a received descriptor close-on-exec")
+            let spawned = try #require(child.withLock { $0 }, "the child was spawned while the pair was open")
+            let ends = kept.links.withLock { $0 }
+            #expect(ends.count == 2)
+            let inherited = Self.links(of: spawned.processIdentifier)
+            #expect(inherited.isDisjoint(with: ends), "the child holds \(inherited.intersection(ends))")
+            close(received)
+            let serverEnd = kept.descriptor.withLock { $0 }
+            var poller = pollfd(fd: serverEnd, events: Int16(POLLIN), revents: 0)
+            #expect(poll(&poller, 1, 5000) == 1)
+            #expect(poller.revents & Int16(POLLHUP) != 0, "the child holds no copy of the client's end")
+            close(serverEnd)
+            await spawned.terminate()
+            client.close()
+            server.close()
+        }
+    }
+
+    /// What the descriptors of process `pid` are (`socket:[inode]`, `pipe:[inode]`, a path), from /proc.
+    static func links(of pid: Int32) -> Set<String> {
+        let folder = "/proc/\(pid)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return Set(names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0) })
+    }
+
     /// Serves `test.Sockets.Acquire` at `/socket`: a new socket pair each call, one end returned (with an
     /// MTU of 23, as AcquireNotify answers), the other kept in the result for the test to write to.
-    private func exportSocketPair(on server: DBusConnection) throws -> KeptEnd {
+    /// `meanwhile` runs while both ends are open, before the handler returns.
+    private func exportSocketPair(
+        on server: DBusConnection, meanwhile: @escaping @Sendable () -> Void = {}
+    ) throws -> KeptEnd {
         let kept = KeptEnd()
         try server.export(
             DBusObject(
@@ -80,10 +125,20 @@ struct FileDescriptorPassingTests {
                         methods: [
                             "Acquire": { _ in
                                 var pair: [Int32] = [-1, -1]
-                                guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0 else {
+                                // Close-on-exec, as BlueZ's and the product's: `aChildSpawnedMeanwhileKeepsNoEnd`.
+                                let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+                                guard socketpair(AF_UNIX, type, 0, &pair) == 0 else {
                                     throw DBusError.invalidArgs("socketpair")
                                 }
                                 kept.descriptor.withLock { $0 = pair[0] }
+                                kept.links.withLock { links in
+                                    links = Set(
+                                        pair.compactMap {
+                                            try? FileManager.default.destinationOfSymbolicLink(
+                                                atPath: "/proc/self/fd/\($0)")
+                                        })
+                                }
+                                meanwhile()
                                 return [.unixFD(pair[1]), .uint16(23)]
                             }
                         ])
@@ -95,4 +150,6 @@ struct FileDescriptorPassingTests {
 /// The server's end of the last socket pair it made.
 private final class KeptEnd: Sendable {
     let descriptor = Mutex<Int32>(-1)
+    /// What both ends of the last pair are in /proc (`socket:[inode]`): how a child's copy of one is recognised.
+    let links = Mutex<Set<String>>([])
 }

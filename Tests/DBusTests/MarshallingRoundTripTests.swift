@@ -80,7 +80,9 @@ struct MarshallingRoundTripTests {
                             ])
                     ]))
             var fds: [Int32] = [0, 0]
-            #expect(pipe(&fds) == 0)
+            // Close-on-exec, as every descriptor of the test process: a child another suite spawns meanwhile
+            // must not keep a copy (FileDescriptorPassingTests).
+            #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
             let reply = try await client.call(
                 destination: server.uniqueName, path: "/fd", interface: "test.Fd", member: "Take",
                 arguments: [.unixFD(fds[1])])

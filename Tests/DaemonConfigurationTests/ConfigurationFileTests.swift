@@ -222,7 +222,8 @@ struct ConfigurationFileTests {
         try folder.write("etc/password", "pw")
         let configuration = try folder.write("etc/gatt2mqtt.yaml", "broker: {username: u, password_file: password}")
         let loaded = try ConfigurationLoader.load(
-            commandLine: flags { $0.configFile = configuration }, environment: [:], hostName: "h")
+            commandLine: flags { $0.configFile = configuration }, environment: withOwnStateDirectory(in: folder),
+            hostName: "h")
         #expect(loaded.bridge.mqtt.password == "pw")
         #expect(loaded.file == configuration)
     }

@@ -195,7 +195,7 @@ struct ConfigurationPrecedenceTests {
         let folder = try TemporaryFolder()
         let flagFile = try folder.write("flag.yaml", "adapter: hci5")
         let variableFile = try folder.write("variable.yaml", "adapter: hci6")
-        let environment = ["GATT2MQTT_CONFIG": variableFile]
+        let environment = withOwnStateDirectory(["GATT2MQTT_CONFIG": variableFile], in: folder)
         let both = try ConfigurationLoader.load(
             commandLine: flags { $0.configFile = flagFile }, environment: environment, hostName: "h")
         #expect(both.bridge.adapters == ["hci5"])
@@ -203,7 +203,7 @@ struct ConfigurationPrecedenceTests {
         let variableOnly = try ConfigurationLoader.load(environment: environment, hostName: "h")
         #expect(variableOnly.bridge.adapters == ["hci6"])
         #expect(variableOnly.file == variableFile)
-        let none = try ConfigurationLoader.load(environment: [:], hostName: "h")
+        let none = try ConfigurationLoader.load(environment: withOwnStateDirectory(in: folder), hostName: "h")
         #expect(none.file == nil)
         #expect(none.bridge.adapters == ["hci0"])
     }
@@ -228,7 +228,8 @@ struct ConfigurationPrecedenceTests {
         let folder = try TemporaryFolder()
         let file = try folder.write("g.yaml", "a5:\n  squeeze_newtons: 1\n")
         do {
-            _ = try ConfigurationLoader.load(commandLine: flags { $0.configFile = file }, environment: [:])
+            _ = try ConfigurationLoader.load(
+                commandLine: flags { $0.configFile = file }, environment: withOwnStateDirectory(in: folder))
             Issue.record("expected an error")
         } catch {
             #expect(error.description == "a5.squeeze_newtons: must be a number greater than a5.release_newtons (5)")

@@ -26,6 +26,12 @@ final class TemporaryFolder {
     }
 }
 
+/// `environment` with systemd's STATE_DIRECTORY in `folder`: the loader reads the options kept in the state
+/// directory, and its default is the machine's /var/lib/gatt2mqtt, which a test must not read.
+func withOwnStateDirectory(_ environment: [String: String] = [:], in folder: TemporaryFolder) -> [String: String] {
+    environment.merging(["STATE_DIRECTORY": folder.path + "/state"]) { $1 }
+}
+
 /// Loads `yaml` as the configuration file, with no environment and no flags unless given.
 func load(
     _ yaml: String, directory: String = "/nonexistent", environment: [String: String] = [:],

@@ -24,10 +24,20 @@ struct ExampleConfigurationTests {
         return (folder, file)
     }
 
+    /// The environment the example loads in: its state directory is the machine's /var/lib/gatt2mqtt, which the
+    /// loader reads (options.json) and a test must not; the variable puts it in the test's own folder instead.
+    private func ownStateDirectory(_ folder: TemporaryFolder) -> [String: String] {
+        ["GATT2MQTT_STATE_DIRECTORY": folder.path + "/state"]
+    }
+
     @Test func theExampleLoads() throws {
         let (folder, file) = try installExample()
+        let written = try ConfigurationFileReader.read(
+            yaml: try String(contentsOfFile: file, encoding: .utf8), fileName: file, directory: folder.path)
+        #expect(written.text(.stateDirectory) == "/var/lib/gatt2mqtt", "the example names the packaged default")
         let loaded = try ConfigurationLoader.load(
-            commandLine: flags { $0.configFile = file }, environment: [:], hostName: "h")
+            commandLine: flags { $0.configFile = file }, environment: ownStateDirectory(folder), hostName: "h")
+        #expect(loaded.bridge.stateDirectory == folder.path + "/state")
         let mqtt = loaded.bridge.mqtt
         #expect(mqtt.host == "broker.example.net")
         #expect(mqtt.port == 8883)
@@ -99,10 +109,10 @@ struct ExampleConfigurationTests {
     @Test func thePrintedConfigurationLoadsAgainAsTheSame() throws {
         let (folder, file) = try installExample()
         let loaded = try ConfigurationLoader.load(
-            commandLine: flags { $0.configFile = file }, environment: [:], hostName: "h")
+            commandLine: flags { $0.configFile = file }, environment: ownStateDirectory(folder), hostName: "h")
         let printed = try folder.write("printed.yaml", loaded.description)
         let reloaded = try ConfigurationLoader.load(
-            commandLine: flags { $0.configFile = printed }, environment: [:], hostName: "h")
+            commandLine: flags { $0.configFile = printed }, environment: ownStateDirectory(folder), hostName: "h")
         #expect(reloaded.description == loaded.description.replacingOccurrences(of: file, with: printed))
         #expect(reloaded.bridge.mqtt.password == loaded.bridge.mqtt.password)
     }

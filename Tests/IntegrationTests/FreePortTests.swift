@@ -18,7 +18,7 @@ struct FreePortTests {
     /// A port a server listens on is not free to bind, so `allocate` skips it.
     @Test func aPortAServerListensOnIsNotFree() throws {
         let port = try FreePort.allocate()
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         #expect(FreePort.bind(fd, toLoopbackPort: port) && listen(fd, 1) == 0)
         #expect(!FreePort.isFreeToBind(port))

@@ -13,6 +13,43 @@ import Testing
         #expect(try await process.waitForLine(containing: "one") == "one")
     }
 
+    /// A child whose environment names no state directory gets an empty one of its own as systemd's
+    /// STATE_DIRECTORY, gatt2mqtt's default, rather than the machine's /var/lib/gatt2mqtt; it is gone once the
+    /// child has ended. One that names its own keeps it.
+    @Test func aChildGetsAStateDirectoryOfItsOwn() async throws {
+        let script = #"echo "$STATE_DIRECTORY"; ls -A "$STATE_DIRECTORY" | wc -l"#
+        let process = try ManagedProcess.launch("sh", arguments: ["-c", script])
+        #expect(try await process.waitForExit() == .exited(0))
+        let lines = process.lines.map(\.text)
+        let folder = try #require(lines.first)
+        #expect(folder.hasPrefix(FileManager.default.temporaryDirectory.path), "\(folder)")
+        #expect(lines.dropFirst().first == "0", "it starts empty")
+        #expect(!FileManager.default.fileExists(atPath: folder), "removed when the child has ended")
+        let chosen = try ManagedProcess.launch(
+            "sh", arguments: ["-c", #"echo "${STATE_DIRECTORY:-none}""#],
+            environment: ["GATT2MQTT_STATE_DIRECTORY": "/nonexistent/chosen"])
+        #expect(try await chosen.waitForExit() == .exited(0))
+        #expect(
+            chosen.lines.first?.text != folder && chosen.lines.first?.text.contains("gatt2mqtt-child-state") == false)
+    }
+
+    /// The copy of a child's output is written through a close-on-exec descriptor: other children, spawned
+    /// later by suites running in parallel, must not hold the log open.
+    @Test func aChildsLogFileIsCloseOnExec() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = try ManagedProcess.launch(
+            "sh", arguments: ["-c", "echo logged; sleep 30"], logFile: path)
+        try await process.waitForLine(containing: "logged")
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { name in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)")) == path
+                ? Int32(name) : nil
+        }
+        #expect(descriptors.count == 1, "\(descriptors)")
+        for descriptor in descriptors { #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0) }
+        _ = await process.terminate()
+    }
+
     @Test func waitingForALineFailsAsSoonAsTheOutputEnds() async throws {
         let process = try ManagedProcess.launch("sh", arguments: ["-c", "echo bye; exit 3"])
         let started = ContinuousClock.now
