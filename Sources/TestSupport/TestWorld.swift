@@ -20,6 +20,8 @@ public final class TestWorld: Sendable {
     private let stopActions = Mutex<[@Sendable () async -> Void]>([])
     /// Whether `stop()` ran (it releases the real guest's lease once).
     private let stopped = Mutex(false)
+    /// A real world's lease: when it was given and how long the reset took, for the line `stop` prints.
+    private let lease = Mutex<(given: ContinuousClock.Instant, reset: Duration)?>(nil)
     /// The gateways' state directories (`<folder>/<process name>`): a gateway restarted in this world finds what it
     /// kept, and no world sees another's. Removed by `stop()`.
     public let stateFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -67,12 +69,16 @@ public final class TestWorld: Sendable {
                 }
             case .real:
                 await GuestLease.shared.acquire()
+                let given = ContinuousClock.now
                 do {
                     let guest = try await RealBlueZGuest.shared()
+                    let resetStarted = ContinuousClock.now
                     let addresses = try await guest.reset(controllers: count)
-                    return TestWorld(
+                    let world = TestWorld(
                         broker: broker, busAddress: guest.busAddress, backend: .real(guest), bluezoo: nil,
                         adapterAddresses: addresses, centralAdapters: centralAdapters)
+                    world.lease.withLock { $0 = (given, ContinuousClock.now - resetStarted) }
+                    return world
                 } catch {
                     await GuestLease.shared.release()
                     throw error
@@ -318,10 +324,28 @@ public final class TestWorld: Sendable {
                 defer { stopped = true }
                 return !stopped
             }
-            if first { await GuestLease.shared.release() }
+            if first {
+                // The tier runs one world at a time: what each test holds the guest for, and how much of it the
+                // reset was, is where the tier's minutes go. scripts/test sums these lines, each the test's whose
+                // result comes next (the others wait for the lease).
+                if let lease = lease.withLock({ $0 }) {
+                    let held = Self.seconds(ContinuousClock.now - lease.given)
+                    print("real guest: held \(held) s, reset \(Self.seconds(lease.reset)) s")
+                }
+                await GuestLease.shared.release()
+            }
         }
         await broker.stop()
         try? FileManager.default.removeItem(atPath: stateFolder)
+    }
+}
+
+extension TestWorld {
+    /// A duration in seconds with one decimal, for the lines the tests print.
+    static func seconds(_ duration: Duration) -> String {
+        let components = duration.components
+        let tenths = (Double(components.seconds) + Double(components.attoseconds) / 1e18) * 10
+        return String(Double(tenths.rounded()) / 10)
     }
 }
 
