@@ -150,10 +150,11 @@ struct ConfigurationKey: Hashable, Sendable {
         "state_directory", .path, "Where the gateway keeps adopted devices, options and its fleet incarnation.",
         defaultNote: "systemd's STATE_DIRECTORY, else /var/lib/gatt2mqtt")
     static let commandRate = Self(
-        "limits.command_rate", .number, "Commands per second the gateway takes from the broker, over all devices.",
+        "limits.command_rate", .number,
+        "Commands per second the gateway takes for each device (devices it does not serve share one allowance).",
         rule: .range(0, 10000, unit: "commands per second", lowerExcluded: true))
     static let commandBurst = Self(
-        "limits.command_burst", .integer, "Commands taken at once above that rate.",
+        "limits.command_burst", .integer, "Commands taken at once above that rate, for each device.",
         rule: .range(1, 100_000, unit: "commands"))
     static let homeAssistantEnabled = Self(
         "homeassistant.enabled", .text, "Whether devices are announced to Home Assistant's MQTT discovery.",
