@@ -8,3 +8,11 @@
 cache_note() {
     if [ -n "${GATT2MQTT_CACHE_NOTES:-}" ]; then printf '%s %s\n' "$1" "$2" >>"$GATT2MQTT_CACHE_NOTES"; fi
 }
+
+# Where the cache is: GATT2MQTT_CACHE, else $XDG_CACHE_HOME/gatt2mqtt, else ~/.cache/gatt2mqtt (the home
+# folder from the password database when HOME is not set, as a CI runner may leave it).
+cache_folder() {
+    local home="${HOME:-}"
+    [ -n "$home" ] || home="$(getent passwd "$(id -u)" | cut -d: -f6)"
+    echo "${GATT2MQTT_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/gatt2mqtt}"
+}
