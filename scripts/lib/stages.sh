@@ -11,7 +11,7 @@
 # The records go to the file GATT2MQTT_STAGES names (made here when unset), so that a run that continues in
 # another process (scripts/test moving into the cached tree) keeps the stages it had.
 #
-# Budgets: scripts/stage-budgets, one line a stage: its name's first word, its seconds when made and when
+# Budgets: scripts/stage-budgets, one line a stage: its name, its seconds when made and when
 # cached. The whole run is checked too (`total`). They hold on this project's 2-core machines with room for a
 # host twice as slow: a stage fails the run only past 1.5 times its budget, and the budgets themselves are
 # about 1.4 times what such a machine takes.
@@ -50,7 +50,7 @@ stage() { # NAME COMMAND [ARG…]
 # A stage's budget in seconds for how it ran (made or cached), or nothing when it has none.
 stage_budget() { # NAME CACHE
     [ -f "$stages_budgets" ] || return 0
-    awk -v key="${1%% *}" -v cache="$2" '!/^#/ && NF >= 3 && $1 == key { print (cache == "cached" ? $3 : $2); exit }' \
+    awk -v key="$1" -v cache="$2" '!/^#/ && NF >= 3 && $1 == key { print (cache == "cached" ? $3 : $2); exit }' \
         "$stages_budgets"
 }
 
