@@ -20,6 +20,8 @@ public struct BrokerPublisher: Sendable {
     let replySpace: ReplySpace
     /// Refused commands are logged a few times a minute per error code: anyone on the broker can send them.
     let warnings: WarningLimiter
+    /// Retained commands and requests cleared, until their echo comes back (`RetainedClearings`).
+    let clearings = RetainedClearings()
 
     init(
         client: any MessageSink, topics: TopicMap, logger: Logger, replySpace: ReplySpace? = nil,
@@ -45,6 +47,22 @@ public struct BrokerPublisher: Sendable {
             return fallback
         }
         return requested
+    }
+
+    /// Clears the retained message on `topic` (an empty retained payload), a command's or request's that came
+    /// retained; its echo is then not taken for a new one. Where the broker's ACL forbids the write it drops it, and
+    /// the retained message stays, refused again whenever it comes.
+    func clearRetained(_ topic: String) {
+        guard clearings.record(topic) else {
+            logger.debug(
+                "retained message left on the broker: too many clearings wait", metadata: ["topic": "\(topic)"])
+            return
+        }
+        do {
+            try client.publish(MQTTMessage(topic: topic, payload: [], qos: .atLeastOnce, retain: true))
+        } catch {
+            logger.debug("cannot clear the retained message on \(topic): \(error)")
+        }
     }
 
     public func publish(_ publication: Publication) {

@@ -25,6 +25,9 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
         case wrongMode = "wrong_mode"
         /// The device's firmware is too old for the command.
         case unsupportedFirmware = "unsupported_firmware"
+        /// The command or request came as a retained message: the broker's store, not a sender, delivered it (at a
+        /// start, after a reconnect), and would deliver it again every time.
+        case retained
     }
 
     public var code: Code

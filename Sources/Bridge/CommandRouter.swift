@@ -69,6 +69,12 @@ final class CommandRouter: Sendable {
         queue: () -> AsyncStream<Queued>.Continuation?, answersWithoutSession: () -> Bool
     ) {
         let received = ContinuousClock.now
+        if message.retain {
+            refuseRetained(
+                message, family: family, id: id, name: name, received: received,
+                answered: queue() != nil || answersWithoutSession())
+            return
+        }
         var transaction: JSONValue?
         do throws(CommandError) {
             let payload = try CommandPayload(bytes: message.payload, sizeLimit: payloadSizeLimit)
@@ -117,6 +123,23 @@ final class CommandRouter: Sendable {
                 CommandReply(command: name, error: error, transaction: transaction), to: message, family: family,
                 id: id, received: received)
         }
+    }
+
+    /// A retained command is never run: the broker's store delivers it at every start and every reconnect, long after
+    /// whoever sent it meant it (or by mistake: a "retain" box ticked in an MQTT tool). The gateway that answers for
+    /// the device (`answered`: it serves it, or answers for devices nobody serves) says `retained` and clears it;
+    /// in a fleet the others leave it to that one.
+    private func refuseRetained(
+        _ message: MQTTMessage, family: DeviceFamily, id: String, name: String, received: ContinuousClock.Instant,
+        answered: Bool
+    ) {
+        // An empty retained message deletes one; no broker delivers it as retained, and it asks for nothing.
+        guard answered, !message.payload.isEmpty else { return }
+        let transaction = (try? CommandPayload(bytes: message.payload, sizeLimit: payloadSizeLimit))?.transaction
+        publisher.clearRetained(message.topic)
+        publisher.reply(
+            CommandReply(command: name, error: .retainedRefusal(of: "command"), transaction: transaction), to: message,
+            family: family, id: id, received: received)
     }
 
     /// Runs a device's commands one at a time and answers each; a command that opted into waiting for its device

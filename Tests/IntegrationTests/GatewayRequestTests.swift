@@ -154,4 +154,39 @@ struct GatewayRequestTests {
             await recorder.stop()
         }
     }
+
+    /// Issue #56: a retained request is not a request. A `restart` published with the retain flag, there when the
+    /// gateway starts, made it restart at every start for ever. Against mosquitto: answered `retained`, not acted
+    /// on (the gateway keeps running and answers the next request), and gone from the broker's store.
+    @Test(.enabled(if: BlueZWorld.enabled.contains(.bluezoo), "a BlueZoo world"))
+    func aRetainedRestartIsRefusedAndCleared() async throws {
+        try await TestWorld.with(.bluezoo) { world in
+            let recorder = try await TopicRecorder(world: world)
+            try await withCleanUp({ await recorder.stop() }) {
+                let topic = "gatt2mqtt/test/request/restart"
+                try recorder.publish(topic, #"{"transaction":"loop"}"#, retain: true)
+                // On the broker before the gateway subscribes: it comes to the gateway from the broker's store.
+                try await recorder.waitFor(topic)
+                let gateway = try await world.startBridge()
+                let answer = try await recorder.waitFor("gatt2mqtt/test/response/restart").payloadString ?? ""
+                #expect(answer.hasPrefix(#"{"error":{"code":"retained","message":"a retained request is not taken"#))
+                #expect(answer.hasSuffix(#""ok":false,"request":"restart","transaction":"loop"}"#), "\(answer)")
+
+                // Still running: the next request is answered, and `offline` was never said.
+                #expect(try await request(recorder, "devices", "{}").contains(#""ok":true"#))
+                #expect(gateway.isRunning)
+                #expect(!recorder.messages(on: "gatt2mqtt/test/status").contains { $0.payloadString == "offline" })
+                #expect(recorder.messages(on: "gatt2mqtt/test/response/restart").count == 1, "the echo taken for none")
+                #expect(gateway.outputText.contains("request refused"), "logged")
+
+                // Gone from the broker: a new subscriber gets no retained request.
+                let fresh = try await TopicRecorder(world: world)
+                try await withCleanUp({ await fresh.stop() }) {
+                    let retained = try await fresh.retainedAtSubscription()
+                    #expect(retained[topic] == nil, "\(retained)")
+                    #expect(retained["gatt2mqtt/test/status"] == "online")
+                }
+            }
+        }
+    }
 }

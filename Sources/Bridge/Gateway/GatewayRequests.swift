@@ -42,6 +42,10 @@ final class GatewayRequests: Sendable {
     }
 
     func handle(_ message: MQTTMessage, name: String) {
+        if message.retain {
+            refuseRetained(message, name: name)
+            return
+        }
         var transaction: JSONValue?
         do throws(CommandError) {
             let payload = try CommandPayload(bytes: message.payload, sizeLimit: context.configuration.payloadSizeLimit)
@@ -72,6 +76,22 @@ final class GatewayRequests: Sendable {
         } catch {
             respond(to: message, name: name, result: .failure(error), transaction: transaction)
         }
+    }
+
+    /// A retained request is not a request: the broker's store delivers it at every start and reconnect (a retained
+    /// `restart` would restart the gateway for ever, a retained `permit_join` open the join window at every start).
+    /// It is answered `retained` and never performed, and cleared (the topic is the gateway's own), so that it comes
+    /// once.
+    private func refuseRetained(_ message: MQTTMessage, name: String) {
+        // An empty retained message deletes one; no broker delivers it as retained, and it asks for nothing.
+        guard !message.payload.isEmpty else { return }
+        let transaction =
+            (try? CommandPayload(bytes: message.payload, sizeLimit: context.configuration.payloadSizeLimit))?
+            .transaction
+        // Cleared before the answer: whoever reads the answer finds the broker's store already without it.
+        context.publisher.clearRetained(message.topic)
+        respond(
+            to: message, name: name, result: .failure(.retainedRefusal(of: "request")), transaction: transaction)
     }
 
     private func respond(

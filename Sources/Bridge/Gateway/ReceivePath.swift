@@ -4,7 +4,8 @@ import struct Synchronization.Atomic
 
 /// The receive path: every message from the broker, to the feature whose route takes it. Nothing larger than
 /// `payload_size_limit` is parsed: commands and requests are answered that they are too large (`CommandPayload`);
-/// anything else (a claim, `desired`, `info`, a followed leaf) is dropped here, and counted.
+/// anything else (a claim, `desired`, `info`, a followed leaf) is dropped here, and counted. The echo of a retained
+/// command or request the gateway cleared is dropped here too (`RetainedClearings`).
 final class ReceivePath: Sendable {
     let context: GatewayContext
     /// Every feature's route, in the order a message is offered to them.
@@ -20,6 +21,8 @@ final class ReceivePath: Sendable {
     func run() async {
         let topics = context.topics
         for await message in context.mqtt.messages {
+            // The broker's echo of a retained command or request the gateway cleared: not a new one (`{}`).
+            if message.payload.isEmpty, context.publisher.clearings.takeEcho(message.topic) { continue }
             if message.payload.count > context.configuration.payloadSizeLimit,
                 topics.parseCommand(message.topic) == nil, topics.parseRequest(message.topic) == nil
             {

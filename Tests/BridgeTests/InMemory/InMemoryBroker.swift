@@ -87,6 +87,27 @@ final class InMemoryBroker: Sendable {
         }
     }
 
+    /// Keeps `message` as its topic's retained message without handing it to anyone: one published while its
+    /// subscribers were away, or kept across a broker restart. They get it when they subscribe again.
+    func keep(_ message: MQTTMessage) {
+        var retained = message
+        retained.retain = true
+        let kept = retained
+        state.withLock { $0.retained[kept.topic] = kept }
+    }
+
+    /// What a client's restore after a reconnect makes the broker do: each SUBSCRIBE sent again brings the retained
+    /// messages its filter matches, with the retain flag (each message once here).
+    func resendRetained(to id: Int) {
+        state.withLock { state in
+            guard let subscriber = state.subscribers[id] else { return }
+            for message in state.retained.values.sorted(by: { $0.topic < $1.topic })
+            where subscriber.filters.contains(where: { Self.filter($0, matches: message.topic) }) {
+                subscriber.deliver(message)
+            }
+        }
+    }
+
     /// The filters client `id` is subscribed to, in the order it subscribed.
     func filters(of id: Int) -> [String] { state.withLock { $0.subscribers[id]?.filters ?? [] } }
 
@@ -159,6 +180,9 @@ final class InMemoryBrokerClient: BrokerConnection {
 
     /// The filters this client is subscribed to.
     var filters: [String] { broker.filters(of: id) }
+
+    /// As after a reconnect, when the client subscribes again: the broker sends the retained messages again.
+    func resubscribe() { broker.resendRetained(to: id) }
 
     var messages: MQTTMessages { MQTTMessages(stream) }
     var isConnected: Bool { connectedNow.load(ordering: .relaxed) }

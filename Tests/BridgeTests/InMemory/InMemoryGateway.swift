@@ -101,6 +101,10 @@ struct InMemoryGateway {
         try world.publish(topic, payload, retain: retain, responseTopic: responseTopic)
     }
 
+    /// As after a reconnect to the broker: the gateway's subscriptions, restored, bring every retained message they
+    /// match again (`MQTTClient` subscribes again after every reconnect).
+    func resubscribe() { client.resubscribe() }
+
     func publish(_ message: MQTTMessage) throws { try world.publish(message) }
 
     /// `link`'s device appears to BlueZ; returns once its session says `connected`.
