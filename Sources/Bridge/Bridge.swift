@@ -41,7 +41,8 @@ public final class Bridge: Sendable {
     let info: GatewayInfo
     let receivePath: ReceivePath
     let notifier: SystemdNotifier
-    let started = ContinuousClock.now
+    /// When the gateway started: the health report's uptime, and the restart hold-off's start.
+    let started: ContinuousClock.Instant
     /// Fired by `request/restart`; `RestartService` ends the gateway on it.
     let restartSignal = RestartSignal()
     /// `gatt2mqtt/<gateway>/log`: the daemon attaches its log tap here (`LogTopic.offer`).
@@ -80,6 +81,8 @@ public final class Bridge: Sendable {
         }
         self.configuration = configuration
         self.notifier = notifier
+        let started = ContinuousClock.now
+        self.started = started
         let drivers = FamilyRegistry.drivers.map { $0.init(configuration: configuration) }
         let topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
         let coordinator = try configuration.fleet.map { options in
@@ -136,7 +139,8 @@ public final class Bridge: Sendable {
             adoptions: adoptions)
         self.sessions = sessions
         requests = GatewayRequests(
-            context: context, sessions: sessions, restart: restartSignal, options: options, info: info)
+            context: context, sessions: sessions, restart: restartSignal, options: options, info: info,
+            started: started)
         let fleet = coordinator.flatMap { coordinator in
             claims.map {
                 FleetService(context: context, coordinator: coordinator, claims: $0, sessions: sessions, info: info)

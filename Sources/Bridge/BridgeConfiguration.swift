@@ -46,6 +46,11 @@ public struct BridgeConfiguration: Sendable {
     /// Lines of one level `gatt2mqtt/<gateway>/log` takes at most per period (`LogTopic`). Not a setting (the journal's
     /// warnings have a fixed rule too); a test makes it small to see a flood limited.
     var logTopicRate = (burst: 20, period: Duration.seconds(60))
+    /// How long after the gateway's start `request/restart` is refused (`too_soon`): a client (or a retained request
+    /// some broker still delivers) that restarts the gateway whenever it comes online restarts it at most once per
+    /// this, and the gateway is online in between. Two minutes: longer than a start takes (BlueZ, the broker, the
+    /// devices reconnecting), short enough for an administrator who really means it.
+    public var restartHoldOff: Duration = .seconds(120)
     /// Commands accepted per device: a burst, then a steady rate per second.
     public var commandRate = (perSecond: 20.0, burst: 40.0)
     /// Aliases replacing the address as a device's `<id>` in topics: upper-case address with colons

@@ -28,6 +28,8 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
         /// The command or request came as a retained message: the broker's store, not a sender, delivered it (at a
         /// start, after a reconnect), and would deliver it again every time.
         case retained
+        /// A `restart` too soon after the gateway's start: a restart loop is cut short.
+        case tooSoon = "too_soon"
     }
 
     public var code: Code

@@ -156,6 +156,10 @@ struct ConfigurationKey: Hashable, Sendable {
     static let commandBurst = Self(
         "limits.command_burst", .integer, "Commands taken at once above that rate, for each device.",
         rule: .range(1, 100_000, unit: "commands"))
+    static let restartHoldOff = Self(
+        "limits.restart_holdoff_s", .integer,
+        "Seconds after the gateway's start during which request/restart is refused (too_soon).",
+        rule: .range(0, 86400, unit: "seconds"))
     static let homeAssistantEnabled = Self(
         "homeassistant.enabled", .text, "Whether devices are announced to Home Assistant's MQTT discovery.",
         rule: .boolean)
@@ -208,7 +212,7 @@ struct ConfigurationKey: Hashable, Sendable {
         acquireNotify, autoConnect, allow, aliases, logLevel, logLevelMQTT, payloadSizeLimit, healthInterval,
         healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
         homeAssistantFastStreams, commandRate,
-        commandBurst, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
+        commandBurst, restartHoldOff, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
         httpPasswordFile, httpPasswordHashFile, httpTokenFile, httpHosts, httpMaxConnections,
         httpMaxConnectionsPerSource,
     ]

@@ -54,6 +54,7 @@ struct ConfigurationResolver {
         bridge.replyTopics = try resolveReplyTopics()
         if let rate = try finite(.commandRate) { bridge.commandRate.perSecond = rate }
         if let burst = try integer(.commandBurst) { bridge.commandRate.burst = Double(burst) }
+        if let seconds = try integer(.restartHoldOff) { bridge.restartHoldOff = .seconds(seconds) }
         return LoadedConfiguration(
             bridge: bridge, logLevel: logLevel, logLevelMQTT: logLevelMQTT, file: file, http: http,
             passwordSource: passwordSource, httpPasswordFile: text(.httpPasswordFile),

@@ -6,7 +6,7 @@ import Testing
 
 /// Retained requests are not requests (issue #56), whole but in memory: a request or command that the broker's store
 /// delivers (retained, at a start or after a reconnect) is answered `retained`, never acted on, and cleared, so that
-/// it comes once; one sent as usual still works.
+/// it comes once; one sent as usual still works. And `restart` is refused for a while after the start (`too_soon`).
 /// Against mosquitto: `GatewayRequestTests.aRetainedRestartIsRefusedAndCleared`.
 @Suite(.timeLimit(.minutes(1))) struct GatewayRetainedRequestTests {
     /// Starts gateway `test` in `world` after `retained` (topic, payload) pairs were left on the broker, and returns
@@ -143,6 +143,21 @@ import Testing
             #expect(gateway.bridge.context.publisher.clearings.count == 0, "the echo was recognised as one")
             // Logged before the answer went out, as every refusal is.
             #expect(gateway.log.lines.contains { $0.contains("command refused") && $0.contains("code=retained") })
+        }
+    }
+
+    /// A restart moments after the start is refused, saying when one is taken; the gateway keeps running.
+    @Test func aRestartTooSoonAfterTheStartIsRefused() async throws {
+        try await InMemoryGateway.with(configure: { $0.restartHoldOff = .seconds(120) }) { gateway in
+            let answer = try await request(gateway, "restart", #"{"transaction":2}"#)
+            #expect(answer.hasPrefix(#"{"error":{"code":"too_soon","message":"the gateway started "#), "\(answer)")
+            #expect(answer.contains("a restart is taken 120 s after a start (limits.restart_holdoff_s): from 20"))
+            #expect(answer.hasSuffix(#" s"},"ok":false,"request":"restart","transaction":2}"#), "\(answer)")
+            let wait = answer.firstMatch(of: #/, in (\d+) s"/#).flatMap { Int($0.1) }
+            #expect(wait.map { (100...120).contains($0) } == true, "the rest of the 120 s: \(answer)")
+            #expect(try await request(gateway, "devices", "{}").contains(#""ok":true"#), "still serving")
+            #expect(gateway.broker.retained("gatt2mqtt/test/status")?.payloadString == "online")
+            #expect(!gateway.log.lines.contains { $0.contains("restart requested over MQTT") })
         }
     }
 }

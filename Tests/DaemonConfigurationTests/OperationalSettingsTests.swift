@@ -2,7 +2,7 @@ import Testing
 
 @testable import DaemonConfiguration
 
-/// Health interval and file, session expiry and command rate limits.
+/// Health interval and file, session expiry, command rate limits and the restart hold-off.
 struct OperationalSettingsTests {
     @Test func theyAreReadFromTheFileAndTheHealthFlagWins() throws {
         let yaml = "health_s: 2.5\nbroker: {session_expiry_s: 60}\nlimits: {command_rate: 5, command_burst: 9}"
@@ -35,7 +35,18 @@ struct OperationalSettingsTests {
         #expect(try load("").description.contains(#"reply_topics: ["reply/#"]"#))
     }
 
+    /// `limits.restart_holdoff_s`: how long after a start `request/restart` is refused; 120 s unless set, 0 for none.
+    @Test func theRestartHoldOffIsTwoMinutesUnlessSet() throws {
+        #expect(try load("").bridge.restartHoldOff == .seconds(120))
+        #expect(try load("limits: {restart_holdoff_s: 0}").bridge.restartHoldOff == .zero)
+        let flagged = try load(
+            "limits: {restart_holdoff_s: 30}", flags: flags("--limits-restart-holdoff-seconds", "600"))
+        #expect(flagged.bridge.restartHoldOff == .seconds(600))
+        #expect(try load("").description.contains("restart_holdoff_s: 120"), "--print-config shows it")
+    }
+
     @Test(arguments: [
+        ("limits: {restart_holdoff_s: -1}", "limits.restart_holdoff_s: must be from 0"),
         ("health_s: 0", "health_s: must be from 0.1"),
         ("limits: {command_rate: 0}", "limits.command_rate: must be more than 0"),
         ("limits: {command_burst: 0}", "limits.command_burst: must be from 1"),

@@ -16,7 +16,9 @@ struct OptionsEndToEndTests {
             let recorder = try await TopicRecorder(world: world)
             try await withCleanUp({ await recorder.stop() }) {
                 // No device is allowed yet: the belt stays a stranger.
-                let first = try await world.startBridge(extraArguments: ["--auto-connect", "allowed"])
+                // Restarted below, moments after its start: no hold-off.
+                let first = try await world.startBridge(
+                    extraArguments: ["--auto-connect", "allowed", "--limits-restart-holdoff-seconds", "0"])
                 let change = recorder.mark
                 try recorder.publish(
                     "gatt2mqtt/test/request/options",

@@ -105,6 +105,7 @@ struct SecurityTests {
         devices: {auto_connect: all}
         log_level: debug
         health_s: 1
+        limits: {restart_holdoff_s: 0}
         """.write(toFile: directory + "/gatt2mqtt.yaml", atomically: true, encoding: .utf8)
         return try world.launch(
             ProjectPaths.binary("gatt2mqtt"), ["--config", directory + "/gatt2mqtt.yaml"], name: "gatt2mqtt")

@@ -2,6 +2,12 @@ import BlueZ
 import Locks
 import MQTT
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The gateway's request API (Zigbee2MQTT style): `gatt2mqtt/<gateway>/request/<name>` answered on
 /// `gatt2mqtt/<gateway>/response/<name>`, or on the request's MQTT 5 response topic. It owns its rate limits;
 /// what a request changes goes through the sessions feature.
@@ -18,12 +24,15 @@ final class GatewayRequests: Sendable {
     let options: (any GatewayOptionsHandler)?
     /// Said again after options change.
     let info: GatewayInfo
+    /// When the gateway started: `restart` is refused for `restartHoldOff` after it.
+    let started: ContinuousClock.Instant
 
     init(
         context: GatewayContext, sessions: DeviceSessions, restart: RestartSignal,
-        options: (any GatewayOptionsHandler)?, info: GatewayInfo
+        options: (any GatewayOptionsHandler)?, info: GatewayInfo, started: ContinuousClock.Instant
     ) {
         self.context = context
+        self.started = started
         self.sessions = sessions
         self.restart = restart
         self.options = options
@@ -132,6 +141,7 @@ final class GatewayRequests: Sendable {
         case .devices:
             return await sessions.inventory().json
         case .restart:
+            try refuseEarlyRestart()
             context.logger.notice("restart requested over MQTT")
             return .object(["restarting": .bool(true)])
         case .options(let members):
@@ -198,6 +208,23 @@ final class GatewayRequests: Sendable {
             await sessions.publishInventory()
             return nil
         }
+    }
+
+    /// A restart within `restartHoldOff` of the start is refused (`too_soon`), saying when one is taken: whatever
+    /// restarts the gateway as soon as it is back (a script, a retained request on a broker that still delivers it)
+    /// gets it online for that long at least, rather than restarting it every few seconds.
+    private func refuseEarlyRestart(at now: ContinuousClock.Instant = .now) throws(CommandError) {
+        let holdOff = context.configuration.restartHoldOff
+        let up = now - started
+        guard up < holdOff else { return }
+        let wait = holdOff - up
+        // Whole seconds, rounded up: a request sent at the time said is taken.
+        let seconds = wait.components.seconds + (wait.components.attoseconds > 0 ? 1 : 0)
+        let from = Date.now.addingTimeInterval(Double(seconds)).formatted(.iso8601)
+        throw CommandError(
+            .tooSoon,
+            "the gateway started \(up.components.seconds) s ago; a restart is taken \(holdOff.components.seconds) s "
+                + "after a start (limits.restart_holdoff_s): from \(from), in \(seconds) s")
     }
 
     private func knownDevice(_ address: String) async throws(CommandError) -> BlueZDevice {

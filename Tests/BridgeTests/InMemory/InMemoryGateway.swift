@@ -35,6 +35,8 @@ struct InMemoryGateway {
             mqtt: MQTTConfiguration(host: "in-memory"), adapters: adapters, gateway: name)
         // Every device the tests make is one of the gateway's; AdoptionTests configure adoption themselves.
         configuration.autoConnect = .all
+        // Tests restart a gateway just started; GatewayRetainedRequestTests configure the hold-off they test.
+        configuration.restartHoldOff = .zero
         configure(&configuration)
         // As the daemon makes it (Gatt2MQTT.swift): the lines the gateway logs reach its log topic through a tap.
         let log = RecordingLog(tap: LogTap(level: logTopic, redacting: [configuration.mqtt.password].compactMap { $0 }))
