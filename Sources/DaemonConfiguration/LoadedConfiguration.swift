@@ -37,12 +37,6 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     public var debugDescription: String { yaml() }
     public var customMirror: Mirror { Mirror(self, children: ["configuration": yaml()], displayStyle: .struct) }
 
-    /// Every secret the configuration holds (the broker's password, the page's password and token): texts no log
-    /// line that leaves the machine may carry (`LogTap` replaces them).
-    public var secrets: [String] {
-        [bridge.mqtt.password, http?.password, http?.token].compactMap { $0 }.filter { !$0.isEmpty }
-    }
-
     /// What reading the configuration found worth saying at the start: keys of an earlier file version read under
     /// their new names (`ConfigurationMigration`).
     public var notices: [String] { layers?.file.notices ?? [] }

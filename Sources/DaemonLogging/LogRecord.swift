@@ -1,16 +1,20 @@
 import Logging
 
 /// One log line as it leaves the process for another reader than standard error (the gateway's log topic): its
-/// text escaped as the journal's is (`LogEscaping`), any secret of the configuration replaced, and cut to a size,
-/// so that a line in a queue is bounded and a stranger's long value cannot make a large message of it.
+/// text escaped as the journal's is (`LogEscaping`) and cut to a size, so that a line in a queue is bounded and a
+/// stranger's long value cannot make a large message of it.
+///
+/// Nothing in it is replaced. Secrets are kept out of log lines where the lines are made (no password or token is
+/// ever interpolated into one); text that came from outside (a topic, a payload's value) is as it came. Replacing
+/// each secret wherever it showed up made an oracle: a command whose text held the broker's or the page's password
+/// came back as `<redacted>` in the log topic, and a wrong guess did not, so whoever could send commands and read
+/// the log learnt which guess was right.
 public struct LogRecord: Sendable, Equatable {
     public var level: Logger.Level
     public var label: String
     public var message: String
     public var metadata: [String: String]
 
-    /// What a secret becomes, as in `--print-config`.
-    public static let redacted = "<redacted>"
     /// The message's largest size in UTF-8 bytes, its cut mark included.
     public static let messageLimit = 4096
     /// Each metadata value's largest size in UTF-8 bytes (a key's is the same), its cut mark included.
@@ -27,11 +31,10 @@ public struct LogRecord: Sendable, Equatable {
         self.metadata = metadata
     }
 
-    /// The record of a line: each text with `secrets` replaced first (so that a secret's escaped spelling never
-    /// shows either), then escaped, then cut.
-    init(level: Logger.Level, label: String, message: String, metadata: Logger.Metadata, secrets: [String]) {
+    /// The record of a line as it was logged, its metadata as the handler merged it: each text escaped, then cut.
+    init(level: Logger.Level, label: String, message: String, logged metadata: Logger.Metadata) {
         func clean(_ text: String, _ limit: Int) -> String {
-            Self.cut(LogEscaping.escaped(Self.redacting(secrets, in: text)), to: limit)
+            Self.cut(LogEscaping.escaped(text), to: limit)
         }
         var fields: [String: String] = [:]
         for key in metadata.keys.sorted().prefix(Self.entryLimit) {
@@ -40,19 +43,6 @@ public struct LogRecord: Sendable, Equatable {
         self.init(
             level: level, label: clean(label, Self.valueLimit), message: clean(message, Self.messageLimit),
             metadata: fields)
-    }
-
-    /// `text` with every occurrence of each secret replaced by `redacted`: as it is, and as Swift quotes it inside
-    /// a list or dictionary value (`debugDescription`, which escapes `\\`, `"` and control characters).
-    static func redacting(_ secrets: [String], in text: String) -> String {
-        var text = text
-        for secret in secrets where !secret.isEmpty {
-            let quoted = String(secret.debugDescription.dropFirst().dropLast())
-            for spelling in Set([secret, quoted]) where text.contains(spelling) {
-                text = text.replacing(spelling, with: redacted)
-            }
-        }
-        return text
     }
 
     /// `text` at most `limit` UTF-8 bytes long, cut between Unicode scalars with `cutMark` at the end when cut.

@@ -7,7 +7,7 @@ import struct Synchronization.Atomic
 /// `gatt2mqtt/<gateway>/log`. It has a level of its own (`log_level_mqtt`; SIGHUP changes it as it changes the
 /// journal's), or none for off, and the handlers offer it every line, also below the journal's level.
 ///
-/// A line reaches the receiver as a `LogRecord`: escaped as the journal's, the secrets replaced, cut to a size. The
+/// A line reaches the receiver as a `LogRecord`: escaped as the journal's, cut to a size, nothing replaced. The
 /// receiver is called on the thread that logs, and so must only take the line and return (the gateway queues it);
 /// until one is attached, lines are not kept.
 public final class LogTap: Sendable {
@@ -17,17 +17,14 @@ public final class LogTap: Sendable {
     /// Loggers whose lines are never taken: the MQTT clients', which describe the very connection that would carry
     /// them (and, at debug, each of its packets, the log topic's own included).
     private let excludedLabels: Set<String>
-    private let secrets: [String]
     private let receiver = Mutex<(@Sendable (LogRecord) -> Void)?>(nil)
 
     /// - Parameters:
     ///   - level: lines at this level and above are taken; nil takes none.
     ///   - excludedLabels: loggers whose lines are never taken.
-    ///   - secrets: texts that never leave in a record (the broker's password, the page's): `<redacted>` instead.
-    public init(level: Logger.Level?, excluding excludedLabels: Set<String> = [], redacting secrets: [String] = []) {
+    public init(level: Logger.Level?, excluding excludedLabels: Set<String> = []) {
         stored = Atomic(Self.code(level))
         self.excludedLabels = excludedLabels
-        self.secrets = secrets.filter { !$0.isEmpty }
     }
 
     /// The level lines are taken from; nil when off.
@@ -61,7 +58,7 @@ public final class LogTap: Sendable {
             return
         }
         // Made outside the lock: escaping and cutting a long line must not hold up another thread's line.
-        receiver(LogRecord(level: level, label: label, message: message(), metadata: metadata, secrets: secrets))
+        receiver(LogRecord(level: level, label: label, message: message(), logged: metadata))
     }
 
     private static func code(_ level: Logger.Level?) -> UInt8 {

@@ -85,9 +85,9 @@ struct Gatt2MQTT: AsyncParsableCommand {
             return
         }
         // The broker clients' own lines stay in the journal: they are about the connections that carry the topic.
+        // Nothing is replaced in the lines (`LogRecord`): no secret is ever put into one.
         let tap = LogTap(
-            level: loaded.logLevelMQTT, excluding: [Bridge.brokerLogLabel, LivePageServer.brokerLogLabel],
-            redacting: loaded.secrets)
+            level: loaded.logLevelMQTT, excluding: [Bridge.brokerLogLabel, LivePageServer.brokerLogLabel])
         let threshold = DaemonLogging.bootstrap(level: loaded.logLevel, tap: tap)
         let logger = Logger(label: "gatt2mqtt")
         do {

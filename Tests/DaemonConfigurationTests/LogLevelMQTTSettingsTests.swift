@@ -40,21 +40,4 @@ struct LogLevelMQTTSettingsTests {
         let fromFlag = try #require(loadError("", flags: flags("--log-level-mqtt", "false")))
         #expect(fromFlag.description == "--log-level-mqtt: \(levels), not 'false'")
     }
-
-    /// What a log line leaving the machine must never carry: every secret the configuration holds.
-    @Test func theSecretsAreTheBrokersAndThePagesPasswords() throws {
-        let folder = try TemporaryFolder()
-        try folder.write("mqtt", "from-file\n")
-        try folder.write("page", "page-pass\n")
-        try folder.write("token", "page-token\n")
-        let yaml = """
-            broker: {username: u, password_file: mqtt}
-            http: {listen: '127.0.0.1:8080', username: op, password_file: page, token_file: token}
-            """
-        #expect(try load(yaml, directory: folder.path).secrets == ["from-file", "page-pass", "page-token"])
-        let fromEnvironment = try load(
-            "broker: {username: u}", environment: ["GATT2MQTT_MQTT_PASSWORD": "from-env"])
-        #expect(fromEnvironment.secrets == ["from-env"])
-        #expect(try load("").secrets.isEmpty)
-    }
 }

@@ -39,7 +39,7 @@ struct InMemoryGateway {
         configuration.restartHoldOff = .zero
         configure(&configuration)
         // As the daemon makes it (Gatt2MQTT.swift): the lines the gateway logs reach its log topic through a tap.
-        let log = RecordingLog(tap: LogTap(level: logTopic, redacting: [configuration.mqtt.password].compactMap { $0 }))
+        let log = RecordingLog(tap: LogTap(level: logTopic))
         var client: InMemoryBrokerClient?
         let bridge = try Bridge(
             configuration: configuration, logger: log.logger(), notifier: SystemdNotifier(environment: [:]),
