@@ -170,12 +170,20 @@ public final class Bridge: Sendable {
         // The bytes that wait are bounded apart (MQTTConfiguration.incomingBufferBytes, 64 MiB): that many messages
         // of the largest size taken would be gigabytes.
         settings.incomingBufferSize = max(settings.incomingBufferSize, 65_536)
-        // Twice what a command may be, and room for topic and properties: a command up to that is answered that it is
-        // too large; anything larger (other clients' payloads of up to 256 MB on a shared broker) never arrives.
-        settings.maximumPacketSize = configuration.payloadSizeLimit * 2 + 4096
+        settings.maximumPacketSize = maximumPacketSize(payloadSizeLimit: configuration.payloadSizeLimit)
         if settings.protocolVersion == .v5 { settings.sessionExpiry = configuration.sessionExpirySeconds }
         settings.will = MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true)
         return settings
+    }
+
+    /// The largest packet the gateway takes from the broker: 1 MiB (or twice `payload_size_limit`, if larger), and
+    /// room for topic and properties. Every command or request up to that is answered that it is too large and
+    /// counted: a refusal is answered, and a request of 40 KiB that got nothing looked lost. Only beyond it (other
+    /// clients' payloads of up to 256 MB on a shared broker) does the broker keep a message back, which then never
+    /// arrives; the bound keeps such a message out of memory, as `MQTTConfiguration.incomingBufferBytes` bounds what
+    /// waits.
+    static func maximumPacketSize(payloadSizeLimit: Int) -> Int {
+        max(payloadSizeLimit * 2, 1 << 20) + 4096
     }
 
     /// The gateway's services (see the drawing above); the health report runs beside them (`healthReporter`).

@@ -62,7 +62,8 @@ public final class MetricsEndpoint: Sendable {
             total("mqtt_messages_published", "MQTT messages the bridge published", now.messagesOut)
             total("mqtt_messages_dropped", "Incoming MQTT messages dropped for want of buffer", now.droppedMessages)
             total(
-                "mqtt_messages_oversized", "Incoming MQTT messages dropped unread for their size", now.oversizedMessages
+                "mqtt_messages_oversized", "Incoming MQTT messages over the size limit, refused or dropped unread",
+                now.oversizedMessages
             )
             total("broker_reconnects", "Connections to the broker after the first", now.brokerReconnects)
             total(

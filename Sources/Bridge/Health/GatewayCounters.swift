@@ -26,8 +26,8 @@ public struct GatewayCounters: Sendable, Equatable {
     public var messagesOut: Int
     public var brokerReconnects: Int
     public var droppedMessages: Int
-    /// Incoming messages dropped unread for their size (beyond the packet limit, or a non-command beyond
-    /// `payload_size_limit`).
+    /// Incoming messages over `payload_size_limit`: commands and requests answered that they are too large, anything
+    /// else dropped unread (and, with MQTT 3.1.1, anything beyond the packet limit).
     public var oversizedMessages = 0
     public var droppedNotifications: Int
     /// Fleet claims dropped: malformed, or naming another gateway than the topic they came on.

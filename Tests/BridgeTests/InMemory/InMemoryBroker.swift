@@ -15,8 +15,15 @@ final class InMemoryBroker: Sendable {
         let continuation: AsyncStream<MQTTMessage>.Continuation
         /// Counts a delivery, as a real client counts what the broker sent it (`messagesReceived`).
         let received: @Sendable () -> Void
+        /// The Maximum Packet Size the client asked for (MQTT 5): a larger message is not sent to it, and it never
+        /// learns of it, as with mosquitto.
+        let maximumPacketSize: Int?
 
         func deliver(_ message: MQTTMessage) {
+            // A PUBLISH is its payload, its topic (with a length of 2 bytes) and at least 2 bytes of header.
+            if let maximumPacketSize, message.payload.count + message.topic.utf8.count + 4 > maximumPacketSize {
+                return
+            }
             received()
             continuation.yield(message)
         }
@@ -30,13 +37,14 @@ final class InMemoryBroker: Sendable {
 
     private let state = Mutex(State())
 
-    /// A new client; `will` is published if it is cut (`InMemoryBrokerClient.cut()`).
-    func client(will: MQTTMessage? = nil) -> InMemoryBrokerClient {
+    /// A new client; `will` is published if it is cut (`InMemoryBrokerClient.cut()`). Messages larger than
+    /// `maximumPacketSize` are not sent to it.
+    func client(will: MQTTMessage? = nil, maximumPacketSize: Int? = nil) -> InMemoryBrokerClient {
         let id = state.withLock { state in
             defer { state.nextClient += 1 }
             return state.nextClient
         }
-        return InMemoryBrokerClient(broker: self, id: id, will: will)
+        return InMemoryBrokerClient(broker: self, id: id, will: will, maximumPacketSize: maximumPacketSize)
     }
 
     /// The retained message on `topic`, if any.
@@ -48,9 +56,13 @@ final class InMemoryBroker: Sendable {
     }
 
     func connect(
-        _ id: Int, continuation: AsyncStream<MQTTMessage>.Continuation, received: @escaping @Sendable () -> Void
+        _ id: Int, continuation: AsyncStream<MQTTMessage>.Continuation, maximumPacketSize: Int?,
+        received: @escaping @Sendable () -> Void
     ) {
-        state.withLock { $0.subscribers[id] = Subscriber(continuation: continuation, received: received) }
+        state.withLock {
+            $0.subscribers[id] = Subscriber(
+                continuation: continuation, received: received, maximumPacketSize: maximumPacketSize)
+        }
     }
 
     func disconnect(_ id: Int) {
@@ -135,20 +147,23 @@ final class InMemoryBrokerClient: BrokerConnection {
     private let broker: InMemoryBroker
     private let id: Int
     private let will: MQTTMessage?
+    /// Messages larger than this are not sent to it: the Maximum Packet Size it asked for.
+    let maximumPacketSize: Int?
     private let stream: AsyncStream<MQTTMessage>
     private let continuation: AsyncStream<MQTTMessage>.Continuation
     private let counts = Mutex(MQTTStatistics())
     private let connectedNow = Atomic<Bool>(false)
 
-    init(broker: InMemoryBroker, id: Int, will: MQTTMessage?) {
+    init(broker: InMemoryBroker, id: Int, will: MQTTMessage?, maximumPacketSize: Int?) {
         self.broker = broker
         self.id = id
         self.will = will
+        self.maximumPacketSize = maximumPacketSize
         (stream, continuation) = AsyncStream<MQTTMessage>.makeStream()
     }
 
     func start(host: (any DescriptorHost)?) {
-        broker.connect(id, continuation: continuation) { [weak self] in
+        broker.connect(id, continuation: continuation, maximumPacketSize: maximumPacketSize) { [weak self] in
             self?.counts.withLock { $0.messagesReceived += 1 }
         }
         connectedNow.store(true, ordering: .relaxed)

@@ -44,7 +44,7 @@ struct InMemoryGateway {
         let bridge = try Bridge(
             configuration: configuration, logger: log.logger(), notifier: SystemdNotifier(environment: [:]),
             broker: { settings in
-                let made = world.broker.client(will: settings.will)
+                let made = world.broker.client(will: settings.will, maximumPacketSize: settings.maximumPacketSize)
                 client = made
                 return made
             },
