@@ -262,8 +262,9 @@ struct ConfigurationResolver {
         do {
             mqtt = try MQTTConfiguration(url: url, clientID: clientID)
         } catch let error as MQTTError {
-            guard case .invalidURL(_, let reason) = error else { throw fail(.brokerURL, "\(error)") }
-            throw fail(.brokerURL, "'\(url)' is not a broker URL: \(reason)")
+            // The URL as the error shows it: without the password someone wrote into it.
+            guard case .invalidURL(let shown, let reason) = error else { throw fail(.brokerURL, "\(error)") }
+            throw fail(.brokerURL, "'\(shown)' is not a broker URL: \(reason)")
         } catch {
             throw fail(.brokerURL, "\(error)")
         }

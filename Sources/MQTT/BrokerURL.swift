@@ -6,7 +6,9 @@ struct BrokerURL: Equatable {
     var tls: Bool
 
     init(parsing url: String) throws {
-        func fail(_ reason: String) -> MQTTError { .invalidURL(url, reason: reason) }
+        // The URL as an error shows it: a password written into it never reaches a log or a terminal.
+        let shown = Self.withoutCredentials(url)
+        func fail(_ reason: String) -> MQTTError { .invalidURL(shown, reason: reason) }
 
         guard let separator = url.firstRange(of: "://") else {
             throw fail("expected mqtt://HOST:PORT or mqtts://HOST:PORT")
@@ -19,7 +21,10 @@ struct BrokerURL: Equatable {
         var authority = url[separator.upperBound...]
         // One trailing slash is what people paste; anything more would be silently ignored.
         if authority.hasSuffix("/") { authority = authority.dropLast() }
-        if authority.contains(where: { "/?#@".contains($0) }) {
+        if authority.contains("@") {
+            throw fail("only HOST[:PORT] may follow the scheme: the user name and password are settings of their own")
+        }
+        if authority.contains(where: { "/?#".contains($0) }) {
             throw fail("only HOST[:PORT] may follow the scheme (no path, query, or credentials)")
         }
 
@@ -51,5 +56,13 @@ struct BrokerURL: Equatable {
         } else {
             port = tls ? 8883 : 1883
         }
+    }
+
+    /// `url` with whatever precedes its last `@` after the scheme (`user:password`) as `***`: a password may hold
+    /// any character, `/`, `?`, `#` and `@` included, so only the last `@` surely ends it.
+    static func withoutCredentials(_ url: String) -> String {
+        guard let separator = url.firstRange(of: "://"), let at = url.lastIndex(of: "@"), at > separator.upperBound
+        else { return url }
+        return url[..<separator.upperBound] + "***" + url[at...]
     }
 }

@@ -104,6 +104,15 @@ struct ConfigurationValidationTests {
         #expect(error.message.contains(message), "\(error)")
     }
 
+    /// The error that refuses a URL with credentials in it names the settings for them, and shows no password.
+    @Test func aBrokerURLWithAPasswordIsRefusedWithoutShowingIt() throws {
+        let error = try #require(loadError("broker: {url: 'mqtt://ops:s3cret@broker.example:1883'}"))
+        #expect(
+            error.description
+                == "broker.url: 'mqtt://***@broker.example:1883' is not a broker URL: only HOST[:PORT] may follow the "
+                + "scheme: the user name and password are settings of their own")
+    }
+
     @Test func theSqueezeMessageReadsAsAsked() throws {
         let error = try #require(loadError("a5:\n  squeeze_newtons: 4\n  release_newtons: 5"))
         #expect(error.description == "a5.squeeze_newtons: must be a number greater than a5.release_newtons (5)")
