@@ -23,11 +23,20 @@ public final class WarningLimiter: Sendable {
     /// Writes `message` to `logger` as a warning if one of `kind` may be written now; the line says how many of
     /// that kind were left out before it.
     public func warn(_ message: @autoclosure () -> String, kind: String, metadata: Logger.Metadata, to logger: Logger) {
+        log(.warning, message(), kind: kind, metadata: metadata, to: logger)
+    }
+
+    /// As `warn`, at `level`: for a line that strangers can cause as often as they like but that is no warning
+    /// (another gateway said it is online).
+    public func log(
+        _ level: Logger.Level, _ message: @autoclosure () -> String, kind: String, metadata: Logger.Metadata,
+        to logger: Logger
+    ) {
         let (write, suppressed) = admit(kind)
         guard write else { return }
         var metadata = metadata
         if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
-        logger.warning("\(message())", metadata: metadata)
+        logger.log(level: level, "\(message())", metadata: metadata)
     }
 
     /// Whether a warning of `kind` may be written now, and how many of that kind were left out before it.

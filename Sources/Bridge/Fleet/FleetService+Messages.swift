@@ -53,12 +53,15 @@ extension FleetService {
             }
             coordinator.status(of: other, online: online)
             if message.payloadString == "offline" {
-                context.logger.info(
-                    "fleet: \(other) left (its will): its claims end now", metadata: ["gateway": "\(other)"])
+                peerLines.log(
+                    .info, "fleet: \(other) left (its will): its claims end now", kind: "gateway left",
+                    metadata: ["gateway": "\(other)"], to: context.logger)
                 coordinator.peerLeft(other)
                 nextTurn.wake()
             } else if online {
-                context.logger.info("fleet: \(other) is online", metadata: ["gateway": "\(other)"])
+                peerLines.log(
+                    .info, "fleet: \(other) is online", kind: "gateway online", metadata: ["gateway": "\(other)"],
+                    to: context.logger)
             }
             return true
         }

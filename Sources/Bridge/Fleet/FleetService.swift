@@ -18,6 +18,9 @@ struct FleetService: Service {
     let info: GatewayInfo
     /// A will starts the next turn at once.
     let nextTurn = TurnWake()
+    /// Other gateways' comings and goings, logged at most 20 times a minute of each: anyone on a broker without the
+    /// ACL recipe can publish statuses under as many names as they like (2 000 names made 2 000 lines).
+    let peerLines = WarningLimiter(burst: 20, period: .seconds(60))
 
     func run() async {
         await cancelWhenGracefulShutdown { await takeTurns() }
