@@ -30,6 +30,10 @@ public struct CommandPayload: Sendable, Equatable {
         }
         switch JSONValue.parse(bytes) {
         case .object(var members):
+            // The decoder keeps one of two values of a key and says nothing: which one the sender meant is unknown.
+            if let key = DuplicateKeys.first(in: bytes) {
+                throw CommandError(.invalidPayload, "payload has the key '\(key.prefix(64))' twice")
+            }
             transaction = members.removeValue(forKey: "transaction")
             fields = members
         case .some(.array):

@@ -57,3 +57,34 @@ struct CommandPayloadTests {
         }
     }
 }
+
+/// A key given twice (issue #56): JSONDecoder kept one of the two values and said nothing, so
+/// `{"duration_s":10,"duration_s":3600}` opened a join window of whichever it picked. Now such a payload is refused,
+/// whatever the depth and however the key is spelled.
+struct DuplicateKeyTests {
+    @Test(arguments: [
+        (#"{"duration_s":10,"duration_s":3600}"#, "duration_s"),
+        (#"{"options":{"devices":{"allow":[]},"devices":{"auto_connect":"all"}}}"#, "devices"),
+        (#"{"a":[{"b":1},{"b":1,"b":2}]}"#, "b"),
+        (#"{"mode":"app","\u006dode":"wait"}"#, "mode"),
+        (#"{"\ud83d\ude00":1, "😀" :2}"#, "😀"),
+        // Swift compares strings by canonical equivalence, as the decoder's dictionary does: é and e + ◌́ are one key.
+        ("{\"caf\u{E9}\":1,\"cafe\u{301}\":2}", "caf\u{E9}"),
+    ])
+    func aKeyGivenTwiceIsRefused(text: String, key: String) {
+        #expect(DuplicateKeys.first(in: Array(text.utf8)) == key)
+        #expect(throws: CommandError(.invalidPayload, "payload has the key '\(key)' twice")) {
+            _ = try CommandPayload(bytes: Array(text.utf8))
+        }
+    }
+
+    @Test(arguments: [
+        #"{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}"#,
+        #"{"a":"\"a\":1,\"a\":2","b":"}{"}"#,
+        #"{"x":[1,-2.5e3,true,false,null,"a\\"],"y":{}}"#,
+    ])
+    func theSameKeyInDifferentObjectsIsNoDuplicate(text: String) throws {
+        #expect(DuplicateKeys.first(in: Array(text.utf8)) == nil)
+        _ = try CommandPayload(bytes: Array(text.utf8))
+    }
+}
