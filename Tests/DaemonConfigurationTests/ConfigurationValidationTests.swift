@@ -37,7 +37,11 @@ struct ConfigurationValidationTests {
         ("cpr: {range_mm: [50]}", "cpr.range_mm", "must be [min, max]"),
         ("cpr: {rate_window_s: 0}", "cpr.rate_window_s", "above 0, at most 3600"),
         ("cpr: {distance: {reference_dbm: 30}}", "cpr.distance.reference_dbm", "from -127 to 20, not 30"),
-        ("cpr: {distance: {exponent: 0}}", "cpr.distance.exponent", "above 0, at most 10"),
+        ("cpr: {distance: {exponent: 0}}", "cpr.distance.exponent", "from 1 to 10 (2 is free space, 2.7 to 4 indoors)"),
+        // Subnormal: above 0, and it made every distance infinite (issue #56).
+        ("cpr: {distance: {exponent: 1e-320}}", "cpr.distance.exponent", "from 1 to 10"),
+        ("cpr: {distance: {exponent: 0.5}}", "cpr.distance.exponent", "not 0.5"),
+        ("cpr: {distance: {exponent: 11}}", "cpr.distance.exponent", "not 11"),
         (
             "log_level: loud", "log_level",
             "must be trace, debug, info, notice, warning, error or critical, not 'loud'"

@@ -6,6 +6,7 @@ extension CPRBandOptions: FamilySettings {
 
     static let angleSampleRange = 1...1000
     static let referencePowerRange = -127.0...20.0
+    static let exponentRange = 1.0...10.0
 
     public static let keys: [FamilySettingKey] = [
         .init("angle_samples", .integer, help: "Wrist-angle samples averaged per published angle (default 5)."),
@@ -15,7 +16,8 @@ extension CPRBandOptions: FamilySettings {
         .init("signal_s", .number, help: "RSSI and distance interval while connected, in seconds (default 5)."),
         .init("distance.reference_dbm", .number, help: "RSSI at 1 m for the distance estimate, in dBm (default -59)."),
         .init(
-            "distance.exponent", .number, help: "Path-loss exponent of the distance estimate (default 2, free space)."),
+            "distance.exponent", .number,
+            help: "Path-loss exponent of the distance estimate, 1 to 10 (default 2, free space)."),
     ]
 
     public init(from values: some FamilySettingValues) throws(FamilySettingError) {
@@ -54,10 +56,13 @@ extension CPRBandOptions: FamilySettings {
             distance.referencePowerDBm = reference
         }
         if let exponent = try values.number("distance.exponent") {
-            guard exponent > 0, exponent <= 10 else {
+            // Path loss falls off at least as fast as in a waveguide (about 1.6) and never as slowly as a tiny exponent
+            // says: 1e-320 was taken, and made every distance infinite.
+            guard Self.exponentRange.contains(exponent) else {
                 throw FamilySettingError(
                     "distance.exponent",
-                    "must be a number above 0, at most 10 (2 is free space), not \(EffectiveSetting.number(exponent))")
+                    "must be a number from 1 to 10 (2 is free space, 2.7 to 4 indoors), not "
+                        + EffectiveSetting.number(exponent))
             }
             distance.exponent = exponent
         }

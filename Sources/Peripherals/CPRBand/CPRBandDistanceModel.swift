@@ -33,7 +33,7 @@ public struct CPRBandDistanceModel: Sendable, Equatable, Hashable, Codable {
 
     /// Distance in metres for an RSSI, using `referencePowerDBm` or else the advertised TX power level
     /// (0–7, BlueZ `TxPower`). Nil when neither gives a reference (Bus reports no distance then), or
-    /// when the exponent is not positive or a value is not finite.
+    /// when the exponent is not positive or a value, the result included, is not finite.
     public func distanceMetres(rssi: Double, txPowerLevel: Int?) -> Double? {
         distance(
             rssi: rssi, reference: referencePowerDBm ?? txPowerLevel.flatMap(CPRBandTXPowerLevel.init(rawValue:))?.dBm)
@@ -41,6 +41,8 @@ public struct CPRBandDistanceModel: Sendable, Equatable, Hashable, Codable {
 
     private func distance(rssi: Double, reference: Double?) -> Double? {
         guard let reference, exponent > 0, exponent.isFinite, rssi.isFinite, reference.isFinite else { return nil }
-        return pow(10, (reference - rssi) / (10 * exponent))
+        // A tiny exponent makes the power overflow: `inf` is no distance to publish.
+        let metres = pow(10, (reference - rssi) / (10 * exponent))
+        return metres.isFinite ? metres : nil
     }
 }

@@ -69,6 +69,17 @@ import Testing
         #expect(model.distanceMetres(rssi: .nan, txPowerLevel: nil) == nil)
     }
 
+    /// An exponent so small that the power overflows gives no distance, never `inf` (issue #56: a subnormal
+    /// exponent was published as `inf` on `cpr/<id>/distance`).
+    @Test func aDistanceThatOverflowsIsNone() throws {
+        let tiny = CPRBandDistanceModel(referencePowerDBm: -59, exponent: try #require(Double("1e-320")))
+        #expect(tiny.distanceMetres(rssi: -60, txPowerLevel: nil) == nil)
+        #expect(tiny.distanceMetres(rssi: -60, advertisedTxPowerDBm: -4) == nil)
+        // The smallest exponent the settings take, at the widest gap an RSSI can make, is still a number.
+        let widest = CPRBandDistanceModel(referencePowerDBm: 20, exponent: 1)
+        #expect(widest.distanceMetres(rssi: -127, txPowerLevel: nil)?.isFinite == true)
+    }
+
     @Test func rateOverTheRollingWindow() throws {
         var statistics = CompressionStatistics(windowSeconds: 10)
         for index in 0..<40 { statistics.record(millimetres: 55, at: Double(index) * 0.5) }  // 120/min for 20 s
