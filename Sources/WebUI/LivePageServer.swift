@@ -121,10 +121,12 @@ public struct LivePageServer: Service {
         }
     }
 
-    /// Whether `origin` (`http://host:port`) names the host the request was sent to.
+    /// Whether `origin` (`http://host:port`) is this server's own: the host the request was sent to, over plain HTTP,
+    /// the only scheme the page is served on. An `https://` page on the same host and port is another site's (a
+    /// different origin), and so is one on another port. Scheme and host in any case, as browsers compare them.
     static func isSameOrigin(_ origin: String, host: String?) -> Bool {
         guard let host else { return false }
-        return origin == "http://\(host)" || origin == "https://\(host)"
+        return origin.lowercased() == "http://" + host.lowercased()
     }
 
     /// One page's WebSocket: hello, what is known, then live messages; its commands run side by side.

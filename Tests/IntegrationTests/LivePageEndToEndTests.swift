@@ -130,7 +130,7 @@ struct LivePageEndToEndTests {
                     "page-without-token": 401, "page-wrong-token": 401, "metrics-bearer": 200,
                     // hummingbird-websocket answers every refused upgrade (here: no token, another site's page) with 400.
                     "live-without-token": 400,
-                    "garbage": 400, "live-foreign-origin": 400, "live-upgrade": 101,
+                    "garbage": 400, "live-foreign-origin": 400, "live-https-origin": 400, "live-upgrade": 101,
                     // A name this gateway does not answer to (DNS rebinding) is refused before anything else, the token
                     // notwithstanding; `localhost` is one it answers to.
                     "page-rebound-host": 421, "live-rebound-host": 400, "page-localhost": 200,

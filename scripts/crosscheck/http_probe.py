@@ -164,6 +164,11 @@ def main():
     status, _, sock, _ = upgrade(host, port, "/live" + query, "http://evil.example")
     sock.close()
     say("STATUS live-foreign-origin", status)
+    # This server's host and port, but another scheme: the page is served over plain HTTP, so an https:// page is
+    # another site's.
+    status, _, sock, _ = upgrade(host, port, "/live" + query, f"https://{host}:{port}")
+    sock.close()
+    say("STATUS live-https-origin", status)
     # DNS rebinding: a page on evil.example whose name now points at this machine sends its own name as Host,
     # and its WebSocket's Origin matches that Host.
     rebound = f"evil.example:{port}"
