@@ -4,7 +4,8 @@ import Hummingbird
 /// Lets a request through only with the page's credentials (`PageCredentials`), and makes guessing them slow and
 /// seen: a source that keeps getting them wrong is refused with 429 for a while without being checked
 /// (`LoginThrottle`), and its failures are logged. A request that logs in tells the connection limits, which then
-/// spare its connection.
+/// spare its connection while it is served, and once answered leave it to be closed for a newcomer after the
+/// connections that did not log in (`ConnectionTable`).
 struct AccessGuard: RouterMiddleware {
     typealias Context = LivePageContext
     let credentials: PageCredentials
@@ -25,8 +26,7 @@ struct AccessGuard: RouterMiddleware {
         {
         case .allowed:
             if credentials.isRequired { logins.succeeded(source) }
-            connections.reached(.authenticated, context.channel)
-            return try await next(request, context)
+            return try await serve(request, context: context, next: next)
         case .busy:
             return Self.refusal(.serviceUnavailable, retryAfter: 1, "busy checking passwords: try again in a second\n")
         case .wrong:
@@ -35,6 +35,30 @@ struct AccessGuard: RouterMiddleware {
         case .missing:
             return unauthorized
         }
+    }
+
+    /// Serves a logged-in request with its connection at work until the response is written. A WebSocket upgrade's
+    /// response is never written as a body (the connection becomes the WebSocket, which stays at work: `serve` in
+    /// `LivePageServer` says so too).
+    private func serve(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        let channel = context.channel
+        connections.reached(.authenticated, channel)
+        connections.started(channel)
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            connections.finished(channel)
+            throw error
+        }
+        let body = response.body
+        response.body = ResponseBody(contentLength: body.contentLength) { [connections] writer in
+            defer { connections.finished(channel) }
+            try await body.write(writer)
+        }
+        return response
     }
 
     private var unauthorized: Response {

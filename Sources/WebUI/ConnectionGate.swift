@@ -35,7 +35,7 @@ final class ConnectionGate: Sendable {
         for victim in victims { victim.close(promise: nil) }
         guard admission.admitted else {
             refusals.warn(
-                "live page: connection refused, every connection is logged in", kind: "connection refused",
+                "live page: connection refused, every connection is at work", kind: "connection refused",
                 metadata: ["source": "\(source)"], to: logger)
             channel.close(promise: nil)
             return
@@ -51,6 +51,18 @@ final class ConnectionGate: Sendable {
     func reached(_ stage: ConnectionTable<ObjectIdentifier>.Stage, _ channel: any Channel) {
         let id = ObjectIdentifier(channel)
         state.withLock { $0.table.reached(stage, id) }
+    }
+
+    /// A logged-in request is being served on `channel`, or its WebSocket runs (`ConnectionTable.started`).
+    func started(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        state.withLock { $0.table.started(id) }
+    }
+
+    /// The request `started` on `channel` is answered, its response written.
+    func finished(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        state.withLock { $0.table.finished(id) }
     }
 
     /// How many connections are held, for tests.

@@ -2,10 +2,13 @@
 ///
 /// NIO needs no thread per connection, so an idle socket costs little; what starved the page was a fixed
 /// number of connection slots with idle strangers in them. The limits stay (a file descriptor and a pipeline
-/// each), but when one is reached the new connection is let in by closing one that has not proved anything:
-/// first those that have not sent a whole request head, then those whose requests never logged in, oldest
-/// first in each. A logged-in connection (a page's WebSocket, a request being served) is never closed for a
-/// newcomer; when every connection in the way is one, the newcomer is refused.
+/// each), but when one is reached the new connection is let in by closing one that is doing nothing: first
+/// those that have not sent a whole request head, then those whose requests never logged in, then those that
+/// logged in and wait, kept alive, for their next request; oldest first in each. A connection at work (a request
+/// being served, a page's WebSocket) is never closed for a newcomer; when every connection in the way is at
+/// work, the newcomer is refused. A kept-alive connection that sent a whole request is not at work once it is
+/// answered: on the page without credentials any request logs in, and 32 of them, asking again every few seconds,
+/// kept every other client from 127.0.0.1 out (issue #56). Closing one costs its client a reconnect.
 ///
 /// Pure, and generic over the connection's identity, so that tests need no sockets.
 struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
@@ -32,6 +35,8 @@ struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
         var stage: Stage
         /// When it was opened, in the table's own count: oldest is lowest.
         let order: UInt64
+        /// Requests being served on it, and its WebSocket once upgraded (which ends only with the connection).
+        var atWork = 0
     }
 
     let maxTotal: Int
@@ -76,15 +81,28 @@ struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
         if let current = entries[id]?.stage, current < stage { entries[id]?.stage = stage }
     }
 
+    /// A logged-in request is being served on the connection (or its WebSocket runs): it is not closed for a newcomer
+    /// until `finished`.
+    mutating func started(_ id: ID) {
+        entries[id]?.atWork += 1
+    }
+
+    /// A request `started` was answered.
+    mutating func finished(_ id: ID) {
+        if let atWork = entries[id]?.atWork, atWork > 0 { entries[id]?.atWork = atWork - 1 }
+    }
+
+    func isAtWork(_ id: ID) -> Bool { (entries[id]?.atWork ?? 0) > 0 }
+
     mutating func close(_ id: ID) {
         guard let entry = entries.removeValue(forKey: id) else { return }
         perSource[entry.source, default: 1] -= 1
         if perSource[entry.source] == 0 { perSource[entry.source] = nil }
     }
 
-    /// The connection to close first among those `matching`: the lowest stage short of logged in, the oldest in it.
+    /// The connection to close first among those `matching` and not at work: the lowest stage, the oldest in it.
     private func weakest(where matching: (Entry) -> Bool, excluding: [ID] = []) -> ID? {
-        entries.filter { $0.value.stage < .authenticated && matching($0.value) && !excluding.contains($0.key) }
+        entries.filter { $0.value.atWork == 0 && matching($0.value) && !excluding.contains($0.key) }
             .min { ($0.value.stage, $0.value.order) < ($1.value.stage, $1.value.order) }?.key
     }
 }

@@ -55,7 +55,9 @@ public struct LivePageServer: Service {
         router.ws("/live") { request, _ in
             try Self.checkUpgrade(request)
             return .upgrade([:])
-        } onUpgrade: { inbound, outbound, _ in
+        } onUpgrade: { inbound, outbound, context in
+            // A page's WebSocket is at work for as long as it is open: never closed for a newcomer.
+            connections.started(context.requestContext.channel)
             try await serve(inbound: inbound, outbound: outbound)
         }
         let webSocketResponder = router.buildResponder()

@@ -2,7 +2,8 @@ import Testing
 
 @testable import WebUI
 
-/// Which connection makes room for a newcomer: idle strangers first, oldest first; never a logged-in one.
+/// Which connection makes room for a newcomer: idle strangers first, then idle logged-in ones, oldest first in each;
+/// never one at work (a request being served, a WebSocket).
 struct ConnectionTableTests {
     let attacker = SourceAddress("127.0.0.1")
     let owner = SourceAddress("192.0.2.10")
@@ -16,18 +17,49 @@ struct ConnectionTableTests {
         #expect(table.open(5, from: attacker) == .init(admitted: true, evicted: [2]))
     }
 
-    @Test func silentConnectionsGoBeforeOnesThatSentARequestAndLoggedInOnesNever() {
+    @Test func silentConnectionsGoBeforeOnesThatSentARequestAndOnesAtWorkNever() {
         var table = ConnectionTable<Int>(maxTotal: 3, maxPerSource: 3)
         for id in 1...3 { _ = table.open(id, from: attacker) }
         table.reached(.authenticated, 1)
+        table.started(1)
         table.reached(.unauthenticated, 2)
         #expect(table.open(4, from: owner) == .init(admitted: true, evicted: [3]), "the silent one, though newer")
         table.reached(.authenticated, 4)
+        table.started(4)
         #expect(table.open(5, from: owner) == .init(admitted: true, evicted: [2]), "then the one that never logged in")
         table.reached(.authenticated, 5)
+        table.started(5)
         #expect(
-            table.open(6, from: owner) == .init(admitted: false, evicted: []), "every connection is logged in: refused")
+            table.open(6, from: owner) == .init(admitted: false, evicted: []), "every connection is at work: refused")
         #expect(table.count == 3)
+    }
+
+    /// Issue #56: on the page without credentials every request logs in, and kept-alive connections that had sent one
+    /// were never closed for a newcomer, so 32 of them from 127.0.0.1 kept every other client from there out. Once
+    /// answered, a logged-in connection makes room, after the idle strangers; while served, or as a WebSocket, never.
+    @Test func aKeptAliveConnectionMakesRoomOnceAnswered() {
+        var table = ConnectionTable<Int>(maxTotal: 100, maxPerSource: 3)
+        for id in 1...3 {
+            _ = table.open(id, from: attacker)
+            table.reached(.authenticated, id)
+            table.started(id)
+        }
+        #expect(table.open(4, from: attacker) == .init(admitted: false, evicted: []), "all three are being served")
+        table.finished(2)
+        table.finished(3)
+        #expect(!table.isAtWork(2) && table.isAtWork(1))
+        #expect(table.open(5, from: attacker) == .init(admitted: true, evicted: [2]), "the oldest answered one")
+        // A newcomer that has sent nothing yet goes before a logged-in one that waits for its next request.
+        #expect(table.open(6, from: attacker) == .init(admitted: true, evicted: [5]))
+        table.reached(.unauthenticated, 6)
+        #expect(table.open(7, from: attacker) == .init(admitted: true, evicted: [6]), "then one that did not log in")
+        // One still served stays; a `finished` without a `started` counts for nothing.
+        table.finished(7)
+        #expect(table.open(8, from: attacker) == .init(admitted: true, evicted: [7]))
+        table.reached(.authenticated, 8)
+        table.started(8)
+        #expect(table.open(9, from: attacker) == .init(admitted: true, evicted: [3]), "the last one not at work")
+        #expect(table.isAtWork(1) && table.stage(of: 1) == .authenticated)
     }
 
     @Test func theTotalLimitTakesRoomFromAnySource() {
@@ -44,9 +76,10 @@ struct ConnectionTableTests {
         _ = table.open(3, from: attacker)
         // The per-source limit closes 2 (attacker's oldest); that also frees a place in the total.
         #expect(table.open(4, from: attacker) == .init(admitted: true, evicted: [2]))
-        table.reached(.authenticated, 1)
-        table.reached(.authenticated, 3)
-        table.reached(.authenticated, 4)
+        for id in [1, 3, 4] {
+            table.reached(.authenticated, id)
+            table.started(id)
+        }
         #expect(table.open(5, from: attacker) == .init(admitted: false, evicted: []))
         #expect(table.stage(of: 3) == .authenticated && table.count == 3)
     }

@@ -17,6 +17,14 @@ what it prints is what crossed the wire.
         sends GET / with the token on a fresh connection every 0.2 s (each waits at most 60 s for its answer).
         Prints:  IDLE <connections still open at the end> <reopened>
                  LEGIT <status> <seconds>       one line per legitimate request
+
+    stranger_probe.py keepalive --port P --clients N [--every E] [--seconds S] [--requests R]
+        N kept-alive connections from 127.0.0.1 that each send a whole GET / (no credentials: the page's default),
+        read the answer, and ask again on the same connection every E seconds (2), reopening it when the server
+        closes it; meanwhile, as for crowd, a legitimate client (also 127.0.0.1) sends GET / on a fresh connection
+        every 0.2 s for S seconds and until R requests were answered.
+        Prints:  KEEPALIVE <answers the kept-alive connections got> <reopened>
+                 LEGIT <status> <seconds>       one line per legitimate request
 """
 
 import argparse
@@ -24,6 +32,7 @@ import base64
 import selectors
 import socket
 import sys
+import threading
 import time
 
 from http_probe import read_head
@@ -109,6 +118,70 @@ def crowd(args):
         key.fileobj.close()
 
 
+def read_answer(sock):
+    """Reads one whole answer (head, and a body of its Content-Length); returns its status, 0 if none came."""
+    status, head, rest = read_head(sock)
+    length = next((int(line.split(":", 1)[1]) for line in head.split("\r\n")[1:]
+                   if line.lower().startswith("content-length:")), 0)
+    while len(rest) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return 0
+        rest += chunk
+    return status
+
+
+def keepalive(args):
+    stop = threading.Event()
+    counts = {"answers": 0, "reopened": 0}
+    lock = threading.Lock()
+    request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{args.port}\r\n\r\n".encode()
+
+    def client():
+        sock = None
+        while not stop.is_set():
+            try:
+                if sock is None:
+                    sock = socket.create_connection(("127.0.0.1", args.port), timeout=10)
+                sock.sendall(request)
+                if read_answer(sock) == 0:
+                    raise OSError("closed")
+                with lock:
+                    counts["answers"] += 1
+                stop.wait(args.every)
+            except OSError:
+                if sock is not None:
+                    sock.close()
+                sock = None
+                with lock:
+                    counts["reopened"] += 1
+                stop.wait(0.05)
+        if sock is not None:
+            sock.close()
+
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(args.clients)]
+    for thread in threads:
+        thread.start()
+    # Let every connection be answered once before the first legitimate request.
+    time.sleep(1)
+    ends = time.monotonic() + args.seconds
+    answered = 0
+    # On until R were answered, but not for ever: a client kept out gets its connection closed (status 0) each time.
+    while (time.monotonic() < ends or answered < args.requests) and time.monotonic() < ends + 20:
+        started = time.monotonic()
+        try:
+            status, _, seconds = get(args.port, {}, timeout=60)
+        except OSError:
+            status, seconds = 0, time.monotonic() - started
+        print(f"LEGIT {status} {seconds:.3f}", flush=True)
+        answered += 1 if status else 0
+        time.sleep(0.2)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    print(f"KEEPALIVE {counts['answers']} {counts['reopened']}", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
@@ -124,8 +197,14 @@ def main():
     c.add_argument("--idle", type=int, required=True)
     c.add_argument("--seconds", type=float, default=3)
     c.add_argument("--requests", type=int, default=3)
+    k = sub.add_parser("keepalive")
+    k.add_argument("--port", type=int, required=True)
+    k.add_argument("--clients", type=int, required=True)
+    k.add_argument("--every", type=float, default=2)
+    k.add_argument("--seconds", type=float, default=3)
+    k.add_argument("--requests", type=int, default=3)
     args = parser.parse_args()
-    guess(args) if args.command == "guess" else crowd(args)
+    {"guess": guess, "crowd": crowd, "keepalive": keepalive}[args.command](args)
 
 
 if __name__ == "__main__":
