@@ -51,6 +51,9 @@ public struct BridgeConfiguration: Sendable {
     /// this, and the gateway is online in between. Two minutes: longer than a start takes (BlueZ, the broker, the
     /// devices reconnecting), short enough for an administrator who really means it.
     public var restartHoldOff: Duration = .seconds(120)
+    /// Whether `options` and `restart` are taken from the broker (`PrivilegedRequests`): by default only when the
+    /// gateway logs in to it.
+    public var privilegedRequests = PrivilegedRequests.auto
     /// Commands accepted per device: a burst, then a steady rate per second.
     public var commandRate = (perSecond: 20.0, burst: 40.0)
     /// Aliases replacing the address as a device's `<id>` in topics: upper-case address with colons

@@ -30,6 +30,9 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
         case retained
         /// A `restart` too soon after the gateway's start: a restart loop is cut short.
         case tooSoon = "too_soon"
+        /// A privileged request (`options`, `restart`) on a gateway that takes none from the broker
+        /// (`requests.privileged`).
+        case notPermitted = "not_permitted"
     }
 
     public var code: Code

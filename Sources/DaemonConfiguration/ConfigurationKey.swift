@@ -160,6 +160,10 @@ struct ConfigurationKey: Hashable, Sendable {
         "limits.restart_holdoff_s", .integer,
         "Seconds after the gateway's start during which request/restart is refused (too_soon).",
         rule: .range(0, 86400, unit: "seconds"))
+    static let privilegedRequests = Self(
+        "requests.privileged", .text,
+        "Whether request/options and request/restart are taken: auto (only when logged in to the broker), true, false.",
+        rule: .oneOf(PrivilegedRequests.allCases.map(\.rawValue)))
     static let homeAssistantEnabled = Self(
         "homeassistant.enabled", .text, "Whether devices are announced to Home Assistant's MQTT discovery.",
         rule: .boolean)
@@ -212,7 +216,8 @@ struct ConfigurationKey: Hashable, Sendable {
         acquireNotify, autoConnect, allow, aliases, logLevel, logLevelMQTT, payloadSizeLimit, healthInterval,
         healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
         homeAssistantFastStreams, commandRate,
-        commandBurst, restartHoldOff, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile, httpListen, httpUsername,
+        commandBurst, restartHoldOff, privilegedRequests, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile,
+        httpListen, httpUsername,
         httpPasswordFile, httpPasswordHashFile, httpTokenFile, httpHosts, httpMaxConnections,
         httpMaxConnectionsPerSource,
     ]

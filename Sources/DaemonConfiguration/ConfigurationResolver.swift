@@ -55,6 +55,9 @@ struct ConfigurationResolver {
         if let rate = try finite(.commandRate) { bridge.commandRate.perSecond = rate }
         if let burst = try integer(.commandBurst) { bridge.commandRate.burst = Double(burst) }
         if let seconds = try integer(.restartHoldOff) { bridge.restartHoldOff = .seconds(seconds) }
+        if let word = try word(.privilegedRequests), let choice = PrivilegedRequests(rawValue: word) {
+            bridge.privilegedRequests = choice
+        }
         return LoadedConfiguration(
             bridge: bridge, logLevel: logLevel, logLevelMQTT: logLevelMQTT, file: file, http: http,
             passwordSource: passwordSource, httpPasswordFile: text(.httpPasswordFile),

@@ -17,9 +17,10 @@ public struct OptionsChange: Sendable {
     }
 
     /// Sections and keys that are the administrator's: the broker connection and its credentials, the gateway's
-    /// name and topics, the state directory (which holds the options), the page's credentials. A change there could
-    /// cut the gateway off the broker, or move it, with nobody able to undo it over MQTT.
-    static let administratorsOnly = ["broker", "gateway", "base_topic", "state_directory", "http"]
+    /// name and topics, the state directory (which holds the options), the page's credentials, which requests are
+    /// taken from the broker. A change there could cut the gateway off the broker, or move it, or stop it taking
+    /// requests, with nobody able to undo it over MQTT.
+    static let administratorsOnly = ["broker", "gateway", "base_topic", "state_directory", "http", "requests"]
 }
 
 extension LoadedConfiguration {

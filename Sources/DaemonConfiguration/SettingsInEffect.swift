@@ -54,6 +54,7 @@ extension LoadedConfiguration {
         add("limits.command_rate", .number(bridge.commandRate.perSecond))
         add("limits.command_burst", .number(Double(Int(bridge.commandRate.burst))))
         add("limits.restart_holdoff_s", .number(Double(bridge.restartHoldOff.components.seconds)))
+        add("requests.privileged", .word(bridge.privilegedRequests.rawValue))
         add("homeassistant.enabled", .flag(bridge.homeAssistant.enabled))
         add("homeassistant.discovery_prefix", .text(bridge.homeAssistant.discoveryPrefix))
         add("homeassistant.fast_streams", .flag(bridge.homeAssistant.fastStreams))

@@ -45,7 +45,21 @@ struct OperationalSettingsTests {
         #expect(try load("").description.contains("restart_holdoff_s: 120"), "--print-config shows it")
     }
 
+    /// `requests.privileged`: `auto` unless set (options and restart taken only when the gateway logs in to the
+    /// broker), `true` or `false` from the file, a flag or the environment; `--print-config` shows it.
+    @Test func privilegedRequestsAreAutoUnlessSet() throws {
+        #expect(try load("").bridge.privilegedRequests == .auto)
+        #expect(try load("requests: {privileged: false}").bridge.privilegedRequests == .off)
+        let flagged = try load("requests: {privileged: false}", flags: flags("--requests-privileged", "true"))
+        #expect(flagged.bridge.privilegedRequests == .on)
+        let environment = try ConfigurationLoader.load(
+            yaml: "", environment: ["GATT2MQTT_REQUESTS_PRIVILEGED": "false"], hostName: "testhost")
+        #expect(environment.bridge.privilegedRequests == .off)
+        #expect(try load("").description.contains("privileged: auto"), "--print-config shows it")
+    }
+
     @Test(arguments: [
+        ("requests: {privileged: maybe}", "requests.privileged: must be auto, true or false, not 'maybe'"),
         ("limits: {restart_holdoff_s: -1}", "limits.restart_holdoff_s: must be from 0"),
         ("health_s: 0", "health_s: must be from 0.1"),
         ("limits: {command_rate: 0}", "limits.command_rate: must be more than 0"),

@@ -77,12 +77,15 @@ struct OptionsChangeTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/options.json"), "nothing kept")
     }
 
-    /// The broker, the gateway's name and topics, the state directory and the page are the administrator's; file names
+    /// The broker, the gateway's name and topics, the state directory, the page and which requests are taken are the
+    /// administrator's; file names
     /// could make the gateway read any file; a value the environment or a flag sets wins over options.
     @Test(arguments: [
         (#"{"broker": {"url": "mqtt://elsewhere"}}"#, "broker.url: cannot be changed over MQTT"),
         (#"{"gateway": {"name": "other"}}"#, "gateway.name: cannot be changed over MQTT"),
         (#"{"base_topic": "x"}"#, "base_topic: cannot be changed over MQTT"),
+        // Which requests are taken: switched off over MQTT, nobody could switch them on again over MQTT.
+        (#"{"requests": {"privileged": false}}"#, "requests.privileged: cannot be changed over MQTT"),
         (#"{"health_file": "/etc/shadow"}"#, "health_file: names a file"),
         (#"{"log_level": "debug"}"#, "log_level: is set by GATT2MQTT_LOG_LEVEL, which overrides options"),
         (#"{}"#, "options: must name at least one setting"),

@@ -88,7 +88,7 @@ struct YAMLParserTests {
                 "version", "broker", "gateway", "base_topic", "adapters", "adapter_slots", "bluez", "devices", "belt",
                 "a5", "cpr",
                 "grip", "log_level", "log_level_mqtt", "payload_size_limit", "health_s", "health_file",
-                "state_directory", "limits",
+                "state_directory", "limits", "requests",
                 "homeassistant", "fleet", "http",
             ])
         #expect(document["broker"]?["url"] == plain("mqtts://broker.example.net:8883", 16))
@@ -103,8 +103,8 @@ struct YAMLParserTests {
         #expect(document["belt"] == mapping(49))
         #expect(document["cpr"]?["range_mm"] == sequence(61, plain("50", 61), plain("60", 61)))
         #expect(document["cpr"]?["distance"]?["reference_dbm"] == plain("-59", 66))
-        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 90))
-        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 93))
+        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 92))
+        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 95))
     }
 
     // MARK: Block collections

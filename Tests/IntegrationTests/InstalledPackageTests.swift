@@ -106,12 +106,13 @@ struct InstalledPackageTests {
 
         // The restart request below comes seconds after the watchdog's restart, which the hold-off
         // (limits.restart_holdoff_s, 120 s) would refuse (`too_soon`): the starts from here on have none, through a
-        // drop-in as an administrator would add one; the unit itself stays as shipped.
+        // drop-in as an administrator would add one; the unit itself stays as shipped. The guest's broker takes
+        // anyone, where privileged requests are refused by default (requests.privileged: auto): the drop-in takes them.
         #expect(
             try await guest.run(
                 "mkdir -p /etc/systemd/system/gatt2mqtt.service.d && printf '[Service]\\nEnvironment="
-                    + "GATT2MQTT_LIMITS_RESTART_HOLDOFF_S=0\\n' > /etc/systemd/system/gatt2mqtt.service.d/holdoff.conf"
-                    + " && systemctl daemon-reload"
+                    + "GATT2MQTT_LIMITS_RESTART_HOLDOFF_S=0 GATT2MQTT_REQUESTS_PRIVILEGED=true\\n' > "
+                    + "/etc/systemd/system/gatt2mqtt.service.d/holdoff.conf && systemctl daemon-reload"
             ).status == 0)
 
         // A wedged daemon (SIGSTOP) is killed by the watchdog and started again; the belt comes back (still adopted:

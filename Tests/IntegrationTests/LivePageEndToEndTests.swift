@@ -43,7 +43,9 @@ struct LivePageEndToEndTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func inTheBrowserTheHeadingMovesAndAVibrationFromTheFormReachesTheBelt(_ kind: BlueZWorld) async throws {
-        try await withPage(kind) { world, _, belt, recorder, id, base in
+        // The gateway's card sends options below; the test's broker takes anyone, so they are switched on.
+        try await withPage(kind, extraArguments: ["--requests-privileged", "true"]) {
+            world, _, belt, recorder, id, base in
             // Repeated patterns play only in app mode: the belt is put there first, as any user would.
             #expect(
                 try await send(recorder, "belt/\(id)/cmd/mode", "app", tag: "mode") == #"{"command":"mode","ok":true}"#)

@@ -16,9 +16,13 @@ struct OptionsEndToEndTests {
             let recorder = try await TopicRecorder(world: world)
             try await withCleanUp({ await recorder.stop() }) {
                 // No device is allowed yet: the belt stays a stranger.
-                // Restarted below, moments after its start: no hold-off.
+                // Restarted below, moments after its start: no hold-off. The test's broker takes anyone, so the
+                // privileged requests are switched on (by default they are taken only from a broker logged in to).
                 let first = try await world.startBridge(
-                    extraArguments: ["--auto-connect", "allowed", "--limits-restart-holdoff-seconds", "0"])
+                    extraArguments: [
+                        "--auto-connect", "allowed", "--limits-restart-holdoff-seconds", "0", "--requests-privileged",
+                        "true",
+                    ])
                 let change = recorder.mark
                 try recorder.publish(
                     "gatt2mqtt/test/request/options",

@@ -41,8 +41,13 @@ final class GatewayInfo: Sendable {
             "started": .string(started),
             "adapters": .object(statuses.all.mapValues { .string($0.rawValue) }),
             "fleet": .string(fleetRole),
+            "privileged_requests": .bool(context.configuration.takesPrivilegedRequests),
         ]
         if let settings = context.live.settingsInEffect { members["settings"] = settings }
+        // What an operator should act on; absent when there is nothing.
+        if let warning = context.configuration.privilegedRequestsWarning {
+            members["warnings"] = .array([.string(warning)])
+        }
         return .object(members)
     }
 

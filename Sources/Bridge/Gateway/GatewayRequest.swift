@@ -19,6 +19,14 @@ public enum GatewayRequest: Sendable, Equatable {
     /// Changes settings, nested as in the configuration file (`GatewayOptionsHandler`).
     case options([String: JSONValue])
 
+    /// Whether it is one of the privileged requests (`PrivilegedRequests`), which change the gateway rather than use it.
+    var isPrivileged: Bool {
+        switch self {
+        case .restart, .options: true
+        default: false
+        }
+    }
+
     /// Every request's name, as in its topic.
     public static let names = [
         "scan", "connect", "disconnect", "pair", "forget", "devices", "permit_join", "restart", "options",

@@ -60,6 +60,7 @@ final class GatewayRequests: Sendable {
             let payload = try CommandPayload(bytes: message.payload, sizeLimit: context.configuration.payloadSizeLimit)
             transaction = payload.transaction
             let request = try GatewayRequest.parse(name: name, payload: payload)
+            try refuseUnlessPermitted(request, name: name)
             // Requests scan, pair, connect and forget (BlueZ calls that take seconds): a few a second, a few at a time,
             // whoever sends them. (`devices` and `scan` read the BlueZ object cache, not D-Bus, but are limited alike.)
             guard limiter.withLock({ $0.admit("requests", at: .now) }) else {
@@ -208,6 +209,21 @@ final class GatewayRequests: Sendable {
             await sessions.publishInventory()
             return nil
         }
+    }
+
+    /// A privileged request on a gateway that takes none from the broker is refused (`not_permitted`), at once and
+    /// before the rate limit: it changes nothing, and the answer says which setting decides.
+    private func refuseUnlessPermitted(_ request: GatewayRequest, name: String) throws(CommandError) {
+        let configuration = context.configuration
+        guard request.isPrivileged, !configuration.takesPrivilegedRequests else { return }
+        let why =
+            configuration.privilegedRequests == .auto
+            ? "requests.privileged is auto, and this gateway reaches the broker without credentials"
+            : "requests.privileged is false"
+        throw CommandError(
+            .notPermitted,
+            "\(name) is a privileged request, which this gateway does not take from the broker (\(why)): "
+                + "change it on the gateway's host, or set requests.privileged there")
     }
 
     /// A restart within `restartHoldOff` of the start is refused (`too_soon`), saying when one is taken: whatever

@@ -37,6 +37,9 @@ struct InMemoryGateway {
         configuration.autoConnect = .all
         // Tests restart a gateway just started; GatewayRetainedRequestTests configure the hold-off they test.
         configuration.restartHoldOff = .zero
+        // Logged in, as a gateway on a broker with users (the in-memory broker takes any password): its privileged
+        // requests are taken, with no warning. PrivilegedRequestTests configure the cases they test.
+        configuration.mqtt.password = "in-memory"
         configure(&configuration)
         // As the daemon makes it (Gatt2MQTT.swift): the lines the gateway logs reach its log topic through a tap.
         let log = RecordingLog(tap: LogTap(level: logTopic))
