@@ -4,8 +4,9 @@ import TestSupport
 import Testing
 
 /// Safe when the broker is open (issue #56, item 4), over a real mosquitto: on a broker that lets anyone in, anyone
-/// could send `request/options` with `auto_connect: all` (kept across restarts) or `request/restart`. A gateway that
-/// reaches a broker without credentials takes no privileged request unless told to, and then warns.
+/// could send `request/options` with `auto_connect: all` (kept across restarts) or `request/restart`, and the shipped
+/// `docker/compose.yml` ran such a broker. The compose's broker now lets in only its users, with the README's ACL; a
+/// gateway that reaches a broker without credentials takes no privileged request unless told to, and then warns.
 @Suite(.serialized)
 struct OpenBrokerTests {
     /// On a broker that lets anyone in, a gateway without credentials refuses `options` (`not_permitted`) and keeps
@@ -41,5 +42,69 @@ struct OpenBrokerTests {
             let taken = try await recorder.waitFor("gatt2mqtt/test/response/options", after: mark)
             #expect(taken.payloadString?.contains(#""ok":true"#) == true, "\(taken.payloadString ?? "")")
         }
+    }
+
+    /// The broker `docker/compose.yml` runs, from its own files (docker/mosquitto: mosquitto.conf, the README's ACL),
+    /// on this test's port and paths: nobody gets in without a password, and the gateway, configured as the compose
+    /// configures it (its user, its password from the environment), logs in and takes its privileged requests
+    /// without a warning. (The compose itself is not run here: no container runtime runs in these tests' worlds.)
+    @Test func theComposeBrokerLetsOnlyItsUsersIn() async throws {
+        let folder = ProjectPaths.root + "/docker/mosquitto"
+        let shipped = try String(contentsOfFile: folder + "/mosquitto.conf", encoding: .utf8)
+            .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        #expect(shipped.contains("allow_anonymous false"))
+        #expect(shipped.contains("password_file /mosquitto/config/passwords"))
+        #expect(shipped.contains("acl_file /mosquitto/config/acl"))
+        var options = MosquittoBroker.Options()
+        options.allowAnonymous = false
+        options.users = ["gatt2mqtt": "gateway-pw", "admin": "admin-pw", "dashboard": "dashboard-pw"]
+        // The shipped lines but those the test broker writes itself (listener, anonymous, passwords, persistence), and
+        // the shipped ACL file where the container has it.
+        options.extraConfiguration =
+            shipped.filter {
+                !["listener", "allow_anonymous", "password_file", "persistence"].contains(where: $0.hasPrefix)
+            }.map { $0.replacingOccurrences(of: "/mosquitto/config/acl", with: folder + "/acl") }
+        #expect(options.extraConfiguration == ["acl_file \(folder)/acl"])
+        try await TestWorld.with(broker: options) { world in
+            let anonymous = try MQTTClient(configuration: try MQTTConfiguration(url: world.broker.url))
+            anonymous.start()
+            await #expect(throws: MQTTError.self) { try await anonymous.connected(timeout: .seconds(10)) }
+            await anonymous.stop()
+
+            var admin = try MQTTConfiguration(url: world.broker.url)
+            (admin.username, admin.password) = ("admin", "admin-pw")
+            let recorder = try await TopicRecorder(configuration: admin)
+            try await withCleanUp({ await recorder.stop() }) {
+                let gateway = try await world.startBridge(
+                    gateway: "docker",
+                    extraEnvironment: [
+                        "GATT2MQTT_BROKER_USERNAME": "gatt2mqtt", "GATT2MQTT_BROKER_PASSWORD": "gateway-pw",
+                    ])
+                let info = try await recorder.waitFor("gatt2mqtt/docker/info")
+                #expect(info.payloadString?.contains(#""privileged_requests":true"#) == true)
+                #expect(info.payloadString?.contains("warnings") == false)
+                #expect(!gateway.outputText.contains("privileged requests (options, restart) are taken"))
+            }
+        }
+    }
+
+    /// The compose's ACL is the README's recipe, and the compose mounts the broker's files and logs the gateway in.
+    @Test func theComposeRunsTheREADMEsRecipe() throws {
+        let folder = ProjectPaths.root + "/docker"
+        let acl = try String(contentsOfFile: folder + "/mosquitto/acl", encoding: .utf8)
+        // The file's own header, up to its first empty line, then the recipe.
+        let rules = try #require(acl.firstRange(of: "\n\n").map { acl[$0.upperBound...] })
+        let recipe = try SecurityTests.readmeACL()
+        #expect(rules.trimmingCharacters(in: .newlines) == recipe.trimmingCharacters(in: .newlines))
+        let compose = try String(contentsOfFile: folder + "/compose.yml", encoding: .utf8)
+        for line in [
+            "./mosquitto/mosquitto.conf:/mosquitto/config/mosquitto.conf:ro",
+            "./mosquitto/acl:/mosquitto/config/acl:ro",
+            "source: ./mosquitto/passwords", "target: /mosquitto/config/passwords", "create_host_path: false",
+            "GATT2MQTT_BROKER_USERNAME: gatt2mqtt", "env_file: gatt2mqtt.env",
+        ] {
+            #expect(compose.contains(line), "\(line)")
+        }
+        #expect(!compose.contains("mosquitto-no-auth.conf"))
     }
 }
