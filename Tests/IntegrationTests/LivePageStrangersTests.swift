@@ -40,6 +40,21 @@ struct LivePageStrangersTests {
         return probe.lines.map(\.text)
     }
 
+    /// The probe's legitimate requests (`LEGIT <status> <seconds>`), each expected answered 200 before the 10 s any idle
+    /// connection is given: a starved client waits for one to be closed, a served one does not.
+    private func servedAtOnce(_ printed: [String], sourceLocation: SourceLocation = #_sourceLocation) -> [[Substring]] {
+        let output = printed.joined(separator: "\n")
+        let legit = printed.filter { $0.hasPrefix("LEGIT ") }.map { $0.split(separator: " ") }
+        #expect(legit.count >= 3, "\(output)", sourceLocation: sourceLocation)
+        for answer in legit {
+            #expect(answer[1] == "200", "\(output)", sourceLocation: sourceLocation)
+            #expect(
+                (Double(answer[2]) ?? 99) < 5, "served before any idle connection's 10 s deadline: \(output)",
+                sourceLocation: sourceLocation)
+        }
+        return legit
+    }
+
     /// 200 wrong passwords as fast as answers come, and on until a window of 2 s has begun: before, all were
     /// checked (1,000 took 0.43 s) and nothing was logged. Now five are free, each later failure doubles a window
     /// in which the source gets 429 unchecked, so only a handful are checked while the probe runs (7 once the
@@ -99,12 +114,7 @@ struct LivePageStrangersTests {
                     "3",
                 ])
             let output = printed.joined(separator: "\n")
-            let legit = printed.filter { $0.hasPrefix("LEGIT ") }.map { $0.split(separator: " ") }
-            #expect(legit.count >= 3, "\(output)")
-            for answer in legit {
-                #expect(answer[1] == "200", "\(output)")
-                #expect((Double(answer[2]) ?? 99) < 5, "served before any idle connection's 10 s deadline: \(output)")
-            }
+            let legit = servedAtOnce(printed)
             print(
                 "FIGURE live page behind 300 idle sockets: " + legit.map { String($0[2]) }.joined(separator: " ") + " s"
             )
@@ -126,12 +136,7 @@ struct LivePageStrangersTests {
             let printed = try await runProbe(
                 world, ["keepalive", "--port", "\(port)", "--clients", "64", "--seconds", "3", "--requests", "3"])
             let output = printed.joined(separator: "\n")
-            let legit = printed.filter { $0.hasPrefix("LEGIT ") }.map { $0.split(separator: " ") }
-            #expect(legit.count >= 3, "\(output)")
-            for answer in legit {
-                #expect(answer[1] == "200", "\(output)")
-                #expect((Double(answer[2]) ?? 99) < 5, "served before any idle connection's 10 s deadline: \(output)")
-            }
+            let legit = servedAtOnce(printed)
             print(
                 "FIGURE live page beside 64 kept-alive clients: "
                     + legit.map { "\($0[1]) in \($0[2]) s" }
