@@ -38,8 +38,8 @@ struct AccessGuard: RouterMiddleware {
     }
 
     /// Serves a logged-in request with its connection at work until the response is written. A WebSocket upgrade's
-    /// response is never written as a body (the connection becomes the WebSocket, which stays at work: `serve` in
-    /// `LivePageServer` says so too).
+    /// response is never written as a body: the connection becomes the WebSocket, which stays at work (the page's
+    /// `onUpgrade` in `LivePageServer` says so too).
     private func serve(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {

@@ -11,20 +11,17 @@ public enum PrivilegedRequests: String, Sendable, CaseIterable {
     case on = "true"
     /// Never taken: a change of settings or a restart is made on the gateway's host.
     case off = "false"
-
-    /// The requests this setting is about.
-    public static let names = ["options", "restart"]
 }
 
 extension BridgeConfiguration {
     /// Whether the gateway logs in to the broker: with a password (a user name alone names no one on a broker that
     /// lets anyone in) or a TLS client certificate.
-    public var brokerCredentials: Bool {
+    var brokerCredentials: Bool {
         mqtt.password != nil || mqtt.tls?.certificateFile != nil
     }
 
     /// Whether `options` and `restart` are taken, as `privilegedRequests` and the broker credentials decide.
-    public var takesPrivilegedRequests: Bool {
+    var takesPrivilegedRequests: Bool {
         switch privilegedRequests {
         case .auto: brokerCredentials
         case .on: true
@@ -34,7 +31,7 @@ extension BridgeConfiguration {
 
     /// What the gateway says at start and in its retained `info` when anyone on an open broker may restart it or change
     /// its settings: it reaches the broker without credentials, and privileged requests are on all the same.
-    public var privilegedRequestsWarning: String? {
+    var privilegedRequestsWarning: String? {
         guard takesPrivilegedRequests, !brokerCredentials else { return nil }
         return "privileged requests (options, restart) are taken, and the gateway reaches the broker without "
             + "credentials: whoever can publish to it can change this gateway's settings and restart it. Give the "

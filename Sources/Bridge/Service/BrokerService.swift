@@ -38,7 +38,7 @@ struct BrokerService: Service {
             context.logger.error("broker not reachable yet: \(error)")
             notifier.status("broker not reachable yet; retrying")
         }
-        // Once a start: the retained `info` says it for as long as it holds.
+        // Said once per start; the retained `info` carries it for as long as it holds.
         if let warning = context.configuration.privilegedRequestsWarning { context.logger.warning("\(warning)") }
         // Listening before saying so: a client that sends a request the moment it sees `online` must find the
         // gateway subscribed. The broker handles one client's packets in order, so a SUBSCRIBE sent before the
