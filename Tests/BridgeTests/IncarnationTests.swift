@@ -4,6 +4,10 @@ import Testing
 
 @testable import Bridge
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The fleet incarnation never goes backwards: a missing file is the first start (at the clock's seconds),
 /// anything else unreadable is refused, the largest number a claim carries is refused, and one file serves one
 /// gateway at a time.
@@ -94,5 +98,51 @@ struct IncarnationTests {
         try FileManager.default.createDirectory(
             atPath: folder + "/fleet-incarnation", withIntermediateDirectories: true)
         #expect(throws: (any Error).self) { try Incarnation.read(folder + "/fleet-incarnation") }
+    }
+
+    /// Before: a FIFO in the file's place held the start for good, with no line. Now it is refused with what it is:
+    /// under `auto` the clock stands in for the default file, as for one that cannot be read, and a file the user
+    /// chose stops the start with that line.
+    @Test func aFIFOInTheFilesPlaceIsRefusedAtOnceWithWhatItIs() throws {
+        let folder = makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var options = FleetOptions()
+        options.joining = .whenOthersOnline
+        options.incarnationFile = folder + "/fleet-incarnation"
+        #expect(mkfifo(options.incarnationFile, 0o600) == 0)
+        var notes: [String] = []
+        let onClock = try Incarnation.forGateway(options) { notes.append($0) }
+        #expect(onClock >= 1)
+        #expect(notes.count == 1 && notes[0].contains("fleet-incarnation is a FIFO, not a regular file"), "\(notes)")
+        options.incarnationFile = folder + "/chosen-incarnation"
+        options.incarnationFileChosen = true
+        #expect(mkfifo(options.incarnationFile, 0o600) == 0)
+        #expect {
+            try Incarnation.forGateway(options) { _ in }
+        } throws: { "\($0)".contains("chosen-incarnation is a FIFO, not a regular file") }
+    }
+
+    /// Before: the lock file was opened through a link, creating its target; the temporary `.new` was written through
+    /// one, and the rename made the incarnation file that link. Now neither link is followed.
+    @Test func noLinkBesideTheFileIsFollowed() throws {
+        let folder = makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/fleet-incarnation"
+        try "untouched".write(toFile: folder + "/victim", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: file + ".new", withDestinationPath: folder + "/victim")
+        let first = try Incarnation.next(file: folder + "/fleet-incarnation")
+        #expect(try String(contentsOfFile: folder + "/victim", encoding: .utf8) == "untouched")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "\(first)\n")
+        let type = try FileManager.default.attributesOfItem(atPath: file)[.type] as? FileAttributeType
+        #expect(type == .typeRegular)
+
+        let other = folder + "/other-incarnation"
+        try FileManager.default.createSymbolicLink(atPath: other + ".lock", withDestinationPath: folder + "/created")
+        #expect {
+            try Incarnation.next(file: other)
+        } throws: { "\($0)".contains("other-incarnation.lock: it is a symbolic link") }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/created"), "the link's target is not created")
     }
 }

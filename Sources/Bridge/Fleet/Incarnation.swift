@@ -51,8 +51,18 @@ enum Incarnation {
         } catch {
             throw Failure(description: error.description)
         }
-        let lock = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw Failure(description: "cannot open \(file).lock: \(DurableFile.errorText())") }
+        // Neither followed (a link would make the gateway create its target) nor waited on (a FIFO).
+        let lock = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
+        guard lock >= 0 else {
+            let reason = errno == ELOOP ? "it is a symbolic link" : DurableFile.errorText()
+            throw Failure(description: "cannot open \(file).lock: \(reason)")
+        }
+        var status = stat()
+        if fstat(lock, &status) != 0 { status.st_mode = 0 }
+        if let kind = DurableFile.kind(status.st_mode) {
+            close(lock)
+            throw Failure(description: "cannot open \(file).lock: it is \(kind), not a regular file")
+        }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             close(lock)
             throw Failure(

@@ -45,7 +45,8 @@ struct HealthFile: Sendable {
 
     /// Creates the file or sets its times to now; the errno on failure.
     private func touch() -> Int32? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        // Never waited on: a FIFO put in its place would hold this task for good.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
         guard descriptor >= 0 else { return errno }
         defer { close(descriptor) }
         return futimens(descriptor, nil) == 0 ? nil : errno
