@@ -39,16 +39,46 @@ struct AdoptionList: Sendable, Equatable {
 
     /// A list from its JSON: entries that are not an object with a Bluetooth address and a known family are left
     /// out, as is everything beyond `limit`; nil when the whole is not a JSON array.
-    static func parse(_ bytes: [UInt8]) -> AdoptionList? {
+    static func parse(_ bytes: [UInt8]) -> AdoptionList? { parseReporting(bytes)?.list }
+
+    /// `parse`, saying what it left out.
+    static func parseReporting(_ bytes: [UInt8]) -> (list: AdoptionList, leftOut: LeftOut)? {
         guard case .array(let items)? = JSONValue.parse(bytes) else { return nil }
         var list = AdoptionList()
-        for item in items.prefix(limit) {
-            guard case .object(let members) = item, let address = members["address"]?.string,
+        var leftOut = LeftOut()
+        for (index, item) in items.enumerated() {
+            guard index < limit, case .object(let members) = item, let address = members["address"]?.string,
                 let familyName = members["family"]?.string, let family = DeviceFamily(rawValue: familyName),
                 DeviceID.isAddress(address)
-            else { continue }
+            else {
+                leftOut.note(item)
+                continue
+            }
             list.adopt(address, as: family)
         }
-        return list
+        return (list, leftOut)
+    }
+
+    /// The entries `parse` left out: how many, and the first few as they were written, each cut short, so that a
+    /// log line naming them stays short whatever the list holds.
+    struct LeftOut: Sendable, Equatable {
+        static let samplesKept = 5
+        static let sampleLength = 40
+
+        private(set) var count = 0
+        /// The address an entry gave, else the entry's JSON.
+        private(set) var samples: [String] = []
+
+        mutating func note(_ item: JSONValue) {
+            count += 1
+            guard samples.count < Self.samplesKept else { return }
+            let text: String =
+                if case .object(let members) = item, let address = members["address"]?.string {
+                    address
+                } else {
+                    item.text
+                }
+            samples.append(text.count > Self.sampleLength ? text.prefix(Self.sampleLength) + "…" : text)
+        }
     }
 }

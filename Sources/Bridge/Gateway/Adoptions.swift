@@ -15,11 +15,15 @@ final class Adoptions: Sendable {
         var window = JoinWindow()
         /// Bumped by every `permit_join`: a window's closing timer closes only its own window.
         var windowGeneration = 0
-        /// Whether the broker's word is taken (no file was there, or none can be kept).
+        /// Whether the broker's word is taken (no file was there, or a damaged one, or none can be kept).
         var learnsFromBroker: Bool
         /// The last list each other gateway published, to tell a `forget` there (an address gone from it).
         var peers: [String: AdoptionList] = [:]
         var lastPublished: String?
+        /// The adoptions file was there but not whole (`AdoptionFile`).
+        var startedFromDamagedFile = false
+        /// This gateway's retained list on the broker, when the start found one, held something.
+        var brokerHeldAList = false
         var cannotKeepSaid = false
     }
 
@@ -36,20 +40,10 @@ final class Adoptions: Sendable {
         file = context.configuration.stateDirectory.map { $0 + "/adopted.json" }
         var initial = State(learnsFromBroker: true)
         if let file {
-            do throws(DurableFile.Failure) {
-                if let bytes = try DurableFile.read(file, limit: Self.fileLimit) {
-                    if let list = AdoptionList.parse(bytes) {
-                        initial.list = list
-                        initial.learnsFromBroker = false
-                    } else {
-                        context.logger.error(
-                            "the adoptions file holds no JSON list; starting from what the broker says",
-                            metadata: ["file": "\(file)"])
-                    }
-                }
-            } catch {
-                context.logger.warning("cannot read the adopted devices", metadata: ["reason": "\(error.description)"])
-            }
+            let found = AdoptionFile.read(file, logger: context.logger)
+            initial.list = found.list
+            initial.learnsFromBroker = !found.whole
+            initial.startedFromDamagedFile = found.damaged
         }
         state = Mutex(initial)
     }
@@ -157,7 +151,16 @@ final class Adoptions: Sendable {
     /// Says the list and the closed window once the leftovers are read (BlueZ starts then): the retained list of an
     /// earlier run has been taken by then, not overwritten.
     func announce() {
-        publishList()
+        // A damaged file that left nothing, and a retained list of which nothing could be adopted either: the broker's
+        // copy is all that is left of the adoptions, and `[]` is not published over it.
+        let withheld = state.withLock { $0.startedFromDamagedFile && $0.list.isEmpty && $0.brokerHeldAList }
+        if withheld {
+            context.logger.warning(
+                "no adopted device after a damaged adoptions file; the broker's retained list is left as it is",
+                metadata: ["topic": "\(context.topics.adopted)"])
+        } else {
+            publishList()
+        }
         publishWindow(open: false, remaining: 0)
         state.withLock { $0.learnsFromBroker = false }
     }
@@ -181,7 +184,12 @@ final class Adoptions: Sendable {
     }
 
     private func takeOwnEarlierList(_ payload: [UInt8]) {
-        guard state.withLock({ $0.learnsFromBroker }), let list = AdoptionList.parse(payload) else { return }
+        let parsed = AdoptionList.parseReporting(payload)
+        // Anything but nothing or `[]`, even entries this release cannot read (a family of a later one).
+        if !payload.isEmpty, parsed.map({ !$0.list.isEmpty || $0.leftOut.count > 0 }) ?? true {
+            state.withLock { $0.brokerHeldAList = true }
+        }
+        guard state.withLock({ $0.learnsFromBroker }), let list = parsed?.list else { return }
         adopt(list.families.map { (address: $0.key, family: $0.value) }, by: "the broker's retained list")
     }
 
