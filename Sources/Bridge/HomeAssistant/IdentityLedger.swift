@@ -21,23 +21,54 @@ final class IdentityLedger: Sendable {
     init(stateDirectory: String?, logger: Logger) {
         file = stateDirectory.map { $0 + "/identities.json" }
         self.logger = logger
-        var initial: [String: String] = [:]
-        if let file {
-            do throws(DurableFile.Failure) {
-                if let bytes = try DurableFile.read(file, limit: Self.fileLimit) {
-                    if case .object(let members)? = JSONValue.parse(bytes) {
-                        for (key, value) in members.prefix(Self.limit) {
-                            if let identity = value.string { initial[key] = identity }
-                        }
-                    } else {
-                        logger.error("the identities file holds no JSON object; ignored", metadata: ["file": "\(file)"])
-                    }
-                }
-            } catch {
-                logger.warning("cannot read the device identities", metadata: ["reason": "\(error.description)"])
-            }
+        entries = Mutex(file.map { Self.read($0, logger: logger) } ?? [:])
+    }
+
+    /// The identities kept in `file`. One that is no regular file or no JSON object of names, or has entries that
+    /// are not, is set aside rather than overwritten at the next write: the identities it held are in no other
+    /// place once the broker's retained configs are gone.
+    private static func read(_ file: String, logger: Logger) -> [String: String] {
+        let bytes: [UInt8]?
+        do throws(DurableFile.Failure) {
+            bytes = try DurableFile.read(file, limit: fileLimit)
+        } catch  where error.notAFile {
+            setAside(file, logger: logger, "the identities file is no regular file", ["reason": "\(error.reason)"])
+            return [:]
+        } catch {
+            logger.warning("cannot read the device identities", metadata: ["reason": "\(error.description)"])
+            return [:]
         }
-        entries = Mutex(initial)
+        guard let bytes else { return [:] }
+        guard bytes.count <= fileLimit, case .object(let members)? = JSONValue.parse(bytes) else {
+            setAside(file, logger: logger, "the identities file holds no JSON object", [:])
+            return [:]
+        }
+        var identities: [String: String] = [:]
+        for (key, value) in members.prefix(limit) {
+            if let identity = value.string { identities[key] = identity }
+        }
+        if identities.count < members.count {
+            setAside(
+                file, keeping: identities, logger: logger, "the identities file holds entries that are no identity",
+                ["left_out": "\(members.count - identities.count)", "kept": "\(identities.count)"])
+        }
+        return identities
+    }
+
+    /// Sets the file aside, writes what it kept of it, and says so in one line.
+    private static func setAside(
+        _ file: String, keeping identities: [String: String] = [:], logger: Logger, _ problem: String,
+        _ details: Logger.Metadata
+    ) {
+        var metadata = details
+        metadata["file"] = "\(file)"
+        do throws(DurableFile.Failure) {
+            metadata["set_aside_as"] = "\(try DurableFile.setAside(file))"
+            if !identities.isEmpty { try DurableFile.replace(file, with: text(identities)) }
+        } catch {
+            metadata["cannot_set_aside"] = "\(error.description)"
+        }
+        logger.error("\(problem); the identities it held are read again from the broker's configs", metadata: metadata)
     }
 
     private static func key(_ family: DeviceFamily, _ address: String) -> String {
@@ -63,9 +94,13 @@ final class IdentityLedger: Sendable {
         guard let file else { return }
         do throws(DurableFile.Failure) {
             try DurableFile.createFolder(of: file)
-            try DurableFile.replace(file, with: Array(JSONValue.object(contents.mapValues { .string($0) }).text.utf8))
+            try DurableFile.replace(file, with: Self.text(contents))
         } catch {
             logger.warning("cannot keep the device identities", metadata: ["reason": "\(error.description)"])
         }
+    }
+
+    private static func text(_ identities: [String: String]) -> [UInt8] {
+        Array(JSONValue.object(identities.mapValues { .string($0) }).text.utf8)
     }
 }
