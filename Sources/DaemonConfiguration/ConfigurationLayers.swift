@@ -8,6 +8,8 @@ struct ConfigurationLayers: Sendable {
     /// The configuration file's name as given; nil without one.
     var path: String?
     var options = OptionsOverlay()
+    /// The options file when it is there and cannot be used; `options` is then empty.
+    var unusableOptions: UnusableOptions?
     var environment = Settings()
     var commandLine = Settings()
     var hostName: String

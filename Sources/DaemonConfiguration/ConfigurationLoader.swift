@@ -59,14 +59,28 @@ public enum ConfigurationLoader {
             file: file, path: path, environment: try .environment(environment),
             commandLine: try commandLine.settings(),
             hostName: hostName, systemdStateDirectory: environment["STATE_DIRECTORY"])
-        if readsOptions {
-            // The options changed over MQTT live in the state directory, which they cannot move (`OptionsChange`).
-            let above = layers.file.overridden(by: layers.environment).overridden(by: layers.commandLine)
-            let folder = ConfigurationResolver.stateFolder(
-                setting: above.text(.stateDirectory), systemd: layers.systemdStateDirectory)
+        guard readsOptions else { return try layers.resolve() }
+        // The options changed over MQTT live in the state directory, which they cannot move (`OptionsChange`).
+        let above = layers.file.overridden(by: layers.environment).overridden(by: layers.commandLine)
+        let folder = ConfigurationResolver.stateFolder(
+            setting: above.text(.stateDirectory), systemd: layers.systemdStateDirectory)
+        let file = OptionsOverlay.path(in: folder)
+        do {
             layers.options = try OptionsOverlay.read(stateDirectory: folder)
+        } catch {
+            layers.unusableOptions = UnusableOptions(file: file, reason: error.description)
         }
-        return try layers.resolve()
+        do {
+            return try layers.resolve()
+        } catch  where !layers.options.members.isEmpty {
+            // Options the file would refuse (written by another version, or by hand) are as damaged as a file that
+            // is no JSON: the gateway starts without them. An error it has without them is the file's (or a flag's),
+            // and is the one to fix.
+            var without = layers
+            without.options = OptionsOverlay()
+            without.unusableOptions = UnusableOptions(file: file, reason: error.description)
+            return try without.resolve()
+        }
     }
 
     /// The file to read and the name it was given by (`--config` or `GATT2MQTT_CONFIG`).

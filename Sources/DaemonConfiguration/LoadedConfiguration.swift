@@ -41,6 +41,10 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     /// their new names (`ConfigurationMigration`).
     public var notices: [String] { layers?.file.notices ?? [] }
 
+    /// The options file (`<state_directory>/options.json`) when the start found it and could not use it: the
+    /// configuration is then the one without the options changed over MQTT.
+    public var unusableOptions: UnusableOptions? { layers?.unusableOptions }
+
     /// The settings in effect as JSON, secrets as `set`/`unset` (the gateway's retained `info`).
     public var settingsJSON: JSONValue { EffectiveSettingsJSON.object(settingsInEffect) }
 

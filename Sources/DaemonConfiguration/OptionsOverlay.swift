@@ -15,20 +15,19 @@ struct OptionsOverlay: Sendable, Equatable {
 
     static func path(in stateDirectory: String) -> String { stateDirectory + "/" + fileName }
 
-    /// The overlay kept in `stateDirectory`; empty when there is none.
+    /// The overlay kept in `stateDirectory`; empty when there is none. One that cannot be read or is no JSON object is
+    /// refused here, with what is wrong, and set aside by the daemon (`UnusableOptions`).
     static func read(stateDirectory: String) throws(ConfigurationError) -> OptionsOverlay {
         let file = path(in: stateDirectory)
         let bytes: [UInt8]?
         do {
             bytes = try DurableFile.read(file, limit: sizeLimit)
         } catch {
-            throw ConfigurationError(key: file, message: error.description)
+            throw ConfigurationError(key: file, message: error.reason)
         }
         guard let bytes else { return OptionsOverlay() }
         guard bytes.count <= sizeLimit, case .object(let members)? = JSONValue.parse(bytes) else {
-            throw ConfigurationError(
-                key: file,
-                message: "not a JSON object of settings (written by request/options; remove it to start over)")
+            throw ConfigurationError(key: file, message: "not a JSON object of settings")
         }
         return OptionsOverlay(members: members)
     }

@@ -77,6 +77,10 @@ struct Gatt2MQTT: AsyncParsableCommand {
             throw ExitCode(78)
         }
         if printConfig {
+            if let unusable = loaded.unusableOptions {
+                LastWords.write(
+                    "gatt2mqtt: cannot use the options kept over MQTT (\(unusable.reason)); printed without them")
+            }
             print(loaded, terminator: "")
             return
         }
@@ -112,6 +116,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
             "gatt2mqtt \(Gatt2MQTTVersion.current) starting", metadata: ["configuration": "\(loaded.file ?? "none")"])
         logger.debug("configuration in effect:\n\(loaded)")
         for notice in loaded.notices { logger.warning("configuration: \(notice)") }
+        if let unusable = loaded.unusableOptions { logger.error("\(unusable.setAside())") }
         let bridge = try Bridge(
             configuration: loaded.bridge, logger: logger,
             options: DaemonOptions(loaded, threshold: threshold, tap: tap))

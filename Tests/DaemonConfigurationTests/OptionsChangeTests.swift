@@ -4,6 +4,10 @@ import Testing
 
 @testable import DaemonConfiguration
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `request/options` on the daemon's side (issue #46, item 2): a change is checked as the file is, with the same
 /// messages and names, kept in the state directory apart from the file, and read again at the next start.
 struct OptionsChangeTests {
@@ -104,15 +108,50 @@ struct OptionsChangeTests {
         } throws: { ($0 as? ConfigurationError)?.description.hasPrefix(message) == true }
     }
 
-    @Test func aDamagedOptionsFileStopsTheStartWithItsName() throws {
+    /// Before: a damaged options file stopped the gateway (exit 78) until someone removed it. Now the start goes on
+    /// with the file's settings, and says what it left out; the daemon sets the file aside (`UnusableOptions`).
+    @Test(arguments: [
+        ("{not json", "options.json: not a JSON object of settings"),
+        (#"{"health_s": -1}"#, "health_s: must be"),
+        (#"{"devices": {"speed": 3}}"#, "devices.speed: unknown key"),
+    ])
+    func aDamagedOptionsFileIsLeftOutAndTheFilesSettingsApply(content: String, reason: String) throws {
         let folder = try TemporaryFolder()
-        try folder.write("options.json", "{not json")
-        #expect {
-            _ = try start(folder)
-        } throws: { ($0 as? ConfigurationError)?.key == folder.path + "/options.json" }
+        try folder.write("options.json", content)
+        let loaded = try start(folder, "health_s: 20")
+        #expect(loaded.bridge.healthInterval == .seconds(20), "the file's value")
+        let unusable = try #require(loaded.unusableOptions)
+        #expect(unusable.file == folder.path + "/options.json")
+        #expect(unusable.reason.contains(reason), "\(unusable.reason)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/options.json"), "loading alone moves nothing")
+
+        let line = unusable.setAside(at: Date(timeIntervalSince1970: 1_796_183_724))
+        let aside = folder.path + "/options.json.damaged-20261202T035524Z"
+        #expect(
+            line == "cannot use the options kept over MQTT (\(unusable.reason)); set aside as \(aside); "
+                + "the gateway starts on the configuration file's settings without them")
+        #expect(try String(contentsOfFile: aside, encoding: .utf8) == content)
+        #expect(try start(folder, "health_s: 20").unusableOptions == nil, "the next start finds none")
+    }
+
+    /// A FIFO in the options' place does not hold the start: it is refused with what it is.
+    @Test func aFIFOInTheOptionsPlaceIsRefusedAtOnce() throws {
+        let folder = try TemporaryFolder()
+        #expect(mkfifo(folder.path + "/options.json", 0o600) == 0)
+        let unusable = try #require(try start(folder).unusableOptions)
+        #expect(unusable.reason == folder.path + "/options.json: it is a FIFO, not a regular file")
+    }
+
+    /// Sound options stay; an error of the file itself still stops the start, options or not.
+    @Test func soundOptionsStayAndTheFilesOwnErrorsStillStop() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("options.json", #"{"health_s": 30}"#)
+        let loaded = try start(folder, "health_s: 20")
+        #expect(loaded.bridge.healthInterval == .seconds(30))
+        #expect(loaded.unusableOptions == nil)
         try folder.write("options.json", #"{"health_s": -1}"#)
         #expect {
-            _ = try start(folder)
-        } throws: { ($0 as? ConfigurationError)?.key == "health_s" }
+            _ = try start(folder, "health_s: 20\nlog_level: loud")
+        } throws: { ($0 as? ConfigurationError)?.key == "log_level" }
     }
 }
