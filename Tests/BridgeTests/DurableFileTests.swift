@@ -10,36 +10,10 @@ import Testing
 /// The state files as a database keeps them (issue #56, item 5): whoever else can write the state directory can
 /// neither turn a write elsewhere with a link, nor hang the start with a FIFO, nor leave the file as their link.
 @Suite(.timeLimit(.minutes(1))) struct DurableFileTests {
-    /// A folder of the test's own, removed when the test ends.
-    final class Folder {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "g2m-durable-\(UUID().uuidString.prefix(8))"
-        ).path
-
-        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-
-        func write(_ name: String, _ text: String) throws {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name))
-        }
-
-        func read(_ name: String) throws -> String { try String(contentsOfFile: path + "/" + name, encoding: .utf8) }
-
-        func type(_ name: String) throws -> FileAttributeType? {
-            try FileManager.default.attributesOfItem(atPath: path + "/" + name)[.type] as? FileAttributeType
-        }
-
-        func mode(_ name: String) throws -> Int? {
-            try FileManager.default.attributesOfItem(atPath: path + "/" + name)[.posixPermissions] as? Int
-        }
-
-        var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
-    }
-
     /// Before: the temporary was always `<file>.new`, opened without `O_EXCL` or `O_NOFOLLOW`: a link planted there
     /// had its target overwritten with the state, and the rename made the state file that link.
     @Test func aLinkPlantedAtATemporaryNameLeavesItsTargetAlone() throws {
-        let folder = try Folder()
+        let folder = try StateFolder()
         try folder.write("victim", "untouched")
         try FileManager.default.createSymbolicLink(
             atPath: folder.path + "/adopted.json.new", withDestinationPath: folder.path + "/victim")
@@ -53,7 +27,7 @@ import Testing
 
     /// A link in the state file's own place is replaced by a regular file; what it pointed at is not written.
     @Test func aLinkInTheFilesPlaceIsReplacedNotFollowed() throws {
-        let folder = try Folder()
+        let folder = try StateFolder()
         try folder.write("victim", "untouched")
         try FileManager.default.createSymbolicLink(
             atPath: folder.path + "/options.json", withDestinationPath: folder.path + "/victim")
@@ -64,7 +38,7 @@ import Testing
 
     /// A new state file is the owner's alone; one that was there keeps its permissions.
     @Test func aNewFileIsTheOwnersAloneAndAnOldOneKeepsItsMode() throws {
-        let folder = try Folder()
+        let folder = try StateFolder()
         try DurableFile.replace(folder.path + "/identities.json", with: Array("{}".utf8))
         #expect(try folder.mode("identities.json") == 0o600)
         try FileManager.default.setAttributes(
@@ -76,7 +50,7 @@ import Testing
 
     /// Writers at once never share a temporary: each write lands whole.
     @Test func writersAtOnceEachLandWhole() async throws {
-        let folder = try Folder()
+        let folder = try StateFolder()
         let file = folder.path + "/adopted.json"
         let texts = (0..<16).map { String(repeating: "\($0 % 10)", count: 4096 + $0) }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -92,7 +66,7 @@ import Testing
     /// Before: a FIFO was opened for reading and the start waited for a writer, for good, with no line. Now it, a
     /// folder, a socket and a link are each refused at once, with what they are.
     @Test func whatIsNoRegularFileIsRefusedAtOnceWithWhatItIs() throws {
-        let folder = try Folder()
+        let folder = try StateFolder()
         try folder.write("target", "[]")
         #expect(mkfifo(folder.path + "/fifo", 0o600) == 0)
         try FileManager.default.createDirectory(atPath: folder.path + "/folder", withIntermediateDirectories: false)
@@ -118,7 +92,7 @@ import Testing
     /// Setting aside renames whatever is there (a link stays a link, its target unread), with the time in UTC, and
     /// never over an earlier one.
     @Test func aDamagedFileIsSetAsideWithTheTimeOnce() throws {
-        let folder = try Folder()
+        let folder = try StateFolder()
         try folder.write("victim", "untouched")
         try FileManager.default.createSymbolicLink(
             atPath: folder.path + "/options.json", withDestinationPath: folder.path + "/victim")

@@ -11,36 +11,16 @@ import Testing
 /// aside, never overwritten, with one line, and what it held soundly is kept; a FIFO in its place does not hold the
 /// start.
 @Suite(.timeLimit(.minutes(1))) struct IdentityFileTests {
-    private func makeFolder(identities: String? = nil) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "g2m-identity-file-\(UUID().uuidString.prefix(8))"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        if let identities { try Data(identities.utf8).write(to: URL(fileURLWithPath: folder + "/identities.json")) }
-        return folder
-    }
-
-    private func setAside(in folder: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { $0.hasPrefix("identities.json.damaged-") }.map {
-            // Read only when regular: opening the FIFO set aside would wait for a writer.
-            let type = try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0)[.type] as? FileAttributeType
-            return type == .typeRegular
-                ? (try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) ?? "" : "(no regular file)"
-        }
-    }
-
     @Test func aFIFOInTheFilesPlaceIsRefusedAndSetAside() throws {
-        let folder = try makeFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(mkfifo(folder + "/identities.json", 0o600) == 0)
+        let folder = try StateFolder()
+        #expect(mkfifo(folder.path + "/identities.json", 0o600) == 0)
         let log = RecordingLog()
-        let ledger = IdentityLedger(stateDirectory: folder, logger: log.logger())
+        let ledger = IdentityLedger(stateDirectory: folder.path, logger: log.logger())
         #expect(ledger.identity(of: .belt, at: "00:11:22:33:44:66") == nil)
         #expect(log.lines.count == 1)
         #expect(log.lines.first?.hasPrefix("error the identities file is no regular file") == true, "\(log.lines)")
         #expect(log.lines.first?.contains("reason=it is a FIFO, not a regular file") == true, "\(log.lines)")
-        #expect(setAside(in: folder) == ["(no regular file)"])
+        #expect(folder.setAside("identities.json") == ["(no regular file)"])
     }
 
     /// Before: a file that was no JSON object was ignored and overwritten at the next identity kept; its
@@ -49,16 +29,16 @@ import Testing
         (#"{"belt/00:11:22:33:44:66": "front-belt", "cpr/00:11:22:33:44:77": 7}"#, 1), ("{not json", 0),
     ])
     func aDamagedFileIsSetAsideAndItsSoundEntriesKept(content: String, kept: Int) throws {
-        let folder = try makeFolder(identities: content)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try StateFolder()
+        try folder.write("identities.json", content)
         let log = RecordingLog()
-        let ledger = IdentityLedger(stateDirectory: folder, logger: log.logger())
+        let ledger = IdentityLedger(stateDirectory: folder.path, logger: log.logger())
         #expect((ledger.identity(of: .belt, at: "00:11:22:33:44:66") != nil) == (kept == 1))
         #expect(log.lines.count == 1 && log.lines[0].hasPrefix("error the identities file holds"), "\(log.lines)")
-        #expect(setAside(in: folder) == [content])
-        let rewritten = try? String(contentsOfFile: folder + "/identities.json", encoding: .utf8)
+        #expect(folder.setAside("identities.json") == [content])
+        let rewritten = try? folder.read("identities.json")
         #expect(rewritten == (kept == 1 ? #"{"belt/00:11:22:33:44:66":"front-belt"}"# : nil), "the sound part, at once")
         ledger.keep("desk-band", of: .cpr, at: "00:11:22:33:44:77")
-        #expect(setAside(in: folder) == [content], "the copy set aside is not written")
+        #expect(folder.setAside("identities.json") == [content], "the copy set aside is not written")
     }
 }
