@@ -35,14 +35,14 @@ export GATT2MQTT_RUN_STARTED
 stage() { # NAME COMMAND [ARG…]
     local name="$1"
     shift
-    local notes started status=0 cpu_before
+    local notes started stage_status=0 cpu_before
     notes="$(mktemp --tmpdir gatt2mqtt-cache-notes.XXXXXX)"
     started=$EPOCHREALTIME
     stages_cpu cpu_before
     echo "stage: $name" >&2
     GATT2MQTT_CACHE_NOTES="$notes"
     export GATT2MQTT_CACHE_NOTES
-    "$@" || status=$?
+    "$@" || stage_status=$?
     unset GATT2MQTT_CACHE_NOTES
     local seconds cache cpu cpu_after
     seconds="$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')"
@@ -57,9 +57,9 @@ stage() { # NAME COMMAND [ARG…]
     fi
     rm -f "$notes"
     # One short line in one write, appended: stages beside each other add theirs to the same file.
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$seconds" "$cache" "$status" "$cpu" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$seconds" "$cache" "$stage_status" "$cpu" \
         "${GATT2MQTT_STAGE_BESIDE:+beside}" >>"$GATT2MQTT_STAGES"
-    return "$status"
+    return "$stage_status"
 }
 
 # Processor seconds (user and system) of this shell's finished child processes so far (bash's `times`), into
