@@ -176,10 +176,16 @@ final class InMemoryBrokerClient: BrokerConnection {
         broker.disconnect(id)
     }
 
-    /// The connection drops without a clean stop: the broker publishes the will.
-    func cut() {
+    /// The connection drops without a clean stop: the broker publishes the will (unless told not to yet:
+    /// `publishWill()` then does, later).
+    func cut(publishingWill: Bool = true) {
         connectedNow.store(false, ordering: .relaxed)
         broker.disconnect(id)
+        if publishingWill { publishWill() }
+    }
+
+    /// The broker publishes the will of this client, whose connection was cut.
+    func publishWill() {
         if let will { broker.publish(will) }
     }
 

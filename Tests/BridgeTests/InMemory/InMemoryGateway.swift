@@ -93,12 +93,16 @@ struct InMemoryGateway {
     /// How the gateway's run ended, once it has ended by itself (or been stopped).
     var ended: Result<Void, any Error> { get async { await running.result } }
 
-    /// Ends the gateway as SIGKILL does: its broker connection is cut (the broker publishes its will) and
-    /// nothing it does afterwards reaches the broker; its links go down with it.
+    /// Ends the gateway as the death of its host does: its broker connection is cut and nothing it does afterwards
+    /// reaches the broker; its links go down with it; then the broker publishes its will. The links go first: a
+    /// device held by a dead host is not connectable by another until that link has dropped, whereas here the
+    /// gateways share one link object, and a dying gateway's late disconnect would end the link another gateway had
+    /// taken over meanwhile.
     func kill() async {
-        client.cut()
+        client.cut(publishingWill: false)
         running.cancel()
         _ = await running.result
+        client.publishWill()
     }
 
     /// Publishes `payload` on `topic` as another client on the broker would.
