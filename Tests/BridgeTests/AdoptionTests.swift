@@ -10,7 +10,7 @@ import Testing
 /// adopts it; adoptions outlive the gateway in its state directory, an upgrade adopts what the earlier version
 /// served, and a fleet's gateways agree. The rogue world on real BlueZ is `RogueWorldTests`.
 @Suite(.timeLimit(.minutes(1))) struct AdoptionTests {
-    private static func adopting(_ folder: String? = nil) -> (inout BridgeConfiguration) -> Void {
+    static func adopting(_ folder: String? = nil) -> (inout BridgeConfiguration) -> Void {
         { configuration in
             configuration.autoConnect = .adopted([])
             configuration.stateDirectory = folder
@@ -155,43 +155,57 @@ import Testing
         }
     }
 
-    /// In a fleet, one gateway's adoption counts for all: the other learns it from the retained list (and would take
-    /// the device over); a `forget` on one is a forget on all.
+    /// In a fleet, one gateway's adoption counts for all: the other follows its list once it knows the gateway (and
+    /// would take the device over), without taking a place of its own for it. A `forget` on either is a forget on all:
+    /// here on gw-b, which did not adopt the belt (the page of any gateway may send it), and gw-a forgets it too.
     @Test func aFleetAgreesOnAdoption() async throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try await InMemoryWorld.with { world in
-            func fleetMember(_ name: String) -> (inout BridgeConfiguration) -> Void {
-                { configuration in
-                    Self.adopting("\(folder)/\(name)")(&configuration)
-                    var options = FleetOptions()
-                    options.refreshInterval = .seconds(1)
-                    options.incarnationFile = "\(folder)/\(name)/incarnation"
-                    options.incarnationFileChosen = true
-                    configuration.fleet = options
-                }
-            }
             let a = try await InMemoryGateway.start(
-                "gw-a", in: world, adapters: ["hci0"], configure: fleetMember("gw-a"))
+                "gw-a", in: world, adapters: ["hci0"], configure: Self.fleetMember(folder, "gw-a"))
             let b = try await InMemoryGateway.start(
-                "gw-b", in: world, adapters: ["hci1"], configure: fleetMember("gw-b"))
+                "gw-b", in: world, adapters: ["hci1"], configure: Self.fleetMember(folder, "gw-b"))
             try await withCleanUp({
                 await a.stop()
                 await b.stop()
             }) {
                 let belt = InMemoryDevices.belt()
                 let address = belt.device.address
-                a.central.add(belt, on: "hci0")
+                a.central.add(belt, on: "hci0", rssi: -50)
+                b.central.add(belt, on: "hci1", rssi: -80)
                 _ = try await request(a, "devices", "{}", to: "gw-a")
                 #expect(
                     try await request(a, "connect", #"{"address":"\#(address)"}"#, to: "gw-a").contains(#""ok":true"#))
-                await world.probe.next(on: "gatt2mqtt/gw-b/adopted") { $0.contains(address) }
-                #expect(try String(contentsOfFile: "\(folder)/gw-b/adopted.json", encoding: .utf8).contains(address))
+                await b.log.waitForLine(
+                    containing: "device adopted by another gateway device=\(address) family=belt gateway=gw-a")
+                let answer = try await request(b, "devices", "{}", to: "gw-b")
+                #expect(answer.contains(#""address":"\#(address)","adopted":true"#), "\(answer)")
+                // Counted, not taken: gw-b's places stay free.
+                #expect(b.broker.retained("gatt2mqtt/gw-b/adopted")?.payloadString == "[]")
+                #expect(b.log.lines.filter { $0.contains("device adopted") }.count == 1, "logged once, with its source")
 
+                let forgot = world.probe.mark
                 #expect(
-                    try await request(a, "forget", #"{"address":"\#(address)"}"#, to: "gw-a").contains(#""ok":true"#))
-                await world.probe.next(on: "gatt2mqtt/gw-b/adopted") { $0 == "[]" }
+                    try await request(b, "forget", #"{"address":"\#(address)"}"#, to: "gw-b").contains(#""ok":true"#))
+                await world.probe.next(on: "gatt2mqtt/gw-a/adopted", after: forgot) { $0 == "[]" }
+                await b.log.waitForLine(containing: "device no longer adopted by another gateway device=\(address)")
+                #expect(
+                    a.log.lines.contains { $0.contains("device no longer adopted by=gateway gw-b device=\(address)") })
+                #expect(b.broker.retained("gatt2mqtt/gw-b/adopted")?.payloadString == "[]")
             }
+        }
+    }
+
+    /// A gateway of a fleet (`fleet.enabled: auto`, refresh 1 s) that adopts, with its state under `folder`.
+    static func fleetMember(_ folder: String, _ name: String) -> (inout BridgeConfiguration) -> Void {
+        { configuration in
+            adopting("\(folder)/\(name)")(&configuration)
+            var options = FleetOptions()
+            options.refreshInterval = .seconds(1)
+            options.incarnationFile = "\(folder)/\(name)/incarnation"
+            options.incarnationFileChosen = true
+            configuration.fleet = options
         }
     }
 
@@ -228,5 +242,6 @@ import Testing
         #expect(window.remainingSeconds(at: now + .milliseconds(9_500)) == 1)
         window.open(for: 0, at: now)
         #expect(!window.isOpen(at: now))
+
     }
 }

@@ -75,6 +75,27 @@ final class FleetCoordinator: Sendable {
             || state.statuses.values.contains { $0.online && now - $0.at < lease }
     }
 
+    /// Whether `other` is a member of the fleet by its rules: its latest `status` is `online`, and it has been heard (a
+    /// heartbeat or a claim) within a lease. Both, as a gateway in a fleet says both: a retained `online` alone may be
+    /// anyone's, or a gateway's that died with its broker. Its adoptions count here from then on (`Adoptions+Fleet`).
+    func isMember(_ other: String) -> Bool {
+        let lease = policy.lease
+        return state.withLock { state in
+            guard state.statuses[other]?.online == true, let heard = state.heard[other] else { return false }
+            return ContinuousClock.now - heard < lease
+        }
+    }
+
+    /// Whether `other` counts as online now, as `othersOnline` counts each gateway.
+    func isOnline(_ other: String) -> Bool {
+        let lease = policy.lease
+        return state.withLock { state in
+            let now = ContinuousClock.now
+            return state.heard[other].map { now - $0 < lease } ?? false
+                || state.statuses[other].map { $0.online && now - $0.at < lease } ?? false
+        }
+    }
+
     /// Another gateway's `status`; an `offline` one (its will, or its goodbye) is handled by `peerLeft` too.
     func status(of other: String, online: Bool) {
         guard other != gateway else { return }

@@ -37,6 +37,8 @@ extension FleetService {
                     refuse("claim ignored: it names another gateway than its topic")
                 } else if !coordinator.receive(claim) {
                     refuse("claim ignored: claims name more devices than a fleet has")
+                } else {
+                    followIfMember(other)
                 }
             } catch {
                 refuse("malformed claim ignored: \(error)")
@@ -52,7 +54,10 @@ extension FleetService {
                 return false
             }
             coordinator.status(of: other, online: online)
-            if message.payloadString == "offline" {
+            if message.payload.isEmpty {
+                // Its retained status cleared: the gateway is retired, and its adoptions stop counting.
+                sessions.adoptions.unfollow(other)
+            } else if message.payloadString == "offline" {
                 peerLines.log(
                     .info, "fleet: \(other) left (its will): its claims end now", kind: "gateway left",
                     metadata: ["gateway": "\(other)"], to: context.logger)
@@ -62,14 +67,21 @@ extension FleetService {
                 peerLines.log(
                     .info, "fleet: \(other) is online", kind: "gateway online", metadata: ["gateway": "\(other)"],
                     to: context.logger)
+                followIfMember(other)
             }
             return true
         }
         if let other = topics.parseFleetHeartbeat(message.topic) {
             coordinator.heard(other)
+            followIfMember(other)
             return true
         }
         return false
+    }
+
+    /// Another gateway's adoptions count here once the fleet knows it, by its status and its heartbeats or claims.
+    private func followIfMember(_ other: String) {
+        if coordinator.isMember(other) { sessions.adoptions.follow(other) }
     }
 
     /// Whether this gateway answers a command for a device it has no session with: the owner does,

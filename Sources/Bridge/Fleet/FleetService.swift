@@ -147,6 +147,7 @@ struct FleetService: Service {
                 "fleet: \(change)", metadata: ["device": "\(device.address)", "term": "\(step.decision.term)"])
             if case .tookOwnership = change {
                 context.publisher.publish(.state(topics.device(driver.family, id, "owner"), configuration.gateway))
+                sessions.adoptions.tookOver(device.address, as: driver.family) { !coordinator.isOnline($0) }
             }
         }
         switch step.decision.action {

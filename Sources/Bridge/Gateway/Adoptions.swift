@@ -4,11 +4,11 @@ import MQTT
 /// Adoption: which devices of a known family this gateway connects and announces under `auto_connect: adopted`
 /// (the default). Anyone in radio range can advertise a family's name, so seeing a device is not enough: it is
 /// adopted by a `connect` or `pair` request (the live page sends these), while a join window is open
-/// (`permit_join`), or by being in the allow list. Adoptions are kept in the state directory across restarts and
-/// upgrades, and published retained on `gatt2mqtt/<gateway>/adopted`, where the other gateways of a fleet learn
-/// them (one gateway's adoption counts for all). The first start without a file (an upgrade from 0.9.0, or a
-/// container without a volume) adopts what the broker says this gateway served: its retained `adopted` list and
-/// every device whose retained `info` names it.
+/// (`permit_join`), or by being in the allow list. Those fill this gateway's places (`AdoptionList`), which are kept in
+/// the state directory across restarts and upgrades and published retained on `gatt2mqtt/<gateway>/adopted`. In a
+/// fleet, what the other gateways adopted counts here too, held apart and never in these places (`+Fleet`). The first
+/// start without a file (an upgrade from 0.9.0, or a container without a volume) adopts what the broker says this
+/// gateway served: its retained `adopted` list and every device whose retained `info` names it.
 final class Adoptions: Sendable {
     private struct State {
         var list = AdoptionList()
@@ -17,8 +17,6 @@ final class Adoptions: Sendable {
         var windowGeneration = 0
         /// Whether the broker's word is taken (no file was there, or a damaged one, or none can be kept).
         var learnsFromBroker: Bool
-        /// The last list each other gateway published, to tell a `forget` there (an address gone from it).
-        var peers: [String: AdoptionList] = [:]
         var lastPublished: String?
         /// The adoptions file was there but not whole (`AdoptionFile`).
         var startedFromDamagedFile = false
@@ -31,6 +29,8 @@ final class Adoptions: Sendable {
     /// `<state directory>/adopted.json`; nil keeps adoptions in memory only.
     let file: String?
     private let state: Mutex<State>
+    /// The lists of the fleet's other gateways (`+Fleet`).
+    let peers = Mutex(PeerAdoptions())
 
     /// The adoptions file's largest size: 1 024 entries of about 50 bytes.
     static let fileLimit = 128 * 1024
@@ -55,7 +55,13 @@ final class Adoptions: Sendable {
         return false
     }
 
-    func contains(_ address: String) -> Bool { state.withLock { $0.list.contains(address) } }
+    /// Whether the device is adopted: by this gateway, or in a fleet by another (`+Fleet`).
+    func contains(_ address: String) -> Bool {
+        state.withLock { $0.list.contains(address) } || peers.withLock { $0.adopter(of: address) != nil }
+    }
+
+    /// Whether this gateway adopted the device itself: it holds one of its places.
+    func holds(_ address: String) -> Bool { state.withLock { $0.list.contains(address) } }
 
     /// Whether a join window is open: a device of a known family seen now is adopted (`ConnectionPolicy`).
     var joinWindowIsOpen: Bool { state.withLock { $0.window.isOpen(at: .now) } }
@@ -99,6 +105,17 @@ final class Adoptions: Sendable {
         }
         if !added.isEmpty { keepAndPublish() }
         return refused.isEmpty
+    }
+
+    /// A `forget` request: the device is no longer adopted here, and in a fleet the other gateways are told
+    /// (`gatt2mqtt/<gateway>/forgotten`), so that those that adopted it forget it too.
+    func forget(_ address: String) {
+        remove([address], by: "forget request")
+        if context.configuration.fleet != nil {
+            let payload = JSONValue.object(["address": .string(address.uppercased())]).text
+            context.publisher.publish(
+                Publication(topic: context.topics.gatewayTopic("forgotten"), payload: payload, qos: 1))
+        }
     }
 
     /// Takes devices out of the list (a `forget` request, here or on another gateway of the fleet), then keeps and
@@ -165,21 +182,18 @@ final class Adoptions: Sendable {
         state.withLock { $0.learnsFromBroker = false }
     }
 
-    /// This gateway's retained list of an earlier run, and in a fleet every other gateway's.
+    /// This gateway's retained list of an earlier run; in a fleet, the lists and forgets of the gateways followed
+    /// (`+Fleet`), which subscribes to each of them as it becomes a member.
     var route: BrokerRoute {
-        let topics = context.topics
-        let own = topics.adopted
-        let followsPeers = context.configuration.fleet != nil
+        let own = context.topics.adopted
         return BrokerRoute(
-            subscriptions: [.init(filter: followsPeers ? topics.everyGateway("adopted") : own, qos: .atLeastOnce)],
+            subscriptions: [.init(filter: own, qos: .atLeastOnce)],
             take: { [self] message in
                 if message.topic == own {
                     if message.retain { takeOwnEarlierList(message.payload) }
                     return true
                 }
-                guard followsPeers, let peer = topics.parseGatewayLeaf(message.topic, "adopted") else { return false }
-                takePeerList(message.payload, from: peer)
-                return true
+                return takeFromMember(message)
             })
     }
 
@@ -191,33 +205,6 @@ final class Adoptions: Sendable {
         }
         guard state.withLock({ $0.learnsFromBroker }), let list = parsed?.list else { return }
         adopt(list.families.map { (address: $0.key, family: $0.value) }, by: "the broker's retained list")
-    }
-
-    /// Another gateway's list: what it adopted is adopted here too; an address it listed before and no longer does was
-    /// forgotten there, and is forgotten here (unless the allow list names it). An empty or malformed payload (a
-    /// retired gateway's cleared topic) changes nothing.
-    private func takePeerList(_ payload: [UInt8], from peer: String) {
-        guard !payload.isEmpty else {
-            state.withLock { _ = $0.peers.removeValue(forKey: peer) }
-            return
-        }
-        guard let list = AdoptionList.parse(payload) else {
-            context.warn(
-                "a gateway's adopted list is no JSON list; ignored", kind: "malformed adopted list",
-                metadata: ["gateway": "\(peer)"])
-            return
-        }
-        let before = state.withLock { state -> AdoptionList? in
-            defer { state.peers[peer] = list }
-            return state.peers[peer]
-        }
-        // Only what is new in its list: a list it published before it heard of a forget here must not undo the forget.
-        let new = list.families.filter { !(before?.contains($0.key) ?? false) && !contains($0.key) }
-        adopt(new.map { (address: $0.key, family: $0.value) }, by: "gateway \(peer)")
-        let forgotten = (before?.addresses ?? []).subtracting(list.addresses).filter {
-            !context.live.autoConnect.allows($0)
-        }
-        remove(forgotten.sorted(), by: "gateway \(peer)")
     }
 
     private func keepAndPublish() {

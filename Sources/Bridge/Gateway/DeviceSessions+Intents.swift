@@ -68,7 +68,7 @@ extension DeviceSessions {
             choices.forgetting.insert(address)
         }
         defer { choices.withLock { _ = $0.forgetting.remove(address) } }
-        adoptions.remove([address], by: "forget request")
+        adoptions.forget(address)
         await stopSession(at: device.path, settled: true)
         homeAssistant.withdraw(at: device.path)
         try await removeObjects()
