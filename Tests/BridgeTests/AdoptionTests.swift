@@ -80,6 +80,27 @@ import Testing
         }
     }
 
+    /// A join window adopts `JoinWindow.adoptionLimit` devices at most, then closes itself and says so: a crowded
+    /// room cannot fill the gateway's places through one window.
+    @Test func aJoinWindowAdoptsItsMostThenCloses() async throws {
+        try await InMemoryGateway.with(configure: Self.adopting()) { gateway in
+            for index in 0...JoinWindow.adoptionLimit {
+                gateway.central.add(
+                    InMemoryDevices.cprBand(
+                        address: String(format: "00:22:00:00:%02X:%02X", index / 256, index % 256),
+                        name: "CPR-Band \(index)"))
+            }
+            let opened = gateway.probe.mark
+            _ = try await request(gateway, "permit_join", #"{"duration_s":600}"#)
+            await gateway.probe.next(on: "gatt2mqtt/test/permit_join", after: opened) {
+                $0 == #"{"open":false,"remaining_s":0}"#
+            }
+            #expect(gateway.log.lines.contains { $0.contains("join window closed: it adopted the most") })
+            let list = gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString ?? ""
+            #expect(list.components(separatedBy: #""address""#).count - 1 == JoinWindow.adoptionLimit)
+        }
+    }
+
     /// A `connect` request adopts (the live page's Connect sends one); `forget` takes the adoption back.
     @Test func aConnectRequestAdoptsAndForgetTakesItBack() async throws {
         try await InMemoryGateway.with(configure: Self.adopting()) { gateway in
@@ -243,5 +264,13 @@ import Testing
         window.open(for: 0, at: now)
         #expect(!window.isOpen(at: now))
 
+        // A window adopts its most, then closes; a new one starts counting again.
+        window.open(for: 10, at: now)
+        let admitted = (0...JoinWindow.adoptionLimit).map { _ in window.admitAdoption() }
+        #expect(admitted == Array(repeating: true, count: JoinWindow.adoptionLimit) + [false])
+        #expect(!window.isOpen(at: now))
+        window.open(for: 10, at: now)
+        let again = window.admitAdoption()
+        #expect(again, "a new window counts afresh")
     }
 }

@@ -74,6 +74,25 @@ final class Adoptions: Sendable {
         adopt([(address, family)], by: reason)
     }
 
+    /// A device seen while the join window is open; false when the list is full, or the window has adopted its most
+    /// (`JoinWindow.adoptionLimit`), which closes it.
+    func adoptJoining(_ address: String, as family: DeviceFamily) -> Bool {
+        let (admitted, closed) = state.withLock { state -> (Bool, Bool) in
+            guard state.window.isOpen(at: .now) else { return (false, false) }
+            let admitted = state.window.admitAdoption()
+            // Closed now: its timer has nothing left to close.
+            if !admitted { state.windowGeneration += 1 }
+            return (admitted, !admitted)
+        }
+        if closed {
+            context.logger.warning(
+                "join window closed: it adopted the most one window adopts; open another for more",
+                metadata: ["limit": "\(JoinWindow.adoptionLimit)"])
+            publishWindow(open: false, remaining: 0)
+        }
+        return admitted && adopt(address, as: family, by: "join window")
+    }
+
     /// Adopts devices, then keeps and publishes the list once (a list of 1 024 from the broker is one write, not
     /// 1 024); false when the list was full for one of them.
     @discardableResult

@@ -98,11 +98,12 @@ final class DeviceSessions: Sendable {
             joinWindowOpen: adoptions.joinWindowIsOpen, beingForgotten: forgetting)
     }
 
-    /// Acts on a verdict: a device joining through the window is adopted first (false when the list is full).
+    /// Acts on a verdict: a device joining through the window is adopted first (false when the list is full, or the
+    /// window has adopted its most).
     private func take(_ verdict: ConnectionPolicy.Verdict, of device: BlueZDevice, driver: any FamilyDriver) -> Bool {
         switch verdict {
         case .connect(adopting: false): true
-        case .connect(adopting: true): adoptions.adopt(device.address, as: driver.family, by: "join window")
+        case .connect(adopting: true): adoptions.adoptJoining(device.address, as: driver.family)
         case .stay: false
         }
     }

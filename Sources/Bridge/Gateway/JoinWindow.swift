@@ -1,15 +1,31 @@
 /// The join window (`permit_join`): while it is open, a device of a known family that the gateway sees is adopted.
-/// Closed by default, and it closes by itself: a window cannot be left open for ever by mistake.
+/// Closed by default, and it closes by itself: a window cannot be left open for ever by mistake, nor adopt without end.
 struct JoinWindow: Sendable, Equatable {
     /// The longest a window may stay open, in seconds (Zigbee2MQTT's longest is 254).
     static let longest = 3600
     /// What Home Assistant's switch and the page open it for.
     static let usual = 254
+    /// The most devices one window adopts, then it closes: a window open in a crowded room (or one full of fakes) takes
+    /// at most an eighth of the gateway's places. A class of 30 with a band and a heart-rate sensor each fits in one.
+    static let adoptionLimit = AdoptionList.limit / 8
 
     private(set) var closes: ContinuousClock.Instant?
+    /// Devices this window adopted.
+    private(set) var adopted = 0
 
     mutating func open(for seconds: Int, at now: ContinuousClock.Instant) {
         closes = seconds > 0 ? now + .seconds(min(seconds, Self.longest)) : nil
+        adopted = 0
+    }
+
+    /// Counts a device the window adopts; false when it has adopted `adoptionLimit` already, and it closes then.
+    mutating func admitAdoption() -> Bool {
+        guard adopted < Self.adoptionLimit else {
+            close()
+            return false
+        }
+        adopted += 1
+        return true
     }
 
     mutating func close() { closes = nil }
