@@ -85,6 +85,8 @@ public final class Bridge: Sendable {
         self.started = started
         let drivers = FamilyRegistry.drivers.map { $0.init(configuration: configuration) }
         let topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
+        // Before the incarnation is written for this start: whether an earlier one left it.
+        let ranBefore = EarlierRun.isKnown(configuration)
         let coordinator = try configuration.fleet.map { options in
             let incarnation = try Incarnation.forGateway(options) { logger.notice("\($0)") }
             return FleetCoordinator(gateway: configuration.gateway, incarnation: incarnation, options: options)
@@ -110,7 +112,7 @@ public final class Bridge: Sendable {
         let commandRouter = CommandRouter(
             drivers: drivers, publisher: publisher, logger: logger, payloadSizeLimit: configuration.payloadSizeLimit,
             commandRate: configuration.commandRate)
-        let adoptions = Adoptions(context: context)
+        let adoptions = Adoptions(context: context, ranBefore: ranBefore)
         let claims = coordinator.map { ClaimSubscriptions(context: context, coordinator: $0) }
         // A device without a session here stays in Home Assistant while it is adopted or allowed, or another gateway
         // of the fleet may own it.

@@ -17,6 +17,20 @@ import Testing
         }
     }
 
+    /// Adopting, with its state in `folder` and a fleet (`auto`, as by default) whose incarnation file is there too:
+    /// the file an earlier start leaves, which tells an upgrade from a fresh install (`EarlierRun`).
+    private static func adoptingWithState(_ folder: String, incarnation: String = "fleet-incarnation") -> (
+        inout BridgeConfiguration
+    ) -> Void {
+        { configuration in
+            adopting(folder)(&configuration)
+            var options = FleetOptions()
+            options.incarnationFile = folder + "/" + incarnation
+            options.incarnationFileChosen = true
+            configuration.fleet = options
+        }
+    }
+
     private func request(_ gateway: InMemoryGateway, _ name: String, _ payload: String, to gatewayName: String = "test")
         async throws -> String
     {
@@ -145,10 +159,13 @@ import Testing
     }
 
     /// The first start of this version on a broker where 0.9.0 served a device (its retained `info` names this
-    /// gateway) adopts it: nobody's setup stops working. A stranger next to it stays one.
+    /// gateway) adopts it: nobody's setup stops working. 0.9.0 left its fleet incarnation file in the state directory,
+    /// and no adoptions file. A stranger next to it stays one.
     @Test func anUpgradeAdoptsWhatTheEarlierVersionServed() async throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "41\n".write(toFile: folder + "/fleet-incarnation", atomically: true, encoding: .utf8)
         try await InMemoryWorld.with { world in
             let served = InMemoryDevices.belt()
             let id = DeviceID.from(address: served.device.address)
@@ -162,7 +179,7 @@ import Testing
                 "belt/001122334477/info", #"{"address":"00:11:22:33:44:77","family":"belt","gateway":"other"}"#,
                 retain: true)
             try world.publish("gatt2mqtt/test/status", "offline", retain: true)
-            let gateway = try await InMemoryGateway.start(in: world, configure: Self.adopting(folder))
+            let gateway = try await InMemoryGateway.start(in: world, configure: Self.adoptingWithState(folder))
             try await withCleanUp({ await gateway.stop() }) {
                 gateway.central.add(elsewhere)
                 await gateway.connect(served, family: "belt")
@@ -173,6 +190,43 @@ import Testing
             }
             #expect(
                 try String(contentsOfFile: folder + "/adopted.json", encoding: .utf8).contains(served.device.address))
+        }
+    }
+
+    /// Issue #56: a retained `info` naming the gateway is anyone's to publish. On a first start (no incarnation file, no
+    /// adoptions file: a fresh install) it adopts nothing; the gateway says how many it left, and writes its adoptions
+    /// file, so that the next start does not take the broker's word either.
+    @Test func aForgedInfoAdoptsNothingOnAFirstStart() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let band = InMemoryDevices.cprBand()
+        let id = DeviceID.from(address: band.device.address)
+        try await InMemoryWorld.with { world in
+            try world.publish(
+                "cpr/\(id)/info", #"{"address":"\#(band.device.address)","family":"cpr","gateway":"test"}"#,
+                retain: true)
+            for start in 1...2 {
+                // The incarnation file stays locked while this process runs: the second start (as after an earlier
+                // run) gets a file of its own.
+                if start == 2 { try "9\n".write(toFile: folder + "/incarnation-2", atomically: true, encoding: .utf8) }
+                let gateway = try await InMemoryGateway.start(
+                    in: world,
+                    configure: Self.adoptingWithState(
+                        folder, incarnation: start == 1 ? "fleet-incarnation" : "incarnation-2"))
+                try await withCleanUp({ await gateway.stop() }) {
+                    gateway.central.add(band)
+                    let answer = try await request(gateway, "devices", "{}")
+                    #expect(answer.contains(#""address":"\#(band.device.address)","adopted":false"#), "\(answer)")
+                    #expect(gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString == "[]")
+                    #expect(!gateway.log.lines.contains { $0.contains("served before") })
+                    let told = gateway.log.lines.filter { $0.contains("their devices are not adopted") }
+                    // The second start has its adoptions file: the broker's word is not asked for at all.
+                    #expect(told.count == (start == 1 ? 1 : 0), "\(told)")
+                    #expect(told.allSatisfy { $0.contains("infos=1") }, "\(told)")
+                }
+                #expect(await !band.isConnected)
+                #expect(try String(contentsOfFile: folder + "/adopted.json", encoding: .utf8) == "[]")
+            }
         }
     }
 

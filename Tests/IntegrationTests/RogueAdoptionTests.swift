@@ -3,10 +3,10 @@ import TestSupport
 import Testing
 
 /// The rogue world turned on adoption (issue #56, break 1): any client of the broker may publish what looks like a
-/// gateway's adoption list. A gateway with its defaults (`auto_connect: adopted`, `fleet.enabled: auto`), alone on its
-/// broker, must not take one as its own: fake CPR bands named in a forged `gatt2mqtt/evil/adopted`
-/// get no slot and leave nothing retained, and four forged lists of 300 addresses leave a join window room to adopt a
-/// real band.
+/// gateway's adoption list or a device's `info`. A gateway with its defaults (`auto_connect: adopted`, `fleet.enabled:
+/// auto`), alone on its broker, must take neither as its own: fake CPR bands named in a forged `gatt2mqtt/evil/adopted`
+/// get no slot and leave nothing retained, four forged lists of 300 addresses leave a join window room to adopt a real
+/// band, and a forged `cpr/<id>/info` naming the gateway adopts nothing on its first start.
 @Suite(.serialized)
 struct RogueAdoptionTests {
     @Test(arguments: BlueZWorld.enabled)
@@ -80,6 +80,31 @@ struct RogueAdoptionTests {
             try await recorder.waitFor("gatt2mqtt/test/permit_join", after: closed) {
                 $0.payloadString == #"{"open":false,"remaining_s":0}"#
             }
+            await recorder.stop()
+        }
+    }
+
+    @Test(arguments: BlueZWorld.enabled)
+    func aForgedInfoNamingTheGatewayAdoptsNothingOnItsFirstStart(_ kind: BlueZWorld) async throws {
+        try await TestWorld.with(kind) { world in
+            let recorder = try await TopicRecorder(world: world)
+            let fake = try await world.startSimulator(["cpr", "--name", "CPR-FAKE-1"])
+            let (address, id) = (try fake.simulatedAddress, try fake.simulatedID)
+            // What an earlier run would have left, but no run of this gateway has: its state folder is empty.
+            try recorder.publish(
+                "cpr/\(id)/info", #"{"address":"\#(address)","family":"cpr","gateway":"test","name":"CPR-FAKE-1"}"#,
+                retain: true)
+            let gateway = try await world.startBridge(extraArguments: ["--auto-connect", "adopted"])
+            // Seen means BlueZ runs, and BlueZ starts once the retained infos have been read.
+            try await recorder.waitUntilSeen(address)
+
+            let figures = try await Self.figures(
+                of: [address], gateway: gateway, recorder: recorder, world: world, forged: ["cpr/\(id)/info"])
+            #expect(figures.adopted == 0, "adopted: \(figures)")
+            #expect(figures.sessions == 0, "slots taken: \(figures)")
+            #expect(figures.places.isEmpty, "adoption places: \(figures)")
+            #expect(!gateway.lines.contains { $0.text.contains("by=served before") })
+            #expect(gateway.lines.contains { $0.text.contains("not adopted") && $0.text.contains("infos=1") })
             await recorder.stop()
         }
     }

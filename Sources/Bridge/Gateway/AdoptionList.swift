@@ -1,8 +1,8 @@
 /// The devices a gateway has adopted: the only ones it connects and announces under `auto_connect: adopted`, by
 /// address, with the family each was adopted as. Written as a JSON array (`[{"address":…,"family":…}]`) both to
 /// the state directory and, retained, to `gatt2mqtt/<gateway>/adopted` for the fleet. Bounded: it grows only by
-/// this gateway's own choices (a request, the allow list, a join window, a take-over), but a join window left open in
-/// a crowded room could offer more. Another gateway's list never goes in here (`PeerAdoptions`).
+/// this gateway's own choices (a request, a join window, a take-over), but join windows in a crowded room could offer
+/// more. Another gateway's list never goes in here (`PeerAdoptions`).
 struct AdoptionList: Sendable, Equatable {
     /// Upper-case address with colons → family.
     private(set) var families: [String: DeviceFamily] = [:]

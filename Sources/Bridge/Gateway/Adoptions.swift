@@ -7,8 +7,8 @@ import MQTT
 /// (`permit_join`), or by being in the allow list. Those fill this gateway's places (`AdoptionList`), which are kept in
 /// the state directory across restarts and upgrades and published retained on `gatt2mqtt/<gateway>/adopted`. In a
 /// fleet, what the other gateways adopted counts here too, held apart and never in these places (`+Fleet`). The first
-/// start without a file (an upgrade from 0.9.0, or a container without a volume) adopts what the broker says this
-/// gateway served: its retained `adopted` list and every device whose retained `info` names it.
+/// start without a file (a container without its volume) adopts what its own retained `adopted` lists, and on an
+/// upgrade from 0.9.0 (`EarlierRun`) every device whose retained `info` names it.
 final class Adoptions: Sendable {
     private struct State {
         var list = AdoptionList()
@@ -17,6 +17,13 @@ final class Adoptions: Sendable {
         var windowGeneration = 0
         /// Whether the broker's word is taken (no file was there, or a damaged one, or none can be kept).
         var learnsFromBroker: Bool
+        /// Whether this gateway's own state shows an earlier run (`EarlierRun`): only then does a retained `info`
+        /// naming it say that it served the device.
+        var ranBefore: Bool
+        /// No adoptions file was there: one is written at the start, so that no later start takes the broker's word.
+        var createsFile = false
+        /// Retained infos naming this gateway that were not taken for want of an earlier run.
+        var unprovenInfos = 0
         var lastPublished: String?
         /// The adoptions file was there but not whole (`AdoptionFile`).
         var startedFromDamagedFile = false
@@ -35,15 +42,17 @@ final class Adoptions: Sendable {
     /// The adoptions file's largest size: 1 024 entries of about 50 bytes.
     static let fileLimit = 128 * 1024
 
-    init(context: GatewayContext) {
+    init(context: GatewayContext, ranBefore: Bool) {
         self.context = context
         file = context.configuration.stateDirectory.map { $0 + "/adopted.json" }
-        var initial = State(learnsFromBroker: true)
+        var initial = State(learnsFromBroker: true, ranBefore: ranBefore)
         if let file {
             let found = AdoptionFile.read(file, logger: context.logger)
             initial.list = found.list
             initial.learnsFromBroker = !found.whole
             initial.startedFromDamagedFile = found.damaged
+            // No file at all: one is written at the start, so that no later start takes the broker's word.
+            initial.createsFile = !found.whole && !found.damaged
         }
         state = Mutex(initial)
     }
@@ -148,10 +157,16 @@ final class Adoptions: Sendable {
     }
 
     /// A device an earlier run served (its retained `info` names this gateway): adopted on the first start without
-    /// a file, so that an upgrade from a version without adoption keeps every device connecting.
+    /// a file, so that an upgrade from a version without adoption keeps every device connecting. Only when this
+    /// gateway's own state shows an earlier run: an `info` is a device topic, which any gateway of a fleet (and,
+    /// without the broker ACL, any client) may write, and a forged one must not adopt on a fresh install.
     func adoptServedEarlier(_ address: String, as family: DeviceFamily) {
-        guard state.withLock({ $0.learnsFromBroker }) else { return }
-        adopt(address, as: family, by: "served before")
+        let proven = state.withLock { state -> Bool in
+            guard state.learnsFromBroker else { return false }
+            if !state.ranBefore { state.unprovenInfos += 1 }
+            return state.ranBefore
+        }
+        if proven { adopt(address, as: family, by: "served before") }
     }
 
     /// Opens a join window for `seconds` (0 closes it) and says so on `gatt2mqtt/<gateway>/permit_join`; it closes
@@ -187,9 +202,17 @@ final class Adoptions: Sendable {
     /// Says the list and the closed window once the leftovers are read (BlueZ starts then): the retained list of an
     /// earlier run has been taken by then, not overwritten.
     func announce() {
-        // A damaged file that left nothing, and a retained list of which nothing could be adopted either: the broker's
-        // copy is all that is left of the adoptions, and `[]` is not published over it.
-        let withheld = state.withLock { $0.startedFromDamagedFile && $0.list.isEmpty && $0.brokerHeldAList }
+        let (creates, unproven, withheld) = state.withLock { state in
+            defer {
+                state.learnsFromBroker = false
+                state.createsFile = false
+            }
+            // A damaged file that left nothing, and a retained list of which nothing could be adopted either: the
+            // broker's copy is all that is left of the adoptions, and `[]` is not published over it.
+            let withheld = state.startedFromDamagedFile && state.list.isEmpty && state.brokerHeldAList
+            return (state.createsFile, state.unprovenInfos, withheld)
+        }
+        if creates { keep() }
         if withheld {
             context.logger.warning(
                 "no adopted device after a damaged adoptions file; the broker's retained list is left as it is",
@@ -198,7 +221,11 @@ final class Adoptions: Sendable {
             publishList()
         }
         publishWindow(open: false, remaining: 0)
-        state.withLock { $0.learnsFromBroker = false }
+        if unproven > 0 {
+            context.logger.warning(
+                "retained infos name this gateway, but its state shows no earlier run (no fleet incarnation file): their devices are not adopted; adopt them with connect or permit_join",
+                metadata: ["infos": "\(unproven)"])
+        }
     }
 
     /// This gateway's retained list of an earlier run; in a fleet, the lists and forgets of the gateways followed

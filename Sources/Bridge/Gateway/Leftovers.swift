@@ -4,7 +4,8 @@ import MQTT
 /// for. After a crash its `connection` may still say `connected` and its live state (mode, battery…) is stale.
 /// Both are corrected before any device is served (BlueZ starts once `read` fires): `connection` becomes
 /// `disconnected` and the live state is cleared. A device another gateway serves is left alone. Each such device
-/// was served here before: on an upgrade from a version without adoption, it is adopted (`Adoptions`).
+/// was served here before: on an upgrade from a version without adoption, it is adopted (`Adoptions`), if this
+/// gateway's own state shows that earlier run (`EarlierRun`).
 struct Leftovers: Sendable {
     let context: GatewayContext
     let sessions: SessionTable
