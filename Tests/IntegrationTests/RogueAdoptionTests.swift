@@ -11,34 +11,19 @@ import Testing
 struct RogueAdoptionTests {
     @Test(arguments: BlueZWorld.enabled)
     func fakesNamedInAForgedAdoptionListGetNoSlotAndLeaveNothingRetained(_ kind: BlueZWorld) async throws {
-        let fakes = kind == .real ? 3 : 5
-        try await TestWorld.with(kind, peripheralAdapters: fakes + 1) { world in
+        try await TestWorld.with(kind, peripheralAdapters: RogueRoom.fakes(kind) + 1) { world in
             let recorder = try await TopicRecorder(world: world)
-            var fakeAddresses: [String] = []
-            for index in 1...fakes {
-                let fake = try await world.startSimulator(
-                    ["cpr", "--name", RogueWorldTests.hostileNames[index - 1]], adapter: world.peripheralAdapter(index))
-                fakeAddresses.append(try fake.simulatedAddress)
-            }
-            let belt = try await world.startSimulator(["belt"], adapter: world.peripheralAdapter(fakes + 1))
-            let (address, id) = (try belt.simulatedAddress, try belt.simulatedID)
+            let room = try await RogueRoom.start(in: world)
+            let (fakeAddresses, address) = (room.fakes, room.beltAddress)
             // One retained message from any client, naming a gateway nobody runs.
             let forged = Self.list(fakeAddresses, family: "cpr")
             try recorder.publish("gatt2mqtt/evil/adopted", forged, retain: true)
             let gateway = try await world.startBridge(extraArguments: ["--auto-connect", "adopted"])
 
-            for fake in fakeAddresses { try await recorder.waitUntilSeen(fake) }
-            try await recorder.waitUntilSeen(address)
             // And again while the gateway runs: the receive path reads in order, so the `devices` answer below comes
             // after this list was taken, if it was taken at all.
             try recorder.publish("gatt2mqtt/evil/adopted", forged, retain: true)
-            let mark = recorder.mark
-            try recorder.publish("gatt2mqtt/test/request/connect", #"{"address":"\#(address)"}"#)
-            try await recorder.waitFor("gatt2mqtt/test/response/connect", after: mark) {
-                $0.payloadString?.contains(#""ok":true"#) == true
-            }
-            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-            try await recorder.waitFor("belt/\(id)/heading")
+            try await room.adoptBelt(recorder)
 
             let figures = try await Self.figures(of: fakeAddresses, gateway: gateway, recorder: recorder, world: world)
             #expect(figures.adopted == 0, "fakes adopted: \(figures)")

@@ -15,29 +15,14 @@ struct RogueWorldTests {
 
     @Test(arguments: BlueZWorld.enabled)
     func fakesGetNoSlotAndLeaveNothingRetainedWhileTheAdoptedBeltIsServed(_ kind: BlueZWorld) async throws {
-        let fakes = kind == .real ? 3 : 5
-        try await TestWorld.with(kind, peripheralAdapters: fakes + 1) { world in
+        try await TestWorld.with(kind, peripheralAdapters: RogueRoom.fakes(kind) + 1) { world in
             let recorder = try await TopicRecorder(world: world)
-            var fakeAddresses: [String] = []
-            for index in 1...fakes {
-                let fake = try await world.startSimulator(
-                    ["cpr", "--name", Self.hostileNames[index - 1]], adapter: world.peripheralAdapter(index))
-                fakeAddresses.append(try fake.simulatedAddress)
-            }
-            let belt = try await world.startSimulator(["belt"], adapter: world.peripheralAdapter(fakes + 1))
-            let (address, id) = (try belt.simulatedAddress, try belt.simulatedID)
+            let room = try await RogueRoom.start(in: world)
+            let (fakeAddresses, address, id) = (room.fakes, room.beltAddress, room.beltID)
             // The gateway as installed: `auto_connect` left at its default, `adopted`.
             let gateway = try await world.startBridge(extraArguments: ["--auto-connect", "adopted"])
 
-            for fake in fakeAddresses { try await recorder.waitUntilSeen(fake) }
-            try await recorder.waitUntilSeen(address)
-            let mark = recorder.mark
-            try recorder.publish("gatt2mqtt/test/request/connect", #"{"address":"\#(address)"}"#)
-            try await recorder.waitFor("gatt2mqtt/test/response/connect", after: mark) {
-                $0.payloadString?.contains(#""ok":true"#) == true
-            }
-            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-            try await recorder.waitFor("belt/\(id)/heading")
+            try await room.adoptBelt(recorder)
 
             try await expectStrangers(fakeAddresses, recorder: recorder, broker: world.broker.url)
             // Restarted, the gateway serves the belt it adopted (kept in its state directory), and still no fake.
