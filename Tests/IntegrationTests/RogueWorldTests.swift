@@ -18,7 +18,7 @@ struct RogueWorldTests {
         try await TestWorld.with(kind, peripheralAdapters: RogueRoom.fakes(kind) + 1) { world in
             let recorder = try await TopicRecorder(world: world)
             let room = try await RogueRoom.start(in: world)
-            let (fakeAddresses, address, id) = (room.fakes, room.beltAddress, room.beltID)
+            let (fakeAddresses, id) = (room.fakes, room.beltID)
             // The gateway as installed: `auto_connect` left at its default, `adopted`.
             let gateway = try await world.startBridge(extraArguments: ["--auto-connect", "adopted"])
 
