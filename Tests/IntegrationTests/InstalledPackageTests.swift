@@ -190,7 +190,8 @@ struct InstalledPackageTests {
         #expect(
             limit.output.contains { $0.contains("Start request repeated too quickly") },
             "the start limit tripped: \(starts.suffix(30))")
-        #expect(try await guest.output("systemctl show -P ActiveState gatt2mqtt") == "failed", "no start after the limit")
+        #expect(
+            try await guest.output("systemctl show -P ActiveState gatt2mqtt") == "failed", "no start after the limit")
     }
 
     /// "Overall exposure level for gatt2mqtt.service: 1.9 OK 🙂" → 1.9.
