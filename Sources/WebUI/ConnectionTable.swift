@@ -10,6 +10,12 @@
 /// answered: on the page without credentials any request logs in, and 32 of them, asking again every few seconds,
 /// kept every other client from 127.0.0.1 out (issue #56). Closing one costs its client a reconnect.
 ///
+/// A connection opened within the last `fresh` (2 s) that has not yet sent a whole head is spared until the idle
+/// kept-alive ones are gone: its client has sent its request or is about to, and the server has not read it yet.
+/// Without this, clients reconnecting many times a second (kept-alive ones closed to make room, and opening again)
+/// each closed the youngest request on its way in, the legitimate one among them. An idle stranger's connection
+/// is fresh for 2 s only, then the first to go.
+///
 /// Pure, and generic over the connection's identity, so that tests need no sockets.
 struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
     /// How far a connection has come, in the order they are spared.
@@ -37,7 +43,12 @@ struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
         let order: UInt64
         /// Requests being served on it, and its WebSocket once upgraded (which ends only with the connection).
         var atWork = 0
+        /// When it was opened, when the caller says (`open(_:from:at:)`); a connection without is never fresh.
+        let openedAt: ContinuousClock.Instant?
     }
+
+    /// How long a newly opened connection that has not sent a whole head yet is spared behind idle kept-alive ones.
+    static var fresh: Duration { .seconds(2) }
 
     let maxTotal: Int
     let maxPerSource: Int
@@ -54,24 +65,25 @@ struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
     func count(from source: SourceAddress) -> Int { perSource[source] ?? 0 }
     func stage(of id: ID) -> Stage? { entries[id]?.stage }
 
-    /// A new connection from `source`: in, with what must be closed to make room, or refused.
-    mutating func open(_ id: ID, from source: SourceAddress) -> Admission {
+    /// A new connection from `source`, opened at `now` (nil: no connection counts as fresh): in, with what must be
+    /// closed to make room, or refused.
+    mutating func open(_ id: ID, from source: SourceAddress, at now: ContinuousClock.Instant? = nil) -> Admission {
         var evicted: [ID] = []
         if count(from: source) >= maxPerSource {
-            guard let victim = weakest(where: { $0.source == source }) else {
+            guard let victim = weakest(where: { $0.source == source }, at: now) else {
                 return Admission(admitted: false, evicted: [])
             }
             evicted.append(victim)
         }
         if entries.count - evicted.count >= maxTotal {
-            guard let victim = weakest(where: { _ in true }, excluding: evicted) else {
+            guard let victim = weakest(where: { _ in true }, excluding: evicted, at: now) else {
                 return Admission(admitted: false, evicted: [])
             }
             evicted.append(victim)
         }
         for victim in evicted { close(victim) }
         opened += 1
-        entries[id] = Entry(source: source, stage: .waiting, order: opened)
+        entries[id] = Entry(source: source, stage: .waiting, order: opened, openedAt: now)
         perSource[source, default: 0] += 1
         return Admission(admitted: true, evicted: evicted)
     }
@@ -100,9 +112,19 @@ struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
         if perSource[entry.source] == 0 { perSource[entry.source] = nil }
     }
 
-    /// The connection to close first among those `matching` and not at work: the lowest stage, the oldest in it.
-    private func weakest(where matching: (Entry) -> Bool, excluding: [ID] = []) -> ID? {
-        entries.filter { $0.value.atWork == 0 && matching($0.value) && !excluding.contains($0.key) }
-            .min { ($0.value.stage, $0.value.order) < ($1.value.stage, $1.value.order) }?.key
+    /// The connection to close first among those `matching` and not at work: the lowest stage, the oldest in it,
+    /// with fresh connections after every other.
+    private func weakest(
+        where matching: (Entry) -> Bool, excluding: [ID] = [], at now: ContinuousClock.Instant?
+    ) -> ID? {
+        func fresh(_ entry: Entry) -> Int {
+            guard entry.stage == .waiting, let now, let openedAt = entry.openedAt else { return 0 }
+            return now - openedAt < Self.fresh ? 1 : 0
+        }
+        return entries.filter { $0.value.atWork == 0 && matching($0.value) && !excluding.contains($0.key) }
+            .min {
+                (fresh($0.value), $0.value.stage, $0.value.order) < (fresh($1.value), $1.value.stage, $1.value.order)
+            }?
+            .key
     }
 }

@@ -94,4 +94,23 @@ struct ConnectionTableTests {
         table.close(1)
         #expect(table.count == 0 && table.count(from: attacker) == 0 && table.stage(of: 1) == nil)
     }
+
+    /// Clients reconnecting many times a second (kept-alive ones closed to make room) each closed the youngest
+    /// connection on its way in, before the server had read its request: a newly opened connection that has not sent
+    /// a whole head yet goes after the idle kept-alive ones, for `fresh` (2 s); after that, first.
+    @Test func aFreshConnectionGoesAfterIdleKeptAliveOnes() {
+        let start = ContinuousClock.now
+        var table = ConnectionTable<Int>(maxTotal: 100, maxPerSource: 3)
+        for id in 1...2 {
+            _ = table.open(id, from: attacker, at: start)
+            table.reached(.authenticated, id)
+        }
+        _ = table.open(3, from: attacker, at: start + .seconds(10))
+        #expect(
+            table.open(4, from: attacker, at: start + .seconds(10.5)) == .init(admitted: true, evicted: [1]),
+            "the oldest idle kept-alive one, not the fresh one")
+        #expect(
+            table.open(5, from: attacker, at: start + .seconds(13)) == .init(admitted: true, evicted: [3]),
+            "3 s without a whole head: no longer fresh, the first to go")
+    }
 }
