@@ -10,11 +10,11 @@
 /// answered: on the page without credentials any request logs in, and 32 of them, asking again every few seconds,
 /// kept every other client from 127.0.0.1 out (issue #56). Closing one costs its client a reconnect.
 ///
-/// A connection opened within the last `fresh` (2 s) that has not yet sent a whole head is spared until the idle
-/// kept-alive ones are gone: its client has sent its request or is about to, and the server has not read it yet.
-/// Without this, clients reconnecting many times a second (kept-alive ones closed to make room, and opening again)
-/// each closed the youngest request on its way in, the legitimate one among them. An idle stranger's connection
-/// is fresh for 2 s only, then the first to go.
+/// A connection opened within the last `fresh` (2 s) that has not logged in yet is spared until the idle kept-alive
+/// ones are gone: its client has sent its request or is about to, and the server has not read it, or not checked it,
+/// yet. Without this, clients reconnecting many times a second (kept-alive ones closed to make room, and opening
+/// again) each closed the youngest request on its way in, the legitimate one among them. Among fresh connections the
+/// order is the same (silent ones first, oldest first), and a stranger's connection is fresh for 2 s only.
 ///
 /// Pure, and generic over the connection's identity, so that tests need no sockets.
 struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
@@ -47,7 +47,7 @@ struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
         let openedAt: ContinuousClock.Instant?
     }
 
-    /// How long a newly opened connection that has not sent a whole head yet is spared behind idle kept-alive ones.
+    /// How long a newly opened connection that has not logged in yet is spared behind idle kept-alive ones.
     static var fresh: Duration { .seconds(2) }
 
     let maxTotal: Int
@@ -118,7 +118,7 @@ struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
         where matching: (Entry) -> Bool, excluding: [ID] = [], at now: ContinuousClock.Instant?
     ) -> ID? {
         func fresh(_ entry: Entry) -> Int {
-            guard entry.stage == .waiting, let now, let openedAt = entry.openedAt else { return 0 }
+            guard entry.stage < .authenticated, let now, let openedAt = entry.openedAt else { return 0 }
             return now - openedAt < Self.fresh ? 1 : 0
         }
         return entries.filter { $0.value.atWork == 0 && matching($0.value) && !excluding.contains($0.key) }

@@ -113,4 +113,18 @@ struct ConnectionTableTests {
             table.open(5, from: attacker, at: start + .seconds(13)) == .init(admitted: true, evicted: [3]),
             "3 s without a whole head: no longer fresh, the first to go")
     }
+
+    /// Among fresh connections, silent ones still go first: a crowd reconnecting its idle sockets closes those, not a
+    /// legitimate request whose head was read and whose credentials are being checked.
+    @Test func amongFreshConnectionsSilentOnesGoFirst() {
+        let start = ContinuousClock.now
+        var table = ConnectionTable<Int>(maxTotal: 100, maxPerSource: 3)
+        _ = table.open(1, from: attacker, at: start)
+        table.reached(.unauthenticated, 1)
+        _ = table.open(2, from: attacker, at: start + .seconds(0.1))
+        _ = table.open(3, from: attacker, at: start + .seconds(0.2))
+        #expect(
+            table.open(4, from: attacker, at: start + .seconds(0.3)) == .init(admitted: true, evicted: [2]),
+            "the oldest silent one, not the request being checked")
+    }
 }
