@@ -189,4 +189,38 @@ struct GatewayRequestTests {
             }
         }
     }
+
+    /// Issue #56: a retained `permit_join` opened a join window (up to an hour) at every start. Against mosquitto:
+    /// answered `retained`, no window opened (the gateway's own `permit_join` topic says closed, never open), and gone
+    /// from the broker's store; a plain `permit_join` afterwards opens one.
+    @Test(.enabled(if: BlueZWorld.enabled.contains(.bluezoo), "a BlueZoo world"))
+    func aRetainedPermitJoinIsRefusedAndCleared() async throws {
+        try await TestWorld.with(.bluezoo) { world in
+            let recorder = try await TopicRecorder(world: world)
+            try await withCleanUp({ await recorder.stop() }) {
+                let topic = "gatt2mqtt/test/request/permit_join"
+                try recorder.publish(topic, #"{"duration_s":3600}"#, retain: true)
+                try await recorder.waitFor(topic)
+                let gateway = try await world.startBridge(extraArguments: ["--auto-connect", "adopted"])
+                let answer = try await recorder.waitFor("gatt2mqtt/test/response/permit_join").payloadString ?? ""
+                #expect(answer.hasPrefix(#"{"error":{"code":"retained","#), "\(answer)")
+                #expect(gateway.outputText.contains("request refused"), "logged")
+
+                // No window: the gateway says its window is closed, and it never said open.
+                let said = try await recorder.waitFor("gatt2mqtt/test/permit_join").payloadString ?? ""
+                #expect(said.contains(#""open":false"#), "\(said)")
+                #expect(try await request(recorder, "devices", "{}").contains(#""ok":true"#))
+                let windows = recorder.messages(on: "gatt2mqtt/test/permit_join").compactMap(\.payloadString)
+                #expect(!windows.contains { $0.contains(#""open":true"#) }, "\(windows)")
+
+                let fresh = try await TopicRecorder(world: world)
+                try await withCleanUp({ await fresh.stop() }) {
+                    let retained = try await fresh.retainedAtSubscription()
+                    #expect(retained[topic] == nil, "\(retained)")
+                }
+                // A plain request still opens one.
+                #expect(try await request(recorder, "permit_join", #"{"duration_s":60}"#).contains(#""open":true"#))
+            }
+        }
+    }
 }
