@@ -4,37 +4,11 @@ import TestSupport
 import Testing
 
 /// Gateways of a fleet as processes, where the fleet crosses a real boundary: the default settings in both
-/// BlueZ worlds, two mosquitto brokers joined by a bridge, a three-node RabbitMQ cluster. What the fleet
-/// decides on one broker (one owner, one reply, a take-over with its navigation, the users' choices first)
-/// runs in memory: `GatewayFleetTests`.
+/// BlueZ worlds, two mosquitto brokers joined by a bridge (and a RabbitMQ cluster: `ClusteredBrokerFleetTests`).
+/// What the fleet decides on one broker (one owner, one reply, a take-over with its navigation, the users'
+/// choices first) runs in memory: `GatewayFleetTests`.
 @Suite(.serialized)
 struct FleetEndToEndTests {
-    private func fleetArguments(_ gateway: String, folder: String) -> [String] {
-        ["--fleet", "--fleet-refresh-seconds", "1", "--fleet-incarnation-file", "\(folder)/\(gateway)"]
-    }
-
-    /// Runs `body` in a BlueZoo world with gw-a's adapter hci0, gw-b's hci1 and the belt's hci2, where hci1
-    /// hears the belt 30 dB better than hci0; `folder` is for the gateways' incarnation files.
-    private func inTwoGatewayWorld(_ body: (TestWorld, _ folder: String) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "g2m-fleet-\(UUID().uuidString.prefix(8))"
-        ).path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try await TestWorld.with(.bluezoo, centralAdapters: 2, peripheralAdapters: 1) { world in
-            try await world.setSignal(adapter: 0, device: 2, mean: -80)
-            try await world.setSignal(adapter: 1, device: 2, mean: -50)
-            try await body(world, folder)
-        }
-    }
-
-    /// How many heartbeats `gateway` has published since `mark`, once there are `count`.
-    private func heartbeats(_ recorder: TopicRecorder, _ gateway: String, after mark: Int, count: Int) async throws {
-        for _ in 0..<count {
-            let next = recorder.mark
-            try await recorder.waitFor("gatt2mqtt/\(gateway)/fleet", after: max(mark, next))
-        }
-    }
-
     /// Default settings (`fleet.enabled: auto`, only the refresh shortened): a gateway alone connects the belt at
     /// once and says nothing of a fleet; a second one started beside it, though it hears the belt better (BlueZoo: 30 dB),
     /// finds the belt owned and leaves it, so a command gets one reply. When the owner dies the other is alone
@@ -71,7 +45,7 @@ struct FleetEndToEndTests {
                 try await recorder.waitFor("reply/test/fleet/default").payloadString == #"{"command":"mode","ok":true}"#
             )
             // gw-b listens a lease (3 s) and settles (1.5 s) before it could take anything; six of its heartbeats are longer.
-            try await heartbeats(recorder, "gw-b", after: joined, count: 6)
+            try await TwoGatewayWorld.heartbeats(recorder, "gw-b", after: joined, count: 6)
             #expect(
                 recorder.messages(on: "reply/test/fleet/default").count == 1,
                 "one reply: gw-b stays silent about gw-a's belt")
@@ -111,7 +85,7 @@ struct FleetEndToEndTests {
     /// near gateway takes the belt over once the far owner's claims have lapsed; when the far broker
     /// returns, its gateway sees the newer owner and lets go.
     @Test func aFleetSpansTwoBridgedBrokersAndSurvivesTheDeathOfOne() async throws {
-        try await inTwoGatewayWorld { world, folder in
+        try await TwoGatewayWorld.run { world, folder in
             var options = MosquittoBroker.Options()
             options.extraConfiguration = [
                 "connection fleet-bridge", "address 127.0.0.1:\(world.broker.port)", "topic # both 1",
@@ -134,9 +108,10 @@ struct FleetEndToEndTests {
                 let id = try belt.simulatedID
                 let b = try await world.startBridge(
                     gateway: "gw-b", adapters: ["hci1"], broker: far.url,
-                    extraArguments: fleetArguments("gw-b", folder: folder))
+                    extraArguments: TwoGatewayWorld.fleetArguments("gw-b", folder: folder))
                 let a = try await world.startBridge(
-                    gateway: "gw-a", adapters: ["hci0"], extraArguments: fleetArguments("gw-a", folder: folder))
+                    gateway: "gw-a", adapters: ["hci0"],
+                    extraArguments: TwoGatewayWorld.fleetArguments("gw-a", folder: folder))
                 try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
                 try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
                 #expect(!a.outputText.contains("device found"), "gw-a left the belt to gw-b")
@@ -168,64 +143,6 @@ struct FleetEndToEndTests {
                 throw error
             }
             await far.stop()
-        }
-    }
-
-    /// The fleet on a real clustered broker: a three-node RabbitMQ cluster (MQTT 3.1.1; each node keeps its
-    /// own retained messages), gw-a on node 1, gw-b on node 2, the test listening on node 3. Claims cross
-    /// the cluster, a command gets one reply, and when gw-b's node is killed (its clients' wills die with
-    /// it) gw-a takes the belt over; when the node returns, gw-b sees the newer term and lets go.
-    @Test func aFleetOnAThreeNodeRabbitMQClusterHasOneOwnerAndSurvivesTheDeathOfANode() async throws {
-        try await inTwoGatewayWorld { world, folder in
-            let cluster = try await RabbitMQCluster.start()
-            do {
-                var listening = try MQTTConfiguration(url: cluster.url(node: 2))
-                listening.protocolVersion = .v311
-                let recorder = try await TopicRecorder(configuration: listening)
-                let v311 = ["--mqtt-version", "3.1.1"]
-                let belt = try await world.startSimulator(["belt"])
-                let id = try belt.simulatedID
-                let a = try await world.startBridge(
-                    gateway: "gw-a", adapters: ["hci0"], broker: cluster.url(node: 0),
-                    extraArguments: v311 + fleetArguments("gw-a", folder: folder))
-                let b = try await world.startBridge(
-                    gateway: "gw-b", adapters: ["hci1"], broker: cluster.url(node: 1),
-                    extraArguments: v311 + fleetArguments("gw-b", folder: folder))
-                try await recorder.waitFor("belt/\(id)/owner") { $0.payloadString == "gw-b" }
-                try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
-
-                // MQTT 3.1.1 has no response topic: the one reply comes on the device's reply topic.
-                let mark = recorder.mark
-                try recorder.publish("belt/\(id)/cmd/mode", #"{"mode":"app","transaction":"rabbit-1"}"#)
-                let reply = try await recorder.waitFor("belt/\(id)/reply", after: mark) {
-                    $0.payloadString?.contains("rabbit-1") == true
-                }
-                #expect(reply.payloadString?.contains(#""ok":true"#) == true)
-                try await heartbeats(recorder, "gw-a", after: mark, count: 2)
-                try await heartbeats(recorder, "gw-b", after: mark, count: 2)
-                #expect(
-                    recorder.messages(on: "belt/\(id)/reply").filter { $0.payloadString?.contains("rabbit-1") == true }
-                        .count == 1)
-                #expect(!a.outputText.contains("device found"), "gw-a left the belt to gw-b")
-
-                let death = recorder.mark
-                await cluster.kill(node: 1)
-                try await recorder.waitFor("belt/\(id)/owner", after: death, timeout: .seconds(30)) {
-                    $0.payloadString == "gw-a"
-                }
-                try await recorder.waitFor("belt/\(id)/connection", after: death) { $0.payloadString == "connected" }
-                #expect(
-                    recorder.messages(on: "gatt2mqtt/gw-b/status").allSatisfy { $0.payloadString != "offline" },
-                    "a killed node publishes no will")
-
-                try await cluster.restart(node: 1)
-                try await b.waitForLine(containing: "lostConflict", timeout: .seconds(60))
-                await recorder.stop()
-            } catch {
-                await cluster.stop()
-                throw error
-            }
-            await cluster.stop()
         }
     }
 }
