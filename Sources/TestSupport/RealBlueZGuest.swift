@@ -2,10 +2,11 @@ import Foundation
 import Locks
 
 /// The real Linux Bluetooth stack for tests: Debian's kernel in a qemu guest (TCG, no KVM needed) with
-/// the real bluetoothd and btvirt's virtual LE controllers (`scripts/realbluez/`). One guest serves a
-/// whole test process: it boots on first use (about 15 s) and each test asks it for a fresh BlueZ
-/// (`reset`, about 4 s). The guest's system bus is forwarded to a loopback port, so the bridge,
-/// the simulators and bluetoothctl run on the host as they would against any BlueZ.
+/// the real bluetoothd and btvirt's virtual LE controllers (`scripts/realbluez/`). A test process has up to
+/// `count` guests, each serving one world at a time (`GuestLease`): a guest boots on first use (about
+/// 15 s) and each world asks its guest for a fresh BlueZ (`reset`, about 2 s). A guest's system bus is
+/// forwarded to a loopback port, so the bridge, the simulators and bluetoothctl run on the host as they
+/// would against any BlueZ.
 ///
 /// The guest is driven through its serial console (scripts/realbluez/guest-agent, `GuestConsole`): one
 /// request a line, answered by `g2m-agent <id> …` lines, and killed with the test process at the latest.
@@ -19,23 +20,31 @@ public final class RealBlueZGuest: Sendable {
     /// The console's request protocol.
     private let agent: GuestConsole
 
-    private static let current = Mutex<Task<RealBlueZGuest, Error>?>(nil)
+    /// The guests of this test process, by number, each booted on first use.
+    private static let current = Mutex<[Int: Task<RealBlueZGuest, Error>]>([:])
 
-    /// The guest of this test process, booted on first use and again if it has died.
-    public static func shared() async throws -> RealBlueZGuest {
-        let task = current.withLock { task in
-            if let running = task { return running }
+    /// How many guests a test process may boot: `GATT2MQTT_REAL_GUESTS` (1 to 4), two by default. Each takes
+    /// 1 GiB of memory and, while its test talks to BlueZ, about a third of this machine's two cores.
+    public static let count: Int = {
+        let stated = ProcessInfo.processInfo.environment["GATT2MQTT_REAL_GUESTS"].flatMap { Int($0) } ?? 2
+        return min(max(stated, 1), 4)
+    }()
+
+    /// Guest number `slot` of this test process, booted on first use and again if it has died.
+    public static func shared(slot: Int = 0) async throws -> RealBlueZGuest {
+        let task = current.withLock { tasks in
+            if let running = tasks[slot] { return running }
             let booting = Task { try await boot() }
-            task = booting
+            tasks[slot] = booting
             return booting
         }
         do {
             let guest = try await task.value
             if guest.console.isRunning { return guest }
-            current.withLock { if $0 == task { $0 = nil } }
-            return try await shared()
+            current.withLock { if $0[slot] == task { $0[slot] = nil } }
+            return try await shared(slot: slot)
         } catch {
-            current.withLock { if $0 == task { $0 = nil } }
+            current.withLock { if $0[slot] == task { $0[slot] = nil } }
             throw error
         }
     }

@@ -20,8 +20,9 @@ public final class TestWorld: Sendable {
     private let stopActions = Mutex<[@Sendable () async -> Void]>([])
     /// Whether `stop()` ran (it releases the real guest's lease once).
     private let stopped = Mutex(false)
-    /// A real world's lease: when it was given and how long the reset took, for the line `stop` prints.
-    private let lease = Mutex<(given: ContinuousClock.Instant, reset: Duration)?>(nil)
+    /// A real world's lease: which guest, when it was given, how long the reset took and who asked (the test's
+    /// function), for the line `stop` prints.
+    private let lease = Mutex<(guest: Int, given: ContinuousClock.Instant, reset: Duration, caller: String)?>(nil)
     /// The gateways' state directories (`<folder>/<process name>`): a gateway restarted in this world finds what it
     /// kept, and no world sees another's. Removed by `stop()`.
     public let stateFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -49,7 +50,7 @@ public final class TestWorld: Sendable {
 
     public static func start(
         _ kind: BlueZWorld = .bluezoo, centralAdapters: Int = 1, peripheralAdapters: Int = 1,
-        broker brokerOptions: MosquittoBroker.Options = .init()
+        broker brokerOptions: MosquittoBroker.Options = .init(), caller: String = #function
     ) async throws -> TestWorld {
         let count = centralAdapters + peripheralAdapters
         let broker = try await MosquittoBroker.start(options: brokerOptions)
@@ -68,19 +69,19 @@ public final class TestWorld: Sendable {
                     throw error
                 }
             case .real:
-                await GuestLease.shared.acquire()
+                let slot = await GuestLease.shared.acquire()
                 let given = ContinuousClock.now
                 do {
-                    let guest = try await RealBlueZGuest.shared()
+                    let guest = try await RealBlueZGuest.shared(slot: slot)
                     let resetStarted = ContinuousClock.now
                     let addresses = try await guest.reset(controllers: count)
                     let world = TestWorld(
                         broker: broker, busAddress: guest.busAddress, backend: .real(guest), bluezoo: nil,
                         adapterAddresses: addresses, centralAdapters: centralAdapters)
-                    world.lease.withLock { $0 = (given, ContinuousClock.now - resetStarted) }
+                    world.lease.withLock { $0 = (slot, given, ContinuousClock.now - resetStarted, caller) }
                     return world
                 } catch {
-                    await GuestLease.shared.release()
+                    await GuestLease.shared.release(slot)
                     throw error
                 }
             }
@@ -324,15 +325,13 @@ public final class TestWorld: Sendable {
                 defer { stopped = true }
                 return !stopped
             }
-            if first {
-                // The tier runs one world at a time: what each test holds the guest for, and how much of it the
-                // reset was, is where the tier's minutes go. scripts/test sums these lines, each the test's whose
-                // result comes next (the others wait for the lease).
-                if let lease = lease.withLock({ $0 }) {
-                    let held = Self.seconds(ContinuousClock.now - lease.given)
-                    print("real guest: held \(held) s, reset \(Self.seconds(lease.reset)) s")
-                }
-                await GuestLease.shared.release()
+            if first, let lease = lease.withLock({ $0 }) {
+                // The tier runs one world a guest at a time: what each test holds its guest for, and how much of
+                // it the reset was, is where the tier's minutes go. scripts/test sums these lines.
+                let held = Self.seconds(ContinuousClock.now - lease.given)
+                print(
+                    "real guest \(lease.guest): held \(held) s, reset \(Self.seconds(lease.reset)) s: \(lease.caller)")
+                await GuestLease.shared.release(lease.guest)
             }
         }
         await broker.stop()
@@ -359,10 +358,12 @@ extension TestWorld {
     /// Runs `body` in a fresh world and stops it afterwards, also when `body` throws.
     public static func with<T: Sendable>(
         _ kind: BlueZWorld = .bluezoo, centralAdapters: Int = 1, peripheralAdapters: Int = 1,
-        broker brokerOptions: MosquittoBroker.Options = .init(), _ body: (TestWorld) async throws -> T
+        broker brokerOptions: MosquittoBroker.Options = .init(), caller: String = #function,
+        _ body: (TestWorld) async throws -> T
     ) async throws -> T {
         let world = try await start(
-            kind, centralAdapters: centralAdapters, peripheralAdapters: peripheralAdapters, broker: brokerOptions)
+            kind, centralAdapters: centralAdapters, peripheralAdapters: peripheralAdapters, broker: brokerOptions,
+            caller: caller)
         return try await withCleanUp({ await world.stop() }) {
             do {
                 return try await body(world)

@@ -13,9 +13,9 @@ extension TestWorld {
     /// with `bridgeArguments`; the recorder stops after it.
     static func withConnectedBelt(
         _ kind: BlueZWorld = .bluezoo, simulator: [String] = [], bridgeArguments: [String] = [],
-        _ body: (TestWorld, ConnectedBelt) async throws -> Void
+        caller: String = #function, _ body: (TestWorld, ConnectedBelt) async throws -> Void
     ) async throws {
-        try await TestWorld.with(kind) { world in
+        try await TestWorld.with(kind, caller: caller) { world in
             let belt = try await world.startSimulator(["belt"] + simulator)
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(world: world)

@@ -12,11 +12,11 @@ struct FaultToleranceTests {
     private static func families(_ kind: BlueZWorld) -> [String] { kind == .real ? ["belt"] : ["belt", "a5"] }
 
     private func withConnectedDevices(
-        _ kind: BlueZWorld, _ families: [String], bridge: [String] = [],
+        _ kind: BlueZWorld, _ families: [String], bridge: [String] = [], caller: String = #function,
         _ body: (TestWorld, [String: (process: ManagedProcess, id: String)], TopicRecorder, ManagedProcess) async throws
             -> Void
     ) async throws {
-        try await TestWorld.with(kind, peripheralAdapters: families.count) { world in
+        try await TestWorld.with(kind, peripheralAdapters: families.count, caller: caller) { world in
             var devices: [String: (process: ManagedProcess, id: String)] = [:]
             for (index, family) in families.enumerated() {
                 let process = try await world.startSimulator([family], adapter: "hci\(index + 1)")

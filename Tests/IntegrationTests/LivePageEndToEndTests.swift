@@ -17,10 +17,10 @@ struct LivePageEndToEndTests {
 
     /// A connected belt and a bridge serving its page on a free loopback port; `base` is the page's address.
     private func withPage(
-        _ kind: BlueZWorld, extraArguments: [String] = [],
+        _ kind: BlueZWorld, extraArguments: [String] = [], caller: String = #function,
         _ body: (TestWorld, ManagedProcess, ManagedProcess, TopicRecorder, String, String) async throws -> Void
     ) async throws {
-        try await TestWorld.with(kind) { world in
+        try await TestWorld.with(kind, caller: caller) { world in
             let belt = try await world.startSimulator(["belt"])
             let id = try belt.simulatedID
             let recorder = try await TopicRecorder(world: world)

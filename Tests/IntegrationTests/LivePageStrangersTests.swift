@@ -14,7 +14,7 @@ struct LivePageStrangersTests {
     /// A bridge serving the page on a free loopback port with the configuration `yaml` (files from `files`).
     private func withPage(
         _ kind: BlueZWorld, yaml: String, files: [String: String],
-        _ body: (TestWorld, ManagedProcess, Int) async throws -> Void
+        caller: String = #function, _ body: (TestWorld, ManagedProcess, Int) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strangers-\(UUID().uuidString)")
             .path
@@ -22,7 +22,7 @@ struct LivePageStrangersTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (name, text) in files { try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8) }
         try yaml.write(toFile: folder + "/gatt2mqtt.yaml", atomically: true, encoding: .utf8)
-        try await TestWorld.with(kind) { world in
+        try await TestWorld.with(kind, caller: caller) { world in
             let port = try FreePort.allocate()
             let bridge = try await world.startBridge(extraArguments: [
                 "--http", "127.0.0.1:\(port)", "--config", folder + "/gatt2mqtt.yaml",
