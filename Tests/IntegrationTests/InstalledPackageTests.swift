@@ -6,31 +6,46 @@ import Testing
 /// by apt), booted with systemd as PID 1, the distribution's own dbus-daemon and D-Bus policy, the real
 /// bluetoothd started by bluetooth.service, btvirt's controllers and a virtual belt. The unit runs exactly
 /// as shipped. Runs when `GATT2MQTT_WORLDS` names `installed` (scripts/test: after scripts/package).
-@Suite(
-    .serialized,
-    .enabled(if: InstalledPackages.enabled, "needs GATT2MQTT_WORLDS=installed and scripts/package's output"))
+///
+/// Each release is a suite of its own, and the two run at once (each guest keeps about one of this machine's two
+/// cores busy): Debian 12's service and then its upgrade, beside Debian 13's service.
+@Suite(.enabled(if: InstalledPackages.enabled, "needs GATT2MQTT_WORLDS=installed and scripts/package's output"))
 struct InstalledPackageTests {
-    /// Starts, runs a belt, logs at its priorities, stops cleanly, is restarted by the watchdog, and says why
-    /// it stopped at error priority when its bus goes away: on Debian 12 and on Debian 13.
-    @Test(arguments: DebianRelease.allCases)
-    func theServiceUnderSystemd(on release: DebianRelease) async throws {
+    @Suite(.serialized)
+    struct OnDebian12 {
+        /// Starts, runs a belt, logs at its priorities, stops cleanly, is restarted by the watchdog, and says why
+        /// it stopped at error priority when its bus goes away.
+        @Test func theServiceUnderSystemd() async throws {
+            try await InstalledPackageTests.theServiceUnderSystemd(on: .bookworm)
+        }
+
+        /// An upgrade from the previous version keeps an edited conffile and the fleet's incarnation and restarts
+        /// the daemon; a purge leaves nothing behind.
+        @Test func upgradeThenPurge() async throws {
+            let packages = try InstalledPackages.current()
+            try await InstalledPackageTests.withGuest(installing: packages.previousDeb) {
+                try await InstalledPackageTests.upgradeKeepsWhatTheUserMade($0, packages: packages)
+            }
+        }
+    }
+
+    @Suite(.serialized)
+    struct OnDebian13 {
+        /// As on Debian 12, and then the unit's start limit gives up on a daemon that cannot start.
+        @Test func theServiceUnderSystemd() async throws {
+            try await InstalledPackageTests.theServiceUnderSystemd(on: .trixie)
+        }
+    }
+
+    private static func theServiceUnderSystemd(on release: DebianRelease) async throws {
         let packages = try InstalledPackages.current()
         try await withGuest(installing: packages.deb, release: release, simulator: packages.simulator) {
             try await serviceRunsAndServesABelt($0, packages: packages, release: release)
         }
     }
 
-    /// An upgrade from the previous version keeps an edited conffile and the fleet's incarnation and restarts
-    /// the daemon; a purge leaves nothing behind.
-    @Test func upgradeThenPurge() async throws {
-        let packages = try InstalledPackages.current()
-        try await withGuest(installing: packages.previousDeb) {
-            try await upgradeKeepsWhatTheUserMade($0, packages: packages)
-        }
-    }
-
     /// Boots a guest with `deb` installed, runs `body` on it and powers it off, whatever `body` did.
-    private func withGuest(
+    private static func withGuest(
         installing deb: String, release: DebianRelease = .bookworm, simulator: String? = nil,
         _ body: (InstalledGuest) async throws -> Void
     ) async throws {
@@ -40,7 +55,7 @@ struct InstalledPackageTests {
 
     // MARK: The service
 
-    private func serviceRunsAndServesABelt(
+    private static func serviceRunsAndServesABelt(
         _ guest: InstalledGuest, packages: InstalledPackages, release: DebianRelease
     ) async throws {
         #expect(guest.systemState == "running", "no unit failed at boot, gatt2mqtt's among them")
@@ -202,7 +217,7 @@ struct InstalledPackageTests {
 
     // MARK: Upgrade and purge
 
-    private func upgradeKeepsWhatTheUserMade(_ guest: InstalledGuest, packages: InstalledPackages) async throws {
+    private static func upgradeKeepsWhatTheUserMade(_ guest: InstalledGuest, packages: InstalledPackages) async throws {
         let config = "/etc/gatt2mqtt/gatt2mqtt.yaml"
         let incarnation = "/var/lib/gatt2mqtt/fleet-incarnation"
         #expect(try await guest.output("dpkg-query -W -f '${Version}' gatt2mqtt") == packages.previousVersion)
