@@ -78,6 +78,22 @@ struct DeviceTablesTests {
         #expect(offered.withLock { $0 } == [["hci0": 1], ["hci0": 1], [:]])
     }
 
+    /// A device whose users changed their minds while it was being placed (a `disconnect` request after the sighting
+    /// that started the placing) gets no session, and does not wait for a slot.
+    @Test func aDeviceNoLongerWantedIsNotPlaced() {
+        let table = SessionTable()
+        let belt = device("00:00:00:00:00:01", on: "hci0")
+        let started = Mutex(0)
+        let start = { (device: BlueZDevice) -> RunningSession in
+            started.withLock { $0 += 1 }
+            return running(IdleSession(id: "a", family: .belt), device)
+        }
+        #expect(table.place(belt.address, wanted: { false }, choose: { _ in belt }, start: start) == .unwanted)
+        #expect(started.withLock { $0 } == 0 && table.addresses.isEmpty && !table.hasWaiting)
+        #expect(table.place(belt.address, wanted: { true }, choose: { _ in belt }, start: start) == .started)
+        #expect(started.withLock { $0 } == 1 && table.addresses == [belt.address])
+    }
+
     /// A device as BlueZ reports it on `adapter`.
     private func device(_ address: String, on adapter: String) -> BlueZDevice {
         var device = BlueZDevice(address: address, name: nil)

@@ -17,7 +17,7 @@ extension DeviceSessions {
             throw CommandError(.invalidValue, "\(address) belongs to no known family; name one with 'family'")
         }
         adoptions.adopt(address, as: driver.family, by: "connect request")
-        await considerDevice(device, force: true)
+        await considerDevice(device)
         return driver.family
     }
 

@@ -49,24 +49,49 @@ final class DeviceSessions: Sendable {
         return matched
     }
 
-    /// Starts a session for a device of a known family unless one runs or `ConnectionPolicy` says no (`force`: a
-    /// `connect` request asks for it now); on the adapter `placement` chooses among those that see it.
-    func considerDevice(_ seen: BlueZDevice, force: Bool = false) async {
-        guard context.adapterName(seen.adapterPath) != nil, let driver = driver(for: seen) else { return }
-        let address = seen.address
-        var inputs = policyInputs(seen, driver: driver)
-        inputs.requested = inputs.requested || force
-        // In a fleet only the device's owner connects it (a gateway alone owns what it connects).
-        if let fleet {
-            inputs.fleetAllows = fleet.mayConnect(FleetCoordinator.key(driver.family, context.id(of: address)))
-        }
-        guard table.path(serving: address) == nil, take(ConnectionPolicy.verdict(inputs), of: seen, driver: driver),
-            let candidates = await candidates(for: seen)
+    /// Starts a session for a device of a known family unless one runs or `ConnectionPolicy` says no; on the
+    /// adapter `placement` chooses among those that see it. The verdict is taken again after the adapters that see
+    /// it were read: a request that came meanwhile (`disconnect`, `connect` as another family, `forget`) wins over
+    /// the sighting that started this. Before, a stale verdict served a belt as the Activ5 it had been asked for
+    /// just after a `connect` request named it a belt (a chance failure of GatewayRequestTests on a loaded machine).
+    func considerDevice(_ seen: BlueZDevice) async {
+        guard context.adapterName(seen.adapterPath) != nil, table.path(serving: seen.address) == nil,
+            let before = driver(for: seen), verdict(seen, driver: before) != nil,
+            let candidates = await candidates(for: seen),
+            let driver = driver(for: seen), let verdict = verdict(seen, driver: driver),
+            take(verdict, of: seen, driver: driver)
         else { return }
-        let placed = table.place(address, choose: { placement(among: candidates, load: $0) }) { device in
+        let address = seen.address
+        let placed = table.place(
+            address, wanted: { stillChosen(address, as: driver.family) },
+            choose: { placement(among: candidates, load: $0) }
+        ) { device in
             startSession(driver: driver, device: device)
         }
         if placed == .waiting(newly: true) { reportWaitingForSlot(seen, candidates: candidates) }
+    }
+
+    /// `ConnectionPolicy`'s verdict when it says connect, with the fleet's say (in a fleet only the device's owner
+    /// connects it; a gateway alone owns what it connects); nil when the device stays.
+    private func verdict(_ seen: BlueZDevice, driver: any FamilyDriver) -> ConnectionPolicy.Verdict? {
+        var inputs = policyInputs(seen, driver: driver)
+        if let fleet {
+            inputs.fleetAllows = fleet.mayConnect(FleetCoordinator.key(driver.family, context.id(of: seen.address)))
+        }
+        let verdict = ConnectionPolicy.verdict(inputs)
+        if case .stay = verdict { return nil }
+        return verdict
+    }
+
+    /// Whether the users' choices still want `address` served as `family`: no `forget` under way, no `disconnect`
+    /// since the last `connect`, no `connect` that named another family. Read under the session table's lock.
+    private func stillChosen(_ address: String, as family: DeviceFamily) -> Bool {
+        choices.withLock { choices in
+            if choices.forgetting.contains(address) { return false }
+            let requested = choices.requested[address]
+            if let named = (requested ?? nil) ?? choices.recognised[address], named != family { return false }
+            return requested != nil || !choices.released.contains(address)
+        }
     }
 
     func considerAllDevices() async {

@@ -33,6 +33,8 @@ final class SessionTable: Sendable {
         case started
         /// It has a session already.
         case served
+        /// The users' choices no longer want it: a request came while it was being placed.
+        case unwanted
         /// Every adapter that may serve it is full; `newly` when it was not waiting yet.
         case waiting(newly: Bool)
     }
@@ -94,14 +96,18 @@ final class SessionTable: Sendable {
 
     // MARK: Placing and removing
 
-    /// Places a device unless it has a session: `choose` picks the object to serve it through, given the sessions
-    /// per adapter (nil when every adapter that may serve it is full), and `start` makes its session. Under the
-    /// table's lock, so that two devices never take one adapter's last slot.
+    /// Places a device unless it has a session or `wanted` says no more: `choose` picks the object to serve it
+    /// through, given the sessions per adapter (nil when every adapter that may serve it is full), and `start` makes
+    /// its session. Under the table's lock, so that two devices never take one adapter's last slot, and so that a
+    /// request that changes the users' choices before it removes a session (`DeviceSessions.release`) is seen
+    /// either here, or by its removal of what started here.
     func place(
-        _ address: String, choose: (_ load: [String: Int]) -> BlueZDevice?, start: (BlueZDevice) -> RunningSession
+        _ address: String, wanted: () -> Bool = { true }, choose: (_ load: [String: Int]) -> BlueZDevice?,
+        start: (BlueZDevice) -> RunningSession
     ) -> Placement {
         state.withLock { state in
             guard state.pathsByAddress[address] == nil else { return .served }
+            guard wanted() else { return .unwanted }
             guard let device = choose(state.load) else {
                 return .waiting(newly: state.waitingForSlot.insert(address).inserted)
             }
