@@ -7,7 +7,9 @@
 /// - `ISOM!`/`STOP!` drive the legacy `IS` stream on both profiles; F0FE and F0F5 are driven by their CCCDs
 ///   only, so `STOP!` (also the keep-alive) never ends a new-protocol stream.
 /// - `TARE!` zeroes whatever force is applied at that moment, for both streams.
-/// - Power-off after `idlePowerOffSeconds` without any host write while nothing streams; reads do not count.
+/// - Power-off after `idlePowerOffSeconds` without any host write or connection while nothing streams; reads do
+///   not count. The sources say "7 minutes in stop mode", a connected device's state: the simulator starts the
+///   clock at the first connection.
 /// - A GAPI handshake is accepted like `TVGTIME`, but frames stay ASCII (GAPI is not implemented).
 public struct Activ5State: Sendable, Equatable {
     /// Local name a simulator advertises, in the `ACTIV5-XX-NNNN` shape of real devices.
@@ -82,6 +84,9 @@ public struct Activ5State: Sendable, Equatable {
         let newStreams = isNotifying(Activ5GATT.Characteristic.force) || isNotifying(Activ5GATT.Characteristic.imu)
         return isLegacyStreaming || (wireProtocol == .new && newStreams)
     }
+
+    /// A host connected at `time`: connecting is the host's doing, and the idle clock starts again from it.
+    public mutating func hostConnected(at time: Double) { lastActivity = time }
 
     /// Whether the device has switched itself off by `time`: 7 minutes (by default) in stop mode since the
     /// last host write. This is what the evergreen keep-alive prevents.

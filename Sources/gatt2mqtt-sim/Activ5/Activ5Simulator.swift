@@ -53,6 +53,8 @@ actor Activ5Simulator: SimulatedPeripheral {
     private var squeezesPlaced = false
     private var isPoweredOff = false
     private var connectedCentrals: Set<String> = []
+    /// Whether a host has connected since the device was switched on: its idle clock runs only from then.
+    private var hostHasConnected = false
     /// The last F0FE value sent with `sequenceForce`.
     private var sequence: Int16 = 0
 
@@ -70,7 +72,7 @@ actor Activ5Simulator: SimulatedPeripheral {
         (powerOffs, powerOffSink) = AsyncStream<Void>.makeStream()
     }
 
-    /// Starts the idle power-off clock; the device counts as switched on at init.
+    /// Starts watching the idle power-off clock, which runs once a host has connected (`checkPower`).
     func start() {
         guard powerWatch == nil else { return }
         let interval = settings.powerCheckInterval
@@ -94,6 +96,8 @@ actor Activ5Simulator: SimulatedPeripheral {
             syncStreams()
         case .centralConnected(let path):
             connectedCentrals.insert(path)
+            hostHasConnected = true
+            state.hostConnected(at: now)
             logger.info("central connected: \(path)")
         case .centralDisconnected(let path):
             connectedCentrals.remove(path)
@@ -250,10 +254,12 @@ actor Activ5Simulator: SimulatedPeripheral {
 
     // MARK: Power
 
-    /// Switches off if the device has been idle in stop mode for too long; returns whether it did.
+    /// Switches off if the device has been idle in stop mode for too long; returns whether it did. Stop mode is a
+    /// connected device's state (activ5.md §4.5, step 6): a device that no host has connected yet advertises and
+    /// waits, however long discovery takes (on a loaded machine the real stack's took more than a test's 3 s).
     private func checkPower() async -> Bool {
         guard !isPoweredOff else { return true }
-        guard state.isPoweredOff(at: now) else { return false }
+        guard hostHasConnected, state.isPoweredOff(at: now) else { return false }
         await powerOff()
         return true
     }

@@ -124,6 +124,10 @@ import Testing
         // Reads are not commands and do not keep it awake.
         _ = state.readValue(characteristic: T.serial, at: 810)
         #expect(state.isPoweredOff(at: 820))
+        // A host connecting again restarts it too.
+        state.hostConnected(at: 900)
+        #expect(!state.isPoweredOff(at: 1319))
+        #expect(state.isPoweredOff(at: 1320))
     }
 
     @Test func neverPowersOffWhileStreaming() {
