@@ -100,7 +100,7 @@ public final class BlueZClient: Sendable {
             let denied = (error as? DBusError)?.name == "org.freedesktop.DBus.Error.AccessDenied"
             refused.withLock { $0 = denied }
             if denied {
-                logger.error("the bus policy does not let this user talk to BlueZ: \(error)")
+                logger.error("\(BusPolicyRefusal.explanation(busSaid: "\(error)"))")
             } else {
                 logger.info("BlueZ is not available yet: \(error)")
             }
