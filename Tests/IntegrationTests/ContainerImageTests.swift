@@ -13,9 +13,9 @@ enum ContainerImage {
 /// no container registry: the runtime stage (from its second `FROM` to the end) is taken from the Dockerfile at
 /// test time and built as written, but for its `COPY --from=package`, which takes the .deb from a build
 /// context instead (the package stage needs the Swift toolchain's image, which cannot be pulled here; it runs
-/// the same `scripts/package` that made the .deb). Its `FROM debian:bookworm-slim` resolves to Debian 12's
-/// minbase root made by mmdebstrap (scripts/container-base), standing in for the real slim image, which cannot
-/// be pulled here either. The container then runs the bridge as the image's own user against a BlueZoo world
+/// the same `scripts/package` that made the .deb). Its `FROM debian:trixie-slim` resolves to Debian 13's
+/// minbase root made by mmdebstrap and slimmed as Debian's slim images are (scripts/container-base), standing in
+/// for the real slim image, which cannot be pulled here either. The container then runs the bridge as the image's own user against a BlueZoo world
 /// whose bus admits that user, over the host's network (the world's broker listens on 127.0.0.1).
 ///
 /// Needs root, podman and runc, Debian's mirror (apt inside the build and mmdebstrap) and the package
@@ -79,6 +79,9 @@ struct ContainerImageTests {
         print(
             "container image: built \(Self.image) in \(buildTime), \(String(format: "%.1f", megabytes)) MB (\(size) bytes)"
         )
+        // Small: the package and what it needs, on the slim base (issue #57: at most 120 MB).
+        #expect(megabytes <= 120, "the image is \(megabytes) MB")
+        try await printLargestPackages()
 
         // The image as the Dockerfile declares it.
         #expect(try await inspect(image: "{{.Config.User}}") == "gatt2mqtt")
@@ -154,6 +157,27 @@ struct ContainerImageTests {
         await removeContainer()
     }
 
+    /// The image's ten largest Debian packages, for the README's table of what is in it.
+    private func printLargestPackages() async throws {
+        let listed = try await podman(
+            ["run", "--rm"] + Self.runtime + Self.limits + [
+                "--entrypoint", "dpkg-query", Self.image, "-W", "-f", "${Installed-Size}\t${Package}\n",
+            ])
+        try #require(listed.exit == .exited(0), "dpkg-query in the image: \(listed.output)")
+        let sizes = listed.lines.compactMap { line -> (kilobytes: Int, name: String)? in
+            let fields = line.split(separator: "\t")
+            guard fields.count == 2, let kilobytes = Int(fields[0]) else { return nil }
+            return (kilobytes, String(fields[1]))
+        }
+        #expect(sizes.contains { $0.name == "gatt2mqtt" }, "the package is in the image")
+        #expect(!sizes.contains { $0.name == "bluez" }, "bluez is only recommended: the host runs bluetoothd")
+        let largest = sizes.sorted { $0.kilobytes > $1.kilobytes }.prefix(10)
+        print(
+            "container image: \(sizes.count) packages, the largest: "
+                + largest.map { "\($0.name) \(String(format: "%.1f", Double($0.kilobytes) / 1024)) MiB" }.joined(
+                    separator: ", "))
+    }
+
     // MARK: The build's inputs
 
     /// The Dockerfile's runtime stage, from its second `FROM` to the end, with the package stage's COPY
@@ -165,7 +189,7 @@ struct ContainerImageTests {
         try #require(froms.count == 2, "docker/Dockerfile has two stages (FROM lines: \(froms.map { lines[$0] }))")
         var stage = Array(lines[froms[1]...])
         try #require(
-            stage[0] == "FROM debian:bookworm-slim", "the runtime stage starts FROM debian:bookworm-slim: \(stage[0])")
+            stage[0] == "FROM debian:trixie-slim", "the runtime stage starts FROM debian:trixie-slim: \(stage[0])")
         let copies = stage.indices.filter { stage[$0] == Self.packageCopy }
         try #require(copies.count == 1, "the runtime stage has the line '\(Self.packageCopy)' once")
         stage[copies[0]] = Self.contextCopy
