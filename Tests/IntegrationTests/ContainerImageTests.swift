@@ -11,8 +11,8 @@ enum ContainerImage {
 
 /// The container image as docker/Dockerfile makes it, built and run with podman (runc) on this machine, with
 /// no container registry: the runtime stage (from its second `FROM` to the end) is taken from the Dockerfile at
-/// test time and built as written, but for its `COPY --from=package`, which takes the .deb from a build
-/// context instead (the package stage needs the Swift toolchain's image, which cannot be pulled here; it runs
+/// test time and built as written, but for its mount of the package stage's output, which takes the .deb from
+/// a build context instead (the package stage needs the Swift toolchain's image, which cannot be pulled here; it runs
 /// the same `scripts/package` that made the .deb). Its `FROM debian:trixie-slim` resolves to Debian 13's
 /// minbase root made by mmdebstrap and slimmed as Debian's slim images are (scripts/container-base), standing in
 /// for the real slim image, which cannot be pulled here either. The container then runs the bridge as the image's own user against a BlueZoo world
@@ -33,9 +33,9 @@ struct ContainerImageTests {
     static let runtime = ["--runtime", "runc"]
     static let limits = ["--ulimit", "nofile=1000:1000", "--ulimit", "nproc=1000:1000"]
 
-    /// The line of the runtime stage that takes the package stage's output, replaced by a copy from the context.
-    static let packageCopy = "COPY --from=package /out/gatt2mqtt_*.deb /tmp/"
-    static let contextCopy = "COPY package/gatt2mqtt_*.deb /tmp/"
+    /// The mount of the runtime stage that takes the package stage's output, replaced by one of the context's folder.
+    static let packageMount = "RUN --mount=type=bind,from=package,source=/out,target=/tmp/package \\"
+    static let contextMount = "RUN --mount=type=bind,source=package,target=/tmp/package \\"
 
     @Test func theImageRunsTheBridgeAsItsUnprivilegedUser() async throws {
         let version = try ProjectPaths.version()
@@ -180,8 +180,8 @@ struct ContainerImageTests {
 
     // MARK: The build's inputs
 
-    /// The Dockerfile's runtime stage, from its second `FROM` to the end, with the package stage's COPY
-    /// replaced by one from the build context; fails if that COPY is not in it word for word.
+    /// The Dockerfile's runtime stage, from its second `FROM` to the end, with its mount of the package stage's
+    /// output replaced by one of the build context's folder; fails if that mount is not in it word for word.
     private func runtimeStage() throws -> String {
         let dockerfile = try String(contentsOfFile: ProjectPaths.root + "/docker/Dockerfile", encoding: .utf8)
         let lines = dockerfile.components(separatedBy: "\n")
@@ -190,11 +190,11 @@ struct ContainerImageTests {
         var stage = Array(lines[froms[1]...])
         try #require(
             stage[0] == "FROM debian:trixie-slim", "the runtime stage starts FROM debian:trixie-slim: \(stage[0])")
-        let copies = stage.indices.filter { stage[$0] == Self.packageCopy }
-        try #require(copies.count == 1, "the runtime stage has the line '\(Self.packageCopy)' once")
-        stage[copies[0]] = Self.contextCopy
+        let mounts = stage.indices.filter { stage[$0] == Self.packageMount }
+        try #require(mounts.count == 1, "the runtime stage has the line '\(Self.packageMount)' once")
+        stage[mounts[0]] = Self.contextMount
         try #require(
-            !stage.contains { $0.contains("--from=") }, "the runtime stage takes nothing else from another stage")
+            !stage.contains { $0.contains("from=") }, "the runtime stage takes nothing else from another stage")
         return stage.joined(separator: "\n")
     }
 
