@@ -19,6 +19,12 @@ struct DeviceChoices: Sendable {
     var firstSeen: [String: ContinuousClock.Instant] = [:]
     var settling: Set<String> = []
 
+    /// The family `address` is served as, when one is known: the one a `connect` request named, else the one it was
+    /// first recognised as.
+    func family(of address: String) -> DeviceFamily? {
+        (requested[address] ?? nil) ?? recognised[address]
+    }
+
     /// At most this many addresses are remembered per table keyed by what advertises (`recognised`, `firstSeen`):
     /// anyone in radio range can advertise a family's name from any number of addresses.
     static let strangerLimit = 1024

@@ -38,7 +38,7 @@ final class DeviceSessions: Sendable {
     /// The family that serves `device`: the one a `connect` request named, else the one it was first
     /// recognised as, else the one its advertisement matches (remembered from then on).
     func driver(for device: BlueZDevice) -> (any FamilyDriver)? {
-        let known = choices.withLock { ($0.requested[device.address] ?? nil) ?? $0.recognised[device.address] }
+        let known = choices.withLock { $0.family(of: device.address) }
         if let known { return context.driver(of: known) }
         guard let matched = context.drivers.first(where: { $0.matches(device) }) else { return nil }
         let held = table.addresses
@@ -88,9 +88,8 @@ final class DeviceSessions: Sendable {
     private func stillChosen(_ address: String, as family: DeviceFamily) -> Bool {
         choices.withLock { choices in
             if choices.forgetting.contains(address) { return false }
-            let requested = choices.requested[address]
-            if let named = (requested ?? nil) ?? choices.recognised[address], named != family { return false }
-            return requested != nil || !choices.released.contains(address)
+            if let named = choices.family(of: address), named != family { return false }
+            return choices.requested[address] != nil || !choices.released.contains(address)
         }
     }
 
