@@ -92,7 +92,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Below Hummingbird: a handler that answers malformed requests (MalformedRequestGuard).
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-                // NIO's blocking pool, where bcrypt runs (BcryptPassword).
+                // NIO's blocking pool, where bcrypt runs (BcryptPassword), and the page's one event loop (LivePageServer).
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             resources: [.embedInCode("Resources/live.html")]

@@ -27,7 +27,10 @@ final class ConnectionGate: Sendable {
         let id = ObjectIdentifier(channel)
         let source = SourceAddress(channel.remoteAddress)
         let (admission, victims) = state.withLock { state in
-            let admission = state.table.open(id, from: source, at: .now)
+            let channels = state.channels
+            let admission = state.table.open(id, from: source, at: .now) { candidate in
+                channels[candidate].map(BytesReceived.any(on:)) ?? false
+            }
             let victims = admission.evicted.compactMap { state.channels.removeValue(forKey: $0) }
             if admission.admitted { state.channels[id] = channel }
             return (admission, victims)

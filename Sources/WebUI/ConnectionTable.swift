@@ -16,12 +16,20 @@
 /// again) each closed the youngest request on its way in, the legitimate one among them. Among fresh connections the
 /// order is the same (silent ones first, oldest first), and a stranger's connection is fresh for 2 s only.
 ///
+/// Silent is what the kernel says, not what the server has read: between a connection's accept and the server's
+/// first read of it, dozens of newcomers may be let in, and each closed the oldest connection without a whole head,
+/// which could be a legitimate request the server had not read yet (one in five runs of 300 idle sockets reopening,
+/// issue #56). So before a connection without a head is closed, the caller's `hasSpoken` asks the kernel whether any
+/// byte came on it; one that spoke is moved up to `heard` and spared until the silent ones are gone.
+///
 /// Pure, and generic over the connection's identity, so that tests need no sockets.
 struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
     /// How far a connection has come, in the order they are spared.
     enum Stage: Int, Comparable, Sendable {
-        /// No complete request head yet.
+        /// Nothing came from the client, as far as the table knows.
         case waiting
+        /// Bytes came (the kernel has them, read or not), but no complete request head yet.
+        case heard
         /// A request came, but none with the right credentials.
         case unauthenticated
         /// A request with the right credentials (or any request, when the page asks for none).
@@ -66,17 +74,21 @@ struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
     func stage(of id: ID) -> Stage? { entries[id]?.stage }
 
     /// A new connection from `source`, opened at `now` (nil: no connection counts as fresh): in, with what must be
-    /// closed to make room, or refused.
-    mutating func open(_ id: ID, from source: SourceAddress, at now: ContinuousClock.Instant? = nil) -> Admission {
+    /// closed to make room, or refused. `hasSpoken` says whether any byte came on a connection still `waiting`
+    /// (asked only of those about to be closed).
+    mutating func open(
+        _ id: ID, from source: SourceAddress, at now: ContinuousClock.Instant? = nil,
+        hasSpoken: (ID) -> Bool = { _ in false }
+    ) -> Admission {
         var evicted: [ID] = []
         if count(from: source) >= maxPerSource {
-            guard let victim = weakest(where: { $0.source == source }, at: now) else {
+            guard let victim = weakest(where: { $0.source == source }, at: now, hasSpoken: hasSpoken) else {
                 return Admission(admitted: false, evicted: [])
             }
             evicted.append(victim)
         }
         if entries.count - evicted.count >= maxTotal {
-            guard let victim = weakest(where: { _ in true }, excluding: evicted, at: now) else {
+            guard let victim = weakest(where: { _ in true }, excluding: evicted, at: now, hasSpoken: hasSpoken) else {
                 return Admission(admitted: false, evicted: [])
             }
             evicted.append(victim)
@@ -113,18 +125,25 @@ struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
     }
 
     /// The connection to close first among those `matching` and not at work: the lowest stage, the oldest in it,
-    /// with fresh connections after every other.
-    private func weakest(
-        where matching: (Entry) -> Bool, excluding: [ID] = [], at now: ContinuousClock.Instant?
+    /// with fresh connections after every other. A `waiting` one that `hasSpoken` is moved up to `heard` first, and
+    /// the choice made again (stages only go up, so this ends).
+    private mutating func weakest(
+        where matching: (Entry) -> Bool, excluding: [ID] = [], at now: ContinuousClock.Instant?,
+        hasSpoken: (ID) -> Bool
     ) -> ID? {
         func fresh(_ entry: Entry) -> Int {
             guard entry.stage < .authenticated, let now, let openedAt = entry.openedAt else { return 0 }
             return now - openedAt < Self.fresh ? 1 : 0
         }
-        return entries.filter { $0.value.atWork == 0 && matching($0.value) && !excluding.contains($0.key) }
-            .min {
-                (fresh($0.value), $0.value.stage, $0.value.order) < (fresh($1.value), $1.value.stage, $1.value.order)
-            }?
-            .key
+        while true {
+            let weakest = entries.filter { $0.value.atWork == 0 && matching($0.value) && !excluding.contains($0.key) }
+                .min {
+                    (fresh($0.value), $0.value.stage, $0.value.order)
+                        < (fresh($1.value), $1.value.stage, $1.value.order)
+                }
+            guard let (id, entry) = weakest else { return nil }
+            guard entry.stage == .waiting, hasSpoken(id) else { return id }
+            entries[id]?.stage = .heard
+        }
     }
 }

@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import MQTT
+import NIOPosix
 import ServiceLifecycle
 
 /// The daemon's optional HTTP server (`--http`): the live page at `/`, its WebSocket at `/live`, and
@@ -36,6 +37,9 @@ public struct LivePageServer: Service {
 
     /// Serves until the task is cancelled.
     public func run() async throws {
+        // One event loop for the page and every connection to it: a page needs no more, and ConnectionGate then asks
+        // the kernel about any connection (BytesReceived) on the loop it is on, at once.
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let connections = ConnectionGate(
             maxTotal: options.maxConnections, maxPerSource: options.maxConnectionsPerSource, logger: logger)
         let router = Router(context: LivePageContext.self)
@@ -85,12 +89,19 @@ public struct LivePageServer: Service {
             onServerRunning: { [logger, options] _ in
                 logger.notice("live page on \(options.pageURL)", metadata: ["listen": "\(options.listen)"])
             },
+            eventLoopGroupProvider: .shared(loop),
             logger: logger)
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { await mirror.run() }
-            try await app.run()
-            group.cancelAll()
+        do {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await mirror.run() }
+                try await app.run()
+                group.cancelAll()
+            }
+        } catch {
+            try? await loop.shutdownGracefully()
+            throw error
         }
+        try await loop.shutdownGracefully()
     }
 
     /// How long a connection may take to send a request head, or stay idle between requests, in seconds.

@@ -127,4 +127,30 @@ struct ConnectionTableTests {
             table.open(4, from: attacker, at: start + .seconds(0.3)) == .init(admitted: true, evicted: [2]),
             "the oldest silent one, not the request being checked")
     }
+
+    /// Issue #56: the oldest connection without a head may be a request the server has not read yet. Before it is
+    /// closed the kernel is asked; one that spoke is spared until every silent one is gone, and then goes oldest first.
+    @Test func aConnectionWhoseBytesWereNotReadYetGoesAfterTheSilentOnes() {
+        let start = ContinuousClock.now
+        var table = ConnectionTable<Int>(maxTotal: 100, maxPerSource: 3)
+        for id in 1...3 { _ = table.open(id, from: attacker, at: start + .milliseconds(id)) }
+        var asked: [Int] = []
+        let spoke: Set = [1, 3]
+        let hasSpoken = { (id: Int) in
+            asked.append(id)
+            return spoke.contains(id)
+        }
+        #expect(
+            table.open(4, from: attacker, at: start + .milliseconds(4), hasSpoken: hasSpoken)
+                == .init(admitted: true, evicted: [2]), "the silent one, though the one that spoke is older")
+        #expect(asked == [1, 2], "asked oldest first, and only until a silent one was found")
+        #expect(table.stage(of: 1) == .heard)
+        #expect(
+            table.open(5, from: attacker, at: start + .milliseconds(5), hasSpoken: hasSpoken)
+                == .init(admitted: true, evicted: [4]), "the newest, silent, before the two that spoke")
+        #expect(
+            table.open(6, from: attacker, at: start + .milliseconds(6), hasSpoken: { _ in true })
+                == .init(admitted: true, evicted: [1]), "once all spoke, the oldest of them")
+        #expect(table.stage(of: 5) == .heard)
+    }
 }
