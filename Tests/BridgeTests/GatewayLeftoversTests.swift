@@ -36,4 +36,24 @@ import Testing
             await next.stop()
         }
     }
+
+    /// Only a `connection` a crash left is corrected: an `info` naming the gateway alone (one a stranger forged)
+    /// or beside `disconnected` (a clean stop) leaves the broker as it was, with no line.
+    @Test func anInfoWithoutAStaleConnectionLeavesTheBrokerAlone() async throws {
+        try await InMemoryWorld.with { world in
+            let forged = #"{"address":"00:11:22:33:44:66","family":"cpr","gateway":"test"}"#
+            let stopped = #"{"address":"00:11:22:33:44:67","family":"cpr","gateway":"test"}"#
+            try world.publish("cpr/001122334466/info", forged, retain: true)
+            try world.publish("cpr/001122334467/info", stopped, retain: true)
+            try world.publish("cpr/001122334467/connection", "disconnected", retain: true)
+            let gateway = try await InMemoryGateway.start(in: world)
+            // Corrections are published before `start` returns (the crash test above).
+            #expect(!gateway.log.lines.contains { $0.contains("correcting the retained state") })
+            #expect(world.broker.retained("cpr/001122334466/connection") == nil, "nothing new for a forged info")
+            #expect(world.broker.retained("cpr/001122334467/connection")?.payloadString == "disconnected")
+            let said = world.probe.messages.filter { $0.topic.hasSuffix("/connection") }.map(\.topic)
+            #expect(said == ["cpr/001122334467/connection"], "the test's own only: \(said)")
+            await gateway.stop()
+        }
+    }
 }

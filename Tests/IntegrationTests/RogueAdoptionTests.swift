@@ -88,6 +88,7 @@ struct RogueAdoptionTests {
             #expect(figures.adopted == 0, "adopted: \(figures)")
             #expect(figures.sessions == 0, "slots taken: \(figures)")
             #expect(figures.places.isEmpty, "adoption places: \(figures)")
+            #expect(figures.retained.isEmpty, "the forged info left nothing of the gateway's on the broker: \(figures)")
             #expect(!gateway.lines.contains { $0.text.contains("by=served before") })
             #expect(gateway.lines.contains { $0.text.contains("not adopted") && $0.text.contains("infos=1") })
             await recorder.stop()
