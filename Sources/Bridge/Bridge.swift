@@ -85,6 +85,15 @@ public final class Bridge: Sendable {
         self.started = started
         let drivers = FamilyRegistry.drivers.map { $0.init(configuration: configuration) }
         let topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
+        if let folder = configuration.stateDirectory {
+            // Before anything is written there: what an earlier run's cut-short writes left (DurableFile).
+            let removed = DurableFile.removeLeftTemporaries(in: folder)
+            if !removed.isEmpty {
+                logger.notice(
+                    "removed \(removed.count) temporary file(s) an interrupted write left in the state folder",
+                    metadata: ["folder": "\(folder)", "files": "\(removed.joined(separator: ","))"])
+            }
+        }
         // Before the incarnation is written for this start: whether an earlier one left it.
         let ranBefore = EarlierRun.isKnown(configuration)
         let coordinator = try configuration.fleet.map { options in

@@ -131,6 +131,34 @@ public enum DurableFile {
         return aside
     }
 
+    /// Removes from `folder` the temporaries that writes cut short left behind (a crash or power cut between the
+    /// temporary's creation and its rename): regular files named `<anything>.new-<16 hex digits>` (links and the
+    /// like are left alone) and last changed over `minimumAge` ago, so that a write in progress in another process
+    /// keeps its temporary. Returns the names removed; the gateway calls it once at start, on its state folder.
+    public static func removeLeftTemporaries(
+        in folder: String, olderThan minimumAge: Duration = .seconds(60), now: Date = Date()
+    ) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        let cutoff = now.timeIntervalSince1970 - Double(minimumAge.components.seconds)
+        return names.sorted().filter { name in
+            guard isTemporaryName(name) else { return false }
+            let path = "\(folder)/\(name)"
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                Double(status.st_mtim.tv_sec) < cutoff
+            else { return false }
+            return unlink(path) == 0
+        }
+    }
+
+    /// Whether `name` is one `createTemporary` makes: `.new-` and 16 lowercase hex digits at its end.
+    static func isTemporaryName(_ name: String) -> Bool {
+        let suffix = name.suffix(16)
+        let stem = name.dropLast(16)
+        return suffix.count == 16 && stem.hasSuffix(".new-") && stem.count > 5
+            && suffix.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+
     /// `<file>.new-<16 hex digits>`, created by this call alone (`O_EXCL`: not there before, and not a link).
     private static func createTemporary(beside file: String) throws(Failure) -> (String, Int32) {
         var generator = SystemRandomNumberGenerator()

@@ -113,4 +113,20 @@ import Testing
         }
         #expect(folder.setAside("adopted.json").isEmpty)
     }
+
+    /// A crash between a write's temporary and its rename left `adopted.json.new-<hex>`: the gateway removes it at
+    /// start, says so once, and the file beside it is read as ever.
+    @Test func aTemporaryLeftByACrashIsRemovedAtStart() async throws {
+        let folder = try makeFolder(adopted: Self.kept)
+        let left = "adopted.json.new-0123456789abcdef"
+        try folder.write(left, "[")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-300)], ofItemAtPath: folder.path + "/" + left)
+        try await start(folder, retained: nil) { gateway in
+            let line = try #require(gateway.log.lines.first { $0.contains("an interrupted write left") })
+            #expect(line.contains("files=\(left)"), "\(line)")
+            #expect(gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString == Self.kept)
+        }
+        #expect(!folder.names.contains(left))
+    }
 }

@@ -108,6 +108,36 @@ import Testing
         #expect(!folder.names.contains("options.json"))
     }
 
+    /// A crash between a temporary's creation and its rename leaves `<file>.new-<hex>` beside the file; the gateway
+    /// removes those at start. Only regular files of exactly that name, and only old ones: a write in progress in
+    /// another process keeps its temporary, and a link or a file a person put there stays.
+    @Test func temporariesLeftByACutShortWriteAreRemovedAtStart() throws {
+        let folder = try StateFolder()
+        let left = "adopted.json.new-00ab34cd56ef7890"
+        let young = "fleet-incarnation.new-1234567890abcdef"
+        for name in [left, young, "options.json.new-notahexnumber00", "notes.new-ABCDEF0123456789", "adopted.json"] {
+            try folder.write(name, "{}")
+        }
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path + "/identities.json.new-0000000000000001",
+            withDestinationPath: folder.path + "/adopted.json")
+        let now = Date()
+        try FileManager.default.setAttributes(
+            [.modificationDate: now.addingTimeInterval(-120)], ofItemAtPath: folder.path + "/" + left)
+        for name in ["options.json.new-notahexnumber00", "notes.new-ABCDEF0123456789"] {
+            try FileManager.default.setAttributes(
+                [.modificationDate: now.addingTimeInterval(-120)], ofItemAtPath: folder.path + "/" + name)
+        }
+        #expect(DurableFile.removeLeftTemporaries(in: folder.path, now: now) == [left])
+        #expect(
+            folder.names == [
+                "adopted.json", young, "identities.json.new-0000000000000001", "notes.new-ABCDEF0123456789",
+                "options.json.new-notahexnumber00",
+            ])
+        #expect(DurableFile.removeLeftTemporaries(in: folder.path, now: now.addingTimeInterval(120)) == [young])
+        #expect(DurableFile.removeLeftTemporaries(in: folder.path + "/missing").isEmpty)
+    }
+
     private func listeningSocket(at path: String) throws -> Int32 {
         let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
