@@ -88,6 +88,50 @@ struct OpenBrokerTests {
         }
     }
 
+    /// No password oracle (issue #56, items 3 and 7), on the daemon over a broker with users: a command whose text is
+    /// the gateway's broker password and one with a wrong guess give log lines, on the log topic and in the journal,
+    /// that differ only in the guess. When the password showed as `<redacted>`, whoever could send commands and read
+    /// the log learnt which guess was right.
+    @Test func aCommandHoldingThePasswordIsLoggedAsOneWithAWrongGuess() async throws {
+        let (password, guess) = ("hunter2-broker", "hunter3-broker")
+        var options = MosquittoBroker.Options()
+        options.allowAnonymous = false
+        options.users = ["gatt2mqtt": password, "probe": "probe-pw"]
+        try await TestWorld.with(broker: options) { world in
+            var probe = try MQTTConfiguration(url: world.broker.url)
+            (probe.username, probe.password) = ("probe", "probe-pw")
+            let recorder = try await TopicRecorder(configuration: probe)
+            try await withCleanUp({ await recorder.stop() }) {
+                let gateway = try await world.startBridge(
+                    extraEnvironment: ["GATT2MQTT_BROKER_USERNAME": "gatt2mqtt", "GATT2MQTT_BROKER_PASSWORD": password])
+                var published: [String] = []
+                var journal: [String] = []
+                for text in [password, guess] {
+                    let (mark, lines) = (recorder.mark, gateway.lineCount)
+                    try recorder.publish("belt/001122334455/cmd/vibrate", #"{"pattern":"\#(text)"}"#)
+                    let line = try await recorder.waitFor("gatt2mqtt/test/log", after: mark) {
+                        $0.payloadString?.contains("command refused") == true
+                    }
+                    // Without its time: the two were logged at different moments.
+                    published.append(
+                        (line.payloadString ?? "").replacingOccurrences(
+                            of: #""time":"[^"]*""#, with: "", options: .regularExpression))
+                    let logged = try await gateway.waitForLine(containing: "command refused", after: lines)
+                    journal.append(String(logged.drop { $0 != " " }))
+                }
+                print("FIGURE password oracle, the log topic's two lines: \(published[0]) | \(published[1])")
+                #expect(published[0].contains("'\(password)' is unknown"), "logged as it came: \(published[0])")
+                #expect(
+                    published[0].replacingOccurrences(of: password, with: guess) == published[1],
+                    "the two differ in the guess only: \(published)")
+                #expect(
+                    journal[0].replacingOccurrences(of: password, with: guess) == journal[1],
+                    "the two differ in the guess only: \(journal)")
+                #expect(!(published + journal).contains { $0.contains("redacted") }, "nothing replaced")
+            }
+        }
+    }
+
     /// The compose's ACL is the README's recipe, and the compose mounts the broker's files and logs the gateway in.
     @Test func theComposeRunsTheREADMEsRecipe() throws {
         let folder = ProjectPaths.root + "/docker"
