@@ -5,11 +5,15 @@
 ///   scripted ones included.
 /// - `rest`: back to the resting hand after `force`.
 /// - `battery <percent>`: the level 2A19 reads from now on.
+/// - `power-off <seconds>`: the idle power-off time from now on, counted from the host's last write as ever (a test
+///   shortens it once the host's keep-alives run, so that a slow handshake on a loaded machine is not taken for idle
+///   time).
 enum Activ5ConsoleCommand: Equatable {
     case squeeze(Activ5Squeeze)
     case force(newtons: Double)
     case rest
     case battery(percent: UInt8)
+    case powerOff(seconds: Double)
 
     /// Parses one line; nil for a blank line.
     /// - Throws: `Activ5ConsoleError` with the reason printed after `ERROR`.
@@ -35,6 +39,11 @@ enum Activ5ConsoleCommand: Equatable {
                 throw Activ5ConsoleError("usage: battery <percent 0-100>")
             }
             return .battery(percent: UInt8(percent.rounded()))
+        case "power-off":
+            guard words.count == 2, let seconds = Double(words[1]), seconds.isFinite, seconds > 0 else {
+                throw Activ5ConsoleError("usage: power-off <seconds>")
+            }
+            return .powerOff(seconds: seconds)
         default:
             throw Activ5ConsoleError("unknown command '\(verb)'")
         }

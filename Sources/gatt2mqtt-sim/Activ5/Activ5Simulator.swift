@@ -162,6 +162,7 @@ actor Activ5Simulator: SimulatedPeripheral {
         case .force(let newtons): waveform.hold(newtons, from: now)
         case .rest: waveform.rest(from: now)
         case .battery(let percent): state.batteryLevel = percent
+        case .powerOff(let seconds): state.idlePowerOffSeconds = seconds
         }
     }
 
