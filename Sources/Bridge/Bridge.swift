@@ -91,7 +91,11 @@ public final class Bridge: Sendable {
             if !removed.isEmpty {
                 logger.notice(
                     "removed \(removed.count) temporary file(s) an interrupted write left in the state folder",
-                    metadata: ["folder": "\(folder)", "files": "\(removed.joined(separator: ","))"])
+                    // Named up to ten: whoever can write the folder chooses how many there are.
+                    metadata: [
+                        "folder": "\(folder)",
+                        "files": "\(removed.prefix(10).joined(separator: ","))\(removed.count > 10 ? ",…" : "")",
+                    ])
             }
         }
         // Before the incarnation is written for this start: whether an earlier one left it.
