@@ -27,9 +27,14 @@ final class ConnectionGate: Sendable {
         let id = ObjectIdentifier(channel)
         let source = SourceAddress(channel.remoteAddress)
         let (admission, victims) = state.withLock { state in
-            let channels = state.channels
-            let admission = state.table.open(id, from: source, at: .now) { candidate in
-                channels[candidate].map(BytesReceived.any(on:)) ?? false
+            let admission: ConnectionTable<ObjectIdentifier>.Admission
+            do {
+                // A read-only view for the kernel's answers while the table changes; gone before the channels are
+                // changed below, so that those changes copy nothing.
+                let channels = state.channels
+                admission = state.table.open(id, from: source, at: .now) { candidate in
+                    channels[candidate].map(BytesReceived.any(on:)) ?? false
+                }
             }
             let victims = admission.evicted.compactMap { state.channels.removeValue(forKey: $0) }
             if admission.admitted { state.channels[id] = channel }
