@@ -108,7 +108,7 @@ public final class InstalledGuest: Sendable {
     }
 
     /// The root for `packages`, made by scripts/installed/root (which reuses a root made for the same files).
-    static func makeRoot(packages: [String], release: DebianRelease, timeout: Duration) async throws -> String {
+    public static func makeRoot(packages: [String], release: DebianRelease, timeout: Duration) async throws -> String {
         guard !packages.isEmpty else { throw WorldFailure(description: "installed guest: no package to install") }
         let paths = packages.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let maker = try ManagedProcess.launch(

@@ -15,8 +15,10 @@ enum ContainerImage {
 /// a build context instead (the package stage needs the Swift toolchain's image, which cannot be pulled here; it runs
 /// the same `scripts/package` that made the .deb). Its `FROM debian:trixie-slim` resolves to Debian 13's
 /// minbase root made by mmdebstrap and slimmed as Debian's slim images are (scripts/container-base), standing in
-/// for the real slim image, which cannot be pulled here either. The container then runs the bridge as the image's own user against a BlueZoo world
-/// whose bus admits that user, over the host's network (the world's broker listens on 127.0.0.1).
+/// for the real slim image, which cannot be pulled here either. The container then runs the bridge as the image's own
+/// user, as the README's `docker run` line has it, against BlueZoo worlds on a bus configured as a Debian 13 host's (its
+/// `system.conf` and bluez's `bluetooth.conf` from the installed tier's root), then on a stricter host's, over the
+/// host's network (the world's broker listens on 127.0.0.1).
 ///
 /// Needs root, podman and runc, Debian's mirror (apt inside the build and mmdebstrap) and the package
 /// (`scripts/package`): `GATT2MQTT_PACKAGES`, else `.build/package`. Part of the installed tier.
@@ -26,8 +28,9 @@ struct ContainerImageTests {
     static let image = "localhost/gatt2mqtt-test:container"
     /// The container's name (a leftover of a killed run is removed first).
     static let container = "gatt2mqtt-container-test"
-    /// Where the world's bus folder appears inside the container.
-    static let busFolder = "/run/gatt2mqtt-test-bus"
+    /// The named volume of the state directory, as the README's `-v gatt2mqtt-state:/var/lib/gatt2mqtt` (removed
+    /// before and after).
+    static let volume = "gatt2mqtt-test-state"
     /// What podman needs on this machine: runc (crun refuses cgroups in hybrid mode) and rlimits no higher
     /// than the runner's own hard ones (raising them, as podman's defaults would, is not permitted here).
     static let runtime = ["--runtime", "runc"]
@@ -88,32 +91,42 @@ struct ContainerImageTests {
         #expect(try await inspect(image: "{{json .Config.Volumes}}").contains("\"/var/lib/gatt2mqtt\""))
         #expect(try await inspect(image: "{{json .Config.Healthcheck}}").contains("/tmp/gatt2mqtt-alive"))
 
+        // The bus as a Debian 13 host ships it: its system.conf and bluez's bluetooth.conf from the root apt made for
+        // the installed world (which this package's dependencies, bluez among them, went into).
+        let root = try await InstalledGuest.makeRoot(
+            packages: [try InstalledPackages.current().deb], release: .trixie, timeout: .seconds(900))
         let runStarted = ContinuousClock.now
-        try await PrivateBus.$admitsAnyUser.withValue(true) {
-            try await TestWorld.with { world in try await runContainer(in: world, version: version) }
+        await removeVolume()
+        do {
+            try await PrivateBus.$policy.withValue(.debianSystem(root: root, bluetooth: .packaged)) {
+                try await TestWorld.with { world in try await runAsTheReadmeSays(in: world, version: version) }
+            }
+            let first = try await incarnation()
+            let group = try await admittedGroup()
+            try await PrivateBus.$policy.withValue(.debianSystem(root: root, bluetooth: .rootAnd(group: group.name))) {
+                try await TestWorld.with { world in try await runUnderAStricterPolicy(in: world, admitting: group) }
+            }
+            // The state volume outlived its containers: the fleet's incarnation went on from where the first left it.
+            #expect(try await incarnation() > first, "the fleet incarnation in the state volume after three containers")
+        } catch {
+            await removeVolume()
+            throw error
         }
-        print("container image: the world and the container, run and stopped, in \(ContinuousClock.now - runStarted)")
+        await removeVolume()
+        print(
+            "container image: three containers on a Debian 13 host's bus, run and stopped, in \(ContinuousClock.now - runStarted)"
+        )
     }
 
-    private func runContainer(in world: TestWorld, version: String) async throws {
+    /// The README's `docker run` line against Debian 13's own policy: the host's bus folder mounted at `/var/run/dbus`, the
+    /// state in a named volume, the broker by variable. The bridge runs as the image's user and bridges a belt.
+    private func runAsTheReadmeSays(in world: TestWorld, version: String) async throws {
         let belt = try await world.startSimulator(["belt"])
         let id = try belt.simulatedID
         let recorder = try await TopicRecorder(world: world)
-        let busSocket = try #require(
-            world.busAddress.hasPrefix("unix:path=") ? String(world.busAddress.dropFirst("unix:path=".count)) : nil,
-            "the world's bus is a unix socket")
-        let busFolder = URL(fileURLWithPath: busSocket).deletingLastPathComponent().path
-        let socketName = URL(fileURLWithPath: busSocket).lastPathComponent
         do {
             // Attached, so that the container's log arrives as lines here; it ends with the container.
-            let container = try ManagedProcess.launch(
-                "podman",
-                arguments: Self.runtime + ["run", "--name", Self.container, "--network", "host"] + Self.limits + [
-                    "-v", "\(busFolder):\(Self.busFolder)",
-                    "-e", "DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(Self.busFolder)/\(socketName)",
-                    "-e", "GATT2MQTT_BROKER=\(world.broker.url)", "-e", "GATT2MQTT_GATEWAY=container",
-                    Self.image,
-                ], name: "container")
+            let container = try launchContainer(in: world)
             try await container.waitForLine(containing: "gatt2mqtt \(version) starting", timeout: .seconds(60))
             try await recorder.waitFor("gatt2mqtt/container/status") { $0.payloadString == "online" }
             // The belt is a stranger until a join window adopts it.
@@ -127,34 +140,127 @@ struct ContainerImageTests {
             let health = try await podman(["healthcheck", "run", Self.container])
             #expect(health.exit == .exited(0), "podman healthcheck run: \(health.output)")
 
-            // The container as it runs: the image's user, the state folder on a volume.
+            // The container as it runs: the image's user, the state folder on the named volume.
             #expect(try await inspect(container: "{{.Config.User}}") == "gatt2mqtt")
-            let mounts = try await inspect(container: "{{range .Mounts}}{{.Type}} {{.Destination}};{{end}}")
-            #expect(mounts.split(separator: ";").contains("volume /var/lib/gatt2mqtt"), "mounts: \(mounts)")
+            let mounts = try await inspect(container: "{{range .Mounts}}{{.Type}} {{.Name}} {{.Destination}};{{end}}")
+            #expect(
+                mounts.split(separator: ";").contains("volume \(Self.volume) /var/lib/gatt2mqtt"), "mounts: \(mounts)")
             let user = try await podman(["exec", Self.container, "id", "-un"])
             #expect(user.lines == ["gatt2mqtt"], "id -un in the container: \(user.output)")
             let reported = try await podman(["exec", Self.container, "gatt2mqtt", "--version"])
             #expect(
                 reported.exit == .exited(0) && reported.lines == [version], "gatt2mqtt --version: \(reported.output)")
 
-            // Stopping the container (SIGTERM to the daemon, its PID 1) ends the bridge cleanly.
-            let mark = recorder.mark
-            let stop = try await podman(["stop", Self.container], timeout: .seconds(60))
-            #expect(stop.exit == .exited(0), "podman stop: \(stop.output)")
-            try await recorder.waitFor("gatt2mqtt/container/status", after: mark) { $0.payloadString == "offline" }
-            #expect(
-                try await container.waitForExit(timeout: .seconds(30)) == .exited(0),
-                "podman run: \(container.outputText)")
-            #expect(try await inspect(container: "{{.State.ExitCode}}") == "0")
+            try await stopCleanly(container, recorder: recorder)
         } catch {
-            let logs = (try? await podman(["logs", Self.container]))?.output ?? "(none)"
-            print("container image: the container's log:\n\(logs)")
-            await recorder.stop()
-            await removeContainer()
+            await failed(recorder)
             throw error
         }
         await recorder.stop()
         await removeContainer()
+    }
+
+    /// The host group the stricter policy admits: `bluetooth` (bluez's package makes it, with an id that differs from host
+    /// to host), unless its id happens to be one the image's user already has (it would not be refused then); then
+    /// `plugdev`, whose id Debian fixes at 46.
+    private func admittedGroup() async throws -> (name: String, gid: String) {
+        let own = try await podman(
+            ["run", "--rm"] + Self.runtime + Self.limits + ["--entrypoint", "id", Self.image, "-G"])
+        try #require(own.exit == .exited(0), "id -G in the image: \(own.output)")
+        let owned = Set(own.lines.joined(separator: " ").split(separator: " ").map(String.init))
+        var admitted: (name: String, gid: String)?
+        for name in ["bluetooth", "plugdev"] where admitted == nil {
+            let entry = try await run(["getent", "group", name])
+            let fields =
+                entry.lines.first?.split(separator: ":", omittingEmptySubsequences: false).map(String.init) ?? []
+            if fields.count > 2, !owned.contains(fields[2]) { admitted = (name, fields[2]) }
+        }
+        return try #require(
+            admitted,
+            "neither the bluetooth nor the plugdev group of this host has an id the image's user lacks (\(owned))")
+    }
+
+    /// A stricter host, whose policy lets only root and one group talk to BlueZ: the container's user is refused, and
+    /// says by whom and how to fix it; given the host's group by its id (`--group-add`, as the README says), it bridges
+    /// the belt.
+    private func runUnderAStricterPolicy(in world: TestWorld, admitting group: (name: String, gid: String)) async throws
+    {
+        let gid = group.gid
+        let belt = try await world.startSimulator(["belt"])
+        let id = try belt.simulatedID
+        let recorder = try await TopicRecorder(world: world)
+        do {
+            let refused = try launchContainer(in: world)
+            let line = try await refused.waitForLine(containing: "refused this process", timeout: .seconds(60))
+            #expect(
+                line.contains("org.bluez") && line.contains("uid ") && line.contains("--group-add"),
+                "the refusal explains itself: \(line)")
+            print("container image: refused by the stricter policy, as it logs it: \(line)")
+            try await recorder.waitFor("gatt2mqtt/container/adapter") { $0.payloadString == "unauthorized" }
+            try await stopCleanly(refused, recorder: recorder)
+            await removeContainer()
+
+            let mark = recorder.mark
+            let admitted = try launchContainer(in: world, extra: ["--group-add", gid])
+            try await recorder.waitFor("gatt2mqtt/container/adapter", after: mark) {
+                $0.payloadString == "powered"
+            }
+            try recorder.publish("gatt2mqtt/container/request/permit_join", "{}")
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            #expect(!admitted.outputText.contains("refused this process"), "admitted: \(admitted.outputText)")
+            try await stopCleanly(admitted, recorder: recorder)
+        } catch {
+            await failed(recorder)
+            throw error
+        }
+        await recorder.stop()
+        await removeContainer()
+    }
+
+    /// `podman run` as the README's line has it: the world's bus folder as the host's `/var/run/dbus` (its socket is
+    /// a system bus's, `system_bus_socket`), the named state volume, the broker by variable; over the host's network,
+    /// where the world's broker listens on 127.0.0.1.
+    private func launchContainer(in world: TestWorld, extra: [String] = []) throws -> ManagedProcess {
+        let busSocket = try #require(
+            world.busAddress.hasPrefix("unix:path=") ? String(world.busAddress.dropFirst("unix:path=".count)) : nil,
+            "the world's bus is a unix socket")
+        let busFolder = URL(fileURLWithPath: busSocket).deletingLastPathComponent().path
+        try #require(busSocket.hasSuffix("/system_bus_socket"), "a system bus's socket: \(busSocket)")
+        return try ManagedProcess.launch(
+            "podman",
+            arguments: Self.runtime + ["run", "--name", Self.container, "--network", "host"] + Self.limits + extra + [
+                "-v", "\(busFolder):/var/run/dbus", "-v", "\(Self.volume):/var/lib/gatt2mqtt",
+                "-e", "GATT2MQTT_BROKER=\(world.broker.url)", "-e", "GATT2MQTT_GATEWAY=container",
+                Self.image,
+            ], name: "container")
+    }
+
+    /// Stopping the container (SIGTERM to the daemon, its PID 1) ends the bridge cleanly: `offline`, exit status 0.
+    private func stopCleanly(_ container: ManagedProcess, recorder: TopicRecorder) async throws {
+        let mark = recorder.mark
+        let stop = try await podman(["stop", Self.container], timeout: .seconds(60))
+        #expect(stop.exit == .exited(0), "podman stop: \(stop.output)")
+        try await recorder.waitFor("gatt2mqtt/container/status", after: mark) { $0.payloadString == "offline" }
+        #expect(
+            try await container.waitForExit(timeout: .seconds(30)) == .exited(0), "podman run: \(container.outputText)")
+        #expect(try await inspect(container: "{{.State.ExitCode}}") == "0")
+    }
+
+    /// After a failure: the container's log for the reader, and nothing left running.
+    private func failed(_ recorder: TopicRecorder) async {
+        let logs = (try? await podman(["logs", Self.container]))?.output ?? "(none)"
+        print("container image: the container's log:\n\(logs)")
+        await recorder.stop()
+        await removeContainer()
+    }
+
+    /// The fleet incarnation the state volume holds, read where podman keeps the volume's files.
+    private func incarnation() async throws -> Int {
+        let folder = try await podman(["volume", "inspect", "--format", "{{.Mountpoint}}", Self.volume])
+        try #require(folder.exit == .exited(0), "podman volume inspect: \(folder.output)")
+        let file = folder.lines.joined() + "/fleet-incarnation"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        return try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), "fleet-incarnation: \(text)")
     }
 
     /// The image's ten largest Debian packages, for the README's table of what is in it.
@@ -244,6 +350,10 @@ struct ContainerImageTests {
     /// Removes the container and its anonymous volume (the image's VOLUME), whatever state it is in.
     private func removeContainer() async {
         _ = try? await podman(["rm", "--force", "--volumes", "--ignore", "--time", "0", Self.container])
+    }
+
+    private func removeVolume() async {
+        _ = try? await podman(["volume", "rm", "--force", Self.volume])
     }
 
     /// Removes what the test made: the container, the image (its layers with it) and the build context. The
