@@ -7,6 +7,37 @@ enum ContainerImage {
     static var enabled: Bool {
         InstalledPackages.enabled && (try? ExecutableLocator.find("podman")) != nil
     }
+
+    /// The architecture whose image is built and run: `GATT2MQTT_CONTAINER_ARCH` (scripts/test runs the arm64 image under
+    /// qemu-user in the arm64 world, with binfmt_misc registered), else this machine's.
+    static var architecture: String {
+        if let asked = ProcessInfo.processInfo.environment["GATT2MQTT_CONTAINER_ARCH"], !asked.isEmpty { return asked }
+        #if arch(arm64)
+            return "arm64"
+        #else
+            return "amd64"
+        #endif
+    }
+
+    static var isNative: Bool {
+        #if arch(arm64)
+            architecture == "arm64"
+        #else
+            architecture == "amd64"
+        #endif
+    }
+
+    /// The package of `architecture`: the installed tier's (`GATT2MQTT_PACKAGES`, else .build/package), or its `arm64/`
+    /// folder's, where `scripts/package --arch arm64` leaves it.
+    static func package(version: String) throws -> String {
+        let current = try InstalledPackages.current().deb
+        if isNative { return current }
+        let folder = URL(fileURLWithPath: current).deletingLastPathComponent().path + "/" + architecture
+        let name = "gatt2mqtt_\(version)_\(architecture).deb"
+        try #require(
+            FileManager.default.fileExists(atPath: folder + "/" + name), "\(folder)/\(name) (scripts/package --arch)")
+        return folder + "/" + name
+    }
 }
 
 /// The container image as docker/Dockerfile makes it, built and run with podman (runc) on this machine, with
@@ -24,8 +55,13 @@ enum ContainerImage {
 /// (`scripts/package`): `GATT2MQTT_PACKAGES`, else `.build/package`. Part of the installed tier.
 @Suite(.serialized, .enabled(if: ContainerImage.enabled, "needs GATT2MQTT_WORLDS=installed and podman"))
 struct ContainerImageTests {
+    static let architecture = ContainerImage.architecture
     /// The image's tag, reused by every run (and removed at the end of each).
-    static let image = "localhost/gatt2mqtt-test:container"
+    static let image = "localhost/gatt2mqtt-test:container-\(architecture)"
+    /// How this test's lines begin.
+    static let say = "container image (\(architecture)):"
+    /// The label that names the hash of an image's inputs (`inputs(of:)`).
+    static let inputsLabel = "org.gatt2mqtt.inputs"
     /// The container's name (a leftover of a killed run is removed first).
     static let container = "gatt2mqtt-container-test"
     /// The named volume of the state directory, as the README's `-v gatt2mqtt-state:/var/lib/gatt2mqtt` (removed
@@ -42,23 +78,31 @@ struct ContainerImageTests {
 
     @Test func theImageRunsTheBridgeAsItsUnprivilegedUser() async throws {
         let version = try ProjectPaths.version()
-        let deb = try InstalledPackages.current().deb
+        let deb = try ContainerImage.package(version: version)
         let containerfile = try runtimeStage()
+        if !ContainerImage.isNative {
+            // podman runs the image's programs through the kernel's binfmt_misc: a handler for aarch64 must be there.
+            let handlers = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/sys/fs/binfmt_misc")) ?? []
+            try #require(
+                handlers.contains { $0.contains("aarch64") },
+                "no binfmt_misc handler for aarch64 (scripts/test registers one for this stage): \(handlers)")
+        }
 
-        // The base: Debian's minbase by mmdebstrap, its tar cached in .build/container.
+        // The base: Debian's minbase by mmdebstrap, its tar cached in .build/container; the Debian tag a list of the
+        // architectures made so far.
         let baseStarted = ContinuousClock.now
-        let base = try await run([ProjectPaths.root + "/scripts/container-base"], timeout: .seconds(900))
+        let base = try await run(
+            [ProjectPaths.root + "/scripts/container-base", "--arch", Self.architecture], timeout: .seconds(900))
         try #require(base.exit == .exited(0), "scripts/container-base failed:\n\(base.output)")
-        print("container image: base \(base.lines.last ?? "?") ready in \(ContinuousClock.now - baseStarted)")
+        print("\(Self.say) base \(base.lines.last ?? "?") ready in \(ContinuousClock.now - baseStarted)")
 
         let context = FileManager.default.temporaryDirectory.appendingPathComponent(
             "g2m-container-\(UUID().uuidString.prefix(8))"
         ).path
         await removeContainer()
-        _ = try? await podman(["rmi", "--ignore", Self.image])
         do {
             try makeContext(context, containerfile: containerfile, deb: deb)
-            try await buildAndRun(context: context, version: version)
+            try await buildAndRun(context: context, version: version, inputs: try await inputs(of: context))
         } catch {
             await cleanUp(context)
             throw error
@@ -66,22 +110,35 @@ struct ContainerImageTests {
         await cleanUp(context)
     }
 
-    private func buildAndRun(context: String, version: String) async throws {
+    private func buildAndRun(context: String, version: String, inputs: String) async throws {
         let buildStarted = ContinuousClock.now
-        let build = try await podman(
-            ["build"] + Self.runtime + Self.limits + [
-                "--network", "host", "--pull=never", "--no-cache", "--force-rm",
-                // Docker's image format: OCI's has no HEALTHCHECK, which podman would drop with a warning.
-                "--format", "docker",
-                "-f", context + "/Containerfile", "-t", Self.image, context,
-            ], timeout: .seconds(900))
-        try #require(build.exit == .exited(0), "podman build failed:\n\(build.output)")
+        // The native image is built every time (seconds). Another architecture's build runs apt and the maintainer
+        // scripts under qemu-user (216 s for arm64 here), so its image is kept, labelled with a hash of everything it
+        // is made of, and made again only when one of those changed (the package above all).
+        let held = try await podman(
+            ["image", "inspect", "--format", "{{.Id}} {{index .Labels \"\(Self.inputsLabel)\"}}", Self.image])
+        let previous = held.exit == .exited(0) ? held.lines.joined() : nil
+        let reused = !ContainerImage.isNative && previous?.hasSuffix(" " + inputs) == true
+        if !reused {
+            let build = try await podman(
+                ["build"] + Self.runtime + Self.limits + [
+                    "--network", "host", "--pull=never", "--no-cache", "--force-rm", "--platform",
+                    "linux/\(Self.architecture)", "--label", "\(Self.inputsLabel)=\(inputs)",
+                    // Docker's image format: OCI's has no HEALTHCHECK, which podman would drop with a warning.
+                    "--format", "docker",
+                    "-f", context + "/Containerfile", "-t", Self.image, context,
+                ], timeout: .seconds(900))
+            try #require(build.exit == .exited(0), "podman build failed:\n\(build.output)")
+            // The image the tag held before, now untagged.
+            if let old = previous?.split(separator: " ").first { _ = try? await podman(["rmi", String(old)]) }
+        }
+        if !ContainerImage.isNative { noteCache(reused ? "hit" : "made", "container image \(Self.architecture)") }
         let buildTime = ContinuousClock.now - buildStarted
         let size = try await inspect(image: "{{.Size}}")
         let megabytes = (Double(size) ?? 0) / 1_000_000
         print(
-            "container image: built \(Self.image) in \(buildTime), \(String(format: "%.1f", megabytes)) MB (\(size) bytes)"
-        )
+            "\(Self.say) \(reused ? "reused (same inputs)" : "built") \(Self.image) in \(buildTime), "
+                + "\(String(format: "%.1f", megabytes)) MB (\(size) bytes)")
         // Small: the package and what it needs, on the slim base (issue #57: at most 120 MB).
         #expect(megabytes <= 120, "the image is \(megabytes) MB")
         try await printLargestPackages()
@@ -90,6 +147,7 @@ struct ContainerImageTests {
         #expect(try await inspect(image: "{{.Config.User}}") == "gatt2mqtt")
         #expect(try await inspect(image: "{{json .Config.Volumes}}").contains("\"/var/lib/gatt2mqtt\""))
         #expect(try await inspect(image: "{{json .Config.Healthcheck}}").contains("/tmp/gatt2mqtt-alive"))
+        #expect(try await inspect(image: "{{.Architecture}}") == Self.architecture)
 
         // The bus as a Debian 13 host ships it: its system.conf and bluez's bluetooth.conf from the root apt made for
         // the installed world (which this package's dependencies, bluez among them, went into).
@@ -100,6 +158,14 @@ struct ContainerImageTests {
         do {
             try await PrivateBus.$policy.withValue(.debianSystem(root: root, bluetooth: .packaged)) {
                 try await TestWorld.with { world in try await runAsTheReadmeSays(in: world, version: version) }
+            }
+            // The host's policy is the same for every architecture's image: the native one's run tries the rest.
+            guard ContainerImage.isNative else {
+                await removeVolume()
+                print(
+                    "\(Self.say) one container on a Debian 13 host's bus, run and stopped, in \(ContinuousClock.now - runStarted)"
+                )
+                return
             }
             let first = try await incarnation()
             let group = try await admittedGroup()
@@ -114,7 +180,7 @@ struct ContainerImageTests {
         }
         await removeVolume()
         print(
-            "container image: three containers on a Debian 13 host's bus, run and stopped, in \(ContinuousClock.now - runStarted)"
+            "\(Self.say) three containers on a Debian 13 host's bus, run and stopped, in \(ContinuousClock.now - runStarted)"
         )
     }
 
@@ -195,7 +261,7 @@ struct ContainerImageTests {
             #expect(
                 line.contains("org.bluez") && line.contains("uid ") && line.contains("--group-add"),
                 "the refusal explains itself: \(line)")
-            print("container image: refused by the stricter policy, as it logs it: \(line)")
+            print("\(Self.say) refused by the stricter policy, as it logs it: \(line)")
             try await recorder.waitFor("gatt2mqtt/container/adapter") { $0.payloadString == "unauthorized" }
             try await stopCleanly(refused, recorder: recorder)
             await removeContainer()
@@ -249,7 +315,7 @@ struct ContainerImageTests {
     /// After a failure: the container's log for the reader, and nothing left running.
     private func failed(_ recorder: TopicRecorder) async {
         let logs = (try? await podman(["logs", Self.container]))?.output ?? "(none)"
-        print("container image: the container's log:\n\(logs)")
+        print("\(Self.say) the container's log:\n\(logs)")
         await recorder.stop()
         await removeContainer()
     }
@@ -279,28 +345,31 @@ struct ContainerImageTests {
         #expect(!sizes.contains { $0.name == "bluez" }, "bluez is only recommended: the host runs bluetoothd")
         let largest = sizes.sorted { $0.kilobytes > $1.kilobytes }.prefix(10)
         print(
-            "container image: \(sizes.count) packages, the largest: "
+            "\(Self.say) \(sizes.count) packages, the largest: "
                 + largest.map { "\($0.name) \(String(format: "%.1f", Double($0.kilobytes) / 1024)) MiB" }.joined(
                     separator: ", "))
     }
 
     // MARK: The build's inputs
 
-    /// The Dockerfile's runtime stage, from its second `FROM` to the end, with its mount of the package stage's
-    /// output replaced by one of the build context's folder; fails if that mount is not in it word for word.
+    /// The Dockerfile's runtime stages, from its second `FROM` (the slim root the package is installed in) to the end
+    /// (that root as one layer), with its mount of the package stage's output replaced by one of the build context's
+    /// folder; fails if that mount is not in it word for word.
     private func runtimeStage() throws -> String {
         let dockerfile = try String(contentsOfFile: ProjectPaths.root + "/docker/Dockerfile", encoding: .utf8)
         let lines = dockerfile.components(separatedBy: "\n")
         let froms = lines.indices.filter { lines[$0].hasPrefix("FROM ") }
-        try #require(froms.count == 2, "docker/Dockerfile has two stages (FROM lines: \(froms.map { lines[$0] }))")
-        var stage = Array(lines[froms[1]...])
         try #require(
-            stage[0] == "FROM debian:trixie-slim", "the runtime stage starts FROM debian:trixie-slim: \(stage[0])")
+            froms.map { lines[$0] }.dropFirst() == ["FROM debian:trixie-slim AS runtime", "FROM scratch"],
+            "docker/Dockerfile's stages after the package's: the slim root, then scratch (FROM lines: \(froms.map { lines[$0] }))"
+        )
+        var stage = Array(lines[froms[1]...])
         let mounts = stage.indices.filter { stage[$0] == Self.packageMount }
         try #require(mounts.count == 1, "the runtime stage has the line '\(Self.packageMount)' once")
         stage[mounts[0]] = Self.contextMount
         try #require(
-            !stage.contains { $0.contains("from=") }, "the runtime stage takes nothing else from another stage")
+            !stage.contains { $0.contains("from=") && $0 != "COPY --from=runtime / /" },
+            "the runtime stages take nothing else from another stage")
         return stage.joined(separator: "\n")
     }
 
@@ -360,7 +429,36 @@ struct ContainerImageTests {
     /// base image and its tar stay, the cache of the next run.
     private func cleanUp(_ context: String) async {
         await removeContainer()
-        _ = try? await podman(["rmi", "--ignore", Self.image], timeout: .seconds(120))
+        if ContainerImage.isNative { _ = try? await podman(["rmi", "--ignore", Self.image], timeout: .seconds(120)) }
         try? FileManager.default.removeItem(atPath: context)
+    }
+
+    /// Tells scripts/test's stage table whether the image came from its cache (scripts/lib/cache.sh's `cache_note`).
+    private func noteCache(_ kind: String, _ what: String) {
+        guard let path = ProcessInfo.processInfo.environment["GATT2MQTT_CACHE_NOTES"], !path.isEmpty,
+            let file = FileHandle(forWritingAtPath: path)
+        else { return }
+        file.seekToEndOfFile()
+        file.write(Data("\(kind) \(what)\n".utf8))
+        try? file.close()
+    }
+
+    /// A hash of what the image is made of: the build context (the runtime stages, the entry script, the package), the
+    /// base image this architecture's FROM resolves to, and the architecture.
+    private func inputs(of context: String) async throws -> String {
+        let base = try await podman([
+            "image", "inspect", "--format", "{{.Id}}", "localhost/gatt2mqtt-base:trixie-\(Self.architecture)",
+        ])
+        try #require(base.exit == .exited(0), "the base image: \(base.output)")
+        let hashed = try await run(
+            [
+                "sh", "-c", "cd \"$1\" && find . -type f | sort | xargs sha256sum && echo \"$2 $3\" | sha256sum", "-",
+                context, base.lines.joined(), Self.architecture,
+            ])
+        try #require(hashed.exit == .exited(0), "sha256sum of the context: \(hashed.output)")
+        let all = try await run([
+            "sh", "-c", "printf '%s' \"$1\" | sha256sum", "-", hashed.lines.joined(separator: "\n"),
+        ])
+        return String(all.lines.joined().prefix(16))
     }
 }
