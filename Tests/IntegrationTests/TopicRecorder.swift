@@ -63,6 +63,11 @@ final class TopicRecorder: Sendable {
 
     func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
 
+    /// The messages on `topic` that arrived after `mark`.
+    func messages(on topic: String, after mark: Int) -> [MQTTMessage] {
+        messages.dropFirst(mark).filter { $0.topic == topic }
+    }
+
     /// Waits for the first message (received so far or later) on `topic` that satisfies `predicate`.
     @discardableResult
     func waitFor(
