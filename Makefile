@@ -1,5 +1,5 @@
 # Shortcuts; each target is one script in scripts/.
-.PHONY: demo test format bench bench-real bench-fleet bench-fleet-scale bench-soak fuzz tsan deb deb-arm64
+.PHONY: demo test format bench bench-real bench-fleet bench-fleet-scale bench-soak fuzz tsan deb deb-arm64 addon
 
 demo:
 	scripts/demo
@@ -45,3 +45,7 @@ deb:
 # The arm64 package, cross-compiled here (TOOLCHAINS): .build/package/arm64/gatt2mqtt_<version>_arm64.deb.
 deb-arm64:
 	scripts/package --arch arm64
+
+# The Home Assistant add-on repository with both architectures' packages: .build/addon/gatt2mqtt-addons.
+addon:
+	scripts/addon

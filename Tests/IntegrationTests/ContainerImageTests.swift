@@ -2,44 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Whether the container image is tested: in the installed tier, where podman is.
-enum ContainerImage {
-    static var enabled: Bool {
-        InstalledPackages.enabled && (try? ExecutableLocator.find("podman")) != nil
-    }
-
-    /// The architecture whose image is built and run: `GATT2MQTT_CONTAINER_ARCH` (scripts/test runs the arm64 image under
-    /// qemu-user in the arm64 world, with binfmt_misc registered), else this machine's.
-    static var architecture: String {
-        if let asked = ProcessInfo.processInfo.environment["GATT2MQTT_CONTAINER_ARCH"], !asked.isEmpty { return asked }
-        #if arch(arm64)
-            return "arm64"
-        #else
-            return "amd64"
-        #endif
-    }
-
-    static var isNative: Bool {
-        #if arch(arm64)
-            architecture == "arm64"
-        #else
-            architecture == "amd64"
-        #endif
-    }
-
-    /// The package of `architecture`: the installed tier's (`GATT2MQTT_PACKAGES`, else .build/package), or its `arm64/`
-    /// folder's, where `scripts/package --arch arm64` leaves it.
-    static func package(version: String) throws -> String {
-        let current = try InstalledPackages.current().deb
-        if isNative { return current }
-        let folder = URL(fileURLWithPath: current).deletingLastPathComponent().path + "/" + architecture
-        let name = "gatt2mqtt_\(version)_\(architecture).deb"
-        try #require(
-            FileManager.default.fileExists(atPath: folder + "/" + name), "\(folder)/\(name) (scripts/package --arch)")
-        return folder + "/" + name
-    }
-}
-
 /// The container image as docker/Dockerfile makes it, built and run with podman (runc) on this machine, with
 /// no container registry: the runtime stage (from its second `FROM` to the end) is taken from the Dockerfile at
 /// test time and built as written, but for its mount of the package stage's output, which takes the .deb from
@@ -60,17 +22,13 @@ struct ContainerImageTests {
     static let image = "localhost/gatt2mqtt-test:container-\(architecture)"
     /// How this test's lines begin.
     static let say = "container image (\(architecture)):"
-    /// The label that names the hash of an image's inputs (`inputs(of:)`).
-    static let inputsLabel = "org.gatt2mqtt.inputs"
     /// The container's name (a leftover of a killed run is removed first).
     static let container = "gatt2mqtt-container-test"
     /// The named volume of the state directory, as the README's `-v gatt2mqtt-state:/var/lib/gatt2mqtt` (removed
     /// before and after).
     static let volume = "gatt2mqtt-test-state"
-    /// What podman needs on this machine: runc (crun refuses cgroups in hybrid mode) and rlimits no higher
-    /// than the runner's own hard ones (raising them, as podman's defaults would, is not permitted here).
-    static let runtime = ["--runtime", "runc"]
-    static let limits = ["--ulimit", "nofile=1000:1000", "--ulimit", "nproc=1000:1000"]
+    static let runtime = Podman.runtime
+    static let limits = Podman.limits
 
     /// The mount of the runtime stage that takes the package stage's output, replaced by one of the context's folder.
     static let packageMount = "RUN --mount=type=bind,from=package,source=/out,target=/tmp/package \\"
@@ -80,18 +38,12 @@ struct ContainerImageTests {
         let version = try ProjectPaths.version()
         let deb = try ContainerImage.package(version: version)
         let containerfile = try runtimeStage()
-        if !ContainerImage.isNative {
-            // podman runs the image's programs through the kernel's binfmt_misc: a handler for aarch64 must be there.
-            let handlers = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/sys/fs/binfmt_misc")) ?? []
-            try #require(
-                handlers.contains { $0.contains("aarch64") },
-                "no binfmt_misc handler for aarch64 (scripts/test registers one for this stage): \(handlers)")
-        }
+        try Podman.requireRunnable(Self.architecture)
 
         // The base: Debian's minbase by mmdebstrap, its tar cached in .build/container; the Debian tag a list of the
         // architectures made so far.
         let baseStarted = ContinuousClock.now
-        let base = try await run(
+        let base = try await Podman.run(
             [ProjectPaths.root + "/scripts/container-base", "--arch", Self.architecture], timeout: .seconds(900))
         try #require(base.exit == .exited(0), "scripts/container-base failed:\n\(base.output)")
         print("\(Self.say) base \(base.lines.last ?? "?") ready in \(ContinuousClock.now - baseStarted)")
@@ -102,7 +54,7 @@ struct ContainerImageTests {
         await removeContainer()
         do {
             try makeContext(context, containerfile: containerfile, deb: deb)
-            try await buildAndRun(context: context, version: version, inputs: try await inputs(of: context))
+            try await buildAndRun(context: context, version: version)
         } catch {
             await cleanUp(context)
             throw error
@@ -110,30 +62,10 @@ struct ContainerImageTests {
         await cleanUp(context)
     }
 
-    private func buildAndRun(context: String, version: String, inputs: String) async throws {
-        let buildStarted = ContinuousClock.now
-        // The native image is built every time (seconds). Another architecture's build runs apt and the maintainer
-        // scripts under qemu-user (216 s for arm64 here), so its image is kept, labelled with a hash of everything it
-        // is made of, and made again only when one of those changed (the package above all).
-        let held = try await podman(
-            ["image", "inspect", "--format", "{{.Id}} {{index .Labels \"\(Self.inputsLabel)\"}}", Self.image])
-        let previous = held.exit == .exited(0) ? held.lines.joined() : nil
-        let reused = !ContainerImage.isNative && previous?.hasSuffix(" " + inputs) == true
-        if !reused {
-            let build = try await podman(
-                ["build"] + Self.runtime + Self.limits + [
-                    "--network", "host", "--pull=never", "--no-cache", "--force-rm", "--platform",
-                    "linux/\(Self.architecture)", "--label", "\(Self.inputsLabel)=\(inputs)",
-                    // Docker's image format: OCI's has no HEALTHCHECK, which podman would drop with a warning.
-                    "--format", "docker",
-                    "-f", context + "/Containerfile", "-t", Self.image, context,
-                ], timeout: .seconds(900))
-            try #require(build.exit == .exited(0), "podman build failed:\n\(build.output)")
-            // The image the tag held before, now untagged.
-            if let old = previous?.split(separator: " ").first { _ = try? await podman(["rmi", String(old)]) }
-        }
-        if !ContainerImage.isNative { noteCache(reused ? "hit" : "made", "container image \(Self.architecture)") }
-        let buildTime = ContinuousClock.now - buildStarted
+    private func buildAndRun(context: String, version: String) async throws {
+        let (reused, buildTime) = try await Podman.build(
+            image: Self.image, architecture: Self.architecture, context: context,
+            arguments: ["-f", context + "/Containerfile"])
         let size = try await inspect(image: "{{.Size}}")
         let megabytes = (Double(size) ?? 0) / 1_000_000
         print(
@@ -203,7 +135,7 @@ struct ContainerImageTests {
             // The HEALTHCHECK passes once the daemon has touched its file (it says so after the first touch).
             try await container.waitForLine(
                 containing: "health file /tmp/gatt2mqtt-alive: touched every", timeout: .seconds(60))
-            let health = try await podman(["healthcheck", "run", Self.container])
+            let health = try await Podman.podman(["healthcheck", "run", Self.container])
             #expect(health.exit == .exited(0), "podman healthcheck run: \(health.output)")
 
             // The container as it runs: the image's user, the state folder on the named volume.
@@ -211,9 +143,9 @@ struct ContainerImageTests {
             let mounts = try await inspect(container: "{{range .Mounts}}{{.Type}} {{.Name}} {{.Destination}};{{end}}")
             #expect(
                 mounts.split(separator: ";").contains("volume \(Self.volume) /var/lib/gatt2mqtt"), "mounts: \(mounts)")
-            let user = try await podman(["exec", Self.container, "id", "-un"])
+            let user = try await Podman.podman(["exec", Self.container, "id", "-un"])
             #expect(user.lines == ["gatt2mqtt"], "id -un in the container: \(user.output)")
-            let reported = try await podman(["exec", Self.container, "gatt2mqtt", "--version"])
+            let reported = try await Podman.podman(["exec", Self.container, "gatt2mqtt", "--version"])
             #expect(
                 reported.exit == .exited(0) && reported.lines == [version], "gatt2mqtt --version: \(reported.output)")
 
@@ -230,13 +162,13 @@ struct ContainerImageTests {
     /// to host), unless its id happens to be one the image's user already has (it would not be refused then); then
     /// `plugdev`, whose id Debian fixes at 46.
     private func admittedGroup() async throws -> (name: String, gid: String) {
-        let own = try await podman(
+        let own = try await Podman.podman(
             ["run", "--rm"] + Self.runtime + Self.limits + ["--entrypoint", "id", Self.image, "-G"])
         try #require(own.exit == .exited(0), "id -G in the image: \(own.output)")
         let owned = Set(own.lines.joined(separator: " ").split(separator: " ").map(String.init))
         var admitted: (name: String, gid: String)?
         for name in ["bluetooth", "plugdev"] where admitted == nil {
-            let entry = try await run(["getent", "group", name])
+            let entry = try await Podman.run(["getent", "group", name])
             let fields =
                 entry.lines.first?.split(separator: ":", omittingEmptySubsequences: false).map(String.init) ?? []
             if fields.count > 2, !owned.contains(fields[2]) { admitted = (name, fields[2]) }
@@ -304,7 +236,7 @@ struct ContainerImageTests {
     /// Stopping the container (SIGTERM to the daemon, its PID 1) ends the bridge cleanly: `offline`, exit status 0.
     private func stopCleanly(_ container: ManagedProcess, recorder: TopicRecorder) async throws {
         let mark = recorder.mark
-        let stop = try await podman(["stop", Self.container], timeout: .seconds(60))
+        let stop = try await Podman.podman(["stop", Self.container], timeout: .seconds(60))
         #expect(stop.exit == .exited(0), "podman stop: \(stop.output)")
         try await recorder.waitFor("gatt2mqtt/container/status", after: mark) { $0.payloadString == "offline" }
         #expect(
@@ -314,7 +246,7 @@ struct ContainerImageTests {
 
     /// After a failure: the container's log for the reader, and nothing left running.
     private func failed(_ recorder: TopicRecorder) async {
-        let logs = (try? await podman(["logs", Self.container]))?.output ?? "(none)"
+        let logs = (try? await Podman.podman(["logs", Self.container]))?.output ?? "(none)"
         print("\(Self.say) the container's log:\n\(logs)")
         await recorder.stop()
         await removeContainer()
@@ -322,7 +254,7 @@ struct ContainerImageTests {
 
     /// The fleet incarnation the state volume holds, read where podman keeps the volume's files.
     private func incarnation() async throws -> Int {
-        let folder = try await podman(["volume", "inspect", "--format", "{{.Mountpoint}}", Self.volume])
+        let folder = try await Podman.podman(["volume", "inspect", "--format", "{{.Mountpoint}}", Self.volume])
         try #require(folder.exit == .exited(0), "podman volume inspect: \(folder.output)")
         let file = folder.lines.joined() + "/fleet-incarnation"
         let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -331,7 +263,7 @@ struct ContainerImageTests {
 
     /// The image's ten largest Debian packages, for the README's table of what is in it.
     private func printLargestPackages() async throws {
-        let listed = try await podman(
+        let listed = try await Podman.podman(
             ["run", "--rm"] + Self.runtime + Self.limits + [
                 "--entrypoint", "dpkg-query", Self.image, "-W", "-f", "${Installed-Size}\t${Package}\n",
             ])
@@ -387,78 +319,35 @@ struct ContainerImageTests {
 
     // MARK: podman
 
-    private struct Finished {
-        let exit: ProcessExit
-        let lines: [String]
-        let output: String
-    }
-
-    private func run(_ command: [String], timeout: Duration = .seconds(60)) async throws -> Finished {
-        let process = try ManagedProcess.launch(command[0], arguments: Array(command.dropFirst()))
-        let exit = try await process.waitForExit(timeout: timeout)
-        return Finished(
-            exit: exit, lines: process.lines.filter { $0.stream == .stdout }.map(\.text), output: process.outputText)
-    }
-
-    private func podman(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> Finished {
-        try await run(["podman"] + arguments, timeout: timeout)
-    }
-
     private func inspect(image format: String) async throws -> String {
-        let result = try await podman(["image", "inspect", "--format", format, Self.image])
+        let result = try await Podman.podman(["image", "inspect", "--format", format, Self.image])
         try #require(result.exit == .exited(0), "podman image inspect: \(result.output)")
         return result.lines.joined(separator: "\n")
     }
 
     private func inspect(container format: String) async throws -> String {
-        let result = try await podman(["container", "inspect", "--format", format, Self.container])
+        let result = try await Podman.podman(["container", "inspect", "--format", format, Self.container])
         try #require(result.exit == .exited(0), "podman container inspect: \(result.output)")
         return result.lines.joined(separator: "\n")
     }
 
     /// Removes the container and its anonymous volume (the image's VOLUME), whatever state it is in.
     private func removeContainer() async {
-        _ = try? await podman(["rm", "--force", "--volumes", "--ignore", "--time", "0", Self.container])
+        _ = try? await Podman.podman(["rm", "--force", "--volumes", "--ignore", "--time", "0", Self.container])
     }
 
     private func removeVolume() async {
-        _ = try? await podman(["volume", "rm", "--force", Self.volume])
+        _ = try? await Podman.podman(["volume", "rm", "--force", Self.volume])
     }
 
     /// Removes what the test made: the container, the image (its layers with it) and the build context. The
     /// base image and its tar stay, the cache of the next run.
     private func cleanUp(_ context: String) async {
         await removeContainer()
-        if ContainerImage.isNative { _ = try? await podman(["rmi", "--ignore", Self.image], timeout: .seconds(120)) }
+        if ContainerImage.isNative {
+            _ = try? await Podman.podman(["rmi", "--ignore", Self.image], timeout: .seconds(120))
+        }
         try? FileManager.default.removeItem(atPath: context)
     }
 
-    /// Tells scripts/test's stage table whether the image came from its cache (scripts/lib/cache.sh's `cache_note`).
-    private func noteCache(_ kind: String, _ what: String) {
-        guard let path = ProcessInfo.processInfo.environment["GATT2MQTT_CACHE_NOTES"], !path.isEmpty,
-            let file = FileHandle(forWritingAtPath: path)
-        else { return }
-        file.seekToEndOfFile()
-        file.write(Data("\(kind) \(what)\n".utf8))
-        try? file.close()
-    }
-
-    /// A hash of what the image is made of: the build context (the runtime stages, the entry script, the package), the
-    /// base image this architecture's FROM resolves to, and the architecture.
-    private func inputs(of context: String) async throws -> String {
-        let base = try await podman([
-            "image", "inspect", "--format", "{{.Id}}", "localhost/gatt2mqtt-base:trixie-\(Self.architecture)",
-        ])
-        try #require(base.exit == .exited(0), "the base image: \(base.output)")
-        let hashed = try await run(
-            [
-                "sh", "-c", "cd \"$1\" && find . -type f | sort | xargs sha256sum && echo \"$2 $3\" | sha256sum", "-",
-                context, base.lines.joined(), Self.architecture,
-            ])
-        try #require(hashed.exit == .exited(0), "sha256sum of the context: \(hashed.output)")
-        let all = try await run([
-            "sh", "-c", "printf '%s' \"$1\" | sha256sum", "-", hashed.lines.joined(separator: "\n"),
-        ])
-        return String(all.lines.joined().prefix(16))
-    }
 }

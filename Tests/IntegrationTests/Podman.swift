@@ -1,0 +1,147 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Whether the container image is tested: in the installed tier, where podman is.
+enum ContainerImage {
+    static var enabled: Bool {
+        InstalledPackages.enabled && (try? ExecutableLocator.find("podman")) != nil
+    }
+
+    /// This machine's architecture, as Debian and podman name it.
+    static var nativeArchitecture: String {
+        #if arch(arm64)
+            "arm64"
+        #else
+            "amd64"
+        #endif
+    }
+
+    /// The architecture whose image is built and run: `GATT2MQTT_CONTAINER_ARCH` (scripts/test runs the arm64 image under
+    /// qemu-user in the arm64 world, with binfmt_misc registered), else this machine's.
+    static var architecture: String {
+        let asked = ProcessInfo.processInfo.environment["GATT2MQTT_CONTAINER_ARCH"] ?? ""
+        return asked.isEmpty ? nativeArchitecture : asked
+    }
+
+    static var isNative: Bool { architecture == nativeArchitecture }
+
+    /// The package of `architecture`: the installed tier's (`GATT2MQTT_PACKAGES`, else .build/package), or its `arm64/`
+    /// folder's, where `scripts/package --arch arm64` leaves it.
+    static func package(version: String) throws -> String {
+        let current = try InstalledPackages.current().deb
+        if isNative { return current }
+        let folder = URL(fileURLWithPath: current).deletingLastPathComponent().path + "/" + architecture
+        let name = "gatt2mqtt_\(version)_\(architecture).deb"
+        try #require(
+            FileManager.default.fileExists(atPath: folder + "/" + name), "\(folder)/\(name) (scripts/package --arch)")
+        return folder + "/" + name
+    }
+}
+
+/// A finished command: how it ended, its standard output's lines, everything it wrote.
+struct CommandResult {
+    let exit: ProcessExit
+    let lines: [String]
+    let output: String
+}
+
+/// podman as the container tests run it, and the build of an image that another architecture's tests keep.
+enum Podman {
+    /// What podman needs on this machine: runc (crun refuses cgroups in hybrid mode) and rlimits no higher
+    /// than the runner's own hard ones (raising them, as podman's defaults would, is not permitted here).
+    static let runtime = ["--runtime", "runc"]
+    static let limits = ["--ulimit", "nofile=1000:1000", "--ulimit", "nproc=1000:1000"]
+    /// The label that names the hash of an image's inputs (`inputs(of:architecture:)`).
+    static let inputsLabel = "org.gatt2mqtt.inputs"
+
+    static func run(_ command: [String], timeout: Duration = .seconds(60)) async throws -> CommandResult {
+        let process = try ManagedProcess.launch(command[0], arguments: Array(command.dropFirst()))
+        let exit = try await process.waitForExit(timeout: timeout)
+        return CommandResult(
+            exit: exit, lines: process.lines.filter { $0.stream == .stdout }.map(\.text), output: process.outputText)
+    }
+
+    static func podman(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> CommandResult {
+        try await run(["podman"] + arguments, timeout: timeout)
+    }
+
+    /// Builds `image` for `architecture` from `context` (`arguments` name the file and any build arguments). The
+    /// native image is built every time (seconds). Another architecture's build runs apt and the maintainer scripts
+    /// under qemu-user (216 s for arm64 here), so its image is kept, labelled with a hash of everything it is made
+    /// of, and made again only when one of those changed (the package above all); scripts/test's stage table hears
+    /// which. Returns whether the kept image was used, and the time it took.
+    static func build(image: String, architecture: String, context: String, arguments: [String]) async throws -> (
+        reused: Bool, time: Duration
+    ) {
+        let started = ContinuousClock.now
+        let inputs = try await inputs(of: context, architecture: architecture)
+        let held = try await podman([
+            "image", "inspect", "--format", "{{.Id}} {{index .Labels \"\(inputsLabel)\"}}", image,
+        ])
+        let previous = held.exit == .exited(0) ? held.lines.joined() : nil
+        let native = architecture == ContainerImage.nativeArchitecture
+        let reused = !native && previous?.hasSuffix(" " + inputs) == true
+        if !reused {
+            let build = try await podman(
+                ["build"] + runtime + limits + [
+                    "--network", "host", "--pull=never", "--no-cache", "--force-rm", "--platform",
+                    "linux/\(architecture)", "--label", "\(inputsLabel)=\(inputs)",
+                    // Docker's image format: OCI's has no HEALTHCHECK, which podman would drop with a warning.
+                    "--format", "docker", "-t", image,
+                ] + arguments + [context], timeout: .seconds(900))
+            try #require(build.exit == .exited(0), "podman build failed:\n\(build.output)")
+            // The image the tag held before, now untagged.
+            if let old = previous?.split(separator: " ").first { _ = try? await podman(["rmi", String(old)]) }
+        }
+        if !native { noteCache(reused ? "hit" : "made", "\(image) (\(architecture))") }
+        return (reused, ContinuousClock.now - started)
+    }
+
+    /// A hash of what an image is made of: the build context's files, the base image this architecture's FROM
+    /// resolves to, and the architecture. A package counts by what it installs (every file's bytes but its changelog's)
+    /// and the packages it needs: a package built again from the same source at another commit differs only in its
+    /// date, and should not cost another build under emulation.
+    static func inputs(of context: String, architecture: String) async throws -> String {
+        let base = try await podman([
+            "image", "inspect", "--format", "{{.Id}}", "localhost/gatt2mqtt-base:trixie-\(architecture)",
+        ])
+        try #require(base.exit == .exited(0), "the base image: \(base.output)")
+        let hashed = try await run([
+            "sh", "-c",
+            """
+            cd "$1" && find . -type f | sort | while read -r file; do
+                case "$file" in
+                    *.deb) { dpkg-deb -f "$file" Package Architecture Pre-Depends Depends Recommends
+                             dpkg-deb --fsys-tarfile "$file" | tar -xO --exclude='./usr/share/doc/*'; } | sha256sum ;;
+                    *) sha256sum < "$file" ;;
+                esac | awk -v f="$file" '{ print $1, f }'
+            done && echo "$2 $3" | sha256sum
+            """, "-", context, base.lines.joined(), architecture,
+        ])
+        try #require(hashed.exit == .exited(0), "sha256sum of the context: \(hashed.output)")
+        let all = try await run([
+            "sh", "-c", "printf '%s' \"$1\" | sha256sum", "-", hashed.lines.joined(separator: "\n"),
+        ])
+        return String(all.lines.joined().prefix(16))
+    }
+
+    /// Tells scripts/test's stage table whether a kept thing came from its cache (scripts/lib/cache.sh's `cache_note`).
+    static func noteCache(_ kind: String, _ what: String) {
+        guard let path = ProcessInfo.processInfo.environment["GATT2MQTT_CACHE_NOTES"], !path.isEmpty,
+            let file = FileHandle(forWritingAtPath: path)
+        else { return }
+        file.seekToEndOfFile()
+        file.write(Data("\(kind) \(what)\n".utf8))
+        try? file.close()
+    }
+
+    /// Fails unless the kernel can run `architecture`'s programs: another architecture's needs a binfmt_misc handler.
+    static func requireRunnable(_ architecture: String) throws {
+        guard architecture != ContainerImage.nativeArchitecture else { return }
+        let handlers = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/sys/fs/binfmt_misc")) ?? []
+        try #require(
+            handlers.contains { $0.contains("aarch64") },
+            "no binfmt_misc handler for aarch64 (scripts/test registers one for the arm64 stage): \(handlers)")
+    }
+}
