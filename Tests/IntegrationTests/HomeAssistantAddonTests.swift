@@ -139,7 +139,9 @@ struct HomeAssistantAddonTests {
             decoding: try JSONSerialization.data(withJSONObject: options, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    /// The container as the Supervisor starts an add-on with `host_dbus` and `host_network` off but loopback reachable.
+    /// The container as the Supervisor starts an add-on with `host_dbus`: the bus folder at /run/dbus, /data, the token.
+    /// Here on the host's network, where the world's broker and the stand-in Supervisor listen on loopback (under Home
+    /// Assistant OS the add-on reaches `supervisor` and the broker add-on by name on the Supervisor's network).
     private func launch(world: TestWorld, data: String, supervisor port: Int) throws -> ManagedProcess {
         let busSocket = String(world.busAddress.dropFirst("unix:path=".count))
         let busFolder = URL(fileURLWithPath: busSocket).deletingLastPathComponent().path
