@@ -52,6 +52,8 @@ enum Podman {
     /// than the runner's own hard ones (raising them, as podman's defaults would, is not permitted here).
     static let runtime = ["--runtime", "runc"]
     static let limits = ["--ulimit", "nofile=1000:1000", "--ulimit", "nproc=1000:1000"]
+    /// The lock scripts/container-base takes: one change to the images at a time.
+    static var lock: String { ProjectPaths.root + "/.build/container/lock" }
     /// The label that names the hash of an image's inputs (`inputs(of:architecture:)`).
     static let inputsLabel = "org.gatt2mqtt.inputs"
 
@@ -83,8 +85,10 @@ enum Podman {
         let native = architecture == ContainerImage.nativeArchitecture
         let reused = !native && previous?.hasSuffix(" " + inputs) == true
         if !reused {
-            let build = try await podman(
-                ["build"] + runtime + limits + [
+            // Under scripts/container-base's lock, as the prune below: a prune from the suite beside must never take
+            // an earlier stage's image while this build still needs it.
+            let build = try await run(
+                ["flock", lock, "podman", "build"] + runtime + limits + [
                     "--network", "host", "--pull=never", "--no-cache", "--force-rm", "--platform",
                     "linux/\(architecture)", "--label", "\(inputsLabel)=\(inputs)",
                     // Docker's image format: OCI's has no HEALTHCHECK, which podman would drop with a warning.
@@ -93,6 +97,11 @@ enum Podman {
             try #require(build.exit == .exited(0), "podman build failed:\n\(build.output)")
             // The image the tag held before, now untagged.
             if let old = previous?.split(separator: " ").first { _ = try? await podman(["rmi", String(old)]) }
+            // The images of the build's earlier stages (the slim root the package went into), left untagged by every
+            // build: 117 MB a run on amd64. They carry the base's label; only untagged ones are pruned.
+            _ = try? await run([
+                "flock", lock, "podman", "image", "prune", "--force", "--filter", "label=org.gatt2mqtt.base",
+            ])
         }
         if !native { noteCache(reused ? "hit" : "made", "\(image) (\(architecture))") }
         return (reused, ContinuousClock.now - started)
