@@ -27,8 +27,6 @@ struct ContainerImageTests {
     /// The named volume of the state directory, as the README's `-v gatt2mqtt-state:/var/lib/gatt2mqtt` (removed
     /// before and after).
     static let volume = "gatt2mqtt-test-state"
-    static let runtime = Podman.runtime
-    static let limits = Podman.limits
 
     /// The mount of the runtime stage that takes the package stage's output, replaced by one of the context's folder.
     static let packageMount = "RUN --mount=type=bind,from=package,source=/out,target=/tmp/package \\"
@@ -39,14 +37,6 @@ struct ContainerImageTests {
         let deb = try ContainerImage.package(version: version)
         let containerfile = try runtimeStage()
         try Podman.requireRunnable(Self.architecture)
-
-        // The base: Debian's minbase by mmdebstrap, its tar cached in .build/container; the Debian tag a list of the
-        // architectures made so far.
-        let baseStarted = ContinuousClock.now
-        let base = try await Podman.run(
-            [ProjectPaths.root + "/scripts/container-base", "--arch", Self.architecture], timeout: .seconds(900))
-        try #require(base.exit == .exited(0), "scripts/container-base failed:\n\(base.output)")
-        print("\(Self.say) base \(base.lines.last ?? "?") ready in \(ContinuousClock.now - baseStarted)")
 
         let context = FileManager.default.temporaryDirectory.appendingPathComponent(
             "g2m-container-\(UUID().uuidString.prefix(8))"
@@ -163,7 +153,7 @@ struct ContainerImageTests {
     /// `plugdev`, whose id Debian fixes at 46.
     private func admittedGroup() async throws -> (name: String, gid: String) {
         let own = try await Podman.podman(
-            ["run", "--rm"] + Self.runtime + Self.limits + ["--entrypoint", "id", Self.image, "-G"])
+            ["run", "--rm"] + Podman.runtime + Podman.limits + ["--entrypoint", "id", Self.image, "-G"])
         try #require(own.exit == .exited(0), "id -G in the image: \(own.output)")
         let owned = Set(own.lines.joined(separator: " ").split(separator: " ").map(String.init))
         var admitted: (name: String, gid: String)?
@@ -219,18 +209,15 @@ struct ContainerImageTests {
     /// a system bus's, `system_bus_socket`), the named state volume, the broker by variable; over the host's network,
     /// where the world's broker listens on 127.0.0.1.
     private func launchContainer(in world: TestWorld, extra: [String] = []) throws -> ManagedProcess {
-        let busSocket = try #require(
-            world.busAddress.hasPrefix("unix:path=") ? String(world.busAddress.dropFirst("unix:path=".count)) : nil,
-            "the world's bus is a unix socket")
-        let busFolder = URL(fileURLWithPath: busSocket).deletingLastPathComponent().path
-        try #require(busSocket.hasSuffix("/system_bus_socket"), "a system bus's socket: \(busSocket)")
+        let busFolder = try Podman.systemBusFolder(of: world)
         return try ManagedProcess.launch(
             "podman",
-            arguments: Self.runtime + ["run", "--name", Self.container, "--network", "host"] + Self.limits + extra + [
-                "-v", "\(busFolder):/var/run/dbus", "-v", "\(Self.volume):/var/lib/gatt2mqtt",
-                "-e", "GATT2MQTT_BROKER=\(world.broker.url)", "-e", "GATT2MQTT_GATEWAY=container",
-                Self.image,
-            ], name: "container")
+            arguments: Podman.runtime + ["run", "--name", Self.container, "--network", "host"] + Podman.limits + extra
+                + [
+                    "-v", "\(busFolder):/var/run/dbus", "-v", "\(Self.volume):/var/lib/gatt2mqtt",
+                    "-e", "GATT2MQTT_BROKER=\(world.broker.url)", "-e", "GATT2MQTT_GATEWAY=container",
+                    Self.image,
+                ], name: "container")
     }
 
     /// Stopping the container (SIGTERM to the daemon, its PID 1) ends the bridge cleanly: `offline`, exit status 0.
@@ -264,7 +251,7 @@ struct ContainerImageTests {
     /// The image's ten largest Debian packages, for the README's table of what is in it.
     private func printLargestPackages() async throws {
         let listed = try await Podman.podman(
-            ["run", "--rm"] + Self.runtime + Self.limits + [
+            ["run", "--rm"] + Podman.runtime + Podman.limits + [
                 "--entrypoint", "dpkg-query", Self.image, "-W", "-f", "${Installed-Size}\t${Package}\n",
             ])
         try #require(listed.exit == .exited(0), "dpkg-query in the image: \(listed.output)")

@@ -53,9 +53,6 @@ struct HomeAssistantAddonTests {
         #expect(configuration.contains("version: \"\(version)\""), "config.yaml has VERSION's version")
         #expect(configuration.contains("arch:\n  - \(Self.addonArchitecture)\n"), "config.yaml: \(configuration)")
 
-        let base = try await Podman.run(
-            [ProjectPaths.root + "/scripts/container-base", "--arch", Self.architecture], timeout: .seconds(900))
-        try #require(base.exit == .exited(0), "scripts/container-base failed:\n\(base.output)")
         let (reused, time) = try await Podman.build(
             image: Self.image, architecture: Self.architecture, context: addon,
             arguments: [
@@ -143,8 +140,7 @@ struct HomeAssistantAddonTests {
     /// Here on the host's network, where the world's broker and the stand-in Supervisor listen on loopback (under Home
     /// Assistant OS the add-on reaches `supervisor` and the broker add-on by name on the Supervisor's network).
     private func launch(world: TestWorld, data: String, supervisor port: Int) throws -> ManagedProcess {
-        let busSocket = String(world.busAddress.dropFirst("unix:path=".count))
-        let busFolder = URL(fileURLWithPath: busSocket).deletingLastPathComponent().path
+        let busFolder = try Podman.systemBusFolder(of: world)
         return try ManagedProcess.launch(
             "podman",
             arguments: Podman.runtime + ["run", "--name", Self.container, "--network", "host"] + Podman.limits + [

@@ -68,32 +68,37 @@ enum Podman {
         try await run(["podman"] + arguments, timeout: timeout)
     }
 
-    /// Builds `image` for `architecture` from `context` (`arguments` name the file and any build arguments). The
-    /// native image is built every time (seconds). Another architecture's build runs apt and the maintainer scripts
-    /// under qemu-user (216 s for arm64 here), so its image is kept, labelled with a hash of everything it is made
-    /// of, and made again only when one of those changed (the package above all); scripts/test's stage table hears
-    /// which. Returns whether the kept image was used, and the time it took.
+    /// Builds `image` for `architecture` from `context` (`arguments` name the file and any build arguments), after
+    /// making its base (scripts/container-base: Debian 13's minbase, the `debian:trixie-slim` its FROM resolves to).
+    /// The native image is built every time (seconds). Another architecture's build runs apt and the maintainer scripts
+    /// under qemu-user (216 s for arm64 here), so its image is kept, labelled with a hash of everything it is made of,
+    /// and made again only when one of those changed (the package above all); scripts/test's stage table hears which.
+    /// Returns whether the kept image was used, and the time it took, the base's included.
     static func build(image: String, architecture: String, context: String, arguments: [String]) async throws -> (
         reused: Bool, time: Duration
     ) {
         let started = ContinuousClock.now
-        let inputs = try await inputs(of: context, architecture: architecture)
+        let base = try await run(
+            [ProjectPaths.root + "/scripts/container-base", "--arch", architecture], timeout: .seconds(900))
+        try #require(base.exit == .exited(0), "scripts/container-base failed:\n\(base.output)")
+        let native = architecture == ContainerImage.nativeArchitecture
+        let inputs = native ? nil : try await inputs(of: context, architecture: architecture)
         let held = try await podman([
             "image", "inspect", "--format", "{{.Id}} {{index .Labels \"\(inputsLabel)\"}}", image,
         ])
         let previous = held.exit == .exited(0) ? held.lines.joined() : nil
-        let native = architecture == ContainerImage.nativeArchitecture
-        let reused = !native && previous?.hasSuffix(" " + inputs) == true
+        let reused = inputs.map { previous?.hasSuffix(" " + $0) == true } ?? false
         if !reused {
             // Under scripts/container-base's lock, as the prune below: a prune from the suite beside must never take
             // an earlier stage's image while this build still needs it.
             let build = try await run(
                 ["flock", lock, "podman", "build"] + runtime + limits + [
                     "--network", "host", "--pull=never", "--no-cache", "--force-rm", "--platform",
-                    "linux/\(architecture)", "--label", "\(inputsLabel)=\(inputs)",
+                    "linux/\(architecture)",
                     // Docker's image format: OCI's has no HEALTHCHECK, which podman would drop with a warning.
                     "--format", "docker", "-t", image,
-                ] + arguments + [context], timeout: .seconds(900))
+                ] + (inputs.map { ["--label", "\(inputsLabel)=\($0)"] } ?? []) + arguments + [context],
+                timeout: .seconds(900))
             try #require(build.exit == .exited(0), "podman build failed:\n\(build.output)")
             // The image the tag held before, now untagged.
             if let old = previous?.split(separator: " ").first { _ = try? await podman(["rmi", String(old)]) }
@@ -119,20 +124,27 @@ enum Podman {
         let hashed = try await run([
             "sh", "-c",
             """
-            cd "$1" && find . -type f | sort | while read -r file; do
+            cd "$1" && { find . -type f | sort | while read -r file; do
                 case "$file" in
                     *.deb) { dpkg-deb -f "$file" Package Architecture Pre-Depends Depends Recommends
                              dpkg-deb --fsys-tarfile "$file" | tar -xO --exclude='./usr/share/doc/*'; } | sha256sum ;;
                     *) sha256sum < "$file" ;;
                 esac | awk -v f="$file" '{ print $1, f }'
-            done && echo "$2 $3" | sha256sum
+            done && echo "$2 $3"; } | sha256sum
             """, "-", context, base.lines.joined(), architecture,
         ])
         try #require(hashed.exit == .exited(0), "sha256sum of the context: \(hashed.output)")
-        let all = try await run([
-            "sh", "-c", "printf '%s' \"$1\" | sha256sum", "-", hashed.lines.joined(separator: "\n"),
-        ])
-        return String(all.lines.joined().prefix(16))
+        return String(hashed.lines.joined().prefix(16))
+    }
+
+    /// The folder of the world's system bus socket, which a container mounts as its `/run/dbus`: the socket must be a
+    /// system bus's (`system_bus_socket`, as `BusPolicy.debianSystem` names it), where clients look without being told.
+    static func systemBusFolder(of world: TestWorld) throws -> String {
+        let socket = try #require(
+            world.busAddress.hasPrefix("unix:path=") ? String(world.busAddress.dropFirst("unix:path=".count)) : nil,
+            "the world's bus is a unix socket")
+        try #require(socket.hasSuffix("/system_bus_socket"), "a system bus's socket: \(socket)")
+        return URL(fileURLWithPath: socket).deletingLastPathComponent().path
     }
 
     /// Tells scripts/test's stage table whether a kept thing came from its cache (scripts/lib/cache.sh's `cache_note`).

@@ -27,18 +27,7 @@ struct PybeltCrossCheckTests {
                 "--timeout", "50",
                 "--connect-attempts", world.isReal ? "4" : "1",
             ] + (world.isReal ? ["--scan-timeout", "25"] : [])
-        let succeeded: Bool
-        let output: [String]
-        if world.isReal {
-            // bleak authenticates only with EXTERNAL and acquires notifications as file descriptors: neither goes
-            // over the guest's TCP bus, so pybelt runs inside the guest.
-            let result = try await world.runInGuest([ProjectPaths.python] + arguments)
-            (succeeded, output) = (result.status == 0, result.output)
-        } else {
-            let check = try world.launch(ProjectPaths.python, arguments, name: "pybelt")
-            succeeded = try await check.waitForExit(timeout: .seconds(60)) == .exited(0)
-            output = check.lines.map(\.text)
-        }
+        let (succeeded, output) = try await world.runPython(arguments, name: "pybelt")
         let printed = output.filter { $0.hasPrefix("PYBELT ") }
         #expect(succeeded, "pybelt check failed:\n\(output.joined(separator: "\n"))")
         #expect(!printed.contains { $0.hasPrefix("PYBELT FAIL") }, "\(printed)")

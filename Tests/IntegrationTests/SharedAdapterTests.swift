@@ -6,8 +6,7 @@ import Testing
 /// (habluetooth over bleak, an active discovery session of its own through the same bluetoothd). Here such a scanner
 /// (scripts/crosscheck/shared_adapter_scan.py) runs on hci0 while gatt2mqtt serves a belt from it: the scanner hears
 /// an advertiser that gatt2mqtt leaves alone, the belt streams on without a break, and when the scanner ends its
-/// session gatt2mqtt still serves. In both worlds; on the real bluetoothd the scanner runs in the guest (bleak
-/// authenticates with EXTERNAL, which the guest's TCP bus cannot carry).
+/// session gatt2mqtt still serves. In both worlds (on the real bluetoothd the scanner runs in the guest: `runPython`).
 @Suite(.serialized)
 struct SharedAdapterTests {
     static let script = ProjectPaths.root + "/scripts/crosscheck/shared_adapter_scan.py"
@@ -26,16 +25,7 @@ struct SharedAdapterTests {
 
             let before = recorder.mark
             let arguments = ["-u", Self.script, "--adapter", "hci0", "--seconds", "12"]
-            let succeeded: Bool
-            let output: [String]
-            if world.isReal {
-                let result = try await world.runInGuest([ProjectPaths.python] + arguments, timeout: .seconds(60))
-                (succeeded, output) = (result.status == 0, result.output)
-            } else {
-                let scanner = try world.launch(ProjectPaths.python, arguments, name: "ha-scanner")
-                succeeded = try await scanner.waitForExit(timeout: .seconds(60)) == .exited(0)
-                output = scanner.lines.map(\.text)
-            }
+            let (succeeded, output) = try await world.runPython(arguments, name: "ha-scanner")
             let printed = output.filter { $0.hasPrefix("SCAN ") }
             #expect(succeeded && printed.contains("SCAN DONE"), "the scanner:\n\(output.joined(separator: "\n"))")
             #expect(
