@@ -149,7 +149,11 @@ private func checkGateway(_ request: GatewayRequest) {
     case .permitJoin(let seconds):
         guard (0...JoinWindow.longest).contains(seconds) else { fatalError("permit_join \(seconds)") }
         return
-    case .devices: return
+    case .devices, .restart, .options, .backup: return
+    case .restore(let backup):
+        // Only what parsing checked whole may ever be staged.
+        guard (try? StateBackup.parse(Array(backup.json.text.utf8))) == backup else { fatalError("restore \(backup)") }
+        return
     }
     let groups = address.split(separator: ":", omittingEmptySubsequences: false)
     guard groups.count == 6,

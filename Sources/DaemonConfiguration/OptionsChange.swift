@@ -21,6 +21,22 @@ public struct OptionsChange: Sendable {
     /// taken from the broker. A change there could cut the gateway off the broker, or move it, or stop it taking
     /// requests, with nobody able to undo it over MQTT.
     static let administratorsOnly = ["broker", "gateway", "base_topic", "state_directory", "http", "requests"]
+
+    /// Refuses a key path that only the configuration file may set: the administrator's sections, and settings that
+    /// name a file.
+    static func refuseUnlessOption(_ path: String) throws(ConfigurationError) {
+        let section = String(path.prefix { $0 != "." })
+        if administratorsOnly.contains(section) {
+            throw ConfigurationError(
+                key: path, message: "cannot be changed over MQTT: it is the administrator's (the configuration file)")
+        }
+        if let key = ConfigurationKey(rawValue: path), key.kind == .path || key.kind == .secret {
+            throw ConfigurationError(
+                key: path,
+                message: "names a file, which only the configuration file may (over MQTT it could "
+                    + "make the gateway read any file it can)")
+        }
+    }
 }
 
 extension LoadedConfiguration {
@@ -36,19 +52,8 @@ extension LoadedConfiguration {
         // Unknown keys and wrong types first, in the file's words.
         _ = try OptionsOverlay(members: requested.members.filter { $0.value != .null }).settings()
         for path in requested.paths.sorted() {
-            let section = String(path.prefix { $0 != "." })
-            if OptionsChange.administratorsOnly.contains(section) {
-                throw ConfigurationError(
-                    key: path,
-                    message: "cannot be changed over MQTT: it is the administrator's (the configuration file)")
-            }
+            try OptionsChange.refuseUnlessOption(path)
             guard let key = ConfigurationKey(rawValue: path) else { continue }
-            if key.kind == .path || key.kind == .secret {
-                throw ConfigurationError(
-                    key: path,
-                    message: "names a file, which only the configuration file may (over MQTT it could "
-                        + "make the gateway read any file it can)")
-            }
             if let setter = layers.commandLine[key] ?? layers.environment[key] {
                 throw ConfigurationError(
                     key: path, message: "is set by \(setter.name), which overrides options: change it there")
@@ -62,6 +67,21 @@ extension LoadedConfiguration {
             changed.settingsInEffect.map { ($0.path, $0.value) }, uniquingKeysWith: { first, _ in first })
         let paths = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
         return OptionsChange(configuration: changed, changed: paths, stateDirectory: bridge.stateDirectory ?? "")
+    }
+
+    /// Checks the options of a backup (`request/restore`, `gatt2mqtt --restore`) as the set that would replace the
+    /// options kept: read as the file is, none of them the administrator's or naming a file, and the configuration
+    /// they make whole. A key that the environment or the command line sets is no error: it stays overridden, as
+    /// it was when the backup was made.
+    /// - Throws: `ConfigurationError` naming the first key that cannot be so.
+    public func checkingRestored(_ options: [String: JSONValue]) throws(ConfigurationError) {
+        guard let layers else { throw ConfigurationError(key: "options", message: "this configuration has no layers") }
+        let restored = OptionsOverlay(members: options)
+        _ = try OptionsOverlay(members: restored.members.filter { $0.value != .null }).settings()
+        for path in restored.paths.sorted() { try OptionsChange.refuseUnlessOption(path) }
+        var restoredLayers = layers
+        restoredLayers.options = restored
+        _ = try restoredLayers.resolve()
     }
 
     /// The key paths whose value comes from the options kept (`request/options`).

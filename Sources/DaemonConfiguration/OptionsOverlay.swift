@@ -6,9 +6,9 @@ import Bridge
 /// the same reader as the file (`JSONAsYAML`), so a value the file would refuse is refused here too, by its name.
 /// `--print-config` marks each value it gives.
 struct OptionsOverlay: Sendable, Equatable {
-    static let fileName = "options.json"
+    static let fileName = StateFiles.options
     /// Far above any real set of options; a larger file is not read.
-    static let sizeLimit = 64 * 1024
+    static let sizeLimit = StateFiles.optionsLimit
 
     /// The settings as sent, nested as in the file (`{"devices":{"allow":[…]}}`).
     var members: [String: JSONValue] = [:]

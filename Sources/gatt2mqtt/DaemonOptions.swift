@@ -45,4 +45,13 @@ final class DaemonOptions: GatewayOptionsHandler {
         return OptionsOutcome(
             configuration: change.configuration.bridge, changed: change.changed, appliedByDaemon: applied)
     }
+
+    func checkRestored(_ options: [String: JSONValue]) throws(CommandError) {
+        let result = current.withLock { current in
+            Result { () throws(ConfigurationError) in try current.checkingRestored(options) }
+        }
+        if case .failure(let error) = result {
+            throw CommandError(.invalidValue, "the backup's options: \(error.description)")
+        }
+    }
 }

@@ -46,6 +46,20 @@ struct Gatt2MQTT: AsyncParsableCommand {
     @Flag(help: "Print every setting (key, flag, environment variable, default, meaning) as Markdown and exit.")
     var printSettingsReference = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Write the state directory as one JSON backup to FILE ('-': standard output) and exit.",
+            discussion:
+                "It holds the adopted devices, the identities Home Assistant knows them by, the options changed over MQTT and the fleet incarnation; not the configuration file or its secrets.",
+            valueName: "FILE"))
+    var backup: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Check a backup (from --backup or request/backup) whole and stage it: the gateway restores it when it next starts. Exits.",
+            valueName: "FILE"))
+    var restore: String?
+
     /// Every setting's flag (`--broker mqtt://broker:1883`, `--a5-squeeze-newtons 25`), which the keys declare.
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var settingFlags: [String] = []
@@ -68,7 +82,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
             print(SettingsReference.markdown(), terminator: "")
             return
         }
-        let loaded: LoadedConfiguration
+        var loaded: LoadedConfiguration
         do {
             loaded = try ConfigurationLoader.load(commandLine: commandLine)
         } catch {
@@ -88,6 +102,13 @@ struct Gatt2MQTT: AsyncParsableCommand {
             print(String(decoding: try loaded.bridge.gripProfile.json(), as: UTF8.self))
             return
         }
+        do throws(StateCommands.Failure) {
+            if let backup { return try StateCommands.backup(to: backup, loaded) }
+            if let restore { return try StateCommands.restore(from: restore, loaded) }
+        } catch {
+            LastWords.write("gatt2mqtt: \(error.description)")
+            throw ExitCode.failure
+        }
         // The broker clients' own lines stay in the journal: they are about the connections that carry the topic.
         // Nothing is replaced in the lines (`LogRecord`): no secret is ever put into one.
         let tap = LogTap(
@@ -95,6 +116,11 @@ struct Gatt2MQTT: AsyncParsableCommand {
         let threshold = DaemonLogging.bootstrap(level: loaded.logLevel, tap: tap)
         let logger = Logger(label: "gatt2mqtt")
         do {
+            // A restore staged by request/restore or --restore, before anything reads the state it replaces.
+            loaded = try StateCommands.applyStagedRestore(loaded, commandLine: commandLine, logger: logger)
+            // The restored options may set the log levels.
+            threshold.level = loaded.logLevel
+            tap.level = loaded.logLevelMQTT
             try await serve(loaded, threshold: threshold, tap: tap, logger: logger)
         } catch is RestartRequested {
             // Stopped cleanly; the status asks systemd (RestartForceExitStatus=75) or the container runtime to start

@@ -23,6 +23,11 @@ import Testing
                 configuration: configuration, changed: ["devices.allow", "health_s", "log_level"],
                 appliedByDaemon: ["log_level"])
         }
+
+        /// Refuses a backup whose options touch the broker, as the daemon does (`checkingRestored`).
+        func checkRestored(_ options: [String: JSONValue]) throws(CommandError) {
+            if options["broker"] != nil { throw CommandError(.invalidValue, "broker: the administrator's") }
+        }
     }
 
     private func options(_ gateway: InMemoryGateway, _ payload: String) async throws -> String {

@@ -80,7 +80,9 @@ import Testing
     @Test func takenWithoutCredentialsTheyAreWarnedOf() async throws {
         try await with(.on, credentials: false) { gateway in
             #expect(try await request(gateway, "options", Self.change).contains(#""ok":true"#))
-            let warnings = gateway.log.lines.filter { $0.hasPrefix("warning privileged requests (options, restart)") }
+            let warnings = gateway.log.lines.filter {
+                $0.hasPrefix("warning privileged requests (options, restore, restart)")
+            }
             #expect(warnings.count == 1, "\(warnings)")
             let info = try await info(gateway)
             #expect(info["privileged_requests"] as? Bool == true)

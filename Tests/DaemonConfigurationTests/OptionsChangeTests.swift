@@ -108,6 +108,32 @@ struct OptionsChangeTests {
         } throws: { ($0 as? ConfigurationError)?.description.hasPrefix(message) == true }
     }
 
+    /// A backup's options replace the ones kept as a whole set (`request/restore`, `--restore`): checked by the same
+    /// rules as a change, but a key the environment sets is no error there (it stays overridden, as when the backup was
+    /// made).
+    @Test func aBackupsOptionsAreCheckedAsAWholeSet() throws {
+        let folder = try TemporaryFolder()
+        let loaded = try ConfigurationLoader.load(
+            yaml: "state_directory: \(folder.path)", directory: folder.path,
+            environment: ["GATT2MQTT_LOG_LEVEL": "info"], hostName: "testhost", readsOptions: true)
+        try loaded.checkingRestored(["log_level": .string("debug"), "health_s": .number(30)])
+        try loaded.checkingRestored([:])
+        for (options, message) in [
+            (#"{"broker": {"url": "mqtt://elsewhere"}}"#, "broker.url: cannot be changed over MQTT"),
+            (#"{"health_file": "/etc/shadow"}"#, "health_file: names a file"),
+            (#"{"health_s": -1}"#, "health_s: must be"),
+            (#"{"devices": {"speed": 3}}"#, "devices.speed: unknown key"),
+        ] {
+            guard case .object(let members)? = JSONValue.parse(Array(options.utf8)) else {
+                Issue.record("not JSON: \(options)")
+                continue
+            }
+            #expect {
+                try loaded.checkingRestored(members)
+            } throws: { ($0 as? ConfigurationError).map(words)?.contains(message) == true }
+        }
+    }
+
     /// Before: a damaged options file stopped the gateway (exit 78) until someone removed it. Now the start goes on
     /// with the file's settings, and says what it left out; the daemon sets the file aside (`UnusableOptions`).
     @Test(arguments: [

@@ -44,7 +44,7 @@ final class Adoptions: Sendable {
 
     init(context: GatewayContext, ranBefore: Bool) {
         self.context = context
-        file = context.configuration.stateDirectory.map { $0 + "/adopted.json" }
+        file = context.configuration.stateDirectory.map { $0 + "/" + StateFiles.adoptions }
         var initial = State(learnsFromBroker: true, ranBefore: ranBefore)
         if let file {
             let found = AdoptionFile.read(file, logger: context.logger)

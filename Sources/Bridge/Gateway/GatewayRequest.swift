@@ -18,18 +18,31 @@ public enum GatewayRequest: Sendable, Equatable {
     case restart
     /// Changes settings, nested as in the configuration file (`GatewayOptionsHandler`).
     case options([String: JSONValue])
+    /// Answers with the state directory as one document (`StateBackup`).
+    case backup
+    /// Stages a backup, checked whole, for the next start (`PendingRestore`), then restarts as `restart` does.
+    case restore(StateBackup)
 
     /// Whether it is one of the privileged requests (`PrivilegedRequests`), which change the gateway rather than use it.
     var isPrivileged: Bool {
         switch self {
-        case .restart, .options: true
+        case .restart, .options, .restore: true
+        default: false
+        }
+    }
+
+    /// Whether the gateway ends, for its supervisor to start it again, once the request is answered.
+    var restartsOnceAnswered: Bool {
+        switch self {
+        case .restart, .restore: true
         default: false
         }
     }
 
     /// Every request's name, as in its topic.
     public static let names = [
-        "scan", "connect", "disconnect", "pair", "forget", "devices", "permit_join", "restart", "options",
+        "scan", "connect", "disconnect", "pair", "forget", "devices", "permit_join", "restart", "options", "backup",
+        "restore",
     ]
 
     static func parse(name: String, payload: CommandPayload) throws(CommandError) -> GatewayRequest {
@@ -67,6 +80,19 @@ public enum GatewayRequest: Sendable, Equatable {
                 throw CommandError(.invalidValue, "'options' must be an object of settings, as in the file")
             }
             return .options(members)
+        case "backup":
+            try payload.rejectUnknownFields(allowed: [])
+            return .backup
+        case "restore":
+            try payload.rejectUnknownFields(allowed: ["backup"])
+            guard let document = payload.fields["backup"] else {
+                throw CommandError(.invalidValue, "'backup' must be the document request/backup answered with")
+            }
+            do throws(StateBackup.Failure) {
+                return .restore(try StateBackup.parse(document: document))
+            } catch {
+                throw CommandError(.invalidValue, "the backup: \(error.description)")
+            }
         case "permit_join":
             try payload.rejectUnknownFields(allowed: ["duration_s", "value"])
             let seconds = try payload.optionalInteger(

@@ -57,7 +57,10 @@ final class GatewayRequests: Sendable {
         }
         var transaction: JSONValue?
         do throws(CommandError) {
-            let payload = try CommandPayload(bytes: message.payload, sizeLimit: context.configuration.payloadSizeLimit)
+            // A restore carries a whole backup, larger than any command (it is privileged: an administrator's).
+            let limit = context.configuration.payloadSizeLimit
+            let payload = try CommandPayload(
+                bytes: message.payload, sizeLimit: name == "restore" ? max(limit, StateBackup.sizeLimit) : limit)
             transaction = payload.transaction
             let request = try GatewayRequest.parse(name: name, payload: payload)
             try refuseUnlessPermitted(request, name: name)
@@ -81,7 +84,7 @@ final class GatewayRequests: Sendable {
                 }
                 respond(to: message, name: name, result: result, transaction: transaction)
                 // Only once the answer is on its way: the shutdown closes the broker session after it.
-                if request == .restart, case .success = result { restart.request() }
+                if request.restartsOnceAnswered, case .success = result { restart.request() }
             }
         } catch {
             respond(to: message, name: name, result: .failure(error), transaction: transaction)
@@ -147,6 +150,10 @@ final class GatewayRequests: Sendable {
             return .object(["restarting": .bool(true)])
         case .options(let members):
             return try await changeOptions(members)
+        case .backup:
+            return try backup()
+        case .restore(let backup):
+            return try restore(backup)
         case .permitJoin(let seconds):
             guard sessions.adoptions.follows else {
                 throw CommandError(

@@ -19,7 +19,7 @@ final class IdentityLedger: Sendable {
     static let fileLimit = 128 * 1024
 
     init(stateDirectory: String?, logger: Logger) {
-        file = stateDirectory.map { $0 + "/identities.json" }
+        file = stateDirectory.map { $0 + "/" + StateFiles.identities }
         self.logger = logger
         entries = Mutex(file.map { Self.read($0, logger: logger) } ?? [:])
     }

@@ -5,6 +5,11 @@ public protocol GatewayOptionsHandler: Sendable {
     /// Checks `options` (nested as in the configuration file), keeps them, and applies what the daemon owns.
     /// - Throws: `CommandError` (`invalid_value`) naming the key that cannot be changed so, in the file's words.
     func change(_ options: [String: JSONValue]) async throws(CommandError) -> OptionsOutcome
+
+    /// Checks the options of a backup about to be restored (`request/restore`) as a whole set that replaces the ones
+    /// kept: by the file's rules, and none of them the administrator's alone.
+    /// - Throws: `CommandError` (`invalid_value`) naming the first key that cannot be so.
+    func checkRestored(_ options: [String: JSONValue]) throws(CommandError)
 }
 
 /// What a change of options did.
