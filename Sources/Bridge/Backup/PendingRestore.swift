@@ -45,7 +45,7 @@ public enum PendingRestore {
             (stateDirectory + "/" + StateFiles.adoptions, Array(backup.adopted.json.text.utf8)),
             (
                 stateDirectory + "/" + StateFiles.identities,
-                Array(JSONValue.object(backup.identities.mapValues { .string($0) }).text.utf8)
+                Array(IdentityLedger.json(backup.identities).text.utf8)
             ),
             (stateDirectory + "/" + StateFiles.options, Array((JSONValue.object(backup.options).text + "\n").utf8)),
         ]

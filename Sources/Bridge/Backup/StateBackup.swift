@@ -99,7 +99,7 @@ public struct StateBackup: Sendable, Equatable {
             "gatt2mqtt": .string(madeBy),
             "made": .string(made),
             "adopted": adopted.json,
-            "identities": .object(identities.mapValues { .string($0) }),
+            "identities": IdentityLedger.json(identities),
             "options": .object(options),
             "fleet_incarnation": fleetIncarnation.map { .number(Double($0)) } ?? .null,
             "not_included": .string(Self.notIncluded),
@@ -168,7 +168,7 @@ public struct StateBackup: Sendable, Equatable {
     /// An adoption list with no entry left out: a backup restores what it says, or nothing.
     private static func adoptions(_ value: JSONValue?, in place: String) throws(Failure) -> AdoptionList {
         guard let value, case .array(let items) = value, items.count <= AdoptionList.limit,
-            let (list, leftOut) = AdoptionList.parseReporting(Array(value.text.utf8))
+            let (list, leftOut) = AdoptionList.parseReporting(value)
         else {
             throw Failure(description: "\(place) must be a list of at most \(AdoptionList.limit) adopted devices")
         }

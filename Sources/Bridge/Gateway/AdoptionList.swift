@@ -43,7 +43,12 @@ struct AdoptionList: Sendable, Equatable {
 
     /// `parse`, saying what it left out.
     static func parseReporting(_ bytes: [UInt8]) -> (list: AdoptionList, leftOut: LeftOut)? {
-        guard case .array(let items)? = JSONValue.parse(bytes) else { return nil }
+        JSONValue.parse(bytes).flatMap(parseReporting)
+    }
+
+    /// `parseReporting`, of JSON already read (a backup's `adopted`).
+    static func parseReporting(_ value: JSONValue) -> (list: AdoptionList, leftOut: LeftOut)? {
+        guard case .array(let items) = value else { return nil }
         var list = AdoptionList()
         var leftOut = LeftOut()
         for (index, item) in items.enumerated() {

@@ -100,7 +100,8 @@ final class IdentityLedger: Sendable {
         }
     }
 
-    private static func text(_ identities: [String: String]) -> [UInt8] {
-        Array(JSONValue.object(identities.mapValues { .string($0) }).text.utf8)
-    }
+    private static func text(_ identities: [String: String]) -> [UInt8] { Array(json(identities).text.utf8) }
+
+    /// The identities as the file (and a backup) holds them: `{"<family>/<ADDRESS>":"<identity>"}`.
+    static func json(_ identities: [String: String]) -> JSONValue { .object(identities.mapValues { .string($0) }) }
 }
