@@ -18,7 +18,7 @@ import Testing
 @Suite(.serialized, .enabled(if: ContainerImage.enabled, "needs GATT2MQTT_WORLDS=installed and podman"))
 struct ContainerImageTests {
     static let architecture = ContainerImage.architecture
-    /// The image's tag, reused by every run (and removed at the end of each).
+    /// The image's tag, kept from run to run while what it is made of stays the same (`Podman.build`).
     static let image = "localhost/gatt2mqtt-test:container-\(architecture)"
     /// How this test's lines begin.
     static let say = "container image (\(architecture)):"
@@ -327,13 +327,10 @@ struct ContainerImageTests {
         _ = try? await Podman.podman(["volume", "rm", "--force", Self.volume])
     }
 
-    /// Removes what the test made: the container, the image (its layers with it) and the build context. The
-    /// base image and its tar stay, the cache of the next run.
+    /// Removes what the test made: the container and the build context. The image, the base image and its tar stay,
+    /// the cache of the next run (`scripts/test --prune` removes them).
     private func cleanUp(_ context: String) async {
         await removeContainer()
-        if ContainerImage.isNative {
-            _ = try? await Podman.podman(["rmi", "--ignore", Self.image], timeout: .seconds(120))
-        }
         try? FileManager.default.removeItem(atPath: context)
     }
 

@@ -172,9 +172,6 @@ struct HomeAssistantAddonTests {
 
     private func cleanUp(_ folder: String) async {
         await removeContainer()
-        if ContainerImage.isNative {
-            _ = try? await Podman.podman(["rmi", "--ignore", Self.image], timeout: .seconds(120))
-        }
         try? FileManager.default.removeItem(atPath: folder)
     }
 }
