@@ -6,6 +6,9 @@ import Logging
 import ServiceLifecycle
 import WebUI
 
+// `--print-completion bash`.
+extension CompletionScript.Shell: ExpressibleByArgument {}
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -60,6 +63,23 @@ struct Gatt2MQTT: AsyncParsableCommand {
             valueName: "FILE"))
     var restore: String?
 
+    @Option(help: ArgumentHelp("Print the shell completion script for bash, zsh or fish and exit.", valueName: "SHELL"))
+    var printCompletion: CompletionScript.Shell?
+
+    /// The flags declared above, and ArgumentParser's own, for the completion scripts (`CompletionScript`, which adds
+    /// every setting's); a test holds this list to `--help`.
+    static let ownFlags: [CompletionScript.Flag] = [
+        .init("--config", "A YAML configuration file", value: .file),
+        .init("--print-grip-profile", "Print the camera-grip profile in use as JSON and exit", value: .none),
+        .init("--print-config", "Print the configuration in effect as YAML and exit", value: .none),
+        .init("--print-settings-reference", "Print every setting as Markdown and exit", value: .none),
+        .init("--backup", "Write the state directory as one JSON backup and exit", value: .file),
+        .init("--restore", "Check a backup and stage it for the next start", value: .file),
+        .init("--print-completion", "Print the shell completion script", value: .words(["bash", "zsh", "fish"])),
+        .init("--version", "Show the version", value: .none),
+        .init("--help", "Show help information", value: .none),
+    ]
+
     /// Every setting's flag (`--broker mqtt://broker:1883`, `--a5-squeeze-newtons 25`), which the keys declare.
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var settingFlags: [String] = []
@@ -80,6 +100,10 @@ struct Gatt2MQTT: AsyncParsableCommand {
     func run() async throws {
         if printSettingsReference {
             print(SettingsReference.markdown(), terminator: "")
+            return
+        }
+        if let printCompletion {
+            print(CompletionScript.script(for: printCompletion, own: Self.ownFlags), terminator: "")
             return
         }
         var loaded: LoadedConfiguration

@@ -74,6 +74,13 @@ struct InstalledPackageTests {
                 $0.contains("Failed to set thread priority") || $0.contains("Operation not permitted")
             }, "\(journal)")
         #expect(try await guest.output("gatt2mqtt --version") == (try ProjectPaths.version()))
+        // The shell completion the package installs, where bash-completion finds it, completing a setting's values.
+        #expect(
+            try await guest.output(
+                "bash -c '. /usr/share/bash-completion/completions/gatt2mqtt && "
+                    + "COMP_WORDS=(gatt2mqtt --devices-auto-connect a) && COMP_CWORD=2 && _gatt2mqtt && echo ${COMPREPLY[*]}'"
+            )
+                == "adopted all allowed")
         try await recorder.waitFor("gatt2mqtt/\(gateway)/status", timeout: .seconds(60)) {
             $0.payloadString == "online"
         }
