@@ -127,11 +127,11 @@ public final class Bridge: Sendable {
             commandRate: configuration.commandRate)
         let adoptions = Adoptions(context: context, ranBefore: ranBefore)
         let claims = coordinator.map { ClaimSubscriptions(context: context, coordinator: $0) }
-        // A device without a session here stays in Home Assistant while it is adopted or allowed, or another gateway
-        // of the fleet may own it.
+        // A device without a session here stays in Home Assistant while it is allowed, or adopted where adoption
+        // counts (`AutoConnectPolicy.keepsAnnounced`), or another gateway of the fleet may own it.
         let housekeeping = HomeAssistantAnnouncer.Housekeeping(
             keeps: { family, address in
-                adoptions.contains(address) || context.live.autoConnect.allows(address)
+                context.live.autoConnect.keepsAnnounced(address, adopted: adoptions.contains(address))
                     || claims?.mayBeOwnedElsewhere(FleetCoordinator.key(family, context.id(of: address))) ?? false
             },
             id: { context.id(of: $0) },

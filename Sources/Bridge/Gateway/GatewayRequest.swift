@@ -148,4 +148,14 @@ public enum AutoConnectPolicy: Sendable, Equatable {
         case .none: false
         }
     }
+
+    /// Whether a device without a session here keeps its Home Assistant configs from the sweep: the policy allows it,
+    /// or it is adopted and the policy is not an allow list. An allow list names the only devices the users want:
+    /// a device an earlier run served (adopted on an upgrade) or adopted before the list was given stays out of Home
+    /// Assistant, as topics.md says, instead of keeping its configs for ever.
+    func keepsAnnounced(_ address: String, adopted: Bool) -> Bool {
+        if allows(address) { return true }
+        if case .allowList = self { return false }
+        return adopted
+    }
 }
