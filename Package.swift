@@ -162,7 +162,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),
-        .testTarget(name: "WebUITests", dependencies: ["WebUI", "Bridge"]),
+        .testTarget(name: "WebUITests", dependencies: ["WebUI", "Bridge", "TestSupport"]),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration", "TestSupport", "WebUI"]),
         .testTarget(name: "DaemonLoggingTests", dependencies: ["DaemonLogging", "Locks"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Locks", "MQTT", "TestSupport"]),
