@@ -69,11 +69,14 @@ public final class RealBlueZGuest: Sendable {
         self.console = agent.process
     }
 
-    /// A fresh BlueZ: bluetoothd and btvirt restarted with `controllers` LE controllers and no bonds.
-    /// Returns the controllers' addresses, hci0 first.
+    /// A fresh BlueZ with `controllers` LE controllers: no device known, no link, no bond. The agent removes the last
+    /// world's devices from the running bluetoothd where that is all it left, and otherwise starts bluetoothd and
+    /// btvirt again; `GATT2MQTT_REAL_RESET=whole` asks for the latter every time (to tell whether a failure needs
+    /// the former). Returns the controllers' addresses, hci0 first.
     public func reset(controllers: Int) async throws -> [String] {
-        // The agent may start a reset over twice (guest-agent, `reset`).
-        let answer = try await request("reset \(controllers)", timeout: .seconds(240))
+        let whole = ProcessInfo.processInfo.environment["GATT2MQTT_REAL_RESET"] == "whole"
+        // The agent may start a whole reset over twice (guest-agent, `reset`).
+        let answer = try await request("reset \(controllers)\(whole ? " whole" : "")", timeout: .seconds(240))
         return answer.split(separator: " ").compactMap { $0.split(separator: "=").last.map(String.init) }
     }
 
