@@ -2,9 +2,9 @@ import NIOCore
 
 /// Closes a connection whose first request head is not complete within `seconds` (a slow or silent client,
 /// slowloris): until then the upgrade pipeline has no time-out of its own, and each such connection would hold
-/// one of the server's connection slots (`http.max_connections`) for as long as the client likes. It sits next to the socket and reads
-/// raw bytes: the head is complete at its first empty line, after which it tells `onHead` (the connection limits
-/// spare such a connection before a silent one) and only passes bytes on.
+/// one of the server's connection slots (`http.max_connections`) for as long as the client likes. It sits next to
+/// the socket and reads raw bytes: the head is complete at its first empty line, after which it tells `onHead` (the
+/// connection limits spare such a connection before a silent one) and only passes bytes on.
 final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
