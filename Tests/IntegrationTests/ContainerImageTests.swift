@@ -28,9 +28,11 @@ struct ContainerImageTests {
     /// before and after).
     static let volume = "gatt2mqtt-test-state"
 
-    /// The mount of the runtime stage that takes the package stage's output, replaced by one of the context's folder.
-    static let packageMount = "RUN --mount=type=bind,from=package,source=/out,target=/tmp/package \\"
-    static let contextMount = "RUN --mount=type=bind,source=package,target=/tmp/package \\"
+    /// Where the runtime stages take the package stage's output from, replaced by the context's folder of that name.
+    static let packageOutput = "COPY --from=package /out/"
+    static let contextPackage = "COPY package/"
+    /// The stage of the package's dependencies, kept as an image of its own (`Podman.build`).
+    static let dependenciesStage = "dependencies"
 
     @Test func theImageRunsTheBridgeAsItsUnprivilegedUser() async throws {
         let version = try ProjectPaths.version()
@@ -43,7 +45,7 @@ struct ContainerImageTests {
         ).path
         await removeContainer()
         do {
-            try makeContext(context, containerfile: containerfile, deb: deb)
+            try await makeContext(context, containerfile: containerfile, deb: deb)
             try await buildAndRun(context: context, version: version)
         } catch {
             await cleanUp(context)
@@ -55,7 +57,7 @@ struct ContainerImageTests {
     private func buildAndRun(context: String, version: String) async throws {
         let (reused, buildTime) = try await Podman.build(
             image: Self.image, architecture: Self.architecture, context: context,
-            arguments: ["-f", context + "/Containerfile"])
+            arguments: ["-f", context + "/Containerfile"], dependencies: Self.dependenciesStage)
         let size = try await inspect(image: "{{.Size}}")
         let megabytes = (Double(size) ?? 0) / 1_000_000
         print(
@@ -279,22 +281,27 @@ struct ContainerImageTests {
         let lines = dockerfile.components(separatedBy: "\n")
         let froms = lines.indices.filter { lines[$0].hasPrefix("FROM ") }
         try #require(
-            froms.map { lines[$0] }.dropFirst() == ["FROM debian:trixie-slim AS runtime", "FROM scratch"],
-            "docker/Dockerfile's stages after the package's: the slim root, then scratch (FROM lines: \(froms.map { lines[$0] }))"
+            froms.map { lines[$0] }.dropFirst() == [
+                "FROM debian:trixie-slim AS \(Self.dependenciesStage)", "FROM \(Self.dependenciesStage) AS runtime",
+                "FROM scratch",
+            ],
+            "docker/Dockerfile's stages after the package's: dependencies, runtime, scratch (\(froms.map { lines[$0] }))"
         )
         var stage = Array(lines[froms[1]...])
-        let mounts = stage.indices.filter { stage[$0] == Self.packageMount }
-        try #require(mounts.count == 1, "the runtime stage has the line '\(Self.packageMount)' once")
-        stage[mounts[0]] = Self.contextMount
+        let copies = stage.indices.filter { stage[$0].hasPrefix(Self.packageOutput) }
+        try #require(
+            copies.count == 2,
+            "the runtime stages take the package's Depends and the package with '\(Self.packageOutput)'")
+        for line in copies { stage[line] = Self.contextPackage + stage[line].dropFirst(Self.packageOutput.count) }
         try #require(
             !stage.contains { $0.contains("from=") && $0 != "COPY --from=runtime / /" },
             "the runtime stages take nothing else from another stage")
         return stage.joined(separator: "\n")
     }
 
-    /// The build context: the runtime stage, the entry script where the Dockerfile's COPY expects it, and the
-    /// package alone.
-    private func makeContext(_ context: String, containerfile: String, deb: String) throws {
+    /// The build context: the runtime stages, the entry script where the Dockerfile's COPY expects it, and the package
+    /// alone with its Depends, as the package stage leaves them in /out.
+    private func makeContext(_ context: String, containerfile: String, deb: String) async throws {
         let files = FileManager.default
         try files.createDirectory(atPath: context + "/docker", withIntermediateDirectories: true)
         try files.createDirectory(atPath: context + "/package", withIntermediateDirectories: true)
@@ -302,6 +309,10 @@ struct ContainerImageTests {
         try files.copyItem(
             atPath: ProjectPaths.root + "/docker/entrypoint.sh", toPath: context + "/docker/entrypoint.sh")
         try files.copyItem(atPath: deb, toPath: context + "/package/" + URL(fileURLWithPath: deb).lastPathComponent)
+        let depends = try await Podman.run(["dpkg-deb", "-f", deb, "Depends"])
+        try #require(depends.exit == .exited(0), "dpkg-deb -f \(deb) Depends: \(depends.output)")
+        try (depends.lines.joined() + "\n").write(
+            toFile: context + "/package/depends", atomically: true, encoding: .utf8)
     }
 
     // MARK: podman

@@ -57,7 +57,7 @@ struct HomeAssistantAddonTests {
             image: Self.image, architecture: Self.architecture, context: addon,
             arguments: [
                 "--build-arg", "BUILD_FROM=debian:trixie-slim", "--build-arg", "BUILD_ARCH=\(Self.addonArchitecture)",
-            ])
+            ], dependencies: "dependencies")
         let size = try await Podman.podman(["image", "inspect", "--format", "{{.Size}}", Self.image])
         print(
             "\(Self.say) \(reused ? "reused (same inputs)" : "built") \(Self.image) in \(time), \(size.lines.joined()) bytes"

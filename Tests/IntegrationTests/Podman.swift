@@ -72,12 +72,16 @@ enum Podman {
     /// making its base (scripts/container-base: Debian 13's minbase, the `debian:trixie-slim` its FROM resolves to).
     /// An image is kept, labelled with a hash of everything it is made of, and made again only when one of those changed
     /// (the package above all); scripts/test's stage table hears which. Another architecture's build runs apt and the
-    /// maintainer scripts under qemu-user (216 s for arm64 here); even the native ones (25-45 s each) took a core from
-    /// the installed tier's guests as they booted beside them.
+    /// maintainer scripts under qemu-user (about five minutes for arm64 here); even the native ones (25-45 s each) took a
+    /// core from the installed tier's guests as they booted beside them. The file's `dependencies` stage (the package's
+    /// Depends installed, four of those five minutes) is kept too, as `<image>-dependencies`: podman's layer cache
+    /// takes its steps from that image while the COPY that starts it copies the same Depends (podman keys a COPY by
+    /// what it copies, a RUN by its text and the layer beneath; a RUN's bind mounts count for nothing, so the package
+    /// goes in by COPY). The tag keeps the prune below from taking it.
     /// Returns whether the kept image was used, and the time it took, the base's included.
-    static func build(image: String, architecture: String, context: String, arguments: [String]) async throws -> (
-        reused: Bool, time: Duration
-    ) {
+    static func build(
+        image: String, architecture: String, context: String, arguments: [String], dependencies: String
+    ) async throws -> (reused: Bool, time: Duration) {
         let started = ContinuousClock.now
         let base = try await run(
             [ProjectPaths.root + "/scripts/container-base", "--arch", architecture], timeout: .seconds(900))
@@ -91,20 +95,28 @@ enum Podman {
         if !reused {
             // Under scripts/container-base's lock, as the prune below: a prune from the suite beside must never take
             // an earlier stage's image while this build still needs it.
-            let build = try await run(
+            let build =
                 ["flock", lock, "podman", "build"] + runtime + limits + [
-                    "--network", "host", "--pull=never", "--no-cache", "--force-rm", "--platform",
-                    "linux/\(architecture)",
+                    "--network", "host", "--pull=never", "--force-rm", "--platform", "linux/\(architecture)",
                     // Docker's image format: OCI's has no HEALTHCHECK, which podman would drop with a warning.
-                    "--format", "docker", "-t", image,
-                    "--label", "\(inputsLabel)=\(inputs)",
-                ] + arguments + [context],
+                    "--format", "docker",
+                ]
+            let kept = image + "-dependencies"
+            let keptBefore = try await podman(["image", "inspect", "--format", "{{.Id}}", kept]).lines.joined()
+            let stage = try await run(
+                build + ["--target", dependencies, "-t", kept] + arguments + [context], timeout: .seconds(900))
+            try #require(stage.exit == .exited(0), "podman build --target \(dependencies) failed:\n\(stage.output)")
+            let keptNow = try await podman(["image", "inspect", "--format", "{{.Id}}", kept]).lines.joined()
+            noteCache(keptNow == keptBefore ? "hit" : "made", "\(kept) (\(architecture))")
+            let whole = try await run(
+                build + ["-t", image, "--label", "\(inputsLabel)=\(inputs)"] + arguments + [context],
                 timeout: .seconds(900))
-            try #require(build.exit == .exited(0), "podman build failed:\n\(build.output)")
+            try #require(whole.exit == .exited(0), "podman build failed:\n\(whole.output)")
             // The image the tag held before, now untagged.
             if let old = previous?.split(separator: " ").first { _ = try? await podman(["rmi", String(old)]) }
-            // The images of the build's earlier stages (the slim root the package went into), left untagged by every
-            // build: 117 MB a run on amd64. They carry the base's label; only untagged ones are pruned.
+            // The images of the build's later steps (the slim root the package went into) and a dependencies' image
+            // whose tag moved on, left untagged: 117 MB a run on amd64. They carry the base's label; only untagged
+            // ones are pruned.
             _ = try? await run([
                 "flock", lock, "podman", "image", "prune", "--force", "--filter", "label=org.gatt2mqtt.base",
             ])
