@@ -22,6 +22,17 @@ final class DesiredStateStore: Sendable {
         core.publish([.state(core.topic("desired"), JSONValue.object(fields).text)])
     }
 
+    /// Moves what users asked of `old` to `new` (the device was renamed); the retained publication of it on `topic`
+    /// (`<family>/<new>/desired`) when they asked for anything.
+    func move(from old: String, to new: String, topic: String) -> [Publication] {
+        let fields = state.withLock {
+            $0.move(from: old, to: new)
+            return $0.newer(new) { $0 }
+        }
+        guard let fields, !fields.isEmpty else { return [] }
+        return [.state(topic, JSONValue.object(fields).text)]
+    }
+
     /// A `desired` payload from the broker: a JSON object, or empty for none; false when malformed.
     func heard(_ id: String, payload: [UInt8]) -> Bool {
         let fields: [String: JSONValue]

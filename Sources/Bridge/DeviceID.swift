@@ -8,6 +8,12 @@ public enum DeviceID {
                 Character.init))
     }
 
+    /// Whether `text` could be a device's default `<id>` (12 hex digits): no alias may be, as it could be another
+    /// device's.
+    public static func looksLikeAddressID(_ text: String) -> Bool {
+        text.count == 12 && text.allSatisfy(\.isHexDigit)
+    }
+
     /// Whether `text` is a Bluetooth address as BlueZ spells it: six pairs of hex digits (either case) between colons.
     public static func isAddress(_ text: String) -> Bool {
         let pairs = text.split(separator: ":", omittingEmptySubsequences: false)

@@ -55,6 +55,15 @@ protocol FamilyDriver: Sendable {
     /// start (topics.md, "Retained state"). `connection`, `info` and the family's own memory (the belt's
     /// `navigation`, the grip's `bonded`, the band's last `session`) stay: they are true while away.
     var liveStateLeaves: Set<String> { get }
+    /// The family's retained leaves that stay true while its device is away, beside those of every device
+    /// (`retainedByEveryDevice`): its memory (the belt's `navigation`, the grip's `bonded`, the band's last `session`)
+    /// and what users asked for (`desired`). With `liveStateLeaves`, every retained topic of the family's devices,
+    /// as topics.md's tables say (`RetainedLeavesDocumentTests`): all cleared under a device's old id when it is
+    /// renamed.
+    var keptLeaves: Set<String> { get }
+    /// Moves what the family keeps under a device's id (what users asked for, which outlives a session) to the id
+    /// it was renamed to, and returns the retained publications that say it there; none by default.
+    func moveKept(from old: String, to new: String, topics: TopicMap) -> [Publication]
     /// What the family shows Home Assistant (`<Family>HomeAssistant.swift` in its folder).
     var homeAssistant: HomeAssistantModel { get }
     /// How the live page shows its devices (`<Family>LivePage.swift` in its folder).
@@ -72,6 +81,11 @@ protocol FamilyDriver: Sendable {
 }
 
 extension FamilyDriver {
+    /// The retained leaves every device has: `connection`, `info`, `last_seen` and, from the fleet, `owner`.
+    static var retainedByEveryDevice: Set<String> { ["connection", "info", "last_seen", "owner"] }
+    /// Every retained leaf of the family's devices.
+    var retainedLeaves: Set<String> { Self.retainedByEveryDevice.union(liveStateLeaves).union(keptLeaves) }
+    func moveKept(from old: String, to new: String, topics: TopicMap) -> [Publication] { [] }
     var family: DeviceFamily { Self.family }
     var followedLeaves: [String] { [] }
     var restoresBondedDevices: Bool { false }

@@ -37,6 +37,12 @@ struct KeptAndHeard<Kept: Sendable, Heard: Sendable>: Sendable {
         return kept[id]?.value
     }
 
+    /// Moves what was kept and heard of `old` to `new` (the device was renamed), replacing what `new` had.
+    mutating func move(from old: String, to new: String) {
+        kept[new] = kept.removeValue(forKey: old)
+        heard[new] = heard.removeValue(forKey: old)
+    }
+
     /// How many ids each table holds (for tests of the bound).
     var counts: (kept: Int, heard: Int) { (kept.count, heard.count) }
 

@@ -450,9 +450,7 @@ struct ConfigurationResolver {
     static func isValidAlias(_ alias: String) -> Bool { TopicMap.isValidDeviceID(alias) }
 
     /// A device's default `<id>` is its address in lower-case hex without colons.
-    static func looksLikeDeviceID(_ alias: String) -> Bool {
-        alias.count == 12 && alias.allSatisfy(\.isHexDigit)
-    }
+    static func looksLikeDeviceID(_ alias: String) -> Bool { DeviceID.looksLikeAddressID(alias) }
 
     /// The host name, reduced to the characters a topic level may safely hold.
     static func defaultGateway(hostName: String) -> String {

@@ -17,7 +17,7 @@ enum LiveFrame {
         let requests: [JSONValue] = PageRequest.requestNames.map { name in
             var entry: [String: JSONValue] = [
                 "request": .string(name),
-                "needs_address": .bool(["connect", "disconnect", "pair", "forget"].contains(name)),
+                "needs_address": .bool(["connect", "disconnect", "pair", "forget", "rename"].contains(name)),
             ]
             if let example = requestExamples[name] { entry["example"] = .string(example) }
             return .object(entry)

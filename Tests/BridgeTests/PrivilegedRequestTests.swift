@@ -81,7 +81,7 @@ import Testing
         try await with(.on, credentials: false) { gateway in
             #expect(try await request(gateway, "options", Self.change).contains(#""ok":true"#))
             let warnings = gateway.log.lines.filter {
-                $0.hasPrefix("warning privileged requests (options, restore, restart)")
+                $0.hasPrefix("warning privileged requests (options, rename, restore, restart)")
             }
             #expect(warnings.count == 1, "\(warnings)")
             let info = try await info(gateway)

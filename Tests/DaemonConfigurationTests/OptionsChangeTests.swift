@@ -56,6 +56,29 @@ struct OptionsChangeTests {
         #expect(second.configuration.logLevel == .debug, "the earlier change stays")
     }
 
+    /// What `request/rename` sends: the whole map of aliases with the change, the one dropped as null, and an empty map
+    /// when none is left, which replaces the file's list (a null would bring it back).
+    @Test func aliasesChangeAsAWholeMapAndAnEmptyOneDropsTheFilesToo() throws {
+        let folder = try TemporaryFolder()
+        let loaded = try start(
+            folder, "devices: {aliases: {\"AA:BB:CC:DD:EE:01\": front, \"AA:BB:CC:DD:EE:02\": back}}")
+        let renamed = try loaded.changing([
+            "devices": .object([
+                "aliases": .object(["AA:BB:CC:DD:EE:01": .string("left"), "AA:BB:CC:DD:EE:02": .string("back")])
+            ])
+        ])
+        #expect(renamed.changed == ["devices.aliases"])
+        #expect(renamed.configuration.bridge.aliases == ["AA:BB:CC:DD:EE:01": "left", "AA:BB:CC:DD:EE:02": "back"])
+        let dropped = try renamed.configuration.changing([
+            "devices": .object(["aliases": .object(["AA:BB:CC:DD:EE:01": .string("left"), "AA:BB:CC:DD:EE:02": .null])])
+        ])
+        #expect(dropped.configuration.bridge.aliases == ["AA:BB:CC:DD:EE:01": "left"])
+        let none = try dropped.configuration.changing(["devices": .object(["aliases": .object([:])])])
+        #expect(none.configuration.bridge.aliases == [:], "not the file's two again")
+        try none.persist()
+        #expect(try start(folder, "devices: {aliases: {\"AA:BB:CC:DD:EE:01\": front}}").bridge.aliases == [:])
+    }
+
     /// What the file refuses, options refuse with the same words and the same key.
     @Test(arguments: [
         (#"{"health_s": "fast"}"#, "health_s: \"fast\""),

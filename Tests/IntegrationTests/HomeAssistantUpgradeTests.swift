@@ -6,8 +6,9 @@ import Testing
 /// Issue #44, item 1, with a real Home Assistant: it already holds what gatt2mqtt 0.9.0 announced for the demo's
 /// four devices, two of them aliased (Tests/Fixtures/homeassistant-0.9.0, captured from 0.9.0 itself and replayed
 /// on the broker as 0.9.0 left it), and an automation on the aliased belt's device trigger. Then this release takes
-/// over, and later the belt's alias changes. Through both, every entity keeps its unique id, its entity id and its
-/// device, nothing is added twice (`_2`), the automation still fires, and the new diagnostics join the same devices.
+/// over, and later the belt is renamed while it runs (`request/rename`, issue #58). Through both, every entity keeps
+/// its unique id, its entity id and its device, nothing is added twice (`_2`), the automation still fires, and the
+/// new diagnostics join the same devices.
 /// Then the grip is forgotten, and none of its entities is left behind.
 @Suite(.serialized)
 struct HomeAssistantUpgradeTests {
@@ -60,8 +61,9 @@ struct HomeAssistantUpgradeTests {
                 // Under the default policy, adoption, so that a forgotten device stays away though it still
                 // advertises: the four are adopted through a join window, which is then closed.
                 let started = recorder.mark
-                let upgraded = try await world.startBridge(extraArguments: [
-                    "--config", aliases.path, "--auto-connect", "adopted",
+                // Privileged requests taken (the test broker lets anyone in): the belt is renamed by one below.
+                _ = try await world.startBridge(extraArguments: [
+                    "--config", aliases.path, "--auto-connect", "adopted", "--requests-privileged", "true",
                 ])
                 try await recorder.waitFor("gatt2mqtt/test/status", after: started) { $0.payloadString == "online" }
                 try recorder.publish("gatt2mqtt/test/request/permit_join", #"{"duration_s":120}"#)
@@ -91,14 +93,13 @@ struct HomeAssistantUpgradeTests {
                 try recorder.publish("gatt2mqtt/test/request/permit_join", #"{"duration_s":0}"#)
                 try await recorder.waitFor("gatt2mqtt/test/response/permit_join", after: closing)
 
-                // The belt's alias changes: its topics move, its Home Assistant entities do not.
-                await upgraded.terminate()
-                let renamed = try TemporaryConfiguration(
-                    "devices:\n  aliases:\n    \"\(try belt.simulatedAddress)\": hall-belt\n    \"\(try activ5.simulatedAddress)\": trainer_a5\n"
-                )
+                // The belt is renamed while the gateway runs (`request/rename`): its topics move, its Home Assistant
+                // entities do not.
                 let mark = recorder.mark
-                // The adoptions of the first run are kept (the state directory): the join window stays closed.
-                _ = try await world.startBridge(extraArguments: ["--config", renamed.path, "--auto-connect", "adopted"])
+                try recorder.publish(
+                    "gatt2mqtt/test/request/rename", #"{"address":"\#(try belt.simulatedAddress)","name":"hall-belt"}"#)
+                let answer = try await recorder.waitFor("gatt2mqtt/test/response/rename", after: mark)
+                #expect(answer.payloadString?.contains(#""to":"hall-belt""#) == true, "\(answer.payloadString ?? "")")
                 try await recorder.waitFor("belt/hall-belt/connection", after: mark, timeout: .seconds(60)) {
                     $0.payloadString == "connected"
                 }

@@ -34,6 +34,27 @@ struct LivePageEndToEndTests {
         }
     }
 
+    /// scripts/crosscheck/live_page_check.py in headless Chromium against the page at `base`, on the belt's card, with
+    /// `arguments` after those every check takes; the lines it printed (the test fails unless it exits 0).
+    private func checkInBrowser(
+        _ world: TestWorld, base: String, id: String, screenshot: String, _ arguments: [String]
+    ) async throws -> [String] {
+        let browser = try world.launch(
+            ProjectPaths.python,
+            [
+                "-u", Self.crosscheck + "/live_page_check.py", "--url", base + "/", "--device", "belt/\(id)",
+                "--screenshot", screenshot, "--expect-ok", "--timeout", "60",
+            ] + arguments, name: "browser")
+        let exit = try await browser.waitForExit(timeout: .seconds(150))
+        let printed = browser.lines.map(\.text)
+        #expect(exit == .exited(0), "\(printed.joined(separator: "\n"))")
+        return printed
+    }
+
+    private static func screenshotPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("live-page-\(UUID().uuidString).png").path
+    }
+
     private func send(_ recorder: TopicRecorder, _ topic: String, _ payload: String, tag: String) async throws
         -> String?
     {
@@ -53,21 +74,14 @@ struct LivePageEndToEndTests {
             // reply arrives over MQTT, and must not be counted below.
             _ = try await belt.waitForLine(containing: "WRITE 0000fe05-0000-1000-8000-00805f9b34fb 01810300")
             let before = belt.lineCount
-            let screenshot = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "live-page-\(UUID().uuidString).png"
-            ).path
+            let screenshot = Self.screenshotPath()
             defer { try? FileManager.default.removeItem(atPath: screenshot) }
-            let browser = try world.launch(
-                ProjectPaths.python,
+            let printed = try await checkInBrowser(
+                world, base: base, id: id, screenshot: screenshot,
                 [
-                    "-u", Self.crosscheck + "/live_page_check.py", "--url", base + "/", "--device", "belt/\(id)",
-                    "--command", "vibrate",
-                    "--payload", Self.vibration.payload, "--screenshot", screenshot, "--expect-ok", "--timeout", "60",
+                    "--command", "vibrate", "--payload", Self.vibration.payload,
                     "--gateway", "test", "--options", #"{"options":{"a5":{"battery_s":30}}}"#,
-                ], name: "browser")
-            let exit = try await browser.waitForExit(timeout: .seconds(150))
-            let printed = browser.lines.map(\.text)
-            #expect(exit == .exited(0), "\(printed.joined(separator: "\n"))")
+                ])
 
             // Two different headings were on screen, in the order the belt sent them.
             let heading = try #require(printed.first { $0.hasPrefix("HEADING ") })
@@ -92,6 +106,23 @@ struct LivePageEndToEndTests {
             let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
             #expect(
                 png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 20_000, "a screenshot of \(png.count) bytes")
+        }
+    }
+
+    /// Issue #58, item 1: a device's card renames it (its Rename button asks for the new id and sends the gateway's
+    /// `rename`); the card moves to the new id, connected, and the old one goes with its cleared topics. In BlueZoo
+    /// only: what the page does is the same on any BlueZ, and the rename itself is the gateway's (RenameRequestTests).
+    @Test func inTheBrowserACardRenamesItsDevice() async throws {
+        try await withPage(.bluezoo, extraArguments: ["--requests-privileged", "true"]) {
+            world, _, _, recorder, id, base in
+            let screenshot = Self.screenshotPath()
+            defer { try? FileManager.default.removeItem(atPath: screenshot) }
+            let printed = try await checkInBrowser(
+                world, base: base, id: id, screenshot: screenshot,
+                ["--command", "mode", "--payload", "app", "--rename", "front"])
+            #expect(printed.contains("RENAMED belt/front"), "\(printed)")
+            try await recorder.waitFor("belt/front/connection") { $0.payloadString == "connected" }
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payload.isEmpty }
         }
     }
 

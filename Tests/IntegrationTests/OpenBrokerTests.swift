@@ -26,13 +26,14 @@ struct OpenBrokerTests {
             let info = try await recorder.waitFor("gatt2mqtt/test/info")
             #expect(info.payloadString?.contains(#""privileged_requests":false"#) == true)
             #expect(info.payloadString?.contains(#""health_s":60"#) == true, "unchanged")
-            #expect(!first.outputText.contains("privileged requests (options, restore, restart) are taken"))
+            #expect(!first.outputText.contains("privileged requests (options, rename, restore, restart) are taken"))
             await first.terminate()
 
             mark = recorder.mark
             let second = try await world.startBridge(
                 extraArguments: ["--auto-connect", "adopted", "--requests-privileged", "true"])
-            try await second.waitForLine(containing: "privileged requests (options, restore, restart) are taken")
+            try await second.waitForLine(
+                containing: "privileged requests (options, rename, restore, restart) are taken")
             let warned = try await recorder.waitFor("gatt2mqtt/test/info", after: mark) {
                 $0.payloadString?.contains(#""warnings":["privileged requests"#) == true
             }
@@ -83,7 +84,8 @@ struct OpenBrokerTests {
                 let info = try await recorder.waitFor("gatt2mqtt/docker/info")
                 #expect(info.payloadString?.contains(#""privileged_requests":true"#) == true)
                 #expect(info.payloadString?.contains("warnings") == false)
-                #expect(!gateway.outputText.contains("privileged requests (options, restore, restart) are taken"))
+                #expect(
+                    !gateway.outputText.contains("privileged requests (options, rename, restore, restart) are taken"))
             }
         }
     }

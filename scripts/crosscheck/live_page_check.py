@@ -10,6 +10,8 @@ for its reply and saves a screenshot. Standard output is a line protocol for tes
     SETTINGS <gateway name>            with --gateway: the gateway's card shows its settings in effect (its `info`)
     OPTIONS <raw reply text>           with --options: the reply to the options its card's form sent
     SCREENSHOT <path>                  the whole page, 1280 px wide
+    RENAMED <family>/<id>              with --rename: the card's Rename button (its prompt given the new id) moved
+                                       the device's card there, connected, and the old card went
     OK
 
 The reply may be an error (the check is that one comes); with --expect-ok an error reply fails.
@@ -24,7 +26,7 @@ import sys
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import NoAlertPresentException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -139,6 +141,33 @@ def run(driver, args):
     save_page(driver, args.screenshot)
     say("SCREENSHOT", args.screenshot)
 
+    if args.rename:
+        check_rename(driver, args, left)
+
+
+def check_rename(driver, args, left):
+    """The device card's Rename button asks for the new id (a prompt) and sends the gateway's rename request; the
+    device comes back under that id, and its old card goes once its retained topics are cleared."""
+    box = card(driver, args.device)
+    button = box.find_element(By.CSS_SELECTOR, 'button[data-action="rename"]')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    prompt = wait_for(driver, left(), "the rename prompt", lambda d: alert_present(d))
+    prompt.send_keys(args.rename)
+    prompt.accept()
+    renamed = args.device.split("/")[0] + "/" + args.rename
+    wait_for(driver, left(), f"{renamed} to read connected",
+             lambda d: field_text(d, renamed, "connection") == "connected")
+    wait_for(driver, left(), f"the card of {args.device} to go", lambda d: card(d, args.device) is None)
+    say("RENAMED", renamed)
+
+
+def alert_present(driver):
+    try:
+        return driver.switch_to.alert
+    except NoAlertPresentException:
+        return None
+
 
 def check_gateway(driver, args, left):
     """The gateway's card shows its settings (from its retained info) and, with --options, sends them through the
@@ -203,6 +232,7 @@ def main():
     parser.add_argument("--expect-ok", action="store_true", help="fail unless the reply is ok")
     parser.add_argument("--gateway", help="a gateway whose card must show its settings, e.g. test")
     parser.add_argument("--options", help="with --gateway: a request/options payload to send from its card")
+    parser.add_argument("--rename", help="a new id to give the device from its card, last (its rename request)")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     args = parser.parse_args()

@@ -9,7 +9,12 @@ struct Activ5Driver: CommandedFamily {
     var commandExamples: [CommandExample] { Activ5CommandParser.examples }
     let desired = DesiredStateStore()
     var liveStateLeaves: Set<String> { ["squeeze", "state", "battery"] }
+    var keptLeaves: Set<String> { ["desired"] }
     var followedLeaves: [String] { ["desired"] }
+
+    func moveKept(from old: String, to new: String, topics: TopicMap) -> [Publication] {
+        desired.move(from: old, to: new, topic: topics.device(Self.family, new, "desired"))
+    }
 
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool {
         followDesired(desired, id: id, leaf: leaf, payload: payload)

@@ -7,6 +7,7 @@ struct BeltDriver: CommandedFamily {
     var commandExamples: [CommandExample] { BeltCommandParser.examples }
     let navigations = BeltNavigationStore()
     var liveStateLeaves: Set<String> { ["mode", "battery", "intensity", "heading_offset", "compass_accuracy_signal"] }
+    var keptLeaves: Set<String> { ["navigation", "navigation_signal"] }
 
     func matches(_ device: BlueZDevice) -> Bool {
         BeltAdvertisement.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)
@@ -37,6 +38,15 @@ struct BeltDriver: CommandedFamily {
         publisher.publish(
             .state(publisher.topics.device(.belt, id, "navigation_signal"), NavigationIntent.payload(signal)))
         return ["applied": .bool(false)]
+    }
+
+    /// A renamed belt's navigation, said under its new id as a session would say it.
+    func moveKept(from old: String, to new: String, topics: TopicMap) -> [Publication] {
+        guard let navigation = navigations.move(from: old, to: new) else { return [] }
+        return [
+            .state(topics.device(.belt, new, "navigation"), navigation.state.rawValue),
+            .state(topics.device(.belt, new, "navigation_signal"), NavigationIntent.payload(navigation.signal)),
+        ]
     }
 
     /// The broker's word on every belt's navigation, from whichever gateway published it.

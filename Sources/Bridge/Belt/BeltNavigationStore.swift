@@ -16,6 +16,15 @@ final class BeltNavigationStore: Sendable {
         state.withLock { $0.newer(id, usable: \.navigation) } ?? BeltNavigation()
     }
 
+    /// Moves belt `old`'s navigation to `new` (the belt was renamed); what it is now, unless stopped.
+    func move(from old: String, to new: String) -> BeltNavigation? {
+        state.withLock {
+            $0.move(from: old, to: new)
+            guard let navigation = $0.newer(new, usable: \.navigation), navigation.state != .stopped else { return nil }
+            return navigation
+        }
+    }
+
     /// Keeps `navigation` for belt `id` (its session ended, or a link did).
     func keep(_ navigation: BeltNavigation, for id: String) {
         state.withLock { $0.keep(navigation, for: id) }

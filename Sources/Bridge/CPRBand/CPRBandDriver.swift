@@ -9,7 +9,13 @@ struct CPRBandDriver: CommandedFamily {
     var commandExamples: [CommandExample] { CPRBandCommandParser.examples }
     let desired = DesiredStateStore()
     var liveStateLeaves: Set<String> { ["mode", "battery"] }
+    /// The last practice or evaluation stays true while the band is away.
+    var keptLeaves: Set<String> { ["desired", "session"] }
     var followedLeaves: [String] { ["desired"] }
+
+    func moveKept(from old: String, to new: String, topics: TopicMap) -> [Publication] {
+        desired.move(from: old, to: new, topic: topics.device(Self.family, new, "desired"))
+    }
 
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool {
         followDesired(desired, id: id, leaf: leaf, payload: payload)

@@ -3,10 +3,10 @@ import MQTT
 /// Adoption in a fleet: what another gateway adopted counts here too, so that this gateway may take the device over,
 /// and what one forgets the others forget. Only from members: a gateway becomes one when the fleet sees it online by
 /// its rules (`FleetCoordinator.isMember`: its `status` `online`, and its heartbeats or claims), and only then is its
-/// list subscribed to (`gatt2mqtt/<gateway>/adopted`, retained, and `…/forgotten`), so a list published under a name
-/// nobody runs never reaches the gateway. A member's list is held apart (`PeerAdoptions`), bounded, and fills none of
-/// this gateway's places: clearing it undoes what it did. A device this gateway takes over from a member that is
-/// gone is adopted here, as its own act (`tookOver`).
+/// list subscribed to (`gatt2mqtt/<gateway>/adopted`, retained, `…/forgotten` and `…/renamed`), so a list published
+/// under a name nobody runs never reaches the gateway. A member's list is held apart (`PeerAdoptions`), bounded, and
+/// fills none of this gateway's places: clearing it undoes what it did. A device this gateway takes over from a
+/// member that is gone is adopted here, as its own act (`tookOver`).
 extension Adoptions {
     /// `gateway` is a member of the fleet now: its adoptions are followed (a no-op when they are already).
     func follow(_ gateway: String) {
@@ -69,7 +69,8 @@ extension Adoptions {
 
     private static func memberTopics(_ gateway: String, _ topics: TopicMap) -> [String] {
         let member = TopicMap(gateway: gateway, baseTopic: topics.baseTopic)
-        return [member.adopted, member.gatewayTopic("forgotten")]
+        // Its renames too, which the requests feature takes (`GatewayRequests+FleetRename`).
+        return [member.adopted, member.gatewayTopic("forgotten"), member.gatewayTopic(GatewayRequests.renamedLeaf)]
     }
 
     /// A member's list, whole: what it holds counts here, what it no longer holds does not. An empty payload (a

@@ -69,6 +69,11 @@ final class Adoptions: Sendable {
         state.withLock { $0.list.contains(address) } || peers.withLock { $0.adopter(of: address) != nil }
     }
 
+    /// The family this gateway adopted the device as; nil when it did not adopt it.
+    func family(of address: String) -> DeviceFamily? {
+        state.withLock { $0.list.families[address.uppercased()] }
+    }
+
     /// Whether this gateway adopted the device itself: it holds one of its places.
     func holds(_ address: String) -> Bool { state.withLock { $0.list.contains(address) } }
 

@@ -164,7 +164,7 @@ final class DeviceSessions: Sendable {
                 // The identity the announcer settles (`HomeAssistantAnnouncer.identity`); named by its alias when it has one.
                 family: driver.family, id: session.id, address: device.address,
                 identity: DeviceID.from(address: device.address),
-                name: context.configuration.aliases[device.address.uppercased()] ?? device.name ?? device.alias,
+                name: context.live.alias(of: device.address) ?? device.name ?? device.alias,
                 model: driver.homeAssistant),
             at: path)
         return RunningSession(

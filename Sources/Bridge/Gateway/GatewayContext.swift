@@ -27,9 +27,9 @@ struct GatewayContext: Sendable {
         warnings.warn(message, kind: kind, metadata: metadata, to: logger)
     }
 
-    /// A device's `<id>`: its configured alias, else its address in lower-case hex.
+    /// A device's `<id>`: its alias now (`request/rename` changes it), else its address in lower-case hex.
     func id(of address: String) -> String {
-        configuration.aliases[address.uppercased()] ?? DeviceID.from(address: address)
+        live.alias(of: address) ?? DeviceID.from(address: address)
     }
 
     func driver(of family: DeviceFamily) -> (any FamilyDriver)? {

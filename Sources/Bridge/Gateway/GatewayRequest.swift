@@ -10,6 +10,8 @@ public enum GatewayRequest: Sendable, Equatable {
     case pair(address: String)
     /// Disconnects, removes the bond and forgets the device.
     case forget(address: String)
+    /// Gives a device another `<id>` at once (`devices.aliases`): `alias` nil gives it back its address's.
+    case rename(address: String, alias: String?)
     /// Answers with the inventory.
     case devices
     /// Opens the join window for `seconds` (0 closes it): devices of a known family seen meanwhile are adopted.
@@ -26,7 +28,7 @@ public enum GatewayRequest: Sendable, Equatable {
     /// Whether it is one of the privileged requests (`PrivilegedRequests`), which change the gateway rather than use it.
     var isPrivileged: Bool {
         switch self {
-        case .restart, .options, .restore: true
+        case .restart, .options, .restore, .rename: true
         default: false
         }
     }
@@ -41,8 +43,8 @@ public enum GatewayRequest: Sendable, Equatable {
 
     /// Every request's name, as in its topic.
     public static let names = [
-        "scan", "connect", "disconnect", "pair", "forget", "devices", "permit_join", "restart", "options", "backup",
-        "restore",
+        "scan", "connect", "disconnect", "pair", "forget", "rename", "devices", "permit_join", "restart", "options",
+        "backup", "restore",
     ]
 
     static func parse(name: String, payload: CommandPayload) throws(CommandError) -> GatewayRequest {
@@ -68,6 +70,19 @@ public enum GatewayRequest: Sendable, Equatable {
         case "disconnect": return .disconnect(address: try address(payload, only: true))
         case "pair": return .pair(address: try address(payload, only: true))
         case "forget": return .forget(address: try address(payload, only: true))
+        case "rename":
+            try payload.rejectUnknownFields(allowed: ["address", "name"])
+            guard payload.fields["name"] != nil else {
+                throw CommandError(.invalidValue, "'name' is required: the device's new id, or \"\" for its address's")
+            }
+            let name = try payload.optionalString("name") ?? ""
+            guard name.isEmpty || (TopicMap.isValidDeviceID(name) && !DeviceID.looksLikeAddressID(name)) else {
+                throw CommandError(
+                    .invalidValue,
+                    "'name' must be 1 to 64 lower-case letters, digits, '-' or '_', and not 12 hex digits (another "
+                        + "device's address may be that), or \"\" for the device's address")
+            }
+            return .rename(address: try address(payload), alias: name.isEmpty ? nil : name)
         case "devices":
             try payload.rejectUnknownFields(allowed: [])
             return .devices

@@ -44,7 +44,7 @@ final class GatewayRequests: Sendable {
         BrokerRoute(
             subscriptions: [.init(filter: context.topics.requestFilter, qos: .atLeastOnce)],
             take: { [self] message in
-                guard let name = context.topics.parseRequest(message.topic) else { return false }
+                guard let name = context.topics.parseRequest(message.topic) else { return takeMemberRename(message) }
                 handle(message, name: name)
                 return true
             })
@@ -150,6 +150,8 @@ final class GatewayRequests: Sendable {
             return .object(["restarting": .bool(true)])
         case .options(let members):
             return try await changeOptions(members)
+        case .rename(let address, let alias):
+            return try await rename(address, to: alias)
         case .backup:
             return try backup()
         case .restore(let backup):
@@ -268,6 +270,29 @@ final class GatewayRequests: Sendable {
         context.publisher.publish(Publication(topic: context.topics.scan, payload: summary.text, qos: 1))
     }
 
+    /// A device's new `<id>`, kept as its alias (`devices.aliases`) through the options, which apply it at once. The
+    /// whole map goes with the change, as an alias in the options replaces the file's whole list: the one dropped is
+    /// named with null (the options drop a key so), and none left is an empty map, which a null would not say (the
+    /// file's list would come back). A rename that changed the id is told to the fleet unless it came from there.
+    func rename(_ address: String, to alias: String?, tellingFleet: Bool = true) async throws(CommandError) -> JSONValue
+    {
+        let before = context.id(of: address)
+        if let alias, let owner = context.live.aliases.first(where: { $0.value == alias && $0.key != address })?.key {
+            throw CommandError(.invalidValue, "'\(alias)' is the id of \(owner) already")
+        }
+        if (alias ?? DeviceID.from(address: address)) != before {
+            var aliases = context.live.aliases
+            aliases[address] = alias
+            var change = aliases.mapValues(JSONValue.string)
+            if alias == nil, !aliases.isEmpty { change[address] = .null }
+            _ = try await changeOptions(["devices": .object(["aliases": .object(change)])])
+            if tellingFleet { tellFleet(renamed: address, to: alias) }
+        }
+        return .object([
+            "address": .string(address), "from": .string(before), "to": .string(context.id(of: address)),
+        ])
+    }
+
     /// Has the daemon check and keep the options, applies at once what can change at run time (which devices connect
     /// by themselves), and answers which key paths changed, which were applied and which wait for a restart.
     private func changeOptions(_ members: [String: JSONValue]) async throws(CommandError) -> JSONValue {
@@ -275,7 +300,9 @@ final class GatewayRequests: Sendable {
             throw CommandError(.invalidState, "this gateway keeps no options (it was not started by the daemon)")
         }
         let outcome = try await options.change(members)
+        let aliases = context.live.aliases
         context.live.apply(outcome.configuration)
+        if context.live.aliases != aliases { await sessions.aliasesChanged(from: aliases, to: context.live.aliases) }
         let applied = outcome.changed.filter {
             LiveSettings.appliedAtRunTime.contains($0) || outcome.appliedByDaemon.contains($0)
         }

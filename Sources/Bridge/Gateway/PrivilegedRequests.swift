@@ -1,7 +1,7 @@
 /// Whether the gateway takes its privileged requests from the broker (`requests.privileged`): `options`, which
-/// changes its settings for good (`auto_connect: all` turns adoption off across restarts), `restore`, which replaces
-/// its state, and `restart`, which takes it offline. The README's ACL recipe gives them to its `admin` user only; on a
-/// broker without one, anyone who can publish could send them.
+/// changes its settings for good (`auto_connect: all` turns adoption off across restarts), `rename`, which changes a
+/// device's topics for good, `restore`, which replaces its state, and `restart`, which takes it offline. The README's
+/// ACL recipe gives them to its `admin` user only; on a broker without one, anyone who can publish could send them.
 public enum PrivilegedRequests: String, Sendable, CaseIterable {
     /// Taken when the gateway logs in to the broker with a password or a client certificate, refused when it reaches
     /// the broker without: a broker that lets the gateway in unnamed most likely lets anyone in, and its ACL (if any)
@@ -20,7 +20,8 @@ extension BridgeConfiguration {
         mqtt.password != nil || mqtt.tls?.certificateFile != nil
     }
 
-    /// Whether `options`, `restore` and `restart` are taken, as `privilegedRequests` and the broker credentials decide.
+    /// Whether `options`, `rename`, `restore` and `restart` are taken, as `privilegedRequests` and the broker
+    /// credentials decide.
     var takesPrivilegedRequests: Bool {
         switch privilegedRequests {
         case .auto: brokerCredentials
@@ -33,8 +34,8 @@ extension BridgeConfiguration {
     /// its settings: it reaches the broker without credentials, and privileged requests are on all the same.
     var privilegedRequestsWarning: String? {
         guard takesPrivilegedRequests, !brokerCredentials else { return nil }
-        return "privileged requests (options, restore, restart) are taken, and the gateway reaches the broker without "
-            + "credentials: whoever can publish to it can change this gateway's settings and state and restart it. "
+        return "privileged requests (options, rename, restore, restart) are taken, and the gateway reaches the broker "
+            + "without credentials: whoever can publish to it can change this gateway's settings and state and restart it. "
             + "Give the gateway a broker user and the README's ACL (Securing the broker), or set requests.privileged: false"
     }
 }

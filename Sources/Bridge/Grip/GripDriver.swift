@@ -10,6 +10,7 @@ struct GripDriver: CommandedFamily {
     var restoresBondedDevices: Bool { true }
     var commandExamples: [CommandExample] { [] }
     var liveStateLeaves: Set<String> { ["battery"] }
+    var keptLeaves: Set<String> { ["bonded", "state"] }
 
     func matches(_ device: BlueZDevice) -> Bool {
         profile.matches(name: device.name ?? device.alias, serviceUUIDs: device.serviceUUIDs)

@@ -9,6 +9,7 @@ struct HeartRateDriver: CommandedFamily {
     var profile = HeartRateFamilyProfile()
     /// What a connected sensor tells that would lie while it is away; `location` stays (where it is worn).
     var liveStateLeaves: Set<String> { ["battery", "contact", "energy"] }
+    var keptLeaves: Set<String> { ["location"] }
     var commandExamples: [CommandExample] { [CommandExample("reset_energy", "{}")] }
 
     func matches(_ device: BlueZDevice) -> Bool {
