@@ -5,8 +5,9 @@ import MQTT
 
 /// The broker as the live page sees it: a client of its own subscribed to every gateway's and every
 /// device's topics, so the page shows the whole fleet on the broker, whichever gateway holds a device.
-/// It keeps the last value of each topic for pages that connect later and fans live messages out to the
-/// pages connected now. It never touches the bridge's own client or its hot path.
+/// It keeps the last value of each topic for pages that connect later (and the last lines of the gateways' logs,
+/// which are events, not values) and fans live messages out to the pages connected now. It never touches the
+/// bridge's own client or its hot path.
 final class TopicMirror: Sendable {
     /// One topic's value, its topic without the base topic.
     struct Entry: Sendable, Equatable {
@@ -17,12 +18,16 @@ final class TopicMirror: Sendable {
 
     private struct State {
         var last: [String: Entry] = [:]
+        /// The gateways' log lines, oldest first: a page opened after a warning still shows it.
+        var logLines: [Entry] = []
         var pages: [Int: AsyncStream<Entry>.Continuation] = [:]
         var warnedFull = false
     }
 
     /// Beyond this many topics new ones are passed on live but not kept.
     static let topicLimit = 20_000
+    /// The log lines kept for pages that connect later, over all gateways (each at most 4 KiB of message).
+    static let logLineLimit = 100
     /// A page that falls this far behind loses its oldest messages, not the server's memory.
     static let pageBuffer = 4_096
     /// A payload larger than this is neither parsed nor kept: the page shows its size instead. Far above any
@@ -57,8 +62,9 @@ final class TopicMirror: Sendable {
     /// The filters: every gateway's own topics but claims, and every device topic one level deep (not
     /// `cmd/…`).
     var filters: [String] {
-        let gateway = ["status", "info", "adapter", "adapter/+", "health", "devices", "scan", "response/+"].map(
-            topics.everyGateway)
+        let gateway = [
+            "status", "info", "adapter", "adapter/+", "health", "devices", "scan", "permit_join", "log", "response/+",
+        ].map(topics.everyGateway)
         let devices = DeviceFamily.allCases.map { topics.leafFilter($0, "+") }
         return gateway + devices + (usesResponseTopics ? [replyTopic] : [])
     }
@@ -99,8 +105,12 @@ final class TopicMirror: Sendable {
             waiters.deliver(payload, to: .plain(topic: message.topic, name: name))
         }
         let entry = Entry(topic: topic, payload: payload, retained: message.retain)
+        let isLog = topics.parseGatewayLeaf(message.topic, "log") != nil
         let pages = state.withLock { state -> [AsyncStream<Entry>.Continuation] in
-            if payload.isEmpty {
+            if isLog {
+                if !payload.isEmpty { state.logLines.append(entry) }
+                if state.logLines.count > Self.logLineLimit { state.logLines.removeFirst() }
+            } else if payload.isEmpty {
                 state.last[topic] = nil
             } else if state.last[topic] != nil || state.last.count < Self.topicLimit {
                 state.last[topic] = entry
@@ -121,14 +131,14 @@ final class TopicMirror: Sendable {
         return (object["command"] ?? object["request"])?.string
     }
 
-    /// A page's view: what is known now (sorted by topic), then every message as it comes.
+    /// A page's view: what is known now (sorted by topic, then the log lines kept), then every message as it comes.
     func attach() -> (id: Int, snapshot: [Entry], live: AsyncStream<Entry>) {
         let id = waiters.nextNumber()
         let (stream, continuation) = AsyncStream.makeStream(
             of: Entry.self, bufferingPolicy: .bufferingNewest(Self.pageBuffer))
         let snapshot = state.withLock { state in
             state.pages[id] = continuation
-            return state.last.values.sorted { $0.topic < $1.topic }
+            return state.last.values.sorted { $0.topic < $1.topic } + state.logLines
         }
         return (id, snapshot, stream)
     }

@@ -126,6 +126,44 @@ struct LivePageEndToEndTests {
         }
     }
 
+    /// Issue #58, item 6: the page for a first-run user. A gateway that adopts (the default) and has adopted nothing
+    /// says so on its card and how to go on; its log panel shows what the gateway logged (a command it refused); the
+    /// devices it has seen but not adopted are listed, and one click adopts one, whose card then reads connected.
+    /// In BlueZoo only: the page's part is the same on any BlueZ, and adoption has tests of its own in both worlds.
+    @Test func aFirstRunUserAdoptsTheBeltFromThePage() async throws {
+        try await TestWorld.with(.bluezoo) { world in
+            let belt = try await world.startSimulator(["belt"])
+            let (id, address) = (try belt.simulatedID, try belt.simulatedAddress)
+            let recorder = try await TopicRecorder(world: world)
+            let base = "http://127.0.0.1:\(try FreePort.allocate())"
+            let bridge = try await world.startBridge(
+                extraArguments: ["--http", String(base.dropFirst(7)), "--auto-connect", "adopted"])
+            try await bridge.waitForLine(containing: "live page on \(base)/", timeout: .seconds(20))
+            // A command for a device nobody serves: refused, and logged as a warning (on the log topic).
+            try recorder.publish("belt/nobody/cmd/mode", "app")
+            try await recorder.waitFor("gatt2mqtt/test/log") { $0.payloadString?.contains("command refused") == true }
+            let browser = try world.launch(
+                ProjectPaths.python,
+                [
+                    "-u", Self.crosscheck + "/first_run_check.py", "--url", base + "/", "--gateway", "test",
+                    "--address", address, "--device", "belt/\(id)", "--log-contains", "command refused",
+                    "--timeout", "60",
+                ], name: "browser")
+            let exit = try await browser.waitForExit(timeout: .seconds(150))
+            let printed = browser.lines.map(\.text)
+            #expect(exit == .exited(0), "\(printed.joined(separator: "\n"))")
+            #expect(printed.contains("FIRST-RUN test") && printed.contains("ADOPTED belt/\(id)"), "\(printed)")
+            #expect(
+                printed.contains { $0.hasPrefix("LOG ") && $0.contains("topic=belt/nobody/cmd/mode") }, "\(printed)")
+            try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
+            let adopted = try await recorder.waitFor("gatt2mqtt/test/adopted") {
+                $0.payloadString?.contains(address) == true
+            }
+            #expect(adopted.payloadString?.contains(#""family":"belt""#) == true)
+            await recorder.stop()
+        }
+    }
+
     @Test(arguments: BlueZWorld.enabled)
     func badRequestsGetClearErrorsAndNeverAWrite(_ kind: BlueZWorld) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-page-\(UUID().uuidString)")

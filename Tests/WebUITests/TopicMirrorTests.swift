@@ -31,4 +31,21 @@ struct TopicMirrorTests {
         mirror.receive(MQTTMessage(topic: "a5/abc/info", payload: payload, retain: true))
         #expect(mirror.attach().snapshot.first?.payload.utf8.count == TopicMirror.payloadLimit)
     }
+
+    /// The gateways' log lines are events: a page that opens later gets the last `logLineLimit` of them, oldest first,
+    /// after every topic's last value; the log topics are among the mirror's subscriptions, with the join window's.
+    @Test func theLastLogLinesAreKeptForALaterPage() throws {
+        let mirror = try mirror()
+        #expect(mirror.filters.contains("gatt2mqtt/+/log") && mirror.filters.contains("gatt2mqtt/+/permit_join"))
+        mirror.receive(MQTTMessage(topic: "belt/abc/mode", string: "app", retain: true))
+        for line in 0..<(TopicMirror.logLineLimit + 5) {
+            mirror.receive(MQTTMessage(topic: "gatt2mqtt/gw\(line % 2)/log", string: #"{"message":"line \#(line)"}"#))
+        }
+        let snapshot = mirror.attach().snapshot
+        #expect(snapshot.first?.topic == "belt/abc/mode")
+        let lines = snapshot.dropFirst().map(\.payload)
+        #expect(lines.count == TopicMirror.logLineLimit)
+        #expect(lines.first == #"{"message":"line 5"}"#)
+        #expect(lines.last == #"{"message":"line \#(TopicMirror.logLineLimit + 4)"}"#)
+    }
 }

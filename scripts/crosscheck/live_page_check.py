@@ -86,7 +86,8 @@ def as_int(text):
         return None
 
 
-def run(driver, args):
+def open_page(driver, args):
+    """Opens the page and waits for its WebSocket; returns the seconds left of --timeout, as a function."""
     deadline = time.monotonic() + args.timeout
 
     def left():
@@ -95,6 +96,11 @@ def run(driver, args):
     driver.get(args.url)
     wait_for(driver, left(), "the WebSocket (body data-live=connected)",
              lambda d: d.execute_script("return document.body.dataset.live") == "connected")
+    return left
+
+
+def run(driver, args):
+    left = open_page(driver, args)
     wait_for(driver, left(), f"the card of {args.device}", lambda d: card(d, args.device))
     wait_for(driver, left(), f"{args.device} to read connected",
              lambda d: field_text(d, args.device, "connection") == "connected")
@@ -235,14 +241,18 @@ def main():
     parser.add_argument("--rename", help="a new id to give the device from its card, last (its rename request)")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
-    args = parser.parse_args()
+    return drive(parser.parse_args(), run)
 
+
+def drive(args, check):
+    """Runs `check(driver, args)` in a fresh headless Chromium: `OK` and 0, or `FAIL <reason>` (and the browser's
+    console log) and 1, never a bare traceback; the browser is quit either way."""
     driver = None
     failed = True
     try:
         driver = make_driver(args)
         driver.set_page_load_timeout(args.timeout)
-        run(driver, args)
+        check(driver, args)
         failed = False
         say("OK")
     except CheckFailed as failure:
