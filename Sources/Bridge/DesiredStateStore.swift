@@ -52,4 +52,9 @@ extension FamilyDriver {
     func followDesired(_ store: DesiredStateStore, id: String, leaf: String, payload: [UInt8]) -> Bool {
         leaf == "desired" ? store.heard(id, payload: payload) : true
     }
+
+    /// `moveKept` of a family whose only memory is what users asked for: `desired`, said under the new id.
+    func moveDesired(_ store: DesiredStateStore, from old: String, to new: String, topics: TopicMap) -> [Publication] {
+        store.move(from: old, to: new, topic: topics.device(family, new, "desired"))
+    }
 }

@@ -358,7 +358,7 @@ struct ConfigurationResolver {
                     message: "must be 1 to 64 lower-case letters, digits, '-' or '_' (it replaces the address in "
                         + "topics), not '\(alias)'")
             }
-            guard !Self.looksLikeDeviceID(alias) else {
+            guard !DeviceID.looksLikeAddressID(alias) else {
                 throw ConfigurationError(
                     key: key,
                     message: "'\(alias)' looks like a device id (12 hex digits), which another device may have")
@@ -448,9 +448,6 @@ struct ConfigurationResolver {
     }
 
     static func isValidAlias(_ alias: String) -> Bool { TopicMap.isValidDeviceID(alias) }
-
-    /// A device's default `<id>` is its address in lower-case hex without colons.
-    static func looksLikeDeviceID(_ alias: String) -> Bool { DeviceID.looksLikeAddressID(alias) }
 
     /// The host name, reduced to the characters a topic level may safely hold.
     static func defaultGateway(hostName: String) -> String {

@@ -13,7 +13,7 @@ struct Activ5Driver: CommandedFamily {
     var followedLeaves: [String] { ["desired"] }
 
     func moveKept(from old: String, to new: String, topics: TopicMap) -> [Publication] {
-        desired.move(from: old, to: new, topic: topics.device(Self.family, new, "desired"))
+        moveDesired(desired, from: old, to: new, topics: topics)
     }
 
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool {
