@@ -4,9 +4,9 @@ import Locks
 /// The real Linux Bluetooth stack for tests: Debian's kernel in a qemu guest (TCG, no KVM needed) with
 /// the real bluetoothd and btvirt's virtual LE controllers (`scripts/realbluez/`). A test process has up to
 /// `count` guests, each serving one world at a time (`GuestLease`): a guest boots on first use (about
-/// 15 s) and each world asks its guest for a fresh BlueZ (`reset`, under a second where the last world left only bluetoothd's state). A guest's system bus is
-/// forwarded to a loopback port, so the bridge, the simulators and bluetoothctl run on the host as they
-/// would against any BlueZ.
+/// 15 s) and each world asks its guest for a fresh BlueZ (`reset`, under a second where the last world left only
+/// bluetoothd's state). A guest's system bus is forwarded to a loopback port, so the bridge, the simulators and
+/// bluetoothctl run on the host as they would against any BlueZ.
 ///
 /// The guest is driven through its serial console (scripts/realbluez/guest-agent, `GuestConsole`): one
 /// request a line, answered by `g2m-agent <id> …` lines, and killed with the test process at the latest.

@@ -140,6 +140,8 @@ class Bus:
     def __init__(self, path="/run/dbus/system_bus_socket", timeout=10):
         self.path, self.timeout = path, timeout
         self.connection = None
+        # What the bus sent that is not yet read as a message.
+        self.received = b""
         self.serial = 0
         self.unique_name = None
         # The agent's watcher threads may ask too (bluez_owner when bluetoothd ends).
