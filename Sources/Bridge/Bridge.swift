@@ -140,7 +140,8 @@ public final class Bridge: Sendable {
         let homeAssistant = HomeAssistantAnnouncer(
             discovery: HomeAssistantDiscovery(
                 topics: topics, fleet: coordinator != nil, prefix: configuration.homeAssistant.discoveryPrefix,
-                fastStreams: configuration.homeAssistant.fastStreams, configurationURL: configuration.livePageURL),
+                fastStreams: configuration.homeAssistant.fastStreams, mode: configuration.homeAssistant.discovery,
+                configurationURL: configuration.livePageURL),
             publisher: publisher, enabled: configuration.homeAssistant.enabled,
             birthHoldOff: configuration.homeAssistant.birthHoldOff,
             housekeeping: housekeeping)

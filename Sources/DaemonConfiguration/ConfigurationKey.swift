@@ -173,6 +173,10 @@ struct ConfigurationKey: Hashable, Sendable {
         "homeassistant.fast_streams", .text,
         "Whether streams of many values a second (belt heading, force) get entities.",
         rule: .boolean)
+    static let homeAssistantDiscovery = Self(
+        "homeassistant.discovery", .text,
+        "device: one config per device (Home Assistant 2024.11 and later); entity: one per entity.",
+        rule: .oneOf(HomeAssistantDiscoveryMode.allCases.map(\.rawValue)))
     static let fleetEnabled = Self(
         "fleet.enabled", .text,
         "auto: follow the fleet's rules while another gateway is online; true: always; false: never.",
@@ -215,7 +219,7 @@ struct ConfigurationKey: Hashable, Sendable {
         tlsCertificateFile, tlsKeyFile, sessionExpiry, replyTopics, gateway, baseTopic, adapter, adapters, adapterSlots,
         acquireNotify, autoConnect, allow, aliases, logLevel, logLevelMQTT, payloadSizeLimit, healthInterval,
         healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
-        homeAssistantFastStreams, commandRate,
+        homeAssistantFastStreams, homeAssistantDiscovery, commandRate,
         commandBurst, restartHoldOff, privilegedRequests, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile,
         httpListen, httpUsername,
         httpPasswordFile, httpPasswordHashFile, httpTokenFile, httpHosts, httpMaxConnections,

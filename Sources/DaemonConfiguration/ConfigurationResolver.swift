@@ -186,6 +186,7 @@ struct ConfigurationResolver {
         var options = HomeAssistantOptions()
         options.enabled = try boolean(.homeAssistantEnabled, default: true)
         options.fastStreams = try boolean(.homeAssistantFastStreams, default: false)
+        options.discovery = try word(.homeAssistantDiscovery).flatMap(HomeAssistantDiscoveryMode.init) ?? .device
         if let prefix = text(.homeAssistantPrefix) {
             // Unlike the base topic, the prefix cannot be empty: discovery topics start with it.
             try checkTopicLevels(.homeAssistantPrefix, prefix, allowingNone: false)

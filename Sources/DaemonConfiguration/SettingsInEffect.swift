@@ -58,6 +58,7 @@ extension LoadedConfiguration {
         add("homeassistant.enabled", .flag(bridge.homeAssistant.enabled))
         add("homeassistant.discovery_prefix", .text(bridge.homeAssistant.discoveryPrefix))
         add("homeassistant.fast_streams", .flag(bridge.homeAssistant.fastStreams))
+        add("homeassistant.discovery", .word(bridge.homeAssistant.discovery.rawValue))
         add("fleet.enabled", .word(bridge.fleet.map { $0.joining == .always ? "true" : "auto" } ?? "false"))
         if let fleet = bridge.fleet {
             add("fleet.refresh_s", .number(fleet.refreshInterval / .seconds(1)))

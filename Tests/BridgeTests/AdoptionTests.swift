@@ -60,7 +60,7 @@ import Testing
             #expect(
                 gateway.broker.retained("gatt2mqtt/test/permit_join")?.payloadString
                     == #"{"open":false,"remaining_s":0}"#)
-            #expect(gateway.broker.retainedTopics("homeassistant/+/test_cpr_\(id)/+/config").isEmpty)
+            #expect(gateway.broker.retainedTopics("homeassistant/device/test_cpr_\(id)/config").isEmpty)
             #expect(gateway.broker.retainedTopics("cpr/\(id)/+").isEmpty)
             #expect(await !stranger.isConnected)
         }
@@ -81,7 +81,7 @@ import Testing
             #expect(
                 gateway.broker.retained("gatt2mqtt/test/adopted")?.payloadString
                     == #"[{"address":"\#(band.device.address)","family":"cpr"}]"#)
-            #expect(!gateway.broker.retainedTopics("homeassistant/+/test_cpr_\(id)/+/config").isEmpty)
+            #expect(!gateway.broker.retainedTopics("homeassistant/device/test_cpr_\(id)/config").isEmpty)
             await gateway.probe.next(on: "gatt2mqtt/test/permit_join", after: closed) {
                 $0 == #"{"open":false,"remaining_s":0}"#
             }

@@ -41,7 +41,7 @@ import Testing
             }) {
                 await world.probe.next(on: "belt/\(id)/owner") { $0 == "gw-b" }
                 await world.probe.next(on: "belt/\(id)/connection") { $0 == "connected" }
-                let battery = "homeassistant/sensor/fleet_belt_\(id)/battery/config"
+                let battery = "homeassistant/device/fleet_belt_\(id)/config"
                 await world.probe.next(on: battery) { !$0.isEmpty }
                 // gw-a's heartbeats have come in long since (a gateway that has not heard one yet takes itself for the
                 // answerer); two of gw-c's turns later, its subscriptions follow.

@@ -16,7 +16,7 @@ import Testing
             let id = await gateway.connect(link, family: family.rawValue)
             await gateway.probe.next(on: "\(family)/\(id)/battery") { !$0.isEmpty }
             #expect(gateway.broker.retained("\(family)/\(id)/battery") != nil, "\(family)'s battery is retained")
-            await gateway.probe.next(on: "homeassistant/sensor/test_\(family)_\(id)/battery/config") { !$0.isEmpty }
+            await gateway.probe.next(on: "homeassistant/device/test_\(family)_\(id)/config") { !$0.isEmpty }
 
             let mark = gateway.probe.mark
             await gateway.central.dropLink(of: link.device.path)

@@ -71,7 +71,7 @@ import Testing
         try await inTwoGatewayFleet(a: { $0.autoConnect = .adopted([]) }, b: { $0.autoConnect = .allowList([belt]) }) {
             world, a, _, _, _ in
             let id = DeviceID.from(address: belt)
-            let battery = "homeassistant/sensor/fleet_belt_\(id)/battery/config"
+            let battery = "homeassistant/device/fleet_belt_\(id)/config"
             await world.probe.next(on: "belt/\(id)/owner") { $0 == "gw-b" }
             await world.probe.next(on: battery) { !$0.isEmpty }
             // gw-a has heard gw-b own the belt: two of its claims later.

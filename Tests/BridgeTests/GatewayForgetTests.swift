@@ -12,7 +12,7 @@ import Testing
             let grip = InMemoryDevices.grip(paired: true)
             let id = await gateway.connect(grip, family: "grip")
             let gripPath = try #require(await gateway.central.devices(on: "/org/bluez/hci0").first?.path)
-            await gateway.probe.next(on: "homeassistant/sensor/test_grip_\(id)/battery/config") { !$0.isEmpty }
+            await gateway.probe.next(on: "homeassistant/device/test_grip_\(id)/config") { !$0.isEmpty }
 
             // While bluetoothd removes it, the grip is heard again; the CPR band added after it is followed once
             // the gateway has taken the sighting (BlueZ's events are taken in order).
@@ -33,7 +33,7 @@ import Testing
             let found = gateway.log.lines.filter { $0.contains("device found") && $0.contains("family=grip") }
             #expect(found.count == 1, "one session for the grip, none after the forget request: \(found)")
             #expect(gateway.central.removedDevices == [gripPath])
-            #expect(gateway.broker.retainedTopics("homeassistant/+/test_grip_\(id)/+/config").isEmpty)
+            #expect(gateway.broker.retainedTopics("homeassistant/device/test_grip_\(id)/config").isEmpty)
         }
     }
 }

@@ -12,33 +12,32 @@ import Testing
         try await InMemoryGateway.with { gateway in
             let belt = InMemoryDevices.belt()
             let id = await gateway.connect(belt, family: "belt")
-            let heading = "homeassistant/sensor/test_belt_\(id)/heading/config"
+            let beltConfig = "homeassistant/device/test_belt_\(id)/config"
             // The belt's `info` follows its connection; the configs carry the firmware it told (they come again once
             // `info` is in).
             let info = await gateway.probe.next(on: "belt/\(id)/info").payloadString ?? ""
             #expect(info.contains(#""firmware":46"#), "\(info)")
-            await gateway.probe.next(on: heading) { $0.contains(#""sw_version":"46""#) }
+            await gateway.probe.next(on: beltConfig) { $0.contains(#""sw_version":"46""#) }
 
             // Retained, for a Home Assistant that subscribes later.
-            let config = try #require(gateway.broker.retained(heading))
+            let config = try #require(gateway.broker.retained(beltConfig))
             #expect(config.payloadString?.contains(#""state_topic":"belt/\#(id)/heading""#) == true)
-            #expect(gateway.broker.retained("homeassistant/binary_sensor/gatt2mqtt_test/status/config") != nil)
+            #expect(gateway.broker.retained("homeassistant/device/gatt2mqtt_test/config") != nil)
             // The version the gateway's Version sensor reads, retained from the start.
             #expect(gateway.broker.retained("gatt2mqtt/test/version")?.payloadString == Gatt2MQTTVersion.current)
 
             // Home Assistant's birth message brings every config again.
             let mark = gateway.probe.mark
             try gateway.publish("homeassistant/status", "online")
-            await gateway.probe.next(on: heading, after: mark)
-            await gateway.probe.next(on: "homeassistant/select/test_belt_\(id)/mode/config", after: mark)
+            await gateway.probe.next(on: beltConfig, after: mark)
 
             // Forgetting the belt removes it from Home Assistant (empty retained payloads).
             let beforeForget = gateway.probe.mark
             try gateway.publish("gatt2mqtt/test/request/forget", #"{"address":"\#(belt.device.address)"}"#)
-            await gateway.probe.next(on: heading, after: beforeForget) { $0.isEmpty }
-            // Every removal is out before the answer; the heading's is not necessarily the last of them.
+            await gateway.probe.next(on: beltConfig, after: beforeForget) { $0.isEmpty }
+            // Every removal is out before the answer; the beltConfig's is not necessarily the last of them.
             await gateway.probe.next(on: "gatt2mqtt/test/response/forget", after: beforeForget)
-            #expect(gateway.broker.retainedTopics("homeassistant/+/test_belt_\(id)/+/config").isEmpty)
+            #expect(gateway.broker.retainedTopics("homeassistant/device/test_belt_\(id)/config").isEmpty)
         }
     }
 
@@ -47,18 +46,18 @@ import Testing
     @Test func twentyBirthsMakeAtMostTwoRounds() async throws {
         try await InMemoryGateway.with(configure: { $0.homeAssistant.birthHoldOff = .milliseconds(300) }) { gateway in
             let id = await gateway.connect(InMemoryDevices.belt(), family: "belt")
-            let heading = "homeassistant/sensor/test_belt_\(id)/heading/config"
-            await gateway.probe.next(on: heading) { $0.contains(#""sw_version":"46""#) }
+            let beltConfig = "homeassistant/device/test_belt_\(id)/config"
+            await gateway.probe.next(on: beltConfig) { $0.contains(#""sw_version":"46""#) }
             let mark = gateway.probe.mark
             for _ in 0..<20 { try gateway.publish("homeassistant/status", "online") }
             // The receive path reads in order: once the request after the births is answered, every birth was heard.
             try gateway.publish("gatt2mqtt/test/request/devices", "{}")
             await gateway.probe.next(on: "gatt2mqtt/test/response/devices", after: mark)
-            await gateway.probe.next(on: heading, after: mark)
+            await gateway.probe.next(on: beltConfig, after: mark)
             let first = try #require(
-                gateway.probe.messages.indices.dropFirst(mark).first { gateway.probe.messages[$0].topic == heading })
-            await gateway.probe.next(on: heading, after: first + 1)
-            let rounds = gateway.probe.messages.dropFirst(mark).filter { $0.topic == heading }.count
+                gateway.probe.messages.indices.dropFirst(mark).first { gateway.probe.messages[$0].topic == beltConfig })
+            await gateway.probe.next(on: beltConfig, after: first + 1)
+            let rounds = gateway.probe.messages.dropFirst(mark).filter { $0.topic == beltConfig }.count
             #expect(rounds == 2, "one round at once, one at the end of the hold-off")
         }
     }
@@ -67,11 +66,11 @@ import Testing
     @Test func anotherDiscoveryPrefixMovesTheConfigsAndTheBirthMessage() async throws {
         try await InMemoryGateway.with(configure: { $0.homeAssistant.discoveryPrefix = "site-ha" }) { gateway in
             let id = await gateway.connect(InMemoryDevices.belt(), family: "belt")
-            let heading = "site-ha/sensor/test_belt_\(id)/heading/config"
-            await gateway.probe.next(on: heading)
+            let beltConfig = "site-ha/device/test_belt_\(id)/config"
+            await gateway.probe.next(on: beltConfig)
             let mark = gateway.probe.mark
             try gateway.publish("site-ha/status", "online")
-            await gateway.probe.next(on: heading, after: mark)
+            await gateway.probe.next(on: beltConfig, after: mark)
             #expect(
                 !gateway.probe.messages.contains { $0.topic.hasPrefix("homeassistant/") },
                 "nothing under the default prefix")

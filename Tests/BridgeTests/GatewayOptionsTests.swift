@@ -48,7 +48,9 @@ import Testing
             try gateway.publish("site-a/floor1/belt/\(id)/cmd/mode", #"{"mode":"app","transaction":"ours"}"#)
             let reply = await gateway.probe.next(on: "site-a/floor1/belt/\(id)/reply")
             #expect(reply.payloadString == #"{"command":"mode","ok":true,"transaction":"ours"}"#)
-            let configs = gateway.broker.retainedTopics("homeassistant/sensor/+/heading/config")
+            let configs = gateway.broker.retainedTopics("homeassistant/device/+/config").filter {
+                $0.contains("_belt_")
+            }
             #expect(configs.count == 1 && configs.allSatisfy { $0.contains("site-a_floor1_") }, "\(configs)")
             let config = try #require(configs.first.flatMap { gateway.broker.retained($0)?.payloadString })
             #expect(config.contains(#""state_topic":"site-a/floor1/belt/\#(id)/heading""#))

@@ -20,7 +20,7 @@ import Testing
             let band = InMemoryDevices.cprBand()
             let address = band.device.address
             let id = await gateway.connect(band, family: "cpr")
-            let configs = "homeassistant/+/test_cpr_\(id)/+/config"
+            let configs = "homeassistant/device/test_cpr_\(id)/config"
             #expect(!gateway.broker.retainedTopics(configs).isEmpty, "announced to Home Assistant")
 
             let mark = gateway.probe.mark

@@ -26,7 +26,7 @@ struct HomeAssistantDiscoveryTests {
         "location",
     ]
 
-    let discovery = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"))
+    let discovery = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), mode: .entity)
 
     private func parse(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -126,7 +126,8 @@ struct HomeAssistantDiscoveryTests {
             family: .belt, id: "001122334451", address: "00:11:22:33:44:51", identity: "001122334451", name: "Belt",
             model: BeltDriver().homeAssistant)
         let configs = ["gw-a", "gw-b"].map {
-            HomeAssistantDiscovery(topics: TopicMap(gateway: $0, baseTopic: "site"), fleet: true).configs(for: device)
+            HomeAssistantDiscovery(topics: TopicMap(gateway: $0, baseTopic: "site"), fleet: true, mode: .entity)
+                .configs(for: device)
                 .filter { !$0.payload.isEmpty }
         }
         #expect(configs[0].map(\.topic) == configs[1].map(\.topic))
@@ -141,7 +142,8 @@ struct HomeAssistantDiscoveryTests {
             ])
         let deviceBlock = try #require(payload["device"] as? [String: Any])
         #expect(deviceBlock["via_device"] as? String == "gatt2mqtt_site_gw-b", "the announcing gateway")
-        let unprefixed = HomeAssistantDiscovery(topics: TopicMap(gateway: "gw-a"), fleet: true).configs(for: device)
+        let unprefixed = HomeAssistantDiscovery(topics: TopicMap(gateway: "gw-a"), fleet: true, mode: .entity).configs(
+            for: device)
         #expect(unprefixed.contains { $0.topic == "homeassistant/sensor/fleet_belt_001122334451/heading/config" })
     }
 
@@ -152,8 +154,8 @@ struct HomeAssistantDiscoveryTests {
         let device = HomeAssistantDiscovery.Device(
             family: .cpr, id: "c1", address: "00:11:22:33:44:C1", identity: "c1", name: nil,
             model: FamilyDrivers.of(.cpr).homeAssistant)
-        let alone = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: false)
-        let fleet = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: true)
+        let alone = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: false, mode: .entity)
+        let fleet = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: true, mode: .entity)
         let cleared = fleet.perGatewayRemovals(for: device)
         #expect(
             Set(alone.configs(for: device).filter { !$0.payload.isEmpty }.map(\.topic)) == Set(cleared.map(\.topic)))
@@ -165,7 +167,7 @@ struct HomeAssistantDiscoveryTests {
 
 /// What Home Assistant sends is what the MQTT API takes, and what it reads is what the device topics carry.
 struct HomeAssistantControlsTests {
-    let discovery = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"))
+    let discovery = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), mode: .entity)
 
     private func configs(_ family: DeviceFamily) throws -> [(component: String, object: String, payload: [String: Any])]
     {
@@ -279,7 +281,7 @@ struct HomeAssistantControlsTests {
                     "hr heart_rate",
                 ]).sorted())
         #expect(
-            try disabled(HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fastStreams: true))
+            try disabled(HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fastStreams: true, mode: .entity))
                 == diagnostics.sorted())
     }
 
@@ -439,7 +441,8 @@ struct HomeAssistantControlsTests {
         let device = HomeAssistantDiscovery.Device(
             family: .belt, id: "a", address: "00:00:00:00:00:0A", identity: "a", name: nil,
             model: BeltDriver().homeAssistant)
-        let fleet = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: true).configs(for: device)
+        let fleet = HomeAssistantDiscovery(topics: TopicMap(gateway: "hall"), fleet: true, mode: .entity).configs(
+            for: device)
         #expect(
             fleet.contains {
                 $0.topic == "homeassistant/sensor/fleet_belt_a/owner/config"

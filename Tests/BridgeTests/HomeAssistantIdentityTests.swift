@@ -8,16 +8,18 @@ import Testing
 /// Issue #44, items 1 and 2: a device's Home Assistant identity comes from its address and never moves (an alias
 /// given or changed later moves nothing; an identity Home Assistant already knows from an earlier release is kept,
 /// in the ledger too), and after each announcement every retained config of the gateway's kind that nothing
-/// announces is swept, strangers' configs untouched.
+/// announces is swept, strangers' configs untouched. With configs per entity: `DiscoveryMigrationTests` has the
+/// same with a config per device.
 @Suite(.serialized)
 struct HomeAssistantIdentityTests {
     static let belt = "00:11:22:33:44:66"
     static let hex = "001122334466"
 
     /// A retained config as a gatt2mqtt gateway (this one, an earlier release of it) publishes it: the device block
-    /// names its node and the device's address.
+    /// names its node (the gateway's node is its identifier already) and the device's address.
     static func config(node: String, address: String?, field: String = "state_topic") -> String {
-        var device: [String: JSONValue] = ["identifiers": .array([.string("gatt2mqtt_\(node)")]), "name": .string("x")]
+        let identifier = node.hasPrefix("gatt2mqtt_") ? node : "gatt2mqtt_\(node)"
+        var device: [String: JSONValue] = ["identifiers": .array([.string(identifier)]), "name": .string("x")]
         if let address { device["connections"] = .array([.array([.string("mac"), .string(address.lowercased())])]) }
         return JSONValue.object([
             field: .string("belt/x/battery"), "device": .object(device),
@@ -54,7 +56,10 @@ struct HomeAssistantIdentityTests {
         let folder = try stateFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try await InMemoryWorld.with { world in
-            let first = try await InMemoryGateway.start(in: world) { $0.stateDirectory = folder }
+            let first = try await InMemoryGateway.start(in: world) {
+                $0.stateDirectory = folder
+                $0.homeAssistant.discovery = .entity
+            }
             try await withCleanUp({ await first.stop() }) {
                 _ = await first.connect(InMemoryDevices.belt(address: Self.belt), family: "belt")
                 await world.probe.next(on: "homeassistant/sensor/test_belt_\(Self.hex)/battery/config")
@@ -66,6 +71,7 @@ struct HomeAssistantIdentityTests {
             let mark = world.probe.mark
             let second = try await InMemoryGateway.start(in: world) {
                 $0.stateDirectory = folder
+                $0.homeAssistant.discovery = .entity
                 $0.aliases = [Self.belt: "front"]
             }
             try await withCleanUp({ await second.stop() }) {
@@ -99,6 +105,7 @@ struct HomeAssistantIdentityTests {
                 retain: true)
             let upgraded = try await InMemoryGateway.start(in: world) {
                 $0.stateDirectory = folder
+                $0.homeAssistant.discovery = .entity
                 $0.aliases = [Self.belt: "front"]
             }
             try await withCleanUp({ await upgraded.stop() }) {
@@ -115,6 +122,7 @@ struct HomeAssistantIdentityTests {
             for topic in world.broker.retainedTopics("homeassistant/#") { try world.publish(topic, "", retain: true) }
             let restarted = try await InMemoryGateway.start(in: world) {
                 $0.stateDirectory = folder
+                $0.homeAssistant.discovery = .entity
                 $0.aliases = [Self.belt: "back"]
             }
             try await withCleanUp({ await restarted.stop() }) {
@@ -168,7 +176,10 @@ struct HomeAssistantIdentityTests {
                 ),
             ]
             for (topic, payload) in seeded { try world.publish(topic, payload, retain: true) }
-            let gateway = try await InMemoryGateway.start(in: world) { $0.autoConnect = .allowList([Self.belt, away]) }
+            let gateway = try await InMemoryGateway.start(in: world) {
+                $0.autoConnect = .allowList([Self.belt, away])
+                $0.homeAssistant.discovery = .entity
+            }
             try await withCleanUp({ await gateway.stop() }) {
                 _ = await gateway.connect(InMemoryDevices.belt(address: Self.belt), family: "belt")
                 await world.probe.next(on: "homeassistant/sensor/test_belt_\(Self.hex)/battery/config")

@@ -57,7 +57,9 @@ import Testing
             let old = await gateway.connect(belt, family: "belt")
             // Its info comes just after `connected`.
             await gateway.probe.next(on: "belt/\(old)/info", after: 0) { !$0.isEmpty }
-            let configsBefore = gateway.broker.retainedTopics("homeassistant/+/+/+/config").filter { $0.contains(old) }
+            let configsBefore = gateway.broker.retainedTopics("homeassistant/device/+/config").filter {
+                $0.contains(old)
+            }
             #expect(!configsBefore.isEmpty)
             let mark = gateway.probe.mark
 
@@ -72,10 +74,12 @@ import Testing
             // Nothing retained is left under the old id.
             #expect(gateway.broker.retainedTopics("belt/\(old)/#") == [])
             // Home Assistant's configs are where they were (the address is the identity), now with the new topics.
-            let configsAfter = gateway.broker.retainedTopics("homeassistant/+/+/+/config").filter { $0.contains(old) }
+            let configsAfter = gateway.broker.retainedTopics("homeassistant/device/+/config").filter {
+                $0.contains(old)
+            }
             #expect(configsAfter == configsBefore)
-            let heading = try #require(configsAfter.first { $0.hasSuffix("/heading/config") })
-            let config = try #require(gateway.broker.retained(heading)?.payloadString)
+            let deviceConfig = try #require(configsAfter.first)
+            let config = try #require(gateway.broker.retained(deviceConfig)?.payloadString)
             #expect(config.contains(#""state_topic":"belt/front/heading""#), "\(config)")
             #expect(config.contains(#""name":"front""#), "the device is named by its alias: \(config)")
             // No config was cleared on the way: Home Assistant would have dropped the entities.

@@ -62,6 +62,7 @@ struct ConfigurationValidationTests {
         ("homeassistant: {discovery_prefix: 'ha/#'}", "homeassistant.discovery_prefix", "not 'ha/#'"),
         ("homeassistant: {discovery_prefix: ''}", "homeassistant.discovery_prefix", "not ''"),
         ("homeassistant: {fast_streams: 1}", "homeassistant.fast_streams", "must be true or false, not '1'"),
+        ("homeassistant: {discovery: devices}", "homeassistant.discovery", "must be device or entity, not 'devices'"),
         ("fleet: {enabled: true, refresh_s: 0.1}", "fleet.refresh_s", "from 0.5 to 600 seconds, not 0.1"),
         ("base_topic: a/+/b", "base_topic", "without '+', '#', empty levels or a leading '$', not 'a/+/b'"),
         ("base_topic: site/", "base_topic", "not 'site/'"),
@@ -207,5 +208,13 @@ struct AliasTests {
         let loaded = try load("homeassistant:\n  fast_streams: true\n")
         #expect(loaded.bridge.homeAssistant.fastStreams)
         #expect(loaded.description.contains("  discovery_prefix: \"homeassistant\"\n  fast_streams: true\n"))
+    }
+
+    /// A config per device unless the file asks for one per entity (`HomeAssistantDiscoveryMode`).
+    @Test func discoveryIsPerDeviceUnlessPerEntityIsAskedFor() throws {
+        #expect(try load("").bridge.homeAssistant.discovery == .device)
+        let loaded = try load("homeassistant:\n  discovery: entity\n")
+        #expect(loaded.bridge.homeAssistant.discovery == .entity)
+        #expect(loaded.description.contains("  discovery: entity\n"))
     }
 }

@@ -103,8 +103,8 @@ struct YAMLParserTests {
         #expect(document["belt"] == mapping(49))
         #expect(document["cpr"]?["range_mm"] == sequence(61, plain("50", 61), plain("60", 61)))
         #expect(document["cpr"]?["distance"]?["reference_dbm"] == plain("-59", 66))
-        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 92))
-        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 95))
+        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 93))
+        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 96))
     }
 
     // MARK: Block collections

@@ -9,8 +9,10 @@ import Testing
 /// while its device is connected and unavailable after it leaves (the fast streams exist, disabled); a button, a select and a switch pressed in Home
 /// Assistant reach the virtual devices as the right bytes; a device trigger fires on a belt button press; and
 /// Home Assistant neither logs a warning about our configs nor raises a repair issue. The first bridge runs with
-/// `--no-fleet` (per-gateway ids, as before 0.9.0); the one checked replaces it with the defaults, and every
-/// entity keeps its entity id.
+/// `--no-fleet` (per-gateway ids, as before 0.9.0) and a config per entity; the second in a fleet, still per entity
+/// (as 0.9.0), and every entity keeps its entity id; a user renames one; the one checked replaces it with the
+/// defaults (a config per device, `DiscoveryMigration`), and every entity keeps its unique id and entity id, the
+/// renamed one too.
 @Suite(.serialized)
 struct HomeAssistantLiveTests {
     /// Home Assistant's own complaints about this machine, with or without gatt2mqtt: libraries its wheels lack (a
@@ -33,7 +35,9 @@ struct HomeAssistantLiveTests {
             )
             let recorder = try await TopicRecorder(world: world)
             let devices = [("belt", ids.belt), ("a5", ids.a5), ("cpr", ids.cpr), ("grip", ids.grip), ("hr", ids.hr)]
-            let former = try await world.startBridge(extraArguments: ["--health-seconds", "2", "--no-fleet"])
+            let former = try await world.startBridge(extraArguments: [
+                "--health-seconds", "2", "--no-fleet", "--homeassistant-discovery", "entity",
+            ])
             for (family, id) in devices {
                 try await recorder.waitFor("\(family)/\(id)/connection", timeout: .seconds(60)) {
                     $0.payloadString == "connected"
@@ -43,7 +47,7 @@ struct HomeAssistantLiveTests {
             let home = try await HomeAssistantInstance.start(brokerPort: world.broker.port)
             let startUp = ContinuousClock.now - started
             do {
-                // Home Assistant has the per-gateway entities; then the bridge restarts with the defaults.
+                // Home Assistant has the per-gateway entities; then the bridge restarts in a fleet.
                 let battery = "sensor.belt_\(ids.belt)_battery"
                 _ = try await home.control(
                     ["wait-state", "--entity", battery, "--state", "unavailable", "--not", "--timeout", "60"],
@@ -58,7 +62,9 @@ struct HomeAssistantLiveTests {
                 let restart = recorder.mark
                 // With its live page, which Home Assistant's device pages link to.
                 let page = "127.0.0.1:\(try FreePort.allocate())"
-                _ = try await world.startBridge(extraArguments: ["--health-seconds", "2", "--http", page])
+                let perEntity = try await world.startBridge(extraArguments: [
+                    "--health-seconds", "2", "--http", page, "--homeassistant-discovery", "entity",
+                ])
                 for (family, id) in devices {
                     try await recorder.waitFor("\(family)/\(id)/connection", after: restart, timeout: .seconds(60)) {
                         $0.payloadString == "connected"
@@ -68,8 +74,28 @@ struct HomeAssistantLiveTests {
                         "homeassistant/sensor/fleet_\(family)_\(id)/owner/config", after: restart
                     ) { !$0.payload.isEmpty }
                 }
+                try await expectRegistered(home, recorder: recorder, renamed: [:])
+                // A user gives an entity an id of their own.
+                _ = try await home.control(["rename-entity", "--entity", battery, "--to", "sensor.front_belt_battery"])
+                await perEntity.terminate()
+
+                // This release's defaults: a config per device, to which every entity migrates.
+                let migrating = recorder.mark
+                _ = try await world.startBridge(extraArguments: ["--health-seconds", "2", "--http", page])
+                for (family, id) in devices {
+                    try await recorder.waitFor("\(family)/\(id)/connection", after: migrating, timeout: .seconds(60)) {
+                        $0.payloadString == "connected"
+                    }
+                    try await recorder.waitFor(
+                        "homeassistant/device/fleet_\(family)_\(id)/config", after: migrating
+                    ) { !$0.payload.isEmpty }
+                }
+                try await recorder.waitFor("homeassistant/device/gatt2mqtt_test/config", after: migrating) {
+                    !$0.payload.isEmpty
+                }
                 try await check(
-                    home, recorder: recorder, belt: belt, band: band, strap: strap, ids: ids, page: "http://\(page)/")
+                    home, recorder: recorder, belt: belt, band: band, strap: strap, ids: ids, page: "http://\(page)/",
+                    renamed: ["gatt2mqtt_fleet_belt_\(ids.belt)_battery": "sensor.front_belt_battery"])
             } catch {
                 await home.stop()
                 throw error
@@ -80,34 +106,47 @@ struct HomeAssistantLiveTests {
         }
     }
 
-    private func check(
-        _ home: HomeAssistantInstance, recorder: TopicRecorder, belt: ManagedProcess, band: ManagedProcess,
-        strap: ManagedProcess, ids: (belt: String, a5: String, cpr: String, grip: String, hr: String), page: String
-    ) async throws {
-        // What gatt2mqtt announced: the last config on each topic (an empty one removes it).
+    /// What gatt2mqtt announced: the entities of the last config on each topic (an empty one removes them), from
+    /// configs per entity and from the components of configs per device.
+    private func announcedEntities(_ recorder: TopicRecorder) -> [(id: String, uniqueID: String, enabled: Bool)] {
         var announced: [String: String] = [:]
         for message in recorder.messages
         where message.topic.hasPrefix("homeassistant/") && message.topic.hasSuffix("/config") {
             announced[message.topic] = message.payloadString ?? ""
         }
-        let entities = announced.compactMap { topic, payload -> (id: String, uniqueID: String, enabled: Bool)? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
-                let entityID = object["default_entity_id"] as? String, let uniqueID = object["unique_id"] as? String
-            else { return nil }
-            return (entityID, uniqueID, object["enabled_by_default"] as? Bool ?? true)
+        return announced.values.flatMap { payload -> [(id: String, uniqueID: String, enabled: Bool)] in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else {
+                return []
+            }
+            let members = (object["components"] as? [String: [String: Any]]).map { Array($0.values) } ?? [object]
+            return members.compactMap { entity in
+                guard let entityID = entity["default_entity_id"] as? String,
+                    let uniqueID = entity["unique_id"] as? String
+                else { return nil }
+                return (entityID, uniqueID, entity["enabled_by_default"] as? Bool ?? true)
+            }
         }
+    }
+
+    /// Every entity announced is in Home Assistant's registry with the entity id gatt2mqtt gave it (or the one a user
+    /// gave it, `renamed` by unique id), and available while its device is connected (a disabled one has no state);
+    /// nothing is left of an earlier config, and nothing is there twice. The entities, and the registry's entries.
+    @discardableResult
+    private func expectRegistered(_ home: HomeAssistantInstance, recorder: TopicRecorder, renamed: [String: String])
+        async throws -> (entities: [(id: String, uniqueID: String, enabled: Bool)], entries: [[String: Any]])
+    {
+        let entities = announcedEntities(recorder)
         // topics.md's tables: belt 18, Activ5 11, CPR band 20, grip 8, heart rate 10 (connection, last error, last seen
         // and signal strength among each), an owner each, the gateway 8 (device triggers have no entity id). The
         // per-gateway configs of the first bridge were cleared.
-        #expect(entities.count == 80, "configs: \(announced.keys.sorted())")
+        #expect(entities.count == 80, "\(entities.map(\.uniqueID).sorted())")
         #expect(entities.allSatisfy { !$0.uniqueID.hasPrefix("gatt2mqtt_test_belt_") }, "\(entities)")
-
-        // Every enabled entity is there, with the id gatt2mqtt gave it, and available while its device is connected
-        // (a disabled one has no state).
         for entity in entities where entity.enabled {
             _ = try await home.control(
-                ["wait-state", "--entity", entity.id, "--state", "unavailable", "--not", "--timeout", "120"],
-                timeout: .seconds(130))
+                [
+                    "wait-state", "--entity", renamed[entity.uniqueID] ?? entity.id, "--state", "unavailable", "--not",
+                    "--timeout", "120",
+                ], timeout: .seconds(130))
         }
         let registry = try #require(try await home.control(["registry"]) as? [String: Any])
         let entries = registry["entities"] as? [[String: Any]] ?? []
@@ -117,10 +156,25 @@ struct HomeAssistantLiveTests {
         }
         let byUniqueID = Dictionary(registered, uniquingKeysWith: { first, _ in first })
         for entity in entities {
+            let expected = renamed[entity.uniqueID] ?? entity.id
             #expect(
-                byUniqueID[entity.uniqueID] == entity.id,
-                "\(entity.uniqueID) is \(byUniqueID[entity.uniqueID] ?? "missing")")
+                byUniqueID[entity.uniqueID] == expected,
+                "\(entity.uniqueID) is \(byUniqueID[entity.uniqueID] ?? "missing"), not \(expected)")
         }
+        // Each entity id went from the per-gateway entity to the fleet's one: no `_2`, no entity left behind.
+        let leftBehind = registered.filter { unique, _ in
+            unique.hasPrefix("gatt2mqtt_") && !entities.contains { $0.uniqueID == unique }
+        }
+        #expect(leftBehind.isEmpty, "\(leftBehind)")
+        return (entities, entries)
+    }
+
+    private func check(
+        _ home: HomeAssistantInstance, recorder: TopicRecorder, belt: ManagedProcess, band: ManagedProcess,
+        strap: ManagedProcess, ids: (belt: String, a5: String, cpr: String, grip: String, hr: String), page: String,
+        renamed: [String: String]
+    ) async throws {
+        let (entities, entries) = try await expectRegistered(home, recorder: recorder, renamed: renamed)
         // The fast streams (heading, force, the band's depth, rate, angle, distance) and every device's signal strength
         // and last seen are there, disabled by the integration: Home Assistant records none of their values until a
         // user enables them.
@@ -135,11 +189,7 @@ struct HomeAssistantLiveTests {
         ] {
             #expect(disabledByIntegration.contains(fast), "\(fast) is disabled by default")
         }
-        // Each entity id went from the per-gateway entity to the fleet's one: no `_2`, no entity left behind.
-        let leftBehind = registered.filter { unique, _ in
-            unique.hasPrefix("gatt2mqtt_") && !entities.contains { $0.uniqueID == unique }
-        }
-        #expect(leftBehind.isEmpty, "\(leftBehind)")
+        let registry = try #require(try await home.control(["registry"]) as? [String: Any])
         let devices = registry["devices"] as? [[String: Any]] ?? []
         let beltDevice = try #require(
             devices.first {
@@ -253,7 +303,7 @@ struct HomeAssistantLiveTests {
         // The belt leaves: its entities are unavailable in Home Assistant.
         await belt.terminate()
         _ = try await home.control(
-            ["wait-state", "--entity", "sensor.belt_\(ids.belt)_battery", "--state", "unavailable", "--timeout", "60"],
+            ["wait-state", "--entity", "sensor.front_belt_battery", "--state", "unavailable", "--timeout", "60"],
             timeout: .seconds(70))
         _ = try await home.control(
             [

@@ -202,11 +202,11 @@ struct SecurityTests {
 
             // Everything the gateway publishes still goes through: device state, Home Assistant's configs (again after
             // its birth message), the gateway's health and inventory.
-            let heading = "homeassistant/sensor/fleet_belt_\(id)/heading/config"
-            try await dashboard.waitFor(heading)
+            let beltConfig = "homeassistant/device/fleet_belt_\(id)/config"
+            try await dashboard.waitFor(beltConfig)
             let birth = dashboard.mark
             try secured.homeAssistant.publish("homeassistant/status", "online")
-            try await dashboard.waitFor(heading, after: birth)
+            try await dashboard.waitFor(beltConfig, after: birth)
             for topic in ["gatt2mqtt/test/health", "gatt2mqtt/test/devices", "belt/\(id)/info", "belt/\(id)/heading"] {
                 try await dashboard.waitFor(topic)
             }

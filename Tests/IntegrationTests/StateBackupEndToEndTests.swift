@@ -20,7 +20,7 @@ struct StateBackupEndToEndTests {
             try FileManager.default.createDirectory(atPath: first, withIntermediateDirectories: true)
             try #"{"belt/\#(address)":"front-belt"}"#.write(
                 toFile: first + "/identities.json", atomically: true, encoding: .utf8)
-            let config = "homeassistant/sensor/fleet_belt_front-belt/battery/config"
+            let config = "homeassistant/device/fleet_belt_front-belt/config"
             // The test's broker takes anyone: the privileged requests (restore) are switched on.
             let arguments = ["--auto-connect", "adopted", "--requests-privileged", "true"]
             let recorder = try await TopicRecorder(world: world)
@@ -123,7 +123,9 @@ struct StateBackupEndToEndTests {
         try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
     }
 
+    /// The battery's unique id, from the belt's device config.
     private static func uniqueID(_ message: MQTTMessage) throws -> String {
-        try #require(try object(message)["unique_id"] as? String)
+        let components = try #require(try object(message)["components"] as? [String: Any])
+        return try #require((components["battery"] as? [String: Any])?["unique_id"] as? String)
     }
 }

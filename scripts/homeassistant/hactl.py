@@ -729,6 +729,17 @@ async def cmd_registry(args: argparse.Namespace) -> Any:
     }
 
 
+async def cmd_rename_entity(args: argparse.Namespace) -> Any:
+    """What a user does on an entity's settings page: give it another entity id."""
+    async with (
+        aiohttp.ClientSession() as session,
+        WebSocket.connect(session, args.url, args.token) as ws,
+    ):
+        return await ws.command(
+            "config/entity_registry/update", entity_id=args.entity, new_entity_id=args.to
+        )
+
+
 async def cmd_repairs(args: argparse.Namespace) -> Any:
     async with (
         aiohttp.ClientSession() as session,
@@ -931,6 +942,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--return-response", action="store_true")
 
     command("registry", cmd_registry)
+    p = command("rename-entity", cmd_rename_entity)
+    p.add_argument("--entity", required=True)
+    p.add_argument("--to", required=True)
     command("repairs", cmd_repairs)
 
     p = command("add-trigger-automation", cmd_add_trigger_automation)

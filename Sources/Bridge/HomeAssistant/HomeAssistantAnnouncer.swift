@@ -6,7 +6,8 @@ import MQTT
 /// that they can be sent again when Home Assistant restarts and withdrawn when a device is forgotten. It follows
 /// the retained configs of its kind on the broker (`OwnConfigs`): a device keeps the identity Home Assistant knows
 /// it by (`IdentityLedger`), and after each announcement every config of its kind that no kept device has is swept.
-/// Disabled (`homeassistant.enabled: false`), it tells Home Assistant nothing.
+/// A kept device's (or the gateway's) configs of the other mode (`homeassistant.discovery`) are migrated, not swept
+/// (`DiscoveryMigration`). Disabled (`homeassistant.enabled: false`), it tells Home Assistant nothing.
 final class HomeAssistantAnnouncer: Sendable {
     /// What the sweep asks the rest of the gateway.
     struct Housekeeping: Sendable {
@@ -29,15 +30,16 @@ final class HomeAssistantAnnouncer: Sendable {
     private let configs: Mutex<OwnConfigs>
     /// Devices announced, by object path.
     private let announced = Mutex<[String: HomeAssistantDiscovery.Device]>([:])
-    /// Devices whose per-gateway configs have been cleared in this run (`<family>/<id>`), and the object paths
-    /// whose configs wait for Home Assistant to have removed those (`clearingPause`).
+    /// Devices whose per-gateway configs have been cleared in this run (`<family>/<id>`), and the nodes whose
+    /// configs wait for Home Assistant to have removed those or taken a migration (`clearingPause`).
     private let clearing = Mutex<(cleared: Set<String>, waiting: Set<String>)>(([], []))
     private let pauses = OwnedTasks()
     /// Home Assistant's birth messages, coalesced.
     private let births: Mutex<BirthCoalescer>
-    /// How long a device's configs wait after its per-gateway configs were cleared. Home Assistant removes an entity
-    /// in a task of its own, and says nothing when it is done; a config that asks for the same entity id before then
-    /// gets `_2` (2024.3 does so when they come back to back). Once a run per device.
+    /// How long a device's configs wait after its per-gateway configs were cleared, or its old configs were asked to
+    /// migrate. Home Assistant removes or unloads an entity in a task of its own, and says nothing when it is done; a
+    /// config that asks for the same entity id before then gets `_2` (2024.3 does so when they come back to back).
+    /// Once a run per device.
     static let clearingPause = Duration.seconds(2)
 
     init(
@@ -61,9 +63,10 @@ final class HomeAssistantAnnouncer: Sendable {
     var route: BrokerRoute? {
         guard enabled else { return nil }
         let topic = discovery.statusTopic
-        let filter = configs.withLock { $0.filter }
+        let filters = configs.withLock { $0.filters }
         return BrokerRoute(
-            subscriptions: [.init(filter: topic, qos: .atLeastOnce), .init(filter: filter, qos: .atLeastOnce)],
+            subscriptions: [.init(filter: topic, qos: .atLeastOnce)]
+                + filters.map { .init(filter: $0, qos: .atLeastOnce) },
             take: { [self] message in
                 if message.topic == topic {
                     if message.payloadString == "online" { heardBirth() }
@@ -73,9 +76,12 @@ final class HomeAssistantAnnouncer: Sendable {
             })
     }
 
+    /// The gateway's configs; migrated first when the broker holds them in the other mode.
     func announceGateway() {
         guard enabled else { return }
-        for publication in discovery.gatewayConfigs() { publisher.publish(publication) }
+        let node = discovery.gatewayNode
+        let migration = discovery.gatewayMigration(from: configs.withLock { $0.topics(of: node) })
+        publish(node: node, after: [], migration: migration) { [discovery] in discovery.gatewayConfigs() }
     }
 
     /// A session started for the device at `path`.
@@ -84,30 +90,70 @@ final class HomeAssistantAnnouncer: Sendable {
         var device = device
         device.identity = identity(of: device.family, at: device.address, id: device.id)
         announced.withLock { $0[path] = device }
-        let removals = discovery.perGatewayRemovals(for: device)
-        let key = "\(device.family.rawValue)/\(device.id)"
-        let clearNow =
-            !removals.isEmpty
-            && clearing.withLock { $0.cleared.insert(key).inserted && $0.waiting.insert(path).inserted }
-        guard clearNow else {
-            if !isWaiting(path) { publishConfigs(at: path) }
-            return
+        let node = discovery.node(device)
+        // A per-gateway device config only when the broker has one: Home Assistant warns of an empty device config
+        // it has no components for (those per entity it takes in silence, and the broker may have lost them).
+        var removals = configs.withLock { configs in
+            discovery.perGatewayRemovals(for: device).filter {
+                configs.node(of: $0.topic)?.isDevice != true || configs.holds($0.topic)
+            }
         }
-        for publication in removals { publisher.publish(publication) }
-        pauses.spawn { [weak self] in
-            try? await Task.sleep(for: Self.clearingPause)
-            guard let self else { return }
-            _ = self.clearing.withLock { $0.waiting.remove(path) }
-            self.publishConfigs(at: path)
+        let key = "\(device.family.rawValue)/\(device.id)"
+        if !removals.isEmpty, isWaiting(node) || !clearing.withLock({ $0.cleared.insert(key).inserted }) {
+            removals = []
+        }
+        let migration = discovery.migration(for: device, from: configs.withLock { $0.topics(of: node) })
+        publish(node: node, after: removals, migration: migration) { [weak self] in
+            self?.currentConfigs(at: path) ?? []
         }
     }
 
-    private func isWaiting(_ path: String) -> Bool { clearing.withLock { $0.waiting.contains(path) } }
+    /// `configs()` for `node`: at once; or when there are old configs to remove first (`removals`, and what
+    /// `migration` clears), those now (and the migration's requests), and `configs()` once Home Assistant has had
+    /// `clearingPause` to take them. A node already waiting is left to its pause, whose end sends what is current
+    /// then.
+    private func publish(
+        node: String, after removals: [Publication], migration: DiscoveryMigration,
+        configs: @escaping @Sendable () -> [Publication]
+    ) {
+        guard !removals.isEmpty || !migration.isEmpty else {
+            if !isWaiting(node) { for publication in configs() { publisher.publish(publication) } }
+            return
+        }
+        guard clearing.withLock({ $0.waiting.insert(node).inserted }) else { return }
+        clear(removals)
+        for request in migration.requests { publisher.publish(request) }
+        pauses.spawn { [weak self] in
+            // Cancelled at shutdown: the old configs stay as they were, to be migrated at the next start.
+            guard (try? await Task.sleep(for: Self.clearingPause)) != nil, let self else { return }
+            self.clear(migration.clears)
+            _ = self.clearing.withLock { $0.waiting.remove(node) }
+            for publication in configs() { self.publisher.publish(publication) }
+        }
+    }
 
-    /// The configs of the device announced at `path`, as it is now (if it is still announced).
+    private func isWaiting(_ node: String) -> Bool { clearing.withLock { $0.waiting.contains(node) } }
+
+    /// Empty payloads on configs of ours, taken as read at once: a sweep before the broker echoes them would
+    /// clear them again, and a second empty device config makes Home Assistant warn that it has nothing to clean up.
+    private func clear(_ removals: [Publication]) {
+        configs.withLock { configs in
+            for removal in removals { _ = configs.take(topic: removal.topic, payload: []) }
+        }
+        for removal in removals { publisher.publish(removal) }
+    }
+
+    /// The configs of the device announced at `path`, as it is now (none when it is no longer announced).
+    private func currentConfigs(at path: String) -> [Publication] {
+        announced.withLock { $0[path] }.map(discovery.configs(for:)) ?? []
+    }
+
     private func publishConfigs(at path: String) {
-        guard let device = announced.withLock({ $0[path] }) else { return }
-        for publication in discovery.configs(for: device) { publisher.publish(publication) }
+        for publication in currentConfigs(at: path) { publisher.publish(publication) }
+    }
+
+    private func node(at path: String) -> String? {
+        announced.withLock { $0[path] }.map(discovery.node)
     }
 
     /// The device at `path` told of itself (its `info`): its firmware, hardware and serial reach Home Assistant's
@@ -119,7 +165,7 @@ final class HomeAssistantAnnouncer: Sendable {
             devices[path] = device
             return true
         }
-        guard changed, !isWaiting(path) else { return }
+        guard changed, let node = node(at: path), !isWaiting(node) else { return }
         publishConfigs(at: path)
     }
 
@@ -127,7 +173,7 @@ final class HomeAssistantAnnouncer: Sendable {
     /// kept device has (a forgotten device that had no session here).
     func withdraw(at path: String) {
         if let device = announced.withLock({ $0.removeValue(forKey: path) }) {
-            for publication in discovery.removals(for: device) { publisher.publish(publication) }
+            clear(discovery.removals(for: device))
         }
         sweep()
     }
@@ -150,30 +196,47 @@ final class HomeAssistantAnnouncer: Sendable {
     /// Clears every retained config of this gateway's kind that no kept device announces: forgotten devices, devices
     /// off the allow list, retired entities, identities a device no longer goes by, the per-gateway configs of
     /// earlier releases. A device without a session here is kept when `Housekeeping.keeps` says so (adopted, allowed,
-    /// another gateway's in the fleet), with the configs it would have. One pass over what is kept in mind.
+    /// another gateway's in the fleet), with the configs it would have; a kept device's configs of the other mode are
+    /// migrated to this one's, and nodes waiting for a migration are left to it. One pass over what is kept in mind.
     func sweep() {
         guard enabled else { return }
         let announcedNodes = announced.withLock { devices in
-            Dictionary(devices.values.map { (discovery.node($0), $0) }, uniquingKeysWith: { first, _ in first })
+            Dictionary(
+                devices.map { (discovery.node($0.value), (path: $0.key, device: $0.value)) },
+                uniquingKeysWith: { first, _ in first })
         }
         let nodes = configs.withLock { $0.nodes }
         var stale: [String] = []
         var devices = Set<String>()
-        for (node, entry) in nodes {
+        for (node, entry) in nodes where !isWaiting(node) {
             let wanted: Set<String>
-            if let device = announcedNodes[node] {
+            var migration = DiscoveryMigration.none
+            var current: @Sendable () -> [Publication] = { [] }
+            if let (path, device) = announcedNodes[node] {
                 wanted = discovery.configTopics(for: device)
+                migration = discovery.migration(for: device, from: entry.topics)
+                current = { [weak self] in self?.currentConfigs(at: path) ?? [] }
             } else if let family = entry.family, let address = entry.address {
-                wanted = keptTopics(node: node, family: family, address: address)
+                let kept = keptDevice(node: node, family: family, address: address)
+                wanted = kept.map(discovery.configTopics(for:)) ?? []
+                if let kept {
+                    migration = discovery.migration(for: kept, from: entry.topics)
+                    current = { [discovery] in discovery.configs(for: kept) }
+                }
+            } else if node == discovery.gatewayNode {
+                wanted = discovery.gatewayConfigTopics()
+                migration = discovery.gatewayMigration(from: entry.topics)
+                current = { [discovery] in discovery.gatewayConfigs() }
             } else {
-                wanted = node == discovery.gatewayNode ? discovery.gatewayConfigTopics() : entry.topics
+                wanted = entry.topics
             }
-            let extra = entry.topics.subtracting(wanted)
+            if !migration.isEmpty { publish(node: node, after: [], migration: migration, configs: current) }
+            let extra = entry.topics.subtracting(wanted).subtracting(migration.cleared)
             if !extra.isEmpty, let address = entry.address { devices.insert(address) }
             stale += extra
         }
         guard !stale.isEmpty else { return }
-        for topic in stale.sorted() { publisher.publish(.state(topic, "")) }
+        clear(stale.sorted().map { .state($0, "") })
         housekeeping.logger.notice(
             "swept retained Home Assistant configs nothing announces",
             metadata: [
@@ -190,15 +253,14 @@ final class HomeAssistantAnnouncer: Sendable {
         }
     }
 
-    /// The configs a device without a session here keeps under `node`: all it would have when it is kept and this is
-    /// its identity, else none.
-    private func keptTopics(node: String, family: DeviceFamily, address: String) -> Set<String> {
-        guard let model = housekeeping.models[family], housekeeping.keeps(family, address) else { return [] }
+    /// A device without a session here that keeps its configs under `node`: one that is kept, when this is its
+    /// identity.
+    private func keptDevice(node: String, family: DeviceFamily, address: String) -> HomeAssistantDiscovery.Device? {
+        guard let model = housekeeping.models[family], housekeeping.keeps(family, address) else { return nil }
         let id = housekeeping.id(address)
         let device = HomeAssistantDiscovery.Device(
             family: family, id: id, address: address, identity: identity(of: family, at: address, id: id), model: model)
-        guard discovery.node(device) == node else { return [] }
-        return discovery.configTopics(for: device)
+        return discovery.node(device) == node ? device : nil
     }
 
     /// A birth message: every config again now, or at the end of the hold-off.
@@ -219,7 +281,9 @@ final class HomeAssistantAnnouncer: Sendable {
     /// Home Assistant (re)started: every config again, as it may have lost them, and the sweep after.
     func announceAgain() {
         announceGateway()
-        for path in announced.withLock({ Array($0.keys) }) where !isWaiting(path) { publishConfigs(at: path) }
+        for (path, device) in announced.withLock({ $0 }) where !isWaiting(discovery.node(device)) {
+            publishConfigs(at: path)
+        }
         sweep()
     }
 }

@@ -1,5 +1,7 @@
-/// Home Assistant MQTT discovery: the retained configs under `homeassistant/<component>/…/config` that
-/// make each device's entities appear in Home Assistant, with a device block, unique ids from the device's family
+/// Home Assistant MQTT discovery: the retained configs that make each device's entities appear in Home Assistant (one
+/// per device under `homeassistant/device/<node>/config` with the entities as its components, or with
+/// `homeassistant.discovery: entity` one per entity under `homeassistant/<component>/<node>/<object>/config`), with
+/// a device block, unique ids from the device's family
 /// and identity (its address; `IdentityLedger` for devices known before that), and availability that needs both the
 /// gateway and the device. An alias names the device and its entity ids when Home Assistant first adds them, and
 /// moves nothing when it changes. In a fleet a device is
@@ -14,6 +16,8 @@ struct HomeAssistantDiscovery: Sendable {
     var prefix = HomeAssistantOptions().discoveryPrefix
     /// `homeassistant.fast_streams`: the fast streams are added enabled, as any other entity (`FastStreams.swift`).
     var fastStreams = false
+    /// `homeassistant.discovery`: a config per device or per entity.
+    var mode = HomeAssistantDiscoveryMode.device
     /// The live page (`--http`): Home Assistant links to it from the gateway's device page and every device's.
     var configurationURL: String?
 
@@ -54,31 +58,71 @@ struct HomeAssistantDiscovery: Sendable {
         }
     }
 
-    /// Every config for `device`, retained, and an empty one for each entity its family no longer announces.
+    /// Every config for `device`, retained: its device config; or per entity, one for each entity and an empty one
+    /// for each entity its family no longer announces (a device config names no retired entity: they retired
+    /// before there were any, and `DiscoveryMigration` clears what is left of them).
     func configs(for device: Device) -> [Publication] {
         let node = node(device)
         let holder = Holder(
             node: node, uniqueID: "gatt2mqtt_\(node)", objectID: "\(device.family.rawValue)_\(device.id)",
             topic: { topics.device(device.family, device.id, $0) }, device: deviceBlock(device),
             availability: availability(device))
-        let retired = device.model.retired.map { Publication.state(configTopic($0.component, node, $0.object), "") }
-        return entities(for: device).map { config($0, of: holder) } + retired
+        switch mode {
+        case .device:
+            return [deviceConfig(entities(for: device), of: holder)]
+        case .entity:
+            let retired = device.model.retired.map {
+                Publication.state(configTopic($0.component, node, $0.object), "")
+            }
+            return entities(for: device).map { entityConfig($0, of: holder) } + retired
+        }
     }
 
     /// In a fleet, empty retained payloads for the configs this gateway would have sent for `device` outside one
     /// (`fleet.enabled: false`, or before 0.9.0): Home Assistant removes those entities, and their entity ids are
-    /// free for the fleet's configs. None outside a fleet.
+    /// free for the fleet's configs. None outside a fleet. The per-entity ones of earlier releases, under the
+    /// device's MQTT id; a device config, under its identity, only when this gateway makes device configs (one
+    /// left by the other mode is the sweep's).
     func perGatewayRemovals(for device: Device) -> [Publication] {
         guard fleet else { return [] }
         let old = perGatewayNode(device)
-        return (device.model.entities + DeviceDiagnostics.entities).map {
-            .state(configTopic($0.component, old, $0.object), "")
+        let entities = (device.model.entities + DeviceDiagnostics.entities).map {
+            Publication.state(configTopic($0.component, old, $0.object), "")
         }
+        guard mode == .device else { return entities }
+        return entities + [.state(deviceTopic("\(topics.identity)_\(device.family.rawValue)_\(device.identity)"), "")]
     }
 
     /// The topics of every config `device` has (the sweep keeps these).
     func configTopics(for device: Device) -> Set<String> {
         Set(configs(for: device).filter { !$0.payload.isEmpty }.map(\.topic))
+    }
+
+    /// What moves `device`'s configs of the other mode among `retained` (what the broker holds under its node) to
+    /// this mode's (`DiscoveryMigration`).
+    func migration(for device: Device, from retained: Set<String>) -> DiscoveryMigration {
+        migration(of: node(device), entities: entities(for: device), from: retained)
+    }
+
+    /// The same for the gateway's own configs.
+    func gatewayMigration(from retained: Set<String>) -> DiscoveryMigration {
+        migration(of: gatewayNode, entities: gateway.1, from: retained)
+    }
+
+    private func migration(
+        of node: String, entities: [HomeAssistantModel.Entity], from retained: Set<String>
+    ) -> DiscoveryMigration {
+        let device = deviceTopic(node)
+        switch mode {
+        case .device:
+            // Every config per entity is the other mode's; those of entities the device config carries are migrated.
+            let old = retained.subtracting([device])
+            let carried = entities.filter { !$0.isTrigger }.map { configTopic($0.component, node, $0.object) }
+            return DiscoveryMigration(migrated: old.intersection(carried).sorted(), cleared: old.sorted())
+        case .entity:
+            guard retained.contains(device) else { return .none }
+            return DiscoveryMigration(migrated: [device], cleared: [device])
+        }
     }
 
     /// The topics of the gateway's own configs.
@@ -88,6 +132,15 @@ struct HomeAssistantDiscovery: Sendable {
 
     /// The gateway itself: its own entities, and the device the others hang from.
     func gatewayConfigs() -> [Publication] {
+        let (holder, entities) = gateway
+        switch mode {
+        case .device: return [deviceConfig(entities, of: holder)]
+        case .entity: return entities.map { entityConfig($0, of: holder) }
+        }
+    }
+
+    /// What the gateway's configs are made of: the holder, and its entities (the status always available).
+    private var gateway: (Holder, [HomeAssistantModel.Entity]) {
         let identifier = "gatt2mqtt_\(topics.identity)"
         let holder = Holder(
             node: gatewayNode, uniqueID: identifier, objectID: identifier, topic: topics.gatewayTopic,
@@ -99,17 +152,19 @@ struct HomeAssistantDiscovery: Sendable {
                     "sw_version": .string(Gatt2MQTTVersion.current),
                 ].merging(configurationURL.map { ["configuration_url": .string($0)] } ?? [:]) { $1 }),
             availability: [gatewayOnline])
-        return GatewayHomeAssistant.model.entities.map { entity in
-            var holder = holder
-            // The status shows the gateway offline; every other entity is unavailable then.
-            if entity.object == "status" { holder.availability = [] }
-            return config(entity, of: holder)
+        // The status shows the gateway offline; every other entity is unavailable then.
+        let entities = GatewayHomeAssistant.model.entities.map { entity in
+            entity.object == "status" ? entity.alwaysAvailable() : entity
         }
+        return (holder, entities)
     }
 
     /// Empty retained payloads that remove every config of `device` from Home Assistant.
     func removals(for device: Device) -> [Publication] {
-        entities(for: device).map { .state(configTopic($0.component, node(device), $0.object), "") }
+        switch mode {
+        case .device: [.state(deviceTopic(node(device)), "")]
+        case .entity: entities(for: device).map { .state(configTopic($0.component, node(device), $0.object), "") }
+        }
     }
 
     /// `<domain>.<object id>` in the only characters an entity id may have (an alias or a gateway name may hold
@@ -147,9 +202,12 @@ struct HomeAssistantDiscovery: Sendable {
         "\(topics.identity)_\(device.family.rawValue)_\(device.id)"
     }
 
-    private func configTopic(_ component: String, _ node: String, _ object: String) -> String {
+    func configTopic(_ component: String, _ node: String, _ object: String) -> String {
         "\(prefix)/\(component)/\(node)/\(object)/config"
     }
+
+    /// A device config's topic.
+    func deviceTopic(_ node: String) -> String { "\(prefix)/device/\(node)/config" }
 
     /// The family's entities, and in a fleet the owner.
     private func entities(for device: Device) -> [HomeAssistantModel.Entity] {
@@ -173,13 +231,36 @@ struct HomeAssistantDiscovery: Sendable {
         var availability: [JSONValue]
     }
 
-    private func config(_ entity: HomeAssistantModel.Entity, of holder: Holder) -> Publication {
+    /// One entity's config on its own topic, with the device block and the origin.
+    private func entityConfig(_ entity: HomeAssistantModel.Entity, of holder: Holder) -> Publication {
+        var payload = fields(of: entity, of: holder)
+        payload["device"] = holder.device
+        payload["origin"] = Self.origin
+        return .state(configTopic(entity.component, holder.node, entity.object), JSONValue.object(payload).text)
+    }
+
+    /// A device config: the device block and the origin once, each entity a component named by its object, with the
+    /// fields its own config would have and its platform. Its discovery id in Home Assistant (`<node> <object>`) is
+    /// the one its per-entity config has, which is what lets `DiscoveryMigration` keep its entity.
+    private func deviceConfig(_ entities: [HomeAssistantModel.Entity], of holder: Holder) -> Publication {
+        var components: [String: JSONValue] = [:]
+        for entity in entities {
+            var component = fields(of: entity, of: holder)
+            component["platform"] = .string(entity.component)
+            components[entity.object] = .object(component)
+        }
+        let payload: [String: JSONValue] = [
+            "device": holder.device, "origin": Self.origin, "components": .object(components),
+        ]
+        return .state(deviceTopic(holder.node), JSONValue.object(payload).text)
+    }
+
+    /// What an entity's config says of the entity itself, whichever config carries it.
+    private func fields(of entity: HomeAssistantModel.Entity, of holder: Holder) -> [String: JSONValue] {
         var payload = entity.fields
         for (field, leaf) in entity.topics { payload[field] = .string(holder.topic(leaf)) }
         // Only when Home Assistant first adds the entity: a user who enabled or disabled it keeps that choice.
         if entity.isFastStream && !fastStreams { payload["enabled_by_default"] = .bool(false) }
-        payload["device"] = holder.device
-        payload["origin"] = Self.origin
         if !entity.isTrigger {
             payload["unique_id"] = .string("\(holder.uniqueID)_\(entity.object)")
             // The entity id Home Assistant gives it at first: `default_entity_id` since 2025.10, which deprecated
@@ -189,13 +270,18 @@ struct HomeAssistantDiscovery: Sendable {
             payload["default_entity_id"] = .string(Self.entityID(entity.component, objectID))
             payload["object_id"] = .string(objectID)
             // An entity that needs only the gateway online (`HomeAssistantModel.Entity.Availability`) follows its status.
-            let availability = entity.needs == .gatewayOnline ? [gatewayOnline] : holder.availability
+            let availability: [JSONValue] =
+                switch entity.needs {
+                case .deviceConnected: holder.availability
+                case .gatewayOnline: [gatewayOnline]
+                case .always: []
+                }
             if !availability.isEmpty {
                 payload["availability_mode"] = .string("all")
                 payload["availability"] = .array(availability)
             }
         }
-        return .state(configTopic(entity.component, holder.node, entity.object), JSONValue.object(payload).text)
+        return payload
     }
 
     /// Available only when the device is connected and the gateway that announced it (in a fleet: its owner, which

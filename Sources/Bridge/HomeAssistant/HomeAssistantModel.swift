@@ -34,6 +34,8 @@ struct HomeAssistantModel: Sendable {
             /// The gateway is online: what stays true while the device is away (its connection itself, when it was
             /// last seen, its last error, its last session).
             case gatewayOnline
+            /// Always: the gateway's status, which shows it offline.
+            case always
         }
 
         /// This entity, with one more field naming one of the device's topics by leaf.
@@ -47,6 +49,13 @@ struct HomeAssistantModel: Sendable {
         func whileGatewayOnline() -> Self {
             var entity = self
             entity.needs = .gatewayOnline
+            return entity
+        }
+
+        /// This entity, always available.
+        func alwaysAvailable() -> Self {
+            var entity = self
+            entity.needs = .always
             return entity
         }
 

@@ -8,6 +8,9 @@ public struct HomeAssistantOptions: Sendable, Equatable {
     /// `homeassistant.fast_streams`: whether Home Assistant adds the fast streams (heading, force, compression depth,
     /// rate and wrist angle) enabled; by default they are added disabled, to spare its recorder (`FastStreams.swift`).
     public var fastStreams = false
+    /// `homeassistant.discovery`: one config per device (the default) or per entity. Moving from one to the other
+    /// migrates what Home Assistant holds (`DiscoveryMigration`), keeping its entity ids and history.
+    public var discovery = HomeAssistantDiscoveryMode.device
     /// Home Assistant's birth messages re-announce every config at most once in this long (`BirthCoalescer`). Not a
     /// setting; a test shortens it.
     var birthHoldOff: Duration = .seconds(5)

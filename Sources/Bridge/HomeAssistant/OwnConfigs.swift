@@ -1,4 +1,5 @@
-/// The retained discovery configs on the broker that are this gateway's kind: under its node prefixes (the fleet's
+/// The retained discovery configs on the broker that are this gateway's kind, per entity or per device: under its
+/// node prefixes (the fleet's
 /// `fleet_<family>_…`, its own `<gateway>_<family>_…`, its own `gatt2mqtt_<gateway>`), with a device block that names
 /// the node (`gatt2mqtt_<node>`) and, for a device, its address (`connections`). Everything else under the discovery
 /// prefix (Zigbee2MQTT's, ESPHome's, another fleet's) is looked at once and not kept. What it holds tells the sweep
@@ -9,7 +10,7 @@ struct OwnConfigs: Sendable {
         var family: DeviceFamily?
         /// The device's address as BlueZ spells it (upper case); nil for the gateway.
         var address: String?
-        /// Each config's topic, by `<component>/<object>`.
+        /// Each config's topic: its device config's, its entities' configs'.
         var topics: Set<String> = []
     }
 
@@ -33,22 +34,34 @@ struct OwnConfigs: Sendable {
         self.gatewayNode = gatewayNode
     }
 
-    /// `<prefix>/+/+/+/config`: every config; what is not ours is dropped on arrival.
-    var filter: String { prefix + "/+/+/+/config" }
+    /// `<prefix>/+/+/+/config` and `<prefix>/device/+/config`: every entity's config and every device's; what is not
+    /// ours is dropped on arrival.
+    var filters: [String] { [prefix + "/+/+/+/config", prefix + "/device/+/config"] }
 
-    /// `<prefix>/<component>/<node>/<object>/config` → its three levels; nil for any other topic.
-    func levels(of topic: String) -> (component: Substring, node: Substring, object: Substring)? {
+    /// A config's node, and whether it is a device config (`<prefix>/device/<node>/config`) rather than an entity's
+    /// (`<prefix>/<component>/<node>/<object>/config`); nil for any other topic.
+    func node(of topic: String) -> (node: Substring, isDevice: Bool)? {
         guard topic.hasPrefix(prefix + "/") else { return nil }
         let parts = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[3] == "config", !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else {
-            return nil
+        guard parts.last == "config", !parts.dropLast().contains(where: \.isEmpty) else { return nil }
+        switch parts.count {
+        case 3 where parts[0] == "device": return (parts[1], true)
+        case 4: return (parts[1], false)
+        default: return nil
         }
-        return (parts[0], parts[1], parts[2])
+    }
+
+    /// The topics of the configs retained under `node`.
+    func topics(of node: String) -> Set<String> { nodes[node]?.topics ?? [] }
+
+    /// Whether a config of ours is retained on `topic`.
+    func holds(_ topic: String) -> Bool {
+        node(of: topic).flatMap { nodes[String($0.node)]?.topics.contains(topic) } ?? false
     }
 
     /// Takes a retained config (or its removal, an empty payload). False when the topic is no config.
     mutating func take(topic: String, payload: [UInt8]) -> Bool {
-        guard let levels = levels(of: topic) else { return false }
+        guard let levels = node(of: topic) else { return false }
         let node = String(levels.node)
         if payload.isEmpty {
             guard var known = nodes[node], known.topics.remove(topic) != nil else { return true }
@@ -73,12 +86,14 @@ struct OwnConfigs: Sendable {
             overflowed += 1
             return true
         }
-        guard let owner = Self.owner(payload), owner.identifier == "gatt2mqtt_" + node else { return true }
+        guard let owner = Self.owner(payload) else { return true }
         switch kind {
         case .gateway:
+            // The gateway's node is its identifier already (`gatt2mqtt_<gateway>`).
+            guard owner.identifier == node else { return true }
             nodes[node] = Node(family: nil, address: nil, topics: [topic])
         case .device(let family):
-            guard let address = owner.address else { return true }
+            guard owner.identifier == "gatt2mqtt_" + node, let address = owner.address else { return true }
             nodes[node] = Node(family: family, address: address, topics: [topic])
         }
         count += 1
