@@ -19,6 +19,12 @@ public final class HomeAssistantInstance: Sendable {
     public let version: String
     private let process: ManagedProcess
 
+    /// Whether it takes a config per device (`homeassistant/device/<node>/config`): 2024.11 and later.
+    public var takesDeviceConfigs: Bool {
+        let parts = version.split(separator: ".").prefix(2).compactMap { Int($0) }
+        return parts.count == 2 && (parts[0], parts[1]) >= (2024, 11)
+    }
+
     private init(url: String, token: String, configDirectory: String, version: String, process: ManagedProcess) {
         self.url = url
         self.token = token

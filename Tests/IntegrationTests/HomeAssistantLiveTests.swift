@@ -79,20 +79,28 @@ struct HomeAssistantLiveTests {
                 _ = try await home.control(["rename-entity", "--entity", battery, "--to", "sensor.front_belt_battery"])
                 await perEntity.terminate()
 
-                // This release's defaults: a config per device, to which every entity migrates.
+                // This release's defaults: a config per device, to which every entity migrates. A release before
+                // 2024.11 (`GATT2MQTT_HA_VERSION`) takes none: there the bridge stays per entity.
+                let perDevice = home.takesDeviceConfigs
                 let migrating = recorder.mark
-                _ = try await world.startBridge(extraArguments: ["--health-seconds", "2", "--http", page])
+                _ = try await world.startBridge(
+                    extraArguments: ["--health-seconds", "2", "--http", page]
+                        + (perDevice ? [] : ["--homeassistant-discovery", "entity"]))
                 for (family, id) in devices {
                     try await recorder.waitFor("\(family)/\(id)/connection", after: migrating, timeout: .seconds(60)) {
                         $0.payloadString == "connected"
                     }
-                    try await recorder.waitFor(
-                        "homeassistant/device/fleet_\(family)_\(id)/config", after: migrating
-                    ) { !$0.payload.isEmpty }
+                    let config =
+                        perDevice
+                        ? "homeassistant/device/fleet_\(family)_\(id)/config"
+                        : "homeassistant/sensor/fleet_\(family)_\(id)/owner/config"
+                    try await recorder.waitFor(config, after: migrating) { !$0.payload.isEmpty }
                 }
-                try await recorder.waitFor("homeassistant/device/gatt2mqtt_test/config", after: migrating) {
-                    !$0.payload.isEmpty
-                }
+                let gateway =
+                    perDevice
+                    ? "homeassistant/device/gatt2mqtt_test/config"
+                    : "homeassistant/sensor/gatt2mqtt_test/version/config"
+                try await recorder.waitFor(gateway, after: migrating) { !$0.payload.isEmpty }
                 try await check(
                     home, recorder: recorder, belt: belt, band: band, strap: strap, ids: ids, page: "http://\(page)/",
                     renamed: ["gatt2mqtt_fleet_belt_\(ids.belt)_battery": "sensor.front_belt_battery"])
