@@ -1,7 +1,7 @@
 /// The retained discovery configs on the broker that are this gateway's kind, per entity or per device: under its
-/// node prefixes (the fleet's
-/// `fleet_<family>_…`, its own `<gateway>_<family>_…`, its own `gatt2mqtt_<gateway>`), with a device block that names
-/// the node (`gatt2mqtt_<node>`) and, for a device, its address (`connections`). Everything else under the discovery
+/// node prefixes (the fleet's `fleet_<family>_…`, its own `<gateway>_<family>_…`, its own `gatt2mqtt_<gateway>`), with
+/// a device block that names the node (`gatt2mqtt_<node>`; the gateway's node is its identifier as it is) and, for a
+/// device, its address (`connections`). Everything else under the discovery
 /// prefix (Zigbee2MQTT's, ESPHome's, another fleet's) is looked at once and not kept. What it holds tells the sweep
 /// what is left over, and an upgrade which identity Home Assistant already knows a device by.
 struct OwnConfigs: Sendable {
