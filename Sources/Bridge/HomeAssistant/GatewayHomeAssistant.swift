@@ -6,12 +6,14 @@ enum GatewayHomeAssistant {
     static let model = HomeAssistantModel(
         manufacturer: "gatt2mqtt", model: "BLE to MQTT gateway",
         entities: [
-            .init(
+            // The status shows the gateway offline, so it is always available; every other entity is unavailable then.
+            HomeAssistantModel.Entity(
                 component: "binary_sensor", object: "status", topics: ["state_topic": "status"],
                 fields: [
                     "name": .string("Status"), "payload_on": .string("online"), "payload_off": .string("offline"),
                     "device_class": .string("connectivity"), "entity_category": .diagnostic,
-                ]),
+                ]
+            ).alwaysAvailable(),
             // The retained `version`, published with `online`: known at once, not a health report later.
             .sensor(
                 "version", "Version", leaf: "version", ["entity_category": .diagnostic, "icon": .string("mdi:tag")]),

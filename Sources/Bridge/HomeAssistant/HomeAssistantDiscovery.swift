@@ -139,7 +139,7 @@ struct HomeAssistantDiscovery: Sendable {
         }
     }
 
-    /// What the gateway's configs are made of: the holder, and its entities (the status always available).
+    /// What the gateway's configs are made of: the holder, and its entities.
     private var gateway: (Holder, [HomeAssistantModel.Entity]) {
         let identifier = "gatt2mqtt_\(topics.identity)"
         let holder = Holder(
@@ -152,11 +152,7 @@ struct HomeAssistantDiscovery: Sendable {
                     "sw_version": .string(Gatt2MQTTVersion.current),
                 ].merging(configurationURL.map { ["configuration_url": .string($0)] } ?? [:]) { $1 }),
             availability: [gatewayOnline])
-        // The status shows the gateway offline; every other entity is unavailable then.
-        let entities = GatewayHomeAssistant.model.entities.map { entity in
-            entity.object == "status" ? entity.alwaysAvailable() : entity
-        }
-        return (holder, entities)
+        return (holder, GatewayHomeAssistant.model.entities)
     }
 
     /// Empty retained payloads that remove every config of `device` from Home Assistant.
@@ -202,12 +198,12 @@ struct HomeAssistantDiscovery: Sendable {
         "\(topics.identity)_\(device.family.rawValue)_\(device.id)"
     }
 
-    func configTopic(_ component: String, _ node: String, _ object: String) -> String {
+    private func configTopic(_ component: String, _ node: String, _ object: String) -> String {
         "\(prefix)/\(component)/\(node)/\(object)/config"
     }
 
     /// A device config's topic.
-    func deviceTopic(_ node: String) -> String { "\(prefix)/device/\(node)/config" }
+    private func deviceTopic(_ node: String) -> String { "\(prefix)/device/\(node)/config" }
 
     /// The family's entities, and in a fleet the owner.
     private func entities(for device: Device) -> [HomeAssistantModel.Entity] {
