@@ -61,7 +61,9 @@ public final class Bridge: Sendable {
         try self.init(
             configuration: configuration, logger: logger, notifier: notifier,
             broker: { try MQTTClient(configuration: $0, logger: Logger(label: Self.brokerLogLabel)) },
-            central: BlueZCentral(acquireNotify: configuration.acquireNotify), options: options)
+            central: BlueZCentral(
+                acquireNotify: configuration.acquireNotify, operationTimeout: configuration.gattOperationTimeout),
+            options: options)
     }
 
     /// The gateway on any broker and any BlueZ (the seam a gateway under test runs on): `broker` makes the

@@ -14,6 +14,9 @@ public struct BridgeConfiguration: Sendable {
     /// Whether notifications come through AcquireNotify sockets where BlueZ offers them (and the bus can
     /// pass them); false keeps every subscription on StartNotify.
     public var acquireNotify = true
+    /// How long one GATT read, write or notification set-up may take before it fails (and frees the device's turn
+    /// for the next): ATT allows 30 s, a healthy link answers within a few connection intervals.
+    public var gattOperationTimeout: Duration = .seconds(5)
     /// Names this gateway in `gatt2mqtt/<gateway>/…`.
     public var gateway: String
     /// Put before every topic, so that two fleets can share a broker; empty for none.

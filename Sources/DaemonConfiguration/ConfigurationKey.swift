@@ -121,6 +121,10 @@ struct ConfigurationKey: Hashable, Sendable {
         "Whether notifications come through AcquireNotify's sockets (true), or StartNotify only (false).",
         rule: .boolean,
         switches: [SwitchFlag("--start-notify", "false", "StartNotify only, never AcquireNotify.")])
+    static let operationTimeout = Self(
+        "bluez.operation_timeout_s", .number,
+        "Seconds one GATT read, write or notification set-up may take before it fails.",
+        rule: .range(1, 30, unit: "seconds"))
     static let autoConnect = Self(
         "devices.auto_connect", .text,
         "Which devices connect without a connect request: adopted ones, all, none, or allowed (devices.allow).",
@@ -217,7 +221,8 @@ struct ConfigurationKey: Hashable, Sendable {
     private static let gatewayKeys: [Self] = [
         brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
         tlsCertificateFile, tlsKeyFile, sessionExpiry, replyTopics, gateway, baseTopic, adapter, adapters, adapterSlots,
-        acquireNotify, autoConnect, allow, aliases, logLevel, logLevelMQTT, payloadSizeLimit, healthInterval,
+        acquireNotify, operationTimeout, autoConnect, allow, aliases, logLevel, logLevelMQTT, payloadSizeLimit,
+        healthInterval,
         healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
         homeAssistantFastStreams, homeAssistantDiscovery, commandRate,
         commandBurst, restartHoldOff, privilegedRequests, fleetEnabled, fleetRefreshSeconds, fleetIncarnationFile,

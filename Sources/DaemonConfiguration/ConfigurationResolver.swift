@@ -39,6 +39,9 @@ struct ConfigurationResolver {
         }
         if let slots = try integer(.adapterSlots) { bridge.adapterSlots = slots }
         bridge.acquireNotify = try boolean(.acquireNotify, default: true)
+        if let seconds = try finite(.operationTimeout) {
+            bridge.gattOperationTimeout = .milliseconds(Int(seconds * 1000))
+        }
         bridge.autoConnect = try resolveAutoConnect()
         bridge.aliases = try resolveAliases()
         bridge.families = try resolveFamilies()

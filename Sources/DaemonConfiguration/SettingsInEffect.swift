@@ -31,6 +31,7 @@ extension LoadedConfiguration {
         add("adapters", .texts(bridge.adapters))
         add("adapter_slots", .number(Double(bridge.adapterSlots)))
         add("bluez.acquire_notify", .flag(bridge.acquireNotify))
+        add("bluez.operation_timeout_s", .number(bridge.gattOperationTimeout / .seconds(1)))
 
         add("devices.auto_connect", .word(bridge.autoConnect.name))
         switch bridge.autoConnect {

@@ -35,8 +35,15 @@ public final class TestWorld: Sendable {
         case real(RealBlueZGuest)
     }
 
-    /// The environment every BlueZ client of this world needs.
-    public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": busAddress] }
+    /// The environment every BlueZ client of this world needs. On the real stack under emulation a gateway
+    /// waits for one GATT operation as much longer as the tests wait for anything there (`BlueZWorld.patience`):
+    /// with six bands on one guest, a write has reached its band after more than 4 s, and its response came back
+    /// past the default 5 s (CPRBandEndToEndTests.sixBandsAtOnceSpreadOverTheAdaptersSlots failed so once).
+    public var environment: [String: String] {
+        var variables = ["DBUS_SYSTEM_BUS_ADDRESS": busAddress]
+        if isReal { variables["GATT2MQTT_BLUEZ_OPERATION_TIMEOUT_S"] = "\(5 * BlueZWorld.patience)" }
+        return variables
+    }
 
     /// Which BlueZ this world has.
     public var kind: BlueZWorld {

@@ -98,6 +98,20 @@ struct ConfigurationPrecedenceTests {
         #expect(empty.description == "GATT2MQTT_ADAPTER: must be a BlueZ adapter name such as hci0, not ''")
     }
 
+    /// One GATT operation's timeout: 5 s unless the file, the environment or the flag says otherwise, within 1 to 30.
+    @Test func theGATTOperationTimeoutComesFromTheStrongestSource() throws {
+        #expect(try load("").bridge.gattOperationTimeout == .seconds(5))
+        let file = "bluez: {operation_timeout_s: 12.5}"
+        #expect(try load(file).bridge.gattOperationTimeout == .milliseconds(12_500))
+        let environment = ["GATT2MQTT_BLUEZ_OPERATION_TIMEOUT_S": "10"]
+        #expect(try load(file, environment: environment).bridge.gattOperationTimeout == .seconds(10))
+        let flagged = try load(
+            file, environment: environment, flags: flags("--bluez-operation-timeout-seconds", "2"))
+        #expect(flagged.bridge.gattOperationTimeout == .seconds(2))
+        let tooLong = try #require(loadError("bluez: {operation_timeout_s: 31}"))
+        #expect(tooLong.key == "bluez.operation_timeout_s")
+    }
+
     /// The fleet joins by itself when others are online (`auto`, the default); `true` always, `false` never.
     /// `--fleet` and `--no-fleet` override the file, whose numbers still count.
     @Test func theFleetJoinsWhenOthersAreOnlineUnlessToldOtherwise() throws {

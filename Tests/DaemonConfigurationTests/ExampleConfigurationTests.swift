@@ -55,6 +55,7 @@ struct ExampleConfigurationTests {
         #expect(bridge.gateway == "workshop")
         #expect(bridge.adapters == ["hci0"])
         #expect(bridge.adapterSlots == 5)
+        #expect(bridge.gattOperationTimeout == .seconds(5))
         #expect(bridge.fleet?.joining == .whenOthersOnline, "the example shows the fleet's keys at their defaults")
         #expect(bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:02"]))
         #expect(bridge.aliases == ["AA:BB:CC:DD:EE:01": "front-belt", "AA:BB:CC:DD:EE:02": "trainer_a5"])

@@ -97,14 +97,14 @@ struct YAMLParserTests {
         #expect(
             document["devices"]?["allow"]
                 == sequence(
-                    43, doubleQuoted("AA:BB:CC:DD:EE:01", 43), doubleQuoted("aa:bb:cc:dd:ee:02", 44)))
+                    44, doubleQuoted("AA:BB:CC:DD:EE:01", 44), doubleQuoted("aa:bb:cc:dd:ee:02", 45)))
         #expect(document["devices"]?["aliases"]?.keys == ["AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:02"])
-        #expect(document["devices"]?["aliases"]?["AA:BB:CC:DD:EE:02"] == plain("trainer_a5", 47))
-        #expect(document["belt"] == mapping(49))
-        #expect(document["cpr"]?["range_mm"] == sequence(61, plain("50", 61), plain("60", 61)))
-        #expect(document["cpr"]?["distance"]?["reference_dbm"] == plain("-59", 66))
-        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 93))
-        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 96))
+        #expect(document["devices"]?["aliases"]?["AA:BB:CC:DD:EE:02"] == plain("trainer_a5", 48))
+        #expect(document["belt"] == mapping(50))
+        #expect(document["cpr"]?["range_mm"] == sequence(62, plain("50", 62), plain("60", 62)))
+        #expect(document["cpr"]?["distance"]?["reference_dbm"] == plain("-59", 67))
+        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 94))
+        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 97))
     }
 
     // MARK: Block collections

@@ -25,15 +25,19 @@ public final class BlueZClient: Sendable {
     private let refused = Mutex(false)
     let logger: Logger
 
-    /// Timeout of a single GATT read, write or notify set-up.
-    public var operationTimeout: Duration { .seconds(5) }
+    /// Timeout of a single GATT read, write or notify set-up (`bluez.operation_timeout_s`).
+    public let operationTimeout: Duration
 
     /// Whether notifications are acquired (AcquireNotify) where BlueZ offers it; false: StartNotify only.
     let preferAcquiredNotifications: Bool
 
-    public init(connection: DBusConnection, logger: Logger = Logger(label: "bluez"), acquireNotify: Bool = true) {
+    public init(
+        connection: DBusConnection, logger: Logger = Logger(label: "bluez"), acquireNotify: Bool = true,
+        operationTimeout: Duration = .seconds(5)
+    ) {
         self.connection = connection
         self.logger = logger
+        self.operationTimeout = operationTimeout
         preferAcquiredNotifications = acquireNotify
         notifySockets = AcquiredNotifySockets(connection: connection, router: router)
     }

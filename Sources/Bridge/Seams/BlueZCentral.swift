@@ -8,10 +8,11 @@ struct BlueZCentral: BluetoothCentral {
     let connection: DBusConnection
     let client: BlueZClient
 
-    init(acquireNotify: Bool) throws {
+    init(acquireNotify: Bool, operationTimeout: Duration) throws {
         connection = try DBusConnection.system(logger: Logger(label: "gatt2mqtt.dbus"))
         client = BlueZClient(
-            connection: connection, logger: Logger(label: "gatt2mqtt.bluez"), acquireNotify: acquireNotify)
+            connection: connection, logger: Logger(label: "gatt2mqtt.bluez"), acquireNotify: acquireNotify,
+            operationTimeout: operationTimeout)
     }
 
     func start() async { await client.start() }
