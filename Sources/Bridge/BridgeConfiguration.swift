@@ -25,6 +25,9 @@ public struct BridgeConfiguration: Sendable {
     public var families = FamilySettingsStore()
     /// Set for a gateway in a fleet: it connects only the devices the fleet's rules give it.
     public var fleet: FleetOptions?
+    /// What was chosen for single devices (`devices.names`, `devices.entities`, `devices.streaming`), by upper-case
+    /// address.
+    public var deviceOptions: [String: DeviceOptions] = [:]
     /// Which devices connect without a `connect` request: by default only adopted ones (`Adoptions`).
     public var autoConnect = AutoConnectPolicy.adopted([])
     /// Where the gateway keeps what outlives it (the adopted devices); nil keeps them in memory only (and on the

@@ -32,6 +32,8 @@ struct SessionContext: Sendable {
     var stateChanged: @Sendable (ConnectionState) -> Void = { _ in }
     /// Told what the device says of itself, each time its retained `info` changes (for Home Assistant's device page).
     var described: @Sendable ([String: JSONValue]) -> Void = { _ in }
+    /// Whether the device's fast streams reach the broker (`devices.streaming`), switched by the gateway.
+    var streams = StreamSwitch()
 }
 
 /// A device family the bridge serves: which devices are its own, how its commands are checked, and
@@ -61,6 +63,10 @@ protocol FamilyDriver: Sendable {
     /// as topics.md's tables say (`RetainedLeavesDocumentTests`): all cleared under a device's old id when it is
     /// renamed.
     var keptLeaves: Set<String> { get }
+    /// The leaves of the family's streams: the values a device sends many times a minute or more, which
+    /// `devices.streaming: off` keeps from the broker (and Home Assistant's entities that read them from Home
+    /// Assistant).
+    var streamLeaves: Set<String> { get }
     /// Moves what the family keeps under a device's id (what users asked for, which outlives a session) to the id
     /// it was renamed to, and returns the retained publications that say it there; none by default.
     func moveKept(from old: String, to new: String, topics: TopicMap) -> [Publication]

@@ -28,6 +28,8 @@ final class SessionCore: Sendable {
     /// This device's counters in the health report, found once rather than by key for every value.
     private let counters: DeviceMetrics.Counter
     private let malformedWarnings = WarningLimiter()
+    /// Whether the fast streams are published (`devices.streaming`); the gateway switches it at run time.
+    let streams: StreamSwitch
 
     init(device: BlueZDevice, context: SessionContext, family: DeviceFamily, reportsSignal: Bool = true) {
         id = context.id
@@ -40,6 +42,7 @@ final class SessionCore: Sendable {
         connectionRecord = context.connection
         stateChanged = context.stateChanged
         described = context.described
+        streams = context.streams
         counters = context.metrics.counter(for: DeviceMetrics.key(family, context.id))
         var logger = context.logger
         logger[metadataKey: "device"] = "\(device.address)"
@@ -64,7 +67,7 @@ final class SessionCore: Sendable {
     }
 
     func publish(_ publications: [Publication]) {
-        for publication in publications {
+        for publication in publications where !streams.drops(publication) {
             if publication.retain, let leaf = publication.topic.split(separator: "/").last {
                 if liveStateLeaves.contains(String(leaf)) { liveState.record(publication.topic) }
                 if leaf == "info", case .object(let members)? = JSONValue.parse(Array(publication.payload.utf8)) {

@@ -135,6 +135,14 @@ struct ConfigurationKey: Hashable, Sendable {
         earlier: EarlierNames(flag: "--allow"))
     static let aliases = Self(
         "devices.aliases", .map, "Names that replace a device's address in its topics (ADDRESS=name, …).")
+    static let deviceNames = Self(
+        "devices.names", .map, "A device's name in Home Assistant (ADDRESS=name, …).")
+    static let deviceEntities = Self(
+        "devices.entities", .map,
+        "How Home Assistant gets one entity of a device: enabled, disabled or hidden (ADDRESS/entity=choice, …).")
+    static let deviceStreaming = Self(
+        "devices.streaming", .map,
+        "Whether a device's fast streams reach the broker: on or off (ADDRESS=off, …).")
     static let logLevel = Self(
         "log_level", .text, "The level from which log lines go to the journal.",
         rule: .oneOf(logLevels, ignoringCase: true))
@@ -221,7 +229,8 @@ struct ConfigurationKey: Hashable, Sendable {
     private static let gatewayKeys: [Self] = [
         brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
         tlsCertificateFile, tlsKeyFile, sessionExpiry, replyTopics, gateway, baseTopic, adapter, adapters, adapterSlots,
-        acquireNotify, operationTimeout, autoConnect, allow, aliases, logLevel, logLevelMQTT, payloadSizeLimit,
+        acquireNotify, operationTimeout, autoConnect, allow, aliases, deviceNames,
+        deviceEntities, deviceStreaming, logLevel, logLevelMQTT, payloadSizeLimit,
         healthInterval,
         healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
         homeAssistantFastStreams, homeAssistantDiscovery, commandRate,

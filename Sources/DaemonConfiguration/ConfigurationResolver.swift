@@ -45,6 +45,7 @@ struct ConfigurationResolver {
         bridge.autoConnect = try resolveAutoConnect()
         bridge.aliases = try resolveAliases()
         bridge.families = try resolveFamilies()
+        bridge.deviceOptions = try resolveDeviceOptions(entityObjects: DeviceOptions.entityObjects(with: bridge))
         if let limit = try integer(.payloadSizeLimit) { bridge.payloadSizeLimit = limit }
         bridge.fleet = try resolveFleet()
         bridge.homeAssistant = try resolveHomeAssistant()
@@ -378,7 +379,7 @@ struct ConfigurationResolver {
 
     // MARK: - Values
 
-    private func name(_ key: ConfigurationKey) -> String { settings.name(key) }
+    func name(_ key: ConfigurationKey) -> String { settings.name(key) }
 
     private func fail(_ key: ConfigurationKey, _ message: String) -> ConfigurationError {
         ConfigurationError(key: name(key), message: message)
@@ -427,7 +428,7 @@ struct ConfigurationResolver {
 
     private func list(_ key: ConfigurationKey) -> [String] { settings.list(key) ?? [] }
 
-    private func map(_ key: ConfigurationKey) -> [String: String] { settings.map(key) ?? [:] }
+    func map(_ key: ConfigurationKey) -> [String: String] { settings.map(key) ?? [:] }
 
     /// The contents of a file the configuration names; errors say which file and why.
     private func read(_ key: ConfigurationKey, _ path: String) throws(ConfigurationError) -> Data {

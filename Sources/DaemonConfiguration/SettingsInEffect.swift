@@ -39,6 +39,12 @@ extension LoadedConfiguration {
         case .allowList(let addresses), .adopted(let addresses): add("devices.allow", .texts(addresses.sorted()))
         }
         add("devices.aliases", .mapping(bridge.aliases))
+        add("devices.names", .mapping(bridge.deviceOptions.compactMapValues(\.name)))
+        let entities = bridge.deviceOptions.flatMap { address, options in
+            options.entities.map { ("\(address)/\($0.key)", $0.value.rawValue) }
+        }
+        add("devices.entities", .mapping(Dictionary(uniqueKeysWithValues: entities)))
+        add("devices.streaming", .mapping(bridge.deviceOptions.filter { !$0.value.streaming }.mapValues { _ in "off" }))
         for family in FamilySettingsStore.sections.map(\.family) {
             guard let section = bridge.families.settings(of: family) else {
                 add(family.rawValue, .mapping([:]))

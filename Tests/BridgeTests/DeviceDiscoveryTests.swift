@@ -47,6 +47,34 @@ struct DeviceDiscoveryTests {
         }
     }
 
+    /// What is chosen for one device (`DeviceOptions`) in both modes: its name in the device block; a hidden entity, and
+    /// one that reads a stream that is off, left out (per entity: an empty config, which removes it); a choice of
+    /// enabled or disabled overriding what the family declares, the stream's too.
+    @Test func aDevicesOwnChoicesReachEitherMode() throws {
+        var belt = device(.belt)
+        belt.streamLeaves = FamilyDrivers.of(.belt).streamLeaves
+        belt.options = DeviceOptions(
+            name: "Front belt", entities: ["battery": .hidden, "mode": .disabled, "rssi": .enabled], streaming: false)
+        let perEntity = byEntity.configs(for: belt)
+        let emptied = Set(perEntity.filter { $0.payload.isEmpty }.map { $0.topic.split(separator: "/")[3] })
+        #expect(emptied.isSuperset(of: ["battery", "heading"]))
+        #expect(!emptied.contains("mode") && !emptied.contains("charging"), "only those hidden")
+        try expectFolded(perEntity, into: byDevice.configs(for: belt), node: "fleet_belt_001122334451")
+
+        let payload = try object(try #require(byDevice.configs(for: belt).first).payload)
+        #expect((payload["device"] as? [String: Any])?["name"] as? String == "Front belt")
+        let components = try #require(payload["components"] as? [String: [String: Any]])
+        #expect(components["battery"] == nil && components["heading"] == nil)
+        #expect(components["mode"]?["enabled_by_default"] as? Bool == false, "chosen disabled")
+        #expect(components["rssi"] != nil && components["rssi"]?["enabled_by_default"] == nil, "chosen enabled")
+
+        // A stream's entity chosen enabled is announced, enabled, while the stream is off.
+        belt.options.entities["heading"] = .enabled
+        let chosen = try object(try #require(byDevice.configs(for: belt).first).payload)
+        let heading = try #require((chosen["components"] as? [String: [String: Any]])?["heading"])
+        #expect(heading["enabled_by_default"] == nil)
+    }
+
     @Test(arguments: DeviceFamily.allCases)
     func aDeviceConfigCarriesEveryEntity(family: DeviceFamily) throws {
         let device = device(family)

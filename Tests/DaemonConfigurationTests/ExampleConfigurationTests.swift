@@ -59,6 +59,11 @@ struct ExampleConfigurationTests {
         #expect(bridge.fleet?.joining == .whenOthersOnline, "the example shows the fleet's keys at their defaults")
         #expect(bridge.autoConnect == .allowList(["AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:02"]))
         #expect(bridge.aliases == ["AA:BB:CC:DD:EE:01": "front-belt", "AA:BB:CC:DD:EE:02": "trainer_a5"])
+        #expect(
+            bridge.deviceOptions == [
+                "AA:BB:CC:DD:EE:01": DeviceOptions(name: "Front belt", streaming: false),
+                "AA:BB:CC:DD:EE:02": DeviceOptions(entities: ["force": .enabled]),
+            ])
         #expect(bridge.activ5.squeeze == .init(pressedNewtons: 20, releasedNewtons: 5, windowSeconds: 5))
         #expect(bridge.activ5.keepAliveInterval == .seconds(60))
         #expect(bridge.activ5.reconnect)

@@ -84,7 +84,7 @@ struct HomeAssistantLiveTests {
                 let perDevice = home.takesDeviceConfigs
                 let migrating = recorder.mark
                 _ = try await world.startBridge(
-                    extraArguments: ["--health-seconds", "2", "--http", page]
+                    extraArguments: ["--health-seconds", "2", "--http", page, "--requests-privileged", "true"]
                         + (perDevice ? [] : ["--homeassistant-discovery", "entity"]))
                 for (family, id) in devices {
                     try await recorder.waitFor("\(family)/\(id)/connection", after: migrating, timeout: .seconds(60)) {
@@ -104,6 +104,7 @@ struct HomeAssistantLiveTests {
                 try await check(
                     home, recorder: recorder, belt: belt, band: band, strap: strap, ids: ids, page: "http://\(page)/",
                     renamed: ["gatt2mqtt_fleet_belt_\(ids.belt)_battery": "sensor.front_belt_battery"])
+                try await expectDeviceOptions(home, recorder: recorder, strap: ids.hr)
             } catch {
                 await home.stop()
                 throw error
@@ -112,6 +113,35 @@ struct HomeAssistantLiveTests {
             await home.stop()
             await recorder.stop()
         }
+    }
+
+    /// Per-device options (issue #58, item 2) over `request/options`: the strap's battery and energy hidden, and a name
+    /// of its own. Home Assistant removes the battery (from a device config: its platform alone, then the config
+    /// without it; per entity: an empty config) and names the device so. The energy, disabled in Home Assistant as
+    /// every fast stream comes, keeps its disabled entry there (2026.2 has no entity to remove), as topics.md says.
+    private func expectDeviceOptions(
+        _ home: HomeAssistantInstance, recorder: TopicRecorder, strap id: String
+    ) async throws {
+        let address = stride(from: 0, to: 12, by: 2).map {
+            String(Array(id.uppercased())[$0..<$0 + 2])
+        }.joined(separator: ":")
+        let mark = recorder.mark
+        try recorder.publish(
+            "gatt2mqtt/test/request/options",
+            #"{"options":{"devices":{"names":{"\#(address)":"Chest strap"},"entities":{"\#(address)/battery":"hidden","\#(address)/energy":"hidden"}}}}"#
+        )
+        let answer = try await recorder.waitFor("gatt2mqtt/test/response/options", after: mark)
+        #expect(answer.payloadString?.contains(#""ok":true"#) == true, "\(answer.payloadString ?? "")")
+        _ = try await home.control(
+            ["wait-gone", "--unique-id-prefix", "gatt2mqtt_fleet_hr_\(id)_battery", "--timeout", "60"],
+            timeout: .seconds(70))
+        let registry = try #require(try await home.control(["registry"]) as? [String: Any])
+        let entities = registry["entities"] as? [[String: Any]] ?? []
+        #expect(
+            entities.contains { $0["unique_id"] as? String == "gatt2mqtt_fleet_hr_\(id)_heart_rate" }, "the rest stay")
+        #expect(
+            (registry["devices"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "Chest strap" },
+            "\(registry["devices"] ?? "")")
     }
 
     /// What gatt2mqtt announced: the entities of the last config on each topic (an empty one removes them), from

@@ -58,4 +58,72 @@ struct OptionsEndToEndTests {
             }
         }
     }
+
+    /// Per-device options (issue #58, item 2) on the daemon: checked as the file is, kept, and taken at once by the
+    /// connected belt: its streams off (no `heading` while two health reports go by, `heading` again once they are
+    /// on), its Home Assistant name and a hidden entity in its device config, the settings in `info`.
+    @Test func perDeviceOptionsReachAConnectedBeltAtOnce() async throws {
+        try await TestWorld.withConnectedBelt(
+            simulator: ["--orientation-period-ms", "100"],
+            bridgeArguments: ["--requests-privileged", "true", "--health-seconds", "1"]
+        ) { _, connected in
+            let (recorder, id) = (connected.recorder, connected.id)
+            let address = try #require(connected.belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
+                .split(separator: " ")[2]
+            try await recorder.waitFor("belt/\(id)/heading")
+
+            let refused = recorder.mark
+            try recorder.publish(
+                "gatt2mqtt/test/request/options", #"{"options":{"devices":{"streaming":{"\#(address)":"no"}}}}"#)
+            let refusal = try await recorder.waitFor("gatt2mqtt/test/response/options", after: refused)
+            #expect(
+                refusal.payloadString?.contains(
+                    #""message":"devices.streaming.\#(address): must be on or off, not 'no'""#)
+                    == true, "\(refusal.payloadString ?? "")")
+
+            let off = recorder.mark
+            try recorder.publish(
+                "gatt2mqtt/test/request/options",
+                #"{"options":{"devices":{"streaming":{"\#(address)":"off"},"names":{"\#(address)":"Front belt"},"entities":{"\#(address)/battery":"hidden"}}}}"#
+            )
+            try await recorder.waitFor("gatt2mqtt/test/response/options", after: off)
+            // Where the answer is among the messages: what comes after it, the options made.
+            let answered = try #require(
+                recorder.messages.indices.last { recorder.messages[$0].topic == "gatt2mqtt/test/response/options" })
+            let answer = recorder.messages[answered].payloadString ?? ""
+            for key in ["devices.entities", "devices.names", "devices.streaming"] {
+                #expect(answer.contains(#""\#(key)""#), "\(answer)")
+            }
+            #expect(answer.contains(#""restart_required":[]"#), "\(answer)")
+            // Sent again with the hidden entities' platforms alone (Home Assistant removes them so), then without them.
+            let configTopic = "homeassistant/device/fleet_belt_\(id)/config"
+            let config = try #require(
+                try await recorder.waitFor(configTopic, after: off) {
+                    $0.payloadString?.contains(#""name":"Front belt""#) == true
+                        && $0.payloadString?.contains(#""battery":{"#) == false
+                }.payloadString)
+            #expect(!config.contains(#""heading":{"#), "reads a stream that is off")
+            #expect(
+                recorder.messages(on: configTopic, after: off).contains {
+                    $0.payloadString?.contains(#""battery":{"platform":"sensor"}"#) == true
+                        && $0.payloadString?.contains(#""heading":{"platform":"sensor"}"#) == true
+                },
+                "the removal before: \(recorder.messages(on: configTopic, after: off).map { $0.payloadString ?? "" })")
+            try await recorder.waitFor("gatt2mqtt/test/info", after: off) {
+                $0.payloadString?.contains(#""streaming":{"\#(address)":"off"}"#) == true
+            }
+            // Ten orientations a second from the belt, none published while two health reports go by.
+            let first = recorder.mark
+            try await recorder.waitFor("gatt2mqtt/test/health", after: first)
+            try await recorder.waitFor("gatt2mqtt/test/health", after: recorder.mark)
+            let quiet = recorder.messages.dropFirst(answered + 1)
+            #expect(!quiet.contains { $0.topic == "belt/\(id)/heading" || $0.topic == "belt/\(id)/orientation" })
+
+            let on = recorder.mark
+            try recorder.publish(
+                "gatt2mqtt/test/request/options", #"{"options":{"devices":{"streaming":null}}}"#)
+            try await recorder.waitFor("belt/\(id)/heading", after: on)
+            #expect(recorder.messages(on: "belt/\(id)/connection", after: off).isEmpty, "the same session")
+        }
+    }
 }

@@ -9,6 +9,8 @@ struct Activ5Driver: CommandedFamily {
     var commandExamples: [CommandExample] { Activ5CommandParser.examples }
     let desired = DesiredStateStore()
     var liveStateLeaves: Set<String> { ["squeeze", "state", "battery"] }
+    /// The force and the motion, at the sample rate (up to 100 a second); squeezes are events, not the stream.
+    var streamLeaves: Set<String> { ["force", "imu"] }
     var keptLeaves: Set<String> { ["desired"] }
     var followedLeaves: [String] { ["desired"] }
 

@@ -7,6 +7,8 @@ struct BeltDriver: CommandedFamily {
     var commandExamples: [CommandExample] { BeltCommandParser.examples }
     let navigations = BeltNavigationStore()
     var liveStateLeaves: Set<String> { ["mode", "battery", "intensity", "heading_offset", "compass_accuracy_signal"] }
+    /// The orientation, up to ten times a second, as a number and as JSON.
+    var streamLeaves: Set<String> { ["heading", "orientation"] }
     var keptLeaves: Set<String> { ["navigation", "navigation_signal"] }
 
     func matches(_ device: BlueZDevice) -> Bool {

@@ -9,6 +9,8 @@ struct CPRBandDriver: CommandedFamily {
     var commandExamples: [CommandExample] { CPRBandCommandParser.examples }
     let desired = DesiredStateStore()
     var liveStateLeaves: Set<String> { ["mode", "battery"] }
+    /// Each compression's depth and the running statistics (about two a second), the wrist angle (ten a second).
+    var streamLeaves: Set<String> { ["peak", "stats", "angle"] }
     /// The last practice or evaluation stays true while the band is away.
     var keptLeaves: Set<String> { ["desired", "session"] }
     var followedLeaves: [String] { ["desired"] }

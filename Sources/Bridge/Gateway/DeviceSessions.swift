@@ -144,12 +144,15 @@ final class DeviceSessions: Sendable {
             ])
         let path = device.path
         let connection = ConnectionRecord()
+        let options = context.live.options(of: device.address)
+        let streams = StreamSwitch(leaves: driver.streamLeaves, on: options.streaming)
         let sessionContext = SessionContext(
             link: { context.bluez.link(to: $0) }, publisher: context.publisher, logger: context.logger,
             gateway: context.configuration.gateway,
             id: context.id(of: device.address), liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
             connection: connection, stateChanged: { [weak self] _ in self?.publishInventoryLater() },
-            described: { [weak self] info in self?.homeAssistant.describe(at: path, info: info) })
+            described: { [weak self] info in self?.homeAssistant.describe(at: path, info: info) },
+            streams: streams)
         let session = driver.makeSession(for: device, context: sessionContext)
         let (commands, continuation) = commandRouter.makeQueue()
         let commandRouter = commandRouter
@@ -165,11 +168,11 @@ final class DeviceSessions: Sendable {
                 family: driver.family, id: session.id, address: device.address,
                 identity: DeviceID.from(address: device.address),
                 name: context.live.alias(of: device.address) ?? device.name ?? device.alias,
-                model: driver.homeAssistant),
+                model: driver.homeAssistant, options: options, streamLeaves: driver.streamLeaves),
             at: path)
         return RunningSession(
             session: session, address: device.address, adapter: context.adapterName(device.adapterPath) ?? "",
-            task: task, commands: continuation, connection: connection)
+            task: task, commands: continuation, connection: connection, streams: streams)
     }
 
     /// Stops a device's session (and its link); the freed slot may go to a device that waits for one.

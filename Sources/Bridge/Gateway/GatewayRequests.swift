@@ -300,9 +300,12 @@ final class GatewayRequests: Sendable {
             throw CommandError(.invalidState, "this gateway keeps no options (it was not started by the daemon)")
         }
         let outcome = try await options.change(members)
-        let aliases = context.live.aliases
+        let (aliases, deviceOptions) = (context.live.aliases, context.live.deviceOptions)
         context.live.apply(outcome.configuration)
         if context.live.aliases != aliases { await sessions.aliasesChanged(from: aliases, to: context.live.aliases) }
+        if context.live.deviceOptions != deviceOptions {
+            sessions.deviceOptionsChanged(from: deviceOptions, to: context.live.deviceOptions)
+        }
         let applied = outcome.changed.filter {
             LiveSettings.appliedAtRunTime.contains($0) || outcome.appliedByDaemon.contains($0)
         }

@@ -10,6 +10,8 @@ struct RunningSession: Sendable {
     var commands: AsyncStream<CommandRouter.Queued>.Continuation
     /// Its connection state, which the session sets (`SessionContext.connection`).
     var connection: ConnectionRecord
+    /// Whether its streams reach the broker (`SessionContext.streams`), which the gateway switches.
+    var streams = StreamSwitch()
 }
 
 /// The devices the gateway serves: each running session by its object path (the adapter's device that serves

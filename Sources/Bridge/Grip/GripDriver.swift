@@ -10,6 +10,8 @@ struct GripDriver: CommandedFamily {
     var restoresBondedDevices: Bool { true }
     var commandExamples: [CommandExample] { [] }
     var liveStateLeaves: Set<String> { ["battery"] }
+    /// None: a grip sends events (button presses), each one wanted.
+    var streamLeaves: Set<String> { [] }
     var keptLeaves: Set<String> { ["bonded", "state"] }
 
     func matches(_ device: BlueZDevice) -> Bool {

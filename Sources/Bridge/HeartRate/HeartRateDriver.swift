@@ -9,6 +9,8 @@ struct HeartRateDriver: CommandedFamily {
     var profile = HeartRateFamilyProfile()
     /// What a connected sensor tells that would lie while it is away; `location` stays (where it is worn).
     var liveStateLeaves: Set<String> { ["battery", "contact", "energy"] }
+    /// The rate and the RR intervals, with every measurement (about one a second).
+    var streamLeaves: Set<String> { ["bpm", "rr"] }
     var keptLeaves: Set<String> { ["location"] }
     var commandExamples: [CommandExample] { [CommandExample("reset_energy", "{}")] }
 

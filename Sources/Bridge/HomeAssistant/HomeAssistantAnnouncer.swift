@@ -30,9 +30,11 @@ final class HomeAssistantAnnouncer: Sendable {
     private let configs: Mutex<OwnConfigs>
     /// Devices announced, by object path.
     private let announced = Mutex<[String: HomeAssistantDiscovery.Device]>([:])
-    /// Devices whose per-gateway configs have been cleared in this run (`<family>/<id>`), and the nodes whose
-    /// configs wait for Home Assistant to have removed those or taken a migration (`clearingPause`).
-    private let clearing = Mutex<(cleared: Set<String>, waiting: Set<String>)>(([], []))
+    /// Devices whose per-gateway configs have been cleared in this run (`<family>/<id>`), the nodes whose configs wait
+    /// for Home Assistant to have removed those or taken a migration (`clearingPause`), and the entities to remove
+    /// from a node's device config (object → platform) before it is sent without them.
+    private let clearing = Mutex<(cleared: Set<String>, waiting: Set<String>, removing: [String: [String: String]])>(
+        ([], [], [:]))
     private let pauses = OwnedTasks()
     /// Home Assistant's birth messages, coalesced.
     private let births: Mutex<BirthCoalescer>
@@ -127,8 +129,31 @@ final class HomeAssistantAnnouncer: Sendable {
             // Cancelled at shutdown: the old configs stay as they were, to be migrated at the next start.
             guard (try? await Task.sleep(for: Self.clearingPause)) != nil, let self else { return }
             self.clear(migration.clears)
-            _ = self.clearing.withLock { $0.waiting.remove(node) }
-            for publication in configs() { self.publisher.publish(publication) }
+            self.endPause(of: node, configs: configs)
+        }
+    }
+
+    /// A node's pause is over: entities still to be removed from its device config go first, with a pause of their
+    /// own; then `configs()`.
+    private func endPause(of node: String, configs: @escaping @Sendable () -> [Publication]) {
+        let removing = clearing.withLock { state -> Bool in
+            if state.removing[node]?.isEmpty == false { return true }
+            state.waiting.remove(node)
+            return false
+        }
+        guard !removing else { return removeComponents(of: node, configs: configs) }
+        for publication in configs() { publisher.publish(publication) }
+    }
+
+    /// Sends `node`'s device config with the entities to remove as Home Assistant documents removing one component (its
+    /// platform alone), and after `clearingPause` the config without them. The node is waiting meanwhile.
+    private func removeComponents(of node: String, configs: @escaping @Sendable () -> [Publication]) {
+        let platforms = clearing.withLock { $0.removing.removeValue(forKey: node) ?? [:] }
+        for publication in configs() { publisher.publish(discovery.removing(platforms, from: publication)) }
+        pauses.spawn { [weak self] in
+            // Cancelled at shutdown: the next start announces the device without them.
+            guard (try? await Task.sleep(for: Self.clearingPause)) != nil, let self else { return }
+            self.endPause(of: node, configs: configs)
         }
     }
 
@@ -167,6 +192,36 @@ final class HomeAssistantAnnouncer: Sendable {
         }
         guard changed, let node = node(at: path), !isWaiting(node) else { return }
         publishConfigs(at: path)
+    }
+
+    /// What was chosen for the device at `path` changed (`devices.names`, `devices.entities`, `devices.streaming`): every
+    /// config again, with its name and entities as chosen now. An entity no longer announced goes first, as Home
+    /// Assistant documents removing one component of a device config: its platform alone, then (after
+    /// `clearingPause`) the config without it.
+    func reconfigure(at path: String, options: DeviceOptions) {
+        guard enabled else { return }
+        let change = announced.withLock {
+            devices -> (before: HomeAssistantDiscovery.Device, after: HomeAssistantDiscovery.Device)? in
+            guard let before = devices[path], before.options != options else { return nil }
+            var after = before
+            after.options = options
+            devices[path] = after
+            return (before, after)
+        }
+        guard let change, let node = node(at: path) else { return }
+        let kept = discovery.announcedPlatforms(of: change.after)
+        let gone = discovery.announcedPlatforms(of: change.before).filter { kept[$0.key] == nil }
+        guard !gone.isEmpty else {
+            if !isWaiting(node) { publishConfigs(at: path) }
+            return
+        }
+        // A node already waiting removes them when its pause ends.
+        let waiting = clearing.withLock { state -> Bool in
+            state.removing[node, default: [:]].merge(gone) { $1 }
+            return !state.waiting.insert(node).inserted
+        }
+        guard !waiting else { return }
+        removeComponents(of: node) { [weak self] in self?.currentConfigs(at: path) ?? [] }
     }
 
     /// The device at `path` was forgotten: it leaves Home Assistant too, and so does whatever else of its kind no

@@ -36,6 +36,10 @@ struct HomeAssistantDiscovery: Sendable {
         var name: String?
         /// What its family declares for Home Assistant.
         var model: HomeAssistantModel
+        /// What was chosen for it: its name, its entities, its streams (`DeviceOptions`).
+        var options = DeviceOptions.standard
+        /// Its family's stream leaves: the entities that read them are not announced while its streams are off.
+        var streamLeaves: Set<String> = []
         /// What the device told of itself (its `info`): firmware, hardware revision, serial number.
         var firmware: String?
         var hardware: String?
@@ -69,13 +73,35 @@ struct HomeAssistantDiscovery: Sendable {
             availability: availability(device))
         switch mode {
         case .device:
-            return [deviceConfig(entities(for: device), of: holder)]
+            return [deviceConfig(entities(for: device), of: holder, choices: device.options.entities)]
         case .entity:
-            let retired = device.model.retired.map {
-                Publication.state(configTopic($0.component, node, $0.object), "")
-            }
-            return entities(for: device).map { entityConfig($0, of: holder) } + retired
+            // Retired entities and hidden ones (`devices.entities`, `devices.streaming`) get empty configs.
+            let retired = device.model.retired.map { ($0.component, $0.object) }
+            let hidden = allEntities(for: device).filter { isHidden($0, of: device) }.map { ($0.component, $0.object) }
+            let removed = (retired + hidden).map { Publication.state(configTopic($0.0, node, $0.1), "") }
+            return entities(for: device).map { entityConfig($0, of: holder, choices: device.options.entities) }
+                + removed
         }
+    }
+
+    /// `config` with the entities of `platforms` (object → platform) as Home Assistant documents removing components
+    /// of a device config: each a component with its platform alone. Followed by the config without them. A config
+    /// per entity is returned as it is: its empty config removes a hidden entity.
+    func removing(_ platforms: [String: String], from config: Publication) -> Publication {
+        guard mode == .device, !platforms.isEmpty,
+            case .object(var payload)? = JSONValue.parse(Array(config.payload.utf8)),
+            case .object(var components)? = payload["components"]
+        else { return config }
+        for (object, platform) in platforms { components[object] = .object(["platform": .string(platform)]) }
+        payload["components"] = .object(components)
+        return .state(config.topic, JSONValue.object(payload).text)
+    }
+
+    /// The entities announced for `device` now, object → platform; none per entity, where a hidden entity's config
+    /// is emptied instead.
+    func announcedPlatforms(of device: Device) -> [String: String] {
+        guard mode == .device else { return [:] }
+        return Dictionary(entities(for: device).map { ($0.object, $0.component) }) { first, _ in first }
     }
 
     /// In a fleet, empty retained payloads for the configs this gateway would have sent for `device` outside one
@@ -205,9 +231,25 @@ struct HomeAssistantDiscovery: Sendable {
     /// A device config's topic.
     private func deviceTopic(_ node: String) -> String { "\(prefix)/device/\(node)/config" }
 
-    /// The family's entities, and in a fleet the owner.
+    /// The entities announced for `device`: its family's, the diagnostics, in a fleet the owner; less those hidden.
     private func entities(for device: Device) -> [HomeAssistantModel.Entity] {
+        allEntities(for: device).filter { !isHidden($0, of: device) }
+    }
+
+    private func allEntities(for device: Device) -> [HomeAssistantModel.Entity] {
         device.model.entities + DeviceDiagnostics.entities + (fleet ? [GatewayHomeAssistant.owner] : [])
+    }
+
+    /// Hidden by `devices.entities`, or reading a stream of a device whose streams are off (`devices.streaming`), unless
+    /// the entity is chosen shown.
+    private func isHidden(_ entity: HomeAssistantModel.Entity, of device: Device) -> Bool {
+        guard !entity.isTrigger else { return false }
+        switch device.options.entities[entity.object] {
+        case .hidden?: return true
+        case .enabled?, .disabled?: return false
+        case nil:
+            return !device.options.streaming && entity.topics["state_topic"].map(device.streamLeaves.contains) == true
+        }
     }
 
     // MARK: Payloads
@@ -228,8 +270,10 @@ struct HomeAssistantDiscovery: Sendable {
     }
 
     /// One entity's config on its own topic, with the device block and the origin.
-    private func entityConfig(_ entity: HomeAssistantModel.Entity, of holder: Holder) -> Publication {
-        var payload = fields(of: entity, of: holder)
+    private func entityConfig(
+        _ entity: HomeAssistantModel.Entity, of holder: Holder, choices: [String: DeviceOptions.EntityChoice] = [:]
+    ) -> Publication {
+        var payload = fields(of: entity, of: holder, choice: choices[entity.object])
         payload["device"] = holder.device
         payload["origin"] = Self.origin
         return .state(configTopic(entity.component, holder.node, entity.object), JSONValue.object(payload).text)
@@ -238,10 +282,12 @@ struct HomeAssistantDiscovery: Sendable {
     /// A device config: the device block and the origin once, each entity a component named by its object, with the
     /// fields its own config would have and its platform. Its discovery id in Home Assistant (`<node> <object>`) is
     /// the one its per-entity config has, which is what lets `DiscoveryMigration` keep its entity.
-    private func deviceConfig(_ entities: [HomeAssistantModel.Entity], of holder: Holder) -> Publication {
+    private func deviceConfig(
+        _ entities: [HomeAssistantModel.Entity], of holder: Holder, choices: [String: DeviceOptions.EntityChoice] = [:]
+    ) -> Publication {
         var components: [String: JSONValue] = [:]
         for entity in entities {
-            var component = fields(of: entity, of: holder)
+            var component = fields(of: entity, of: holder, choice: choices[entity.object])
             component["platform"] = .string(entity.component)
             components[entity.object] = .object(component)
         }
@@ -251,12 +297,21 @@ struct HomeAssistantDiscovery: Sendable {
         return .state(deviceTopic(holder.node), JSONValue.object(payload).text)
     }
 
-    /// What an entity's config says of the entity itself, whichever config carries it.
-    private func fields(of entity: HomeAssistantModel.Entity, of holder: Holder) -> [String: JSONValue] {
+    /// What an entity's config says of the entity itself, whichever config carries it; `choice` is the device's own
+    /// for it (`devices.entities`).
+    private func fields(
+        of entity: HomeAssistantModel.Entity, of holder: Holder, choice: DeviceOptions.EntityChoice?
+    ) -> [String: JSONValue] {
         var payload = entity.fields
         for (field, leaf) in entity.topics { payload[field] = .string(holder.topic(leaf)) }
-        // Only when Home Assistant first adds the entity: a user who enabled or disabled it keeps that choice.
-        if entity.isFastStream && !fastStreams { payload["enabled_by_default"] = .bool(false) }
+        // Only when Home Assistant first adds the entity: a user who enabled or disabled it keeps that choice. The
+        // device's own choice before the gateway's for fast streams.
+        switch choice {
+        case .enabled?: payload["enabled_by_default"] = nil
+        case .disabled?: payload["enabled_by_default"] = .bool(false)
+        case .hidden?, nil:
+            if entity.isFastStream && !fastStreams { payload["enabled_by_default"] = .bool(false) }
+        }
         if !entity.isTrigger {
             payload["unique_id"] = .string("\(holder.uniqueID)_\(entity.object)")
             // The entity id Home Assistant gives it at first: `default_entity_id` since 2025.10, which deprecated
@@ -298,7 +353,7 @@ struct HomeAssistantDiscovery: Sendable {
         var block: [String: JSONValue] = [
             "identifiers": .array([.string("gatt2mqtt_\(node(device))")]),
             "connections": .array([.array([.string("mac"), .string(device.address.lowercased())])]),
-            "name": .string(device.name ?? "\(model) \(device.id)"),
+            "name": .string(device.options.name ?? device.name ?? "\(model) \(device.id)"),
             "manufacturer": .string(manufacturer), "model": .string(model),
             "via_device": .string("gatt2mqtt_\(topics.identity)"),
         ]
