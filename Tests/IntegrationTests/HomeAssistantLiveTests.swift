@@ -104,7 +104,7 @@ struct HomeAssistantLiveTests {
                 try await check(
                     home, recorder: recorder, belt: belt, band: band, strap: strap, ids: ids, page: "http://\(page)/",
                     renamed: ["gatt2mqtt_fleet_belt_\(ids.belt)_battery": "sensor.front_belt_battery"])
-                try await expectDeviceOptions(home, recorder: recorder, strap: ids.hr)
+                try await expectDeviceOptions(home, recorder: recorder, strap: strap)
             } catch {
                 await home.stop()
                 throw error
@@ -120,11 +120,9 @@ struct HomeAssistantLiveTests {
     /// without it; per entity: an empty config) and names the device so. The energy, disabled in Home Assistant as
     /// every fast stream comes, keeps its disabled entry there (2026.2 has no entity to remove), as topics.md says.
     private func expectDeviceOptions(
-        _ home: HomeAssistantInstance, recorder: TopicRecorder, strap id: String
+        _ home: HomeAssistantInstance, recorder: TopicRecorder, strap: ManagedProcess
     ) async throws {
-        let address = stride(from: 0, to: 12, by: 2).map {
-            String(Array(id.uppercased())[$0..<$0 + 2])
-        }.joined(separator: ":")
+        let (id, address) = (try strap.simulatedID, try strap.simulatedAddress)
         let mark = recorder.mark
         try recorder.publish(
             "gatt2mqtt/test/request/options",

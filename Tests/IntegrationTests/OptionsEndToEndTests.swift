@@ -68,8 +68,7 @@ struct OptionsEndToEndTests {
             bridgeArguments: ["--requests-privileged", "true", "--health-seconds", "1"]
         ) { _, connected in
             let (recorder, id) = (connected.recorder, connected.id)
-            let address = try #require(connected.belt.lines.first { $0.text.hasPrefix("READY ") }?.text)
-                .split(separator: " ")[2]
+            let address = try connected.belt.simulatedAddress
             try await recorder.waitFor("belt/\(id)/heading")
 
             let refused = recorder.mark

@@ -14,8 +14,6 @@ final class StreamSwitch: Sendable {
         self.on = Atomic(on)
     }
 
-    var isOn: Bool { on.load(ordering: .relaxed) }
-
     func set(_ value: Bool) { on.store(value, ordering: .relaxed) }
 
     /// Whether `publication` is a fast stream's value that is to be dropped now.
