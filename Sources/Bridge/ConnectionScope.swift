@@ -25,7 +25,17 @@ final class ConnectionScope: Sendable {
     /// Runs `body` until it returns or the scope closes; under `key`, in place of the task running under it, which
     /// is cancelled.
     func spawn(_ key: String? = nil, _ body: @escaping @Sendable () async -> Void) {
-        let replaced = state.withLock { state -> Task<Void, Never>? in
+        start(key, onlyReplacing: false, body)
+    }
+
+    /// Starts `body` under `key` in place of the task running under it, checked under the lock that starts it: false,
+    /// and nothing started, when none runs (its connection ended, or it was cancelled).
+    @discardableResult
+    private func start(
+        _ key: String?, onlyReplacing: Bool, _ body: @escaping @Sendable () async -> Void
+    ) -> Bool {
+        let (started, replaced) = state.withLock { state -> (Bool, Task<Void, Never>?) in
+            if onlyReplacing, key.flatMap({ state.keyed[$0] }) == nil { return (false, nil) }
             let id = state.next
             state.next += 1
             var replaced: Task<Void, Never>?
@@ -35,9 +45,10 @@ final class ConnectionScope: Sendable {
                 await body()
                 self?.finished(id, key: key)
             }
-            return replaced
+            return (true, replaced)
         }
         replaced?.cancel()
+        return started
     }
 
     /// Reads `stream` into `deliver` until the stream ends, under the characteristic's key.
@@ -49,9 +60,14 @@ final class ConnectionScope: Sendable {
         }
     }
 
-    /// Runs `body` every `interval` (the first time after one interval) under `key`.
-    func repeating(_ key: String, every interval: Duration, _ body: @escaping @Sendable () async -> Void) {
-        spawn(key) {
+    /// Runs `body` every `interval` (the first time after one interval) under `key`; with `onlyReplacing`, only in
+    /// place of a task running under it (false when none runs): a new interval for work that may have ended.
+    @discardableResult
+    func repeating(
+        _ key: String, every interval: Duration, onlyReplacing: Bool = false,
+        _ body: @escaping @Sendable () async -> Void
+    ) -> Bool {
+        start(key, onlyReplacing: onlyReplacing) {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard !Task.isCancelled else { return }

@@ -34,6 +34,8 @@ struct SessionContext: Sendable {
     var described: @Sendable ([String: JSONValue]) -> Void = { _ in }
     /// Whether the device's fast streams reach the broker (`devices.streaming`), switched by the gateway.
     var streams = StreamSwitch()
+    /// The device's own intervals (`devices.intervals`), set by the gateway.
+    var intervals = DeviceIntervals()
 }
 
 /// A device family the bridge serves: which devices are its own, how its commands are checked, and

@@ -30,6 +30,8 @@ final class SessionCore: Sendable {
     private let malformedWarnings = WarningLimiter()
     /// Whether the fast streams are published (`devices.streaming`); the gateway switches it at run time.
     let streams: StreamSwitch
+    /// The device's own intervals (`devices.intervals`); the gateway sets them at run time.
+    let intervals: DeviceIntervals
 
     init(device: BlueZDevice, context: SessionContext, family: DeviceFamily, reportsSignal: Bool = true) {
         id = context.id
@@ -43,6 +45,7 @@ final class SessionCore: Sendable {
         stateChanged = context.stateChanged
         described = context.described
         streams = context.streams
+        intervals = context.intervals
         counters = context.metrics.counter(for: DeviceMetrics.key(family, context.id))
         var logger = context.logger
         logger[metadataKey: "device"] = "\(device.address)"

@@ -143,6 +143,9 @@ struct ConfigurationKey: Hashable, Sendable {
     static let deviceStreaming = Self(
         "devices.streaming", .map,
         "Whether a device's fast streams reach the broker: on or off (ADDRESS=off, …).")
+    static let deviceIntervals = Self(
+        "devices.intervals", .map,
+        "A device's own interval, in seconds, for one of its family's periodic reads (ADDRESS/battery_s=300, …).")
     static let logLevel = Self(
         "log_level", .text, "The level from which log lines go to the journal.",
         rule: .oneOf(logLevels, ignoringCase: true))
@@ -230,7 +233,7 @@ struct ConfigurationKey: Hashable, Sendable {
         brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
         tlsCertificateFile, tlsKeyFile, sessionExpiry, replyTopics, gateway, baseTopic, adapter, adapters, adapterSlots,
         acquireNotify, operationTimeout, autoConnect, allow, aliases, deviceNames,
-        deviceEntities, deviceStreaming, logLevel, logLevelMQTT, payloadSizeLimit,
+        deviceEntities, deviceStreaming, deviceIntervals, logLevel, logLevelMQTT, payloadSizeLimit,
         healthInterval,
         healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
         homeAssistantFastStreams, homeAssistantDiscovery, commandRate,

@@ -1,10 +1,14 @@
 import Bridge
 
-/// `devices.names`, `devices.entities` and `devices.streaming`: what is chosen for single devices, one map per option,
-/// keyed by address as `devices.aliases` is (so each works from the file, the options, the environment and a flag).
+/// `devices.names`, `devices.entities`, `devices.streaming` and `devices.intervals`: what is chosen for single devices,
+/// one map per option, keyed by address as `devices.aliases` is (so each works from the file, the options, the
+/// environment and a flag).
 extension ConfigurationResolver {
-    /// Every device's options, by upper-case address. `entityObjects` are the entities `devices.entities` may name.
-    func resolveDeviceOptions(entityObjects: Set<String>) throws(ConfigurationError) -> [String: DeviceOptions] {
+    /// Every device's options, by upper-case address. `entityObjects` are the entities `devices.entities` may name,
+    /// `intervalSettings` the settings `devices.intervals` may.
+    func resolveDeviceOptions(
+        entityObjects: Set<String>, intervalSettings: Set<String>
+    ) throws(ConfigurationError) -> [String: DeviceOptions] {
         var options: [String: DeviceOptions] = [:]
         for (written, entry) in try entries(of: .deviceNames) {
             guard DeviceOptions.isValidName(entry.value) else {
@@ -15,8 +19,8 @@ extension ConfigurationResolver {
             }
             options[entry.address, default: .standard].name = entry.value
         }
-        for (written, entry) in try entries(of: .deviceEntities, entitySuffix: true) {
-            let object = entry.entity ?? ""
+        for (written, entry) in try entries(of: .deviceEntities, suffix: .entity) {
+            let object = entry.suffix ?? ""
             guard entityObjects.contains(object) else {
                 throw ConfigurationError(
                     key: written,
@@ -35,37 +39,63 @@ extension ConfigurationResolver {
             }
             options[entry.address, default: .standard].streaming = entry.value == "on"
         }
+        for (written, entry) in try entries(of: .deviceIntervals, suffix: .interval) {
+            let setting = entry.suffix ?? ""
+            guard intervalSettings.contains(setting) else {
+                throw ConfigurationError(
+                    key: written,
+                    message:
+                        "'\(setting)' is no interval a device may have its own of (\(intervalSettings.sorted().joined(separator: ", ")))"
+                )
+            }
+            guard let seconds = Double(entry.value), seconds.isFinite else {
+                throw ConfigurationError(key: written, message: "must be a number of seconds, not '\(entry.value)'")
+            }
+            guard let interval = PeriodicInterval.duration(seconds: seconds) else {
+                throw ConfigurationError(key: written, message: PeriodicInterval.refusal(seconds))
+            }
+            options[entry.address, default: .standard].intervals[setting] = interval
+        }
         return options.filter { $0.value != .standard }
     }
 
-    /// One entry of a per-device map: the device's upper-case address, the entity after its `/` where the map names
-    /// entities, and the value.
+    /// One entry of a per-device map: the device's upper-case address, what follows its `/` where the map names part
+    /// of a device (an entity, an interval), and the value.
     private struct Entry {
         var address: String
-        var entity: String?
+        var suffix: String?
         var value: String
     }
 
+    /// What a per-device map names after the address, with an example of its keys.
+    private enum Suffix {
+        case entity, interval
+
+        var expected: String {
+            switch self {
+            case .entity: "a Bluetooth address and an entity (AA:BB:CC:DD:EE:FF/battery)"
+            case .interval: "a Bluetooth address and an interval (AA:BB:CC:DD:EE:FF/battery_s)"
+            }
+        }
+    }
+
     /// The entries of `key`, each with its name as written (`devices.names.AA:BB:CC:DD:EE:FF`), in the order of their
-    /// keys; a key that is no address (with `/entity` after it where `entitySuffix`) is refused, and so is a device
-    /// (or a device's entity) given twice in different spellings.
+    /// keys; a key that is no address (with `/entity` or `/interval` after it where the map has a `suffix`) is refused,
+    /// and so is a device (or a device's entity) given twice in different spellings.
     private func entries(
-        of key: ConfigurationKey, entitySuffix: Bool = false
+        of key: ConfigurationKey, suffix: Suffix? = nil
     ) throws(ConfigurationError) -> [(String, Entry)] {
         var result: [(String, Entry)] = []
         var seen: Set<String> = []
         for (written, value) in map(key).sorted(by: { $0.key < $1.key }) {
             let name = "\(name(key)).\(written)"
             let parts = written.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let expected =
-                entitySuffix
-                ? "a Bluetooth address and an entity (AA:BB:CC:DD:EE:FF/battery)"
-                : "a Bluetooth address (AA:BB:CC:DD:EE:FF)"
-            guard parts.count == (entitySuffix ? 2 : 1), let address = Self.normalizedAddress(parts[0]) else {
+            let expected = suffix?.expected ?? "a Bluetooth address (AA:BB:CC:DD:EE:FF)"
+            guard parts.count == (suffix == nil ? 1 : 2), let address = Self.normalizedAddress(parts[0]) else {
                 throw ConfigurationError(key: name, message: "'\(written)' is not \(expected)")
             }
-            let entry = Entry(address: address, entity: entitySuffix ? parts[1] : nil, value: value)
-            guard seen.insert(address + "/" + (entry.entity ?? "")).inserted else {
+            let entry = Entry(address: address, suffix: suffix == nil ? nil : parts[1], value: value)
+            guard seen.insert(address + "/" + (entry.suffix ?? "")).inserted else {
                 throw ConfigurationError(key: name, message: "\(address) is given twice")
             }
             result.append((name, entry))

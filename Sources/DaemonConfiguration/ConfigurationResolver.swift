@@ -45,7 +45,8 @@ struct ConfigurationResolver {
         bridge.autoConnect = try resolveAutoConnect()
         bridge.aliases = try resolveAliases()
         bridge.families = try resolveFamilies()
-        bridge.deviceOptions = try resolveDeviceOptions(entityObjects: DeviceOptions.entityObjects(with: bridge))
+        bridge.deviceOptions = try resolveDeviceOptions(
+            entityObjects: DeviceOptions.entityObjects(with: bridge), intervalSettings: DeviceOptions.intervalSettings)
         if let limit = try integer(.payloadSizeLimit) { bridge.payloadSizeLimit = limit }
         bridge.fleet = try resolveFleet()
         bridge.homeAssistant = try resolveHomeAssistant()

@@ -45,6 +45,10 @@ extension LoadedConfiguration {
         }
         add("devices.entities", .mapping(Dictionary(uniqueKeysWithValues: entities)))
         add("devices.streaming", .mapping(bridge.deviceOptions.filter { !$0.value.streaming }.mapValues { _ in "off" }))
+        let intervals = bridge.deviceOptions.flatMap { address, options in
+            options.intervalsInSeconds.map { ("\(address)/\($0.key)", $0.value) }
+        }
+        add("devices.intervals", .mapping(Dictionary(uniqueKeysWithValues: intervals)))
         for family in FamilySettingsStore.sections.map(\.family) {
             guard let section = bridge.families.settings(of: family) else {
                 add(family.rawValue, .mapping([:]))

@@ -311,6 +311,8 @@ import Testing
         #expect(!window.isOpen(at: now))
         window.open(for: 100_000, at: now)
         #expect(window.remainingSeconds(at: now) == JoinWindow.longest)
+        #expect(window.isOpen(at: now + .seconds(JoinWindow.longest)), "until the devices in range are considered")
+        window.inRangeConsidered()
         #expect(window.isOpen(at: now + .seconds(JoinWindow.longest - 1)))
         #expect(!window.isOpen(at: now + .seconds(JoinWindow.longest)))
         window.open(for: 10, at: now)

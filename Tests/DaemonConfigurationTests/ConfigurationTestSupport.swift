@@ -41,6 +41,17 @@ func load(
         yaml: yaml, directory: directory, commandLine: flags, environment: environment, hostName: "testhost")
 }
 
+/// The `devices` section of the settings in effect (what `info` and `--print-config` show) of `yaml`; empty, with an
+/// issue recorded, when it has none.
+func devicesInEffect(_ yaml: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: JSONValue] {
+    let settings = try load(yaml).bridge.settingsInEffect
+    guard case .object(let members)? = settings, case .object(let devices)? = members["devices"] else {
+        Issue.record("no devices section in \(String(describing: settings))", sourceLocation: sourceLocation)
+        return [:]
+    }
+    return devices
+}
+
 /// The error loading `yaml` fails with; records an issue when it loads.
 func loadError(
     _ yaml: String, directory: String = "/nonexistent", environment: [String: String] = [:],

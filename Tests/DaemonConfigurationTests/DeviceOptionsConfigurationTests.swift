@@ -97,13 +97,7 @@ struct DeviceOptionsConfigurationTests {
 
     /// `info` and `--print-config` show them as they were given, in the same three maps.
     @Test func theSettingsInEffectShowThem() throws {
-        let loaded = try load(file)
-        guard case .object(let settings)? = loaded.bridge.settingsInEffect,
-            case .object(let devices)? = settings["devices"]
-        else {
-            Issue.record("no devices section in \(String(describing: loaded.bridge.settingsInEffect))")
-            return
-        }
+        let devices = try devicesInEffect(file)
         #expect(
             devices["names"]
                 == .object(["AA:BB:CC:DD:EE:01": .string("Front belt"), "AA:BB:CC:DD:EE:02": .string("Trainer: Anna")]))

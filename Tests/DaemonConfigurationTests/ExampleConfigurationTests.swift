@@ -62,7 +62,8 @@ struct ExampleConfigurationTests {
         #expect(
             bridge.deviceOptions == [
                 "AA:BB:CC:DD:EE:01": DeviceOptions(name: "Front belt", streaming: false),
-                "AA:BB:CC:DD:EE:02": DeviceOptions(entities: ["force": .enabled]),
+                "AA:BB:CC:DD:EE:02": DeviceOptions(
+                    entities: ["force": .enabled], intervals: ["battery_s": .seconds(300)]),
             ])
         #expect(bridge.activ5.squeeze == .init(pressedNewtons: 20, releasedNewtons: 5, windowSeconds: 5))
         #expect(bridge.activ5.keepAliveInterval == .seconds(60))

@@ -109,17 +109,39 @@ struct LivePageEndToEndTests {
         }
     }
 
-    /// Issue #58, item 1: a device's card renames it (its Rename button asks for the new id and sends the gateway's
-    /// `rename`); the card moves to the new id, connected, and the old one goes with its cleared topics. In BlueZoo
-    /// only: what the page does is the same on any BlueZ, and the rename itself is the gateway's (RenameRequestTests).
-    @Test func inTheBrowserACardRenamesItsDevice() async throws {
+    /// Issue #58, items 1 and 2: a device's card says what is chosen for it (its gateway's `devices.*` settings), its
+    /// Options button fills the gateway's options form to change them (here: streams off), and the card follows; then
+    /// it renames the device (its Rename button asks for the new id and sends the gateway's `rename`), and the card
+    /// moves to the new id, connected, and the old one goes with its cleared topics. In BlueZoo only: what the page
+    /// does is the same on any BlueZ, and the options and the rename are the gateway's (their own tests).
+    @Test func inTheBrowserACardShowsAndChangesItsDevicesOptionsAndRenamesIt() async throws {
         try await withPage(.bluezoo, extraArguments: ["--requests-privileged", "true"]) {
-            world, _, _, recorder, id, base in
+            world, _, belt, recorder, id, base in
+            let address = try belt.simulatedAddress
+            // Named through the options, which the card's form may change (a flag's value it may not).
+            let named = recorder.mark
+            try recorder.publish(
+                "gatt2mqtt/test/request/options", #"{"options":{"devices":{"names":{"\#(address)":"Front belt"}}}}"#)
+            try await recorder.waitFor("gatt2mqtt/test/response/options", after: named)
             let screenshot = Self.screenshotPath()
             defer { try? FileManager.default.removeItem(atPath: screenshot) }
             let printed = try await checkInBrowser(
                 world, base: base, id: id, screenshot: screenshot,
-                ["--command", "mode", "--payload", "app", "--rename", "front"])
+                [
+                    "--command", "mode", "--payload", "app", "--gateway", "test", "--address", address,
+                    "--device-option", "streaming=off", "--rename", "front",
+                ])
+            #expect(printed.contains("DEVICE-OPTIONS name “Front belt”"), "\(printed)")
+            let template = try #require(printed.first { $0.hasPrefix("TEMPLATE ") }, "\(printed)")
+            #expect(
+                template.contains(#""names":{"\#(address)":"Front belt"}"#)
+                    && template.contains(#""streaming":{"\#(address)":"on"}"#), "\(template)")
+            #expect(
+                printed.contains { $0.hasPrefix("DEVICE-OPTIONS-REPLY ") && $0.contains(#""ok":true"#) }, "\(printed)")
+            #expect(printed.contains("DEVICE-OPTIONS-NOW name “Front belt” · streams off"), "\(printed)")
+            try await recorder.waitFor("gatt2mqtt/test/info") {
+                $0.payloadString?.contains(#""streaming":{"\#(address)":"off"}"#) == true
+            }
             #expect(printed.contains("RENAMED belt/front"), "\(printed)")
             try await recorder.waitFor("belt/front/connection") { $0.payloadString == "connected" }
             try await recorder.waitFor("belt/\(id)/connection") { $0.payload.isEmpty }

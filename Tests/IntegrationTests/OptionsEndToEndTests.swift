@@ -125,4 +125,33 @@ struct OptionsEndToEndTests {
             #expect(recorder.messages(on: "belt/\(id)/connection", after: off).isEmpty, "the same session")
         }
     }
+
+    /// `devices.intervals` through `request/options`: a connected Activ5 whose battery is read every minute (the
+    /// family's interval) reads it every second from the change on, in the same session.
+    @Test func aDevicesOwnIntervalPacesItsReadsAtOnce() async throws {
+        try await TestWorld.with { world in
+            let device = try await world.startSimulator(["a5"])
+            let (id, address) = (try device.simulatedID, try device.simulatedAddress)
+            let recorder = try await TopicRecorder(world: world)
+            _ = try await world.startBridge(extraArguments: ["--requests-privileged", "true"])
+            try await recorder.waitFor("a5/\(id)/connection") { $0.payloadString == "connected" }
+            let first = try await recorder.waitFor("a5/\(id)/battery")
+
+            let changed = recorder.mark
+            try recorder.publish(
+                "gatt2mqtt/test/request/options",
+                #"{"options":{"devices":{"intervals":{"\#(address)/battery_s":1}}}}"#)
+            let answer = try await recorder.waitFor("gatt2mqtt/test/response/options", after: changed)
+            #expect(
+                answer.payloadString?.contains(#""applied":["devices.intervals"],"restart_required":[]"#) == true,
+                "\(answer.payloadString ?? "")")
+            try device.send(line: "battery 42")
+            try await recorder.waitFor("a5/\(id)/battery", after: changed) { $0.payloadString != first.payloadString }
+            #expect(recorder.messages(on: "a5/\(id)/connection", after: changed).isEmpty, "the same session")
+            try await recorder.waitFor("gatt2mqtt/test/info", after: changed) {
+                $0.payloadString?.contains(#""intervals":{"\#(address)/battery_s":"1"}"#) == true
+            }
+            await recorder.stop()
+        }
+    }
 }

@@ -9,6 +9,10 @@ for its reply and saves a screenshot. Standard output is a line protocol for tes
     REPLY <raw reply text>             the reply payload the card showed (the bridge's JSON reply)
     SETTINGS <gateway name>            with --gateway: the gateway's card shows its settings in effect (its `info`)
     OPTIONS <raw reply text>           with --options: the reply to the options its card's form sent
+    DEVICE-OPTIONS <text>              with --device-option: what the device's card says is chosen for it
+    TEMPLATE <json>                    what the card's Options button put in its gateway's options form
+    DEVICE-OPTIONS-REPLY <raw reply>   the reply to that form, the --device-option values set in it
+    DEVICE-OPTIONS-NOW <text>          what the device's card says once the gateway's info changed
     SCREENSHOT <path>                  the whole page, 1280 px wide
     RENAMED <family>/<id>              with --rename: the card's Rename button (its prompt given the new id) moved
                                        the device's card there, connected, and the old card went
@@ -22,6 +26,7 @@ explicitly (--chromium, --chromedriver).
 
 import argparse
 import base64
+import json
 import sys
 import time
 
@@ -141,6 +146,8 @@ def run(driver, args):
 
     if args.gateway:
         check_gateway(driver, args, left)
+    if args.device_option:
+        check_device_options(driver, args, left)
 
     driver.execute_script("window.scrollTo(0, 0)")
     time.sleep(0.3)  # one more chart frame
@@ -203,6 +210,36 @@ def check_gateway(driver, args, left):
     say("OPTIONS", driver.execute_script("return arguments[0].textContent", reply))
 
 
+def check_device_options(driver, args, left):
+    """The device's card says what its gateway's settings choose for it; its Options button fills the gateway's
+    options form with them, which is sent with each --device-option KEY=VALUE set for --address; the card then
+    says the new choice."""
+    before = wait_for(driver, left(), f"the options of {args.device}",
+                      lambda d: field_text(d, args.device, "options"))
+    say("DEVICE-OPTIONS", before)
+    button = card(driver, args.device).find_element(By.CSS_SELECTOR, 'button[data-action="device-options"]')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    gateway = driver.find_element(By.CSS_SELECTOR, f"[data-gateway={css_string(args.gateway)}]")
+    textarea = gateway.find_element(By.CSS_SELECTOR, 'textarea[data-input="options"]')
+    template = wait_for(driver, left(), "the options form filled by the card",
+                        lambda d: (lambda v: v if '"devices"' in v else None)(textarea.get_property("value")))
+    say("TEMPLATE", template)
+    options = json.loads(template)
+    for item in args.device_option:
+        key, value = item.split("=", 1)
+        options["options"]["devices"].setdefault(key, {})[args.address] = value
+    driver.execute_script("arguments[0].value = arguments[1];", textarea, json.dumps(options))
+    reply = gateway.find_element(By.CSS_SELECTOR, '[data-field="options-reply-raw"]')
+    driver.execute_script("arguments[0].removeAttribute('data-ok')", reply)
+    gateway.find_element(By.CSS_SELECTOR, 'button[data-action="options"]').click()
+    wait_for(driver, left(), "the device options' reply", lambda d: reply.get_attribute("data-ok"))
+    say("DEVICE-OPTIONS-REPLY", driver.execute_script("return arguments[0].textContent", reply))
+    after = wait_for(driver, left(), f"the options of {args.device} to change from {before!r}",
+                     lambda d: (lambda t: t if t and t != before else None)(field_text(d, args.device, "options")))
+    say("DEVICE-OPTIONS-NOW", after)
+
+
 def save_page(driver, path):
     """The whole page, as tall as it is, at the window's width (Chromium's DevTools capture); the
     visible part only if that is refused."""
@@ -238,6 +275,9 @@ def main():
     parser.add_argument("--expect-ok", action="store_true", help="fail unless the reply is ok")
     parser.add_argument("--gateway", help="a gateway whose card must show its settings, e.g. test")
     parser.add_argument("--options", help="with --gateway: a request/options payload to send from its card")
+    parser.add_argument("--device-option", action="append", default=[],
+                        help="with --gateway and --address: KEY=VALUE set for the device from its card (streaming=off)")
+    parser.add_argument("--address", help="the device's Bluetooth address, as its gateway's settings name it")
     parser.add_argument("--rename", help="a new id to give the device from its card, last (its rename request)")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")

@@ -142,7 +142,8 @@ struct Activ5FamilyProfile: FamilyProfile {
         if wireProtocol == .new {
             // The legacy profile has no level to read (only TC5k's token): new-protocol devices only.
             let exported = await device.characteristics().contains(Activ5GATT.Characteristic.batteryLevel)
-            device.repeating("battery", every: options.batteryInterval) { device in
+            device.repeating("battery", every: options.batteryInterval, pacedBy: Activ5Options.batterySetting) {
+                device in
                 guard let level = await readBatteryLevel(exported: exported, on: device) else { return }
                 device.logger.debug("battery refreshed", metadata: ["level": "\(level)"])
                 device.publish(Activ5Telemetry.battery(level: level, status: progress.status?.batteryStatus))
@@ -253,7 +254,8 @@ struct Activ5FamilyProfile: FamilyProfile {
     /// The device switches off after 7 minutes without a command while not streaming; the vendors' clients send
     /// `STOP!` every minute to keep it on (activ5.md §6). Only while not streaming, unlike iOS.
     private func keepAwake(_ device: ConnectedDevice<Self>) {
-        device.repeating(Self.evergreenKey, every: options.keepAliveInterval) { device in
+        device.repeating(Self.evergreenKey, every: options.keepAliveInterval, pacedBy: Activ5Options.keepAliveSetting) {
+            device in
             guard !device.withStreamState({ $0.streaming }) else { return }
             do {
                 try await device.write(

@@ -8,10 +8,15 @@ extension Activ5Options: FamilySettings {
         .init("squeeze_newtons", .number, help: "Force above which a squeeze starts, in newtons (default 20)."),
         .init("release_newtons", .number, help: "Force below which a squeeze ends, in newtons (default 5)."),
         .init("double_squeeze_s", .number, help: "Longest pause within a double squeeze, in seconds (default 5)."),
-        .init("keepalive_s", .number, help: "Keep-alive interval while evergreen is on, in seconds (default 60)."),
+        .init(keepAliveSetting, .number, help: "Keep-alive interval while evergreen is on, in seconds (default 60)."),
         .init("reconnect", .text, help: "Reconnect after a loss: auto or manual (default auto)."),
-        .init("battery_s", .number, help: "Battery read interval while connected, in seconds (default 60)."),
+        .init(batterySetting, .number, help: "Battery read interval while connected, in seconds (default 60)."),
     ]
+
+    /// The intervals one device may have its own of (`devices.intervals`), which the profile paces its work by.
+    static let keepAliveSetting = "keepalive_s"
+    static let batterySetting = "battery_s"
+    public static let perDeviceIntervals = [keepAliveSetting, batterySetting]
 
     public init(from values: some FamilySettingValues) throws(FamilySettingError) {
         self.init()
@@ -39,8 +44,8 @@ extension Activ5Options: FamilySettings {
                 "must be a number of seconds above 0, at most 60, not \(EffectiveSetting.number(window))")
         }
         self.squeeze = .init(pressedNewtons: squeeze, releasedNewtons: release, windowSeconds: window)
-        if let keepAlive = try values.interval("keepalive_s") { keepAliveInterval = keepAlive }
-        if let battery = try values.interval("battery_s") { batteryInterval = battery }
+        if let keepAlive = try values.interval(Self.keepAliveSetting) { keepAliveInterval = keepAlive }
+        if let battery = try values.interval(Self.batterySetting) { batteryInterval = battery }
         switch values.text("reconnect") {
         case nil: break
         case "auto": reconnect = true
@@ -54,9 +59,9 @@ extension Activ5Options: FamilySettings {
             .init("squeeze_newtons", .number(squeeze.pressedNewtons)),
             .init("release_newtons", .number(squeeze.releasedNewtons)),
             .init("double_squeeze_s", .number(squeeze.windowSeconds)),
-            .init("keepalive_s", .number(EffectiveSetting.seconds(keepAliveInterval))),
+            .init(Self.keepAliveSetting, .number(EffectiveSetting.seconds(keepAliveInterval))),
             .init("reconnect", .word(reconnect ? "auto" : "manual")),
-            .init("battery_s", .number(EffectiveSetting.seconds(batteryInterval))),
+            .init(Self.batterySetting, .number(EffectiveSetting.seconds(batteryInterval))),
         ]
     }
 }

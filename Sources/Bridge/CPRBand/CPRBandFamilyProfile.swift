@@ -36,14 +36,18 @@ struct CPRBandFamilyProfile: FamilyProfile {
 
     var timers: [ProfileTimer<Self>] {
         [
-            ProfileTimer(key: "battery", interval: options.batteryInterval) { device in
+            ProfileTimer(key: "battery", interval: options.batteryInterval, pacedBy: CPRBandOptions.batterySetting) {
+                device in
                 do {
                     try await readBattery(device)
                 } catch {
                     device.logger.warning("battery not read: \(error)")
                 }
             },
-            ProfileTimer(key: "signal", interval: options.signalInterval) { device in await tellSignal(device) },
+            ProfileTimer(key: "signal", interval: options.signalInterval, pacedBy: CPRBandOptions.signalSetting) {
+                device in
+                await tellSignal(device)
+            },
         ]
     }
 

@@ -12,13 +12,18 @@ extension CPRBandOptions: FamilySettings {
         .init("angle_samples", .integer, help: "Wrist-angle samples averaged per published angle (default 5)."),
         .init("range_mm", .integers, help: "Depth range in mm until a range command sets one (default 50,60)."),
         .init("rate_window_s", .number, help: "Rolling window of the compression rate, in seconds (default 10)."),
-        .init("battery_s", .number, help: "Battery read interval while connected, in seconds (default 60)."),
-        .init("signal_s", .number, help: "RSSI and distance interval while connected, in seconds (default 5)."),
+        .init(batterySetting, .number, help: "Battery read interval while connected, in seconds (default 60)."),
+        .init(signalSetting, .number, help: "RSSI and distance interval while connected, in seconds (default 5)."),
         .init("distance.reference_dbm", .number, help: "RSSI at 1 m for the distance estimate, in dBm (default -59)."),
         .init(
             "distance.exponent", .number,
             help: "Path-loss exponent of the distance estimate, 1 to 10 (default 2, free space)."),
     ]
+
+    /// The intervals one device may have its own of (`devices.intervals`), which the profile paces its work by.
+    static let batterySetting = "battery_s"
+    static let signalSetting = "signal_s"
+    public static let perDeviceIntervals = [batterySetting, signalSetting]
 
     public init(from values: some FamilySettingValues) throws(FamilySettingError) {
         self.init()
@@ -45,8 +50,8 @@ extension CPRBandOptions: FamilySettings {
             }
             rateWindowSeconds = window
         }
-        if let battery = try values.interval("battery_s") { batteryInterval = battery }
-        if let signal = try values.interval("signal_s") { signalInterval = signal }
+        if let battery = try values.interval(Self.batterySetting) { batteryInterval = battery }
+        if let signal = try values.interval(Self.signalSetting) { signalInterval = signal }
         if let reference = try values.number("distance.reference_dbm") {
             guard Self.referencePowerRange.contains(reference) else {
                 throw FamilySettingError(
@@ -73,8 +78,8 @@ extension CPRBandOptions: FamilySettings {
             .init("angle_samples", .number(Double(angleSamples))),
             .init("range_mm", .integers([Int(targetRange.minMillimetres), Int(targetRange.maxMillimetres)])),
             .init("rate_window_s", .number(rateWindowSeconds)),
-            .init("battery_s", .number(EffectiveSetting.seconds(batteryInterval))),
-            .init("signal_s", .number(EffectiveSetting.seconds(signalInterval))),
+            .init(Self.batterySetting, .number(EffectiveSetting.seconds(batteryInterval))),
+            .init(Self.signalSetting, .number(EffectiveSetting.seconds(signalInterval))),
         ]
         if let reference = distance.referencePowerDBm {
             settings.append(.init("distance.reference_dbm", .number(reference)))

@@ -1,6 +1,7 @@
 /// What a user chose for one device rather than for its family or the gateway (`devices.names`, `devices.entities`,
-/// `devices.streaming`): its name in Home Assistant, which of its entities Home Assistant adds enabled, disabled or not
-/// at all, and whether its fast streams reach the broker. Changed over `request/options`, each applies at once.
+/// `devices.streaming`, `devices.intervals`): its name in Home Assistant, which of its entities Home Assistant adds
+/// enabled, disabled or not at all, whether its fast streams reach the broker, and how often its family's periodic
+/// work runs for it. Changed over `request/options`, each applies at once.
 public struct DeviceOptions: Sendable, Equatable {
     /// The device's name in Home Assistant; nil: its alias, else its advertised name, else the family's model and its
     /// `<id>`.
@@ -10,15 +11,34 @@ public struct DeviceOptions: Sendable, Equatable {
     /// False: the values of the family's fast streams (a belt's heading, an Activ5's force, a band's angle) are dropped
     /// before the broker (`FamilyDriver.streamLeaves`), and Home Assistant is not told of the entities that read them.
     public var streaming = true
+    /// A family's interval setting (`battery_s`, `FamilySettings.perDeviceIntervals`) → this device's own; a setting
+    /// its family does not have is ignored (the maps are keyed by address, whatever the device is).
+    public var intervals: [String: Duration] = [:]
 
-    public init(name: String? = nil, entities: [String: EntityChoice] = [:], streaming: Bool = true) {
+    public init(
+        name: String? = nil, entities: [String: EntityChoice] = [:], streaming: Bool = true,
+        intervals: [String: Duration] = [:]
+    ) {
         self.name = name
         self.entities = entities
         self.streaming = streaming
+        self.intervals = intervals
     }
 
     /// What a device has when nothing is chosen for it.
     public static let standard = DeviceOptions()
+
+    /// What Home Assistant is told of: all but the intervals, which change no entity.
+    var homeAssistantView: DeviceOptions {
+        var view = self
+        view.intervals = [:]
+        return view
+    }
+
+    /// `intervals` as the configuration writes them: setting → seconds (`300`).
+    public var intervalsInSeconds: [String: String] {
+        intervals.mapValues { EffectiveSetting.number(EffectiveSetting.seconds($0)) }
+    }
 
     /// How Home Assistant gets one entity of the device.
     public enum EntityChoice: String, Sendable, CaseIterable {
@@ -37,6 +57,11 @@ public struct DeviceOptions: Sendable, Equatable {
         let families = FamilyRegistry.drivers.flatMap { $0.init(configuration: configuration).homeAssistant.entities }
         let entities = families + DeviceDiagnostics.entities + [GatewayHomeAssistant.owner]
         return Set(entities.filter { !$0.isTrigger }.map(\.object))
+    }
+
+    /// Every interval setting some family lets one device have its own of, which `devices.intervals` may name.
+    public static var intervalSettings: Set<String> {
+        Set(FamilySettingsStore.sections.compactMap(\.settings).flatMap { $0.perDeviceIntervals })
     }
 
     /// A name Home Assistant can show: 1 to 64 characters, none of them a control character.

@@ -165,14 +165,25 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
 
     // MARK: Repeated work
 
-    /// Runs `action` every `interval` under `key` while connected; a new one under the same key replaces it.
+    /// Runs `action` every `interval` under `key` while connected; a new one under the same key replaces it. Paced
+    /// by a family's interval setting (`battery_s`, `FamilySettings.perDeviceIntervals`), it runs at the device's
+    /// own interval where it has one (`devices.intervals`), and follows it when it changes.
     func repeating(
-        _ key: String, every interval: Duration, _ action: @escaping @Sendable (ConnectedDevice) async -> Void
+        _ key: String, every interval: Duration, pacedBy setting: String? = nil,
+        _ action: @escaping @Sendable (ConnectedDevice) async -> Void
     ) {
-        core.connection.repeating(key, every: interval) { [weak self] in
-            guard let self else { return }
-            await action(self)
+        let scope = core.connection
+        let start: @Sendable (Duration, Bool) -> Bool = { [weak self] interval, replacing in
+            scope.repeating(key, every: interval, onlyReplacing: replacing) { [weak self] in
+                guard let self else { return }
+                await action(self)
+            }
         }
+        guard let setting else {
+            _ = start(interval, false)
+            return
+        }
+        core.intervals.pace(key, by: setting, standard: interval, start: start)
     }
 
     func cancelRepeating(_ key: String) { core.connection.cancel(key) }

@@ -128,7 +128,19 @@ struct ProfileTimer<Profile: FamilyProfile>: Sendable {
     /// Its name in the connection's scope.
     var key: String
     var interval: Duration
+    /// The family's setting of `interval` (`battery_s`) where one device may have its own (`devices.intervals`).
+    var setting: String?
     var action: @Sendable (ConnectedDevice<Profile>) async -> Void
+
+    init(
+        key: String, interval: Duration, pacedBy setting: String? = nil,
+        action: @escaping @Sendable (ConnectedDevice<Profile>) async -> Void
+    ) {
+        self.key = key
+        self.interval = interval
+        self.setting = setting
+        self.action = action
+    }
 }
 
 /// What a reducer, a handshake or a command publishes, by leaf of the device's topics (`<family>/<id>/<leaf>`).

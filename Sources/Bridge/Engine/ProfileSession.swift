@@ -44,7 +44,9 @@ actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
             device.release(connected: true)
             setState(.connected)
             await profile.connected(device)
-            for timer in profile.timers { device.repeating(timer.key, every: timer.interval, timer.action) }
+            for timer in profile.timers {
+                device.repeating(timer.key, every: timer.interval, pacedBy: timer.setting, timer.action)
+            }
         }
     }
 

@@ -26,10 +26,24 @@ extension FamilySettingValues {
     /// A period in seconds, 1 to 86400.
     public func interval(_ path: String) throws(FamilySettingError) -> Duration? {
         guard let seconds = try number(path) else { return nil }
-        guard seconds >= 1, seconds <= 86400 else {
-            throw FamilySettingError(
-                path, "must be a number of seconds from 1 to 86400, not \(EffectiveSetting.number(seconds))")
+        guard let interval = PeriodicInterval.duration(seconds: seconds) else {
+            throw FamilySettingError(path, PeriodicInterval.refusal(seconds))
         }
+        return interval
+    }
+}
+
+/// The period of a family's periodic work, the family's (`a5.battery_s`) or one device's (`devices.intervals`), checked
+/// by one rule: 1 to 86400 seconds.
+public enum PeriodicInterval {
+    /// Nil outside 1 to 86400 seconds.
+    public static func duration(seconds: Double) -> Duration? {
+        guard seconds >= 1, seconds <= 86400 else { return nil }
         return .milliseconds(Int((seconds * 1000).rounded()))
+    }
+
+    /// What a refused value is told.
+    public static func refusal(_ seconds: Double) -> String {
+        "must be a number of seconds from 1 to 86400, not \(EffectiveSetting.number(seconds))"
     }
 }

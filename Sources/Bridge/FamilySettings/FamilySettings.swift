@@ -12,4 +12,11 @@ public protocol FamilySettings: Sendable {
     init(from values: some FamilySettingValues) throws(FamilySettingError)
     /// The settings in effect, by path in the section, in the order of `keys`.
     var effective: [EffectiveSetting] { get }
+    /// The intervals of the family's periodic work (`battery_s`) that one device may have its own of
+    /// (`devices.intervals`), each one of `keys` and checked as an interval (`FamilySettingValues.interval`).
+    static var perDeviceIntervals: [String] { get }
+}
+
+extension FamilySettings {
+    public static var perDeviceIntervals: [String] { [] }
 }

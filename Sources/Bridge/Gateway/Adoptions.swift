@@ -187,8 +187,11 @@ final class Adoptions: Sendable {
         publishWindow(open: remaining > 0, remaining: remaining)
         guard remaining > 0 else { return 0 }
         context.background.spawn { [self] in
-            // Devices already in range join at once, not only those that appear later.
+            // Devices already in range join at once, not only those that appear later, however late this runs.
             await consider()
+            state.withLock { state in
+                if state.windowGeneration == generation { state.window.inRangeConsidered() }
+            }
             try? await Task.sleep(for: .seconds(remaining))
             let closed = state.withLock { state -> Bool in
                 guard state.windowGeneration == generation else { return false }

@@ -146,13 +146,14 @@ final class DeviceSessions: Sendable {
         let connection = ConnectionRecord()
         let options = context.live.options(of: device.address)
         let streams = StreamSwitch(leaves: driver.streamLeaves, on: options.streaming)
+        let intervals = DeviceIntervals(options.intervals)
         let sessionContext = SessionContext(
             link: { context.bluez.link(to: $0) }, publisher: context.publisher, logger: context.logger,
             gateway: context.configuration.gateway,
             id: context.id(of: device.address), liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
             connection: connection, stateChanged: { [weak self] _ in self?.publishInventoryLater() },
             described: { [weak self] info in self?.homeAssistant.describe(at: path, info: info) },
-            streams: streams)
+            streams: streams, intervals: intervals)
         let session = driver.makeSession(for: device, context: sessionContext)
         let (commands, continuation) = commandRouter.makeQueue()
         let commandRouter = commandRouter
@@ -172,7 +173,8 @@ final class DeviceSessions: Sendable {
             at: path)
         return RunningSession(
             session: session, address: device.address, adapter: context.adapterName(device.adapterPath) ?? "",
-            task: task, commands: continuation, connection: connection, streams: streams)
+            task: task, commands: continuation, connection: connection, streams: streams,
+            intervals: intervals)
     }
 
     /// Stops a device's session (and its link); the freed slot may go to a device that waits for one.

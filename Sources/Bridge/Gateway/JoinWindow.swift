@@ -12,11 +12,19 @@ struct JoinWindow: Sendable, Equatable {
     private(set) var closes: ContinuousClock.Instant?
     /// Devices this window adopted.
     private(set) var adopted = 0
+    /// From the opening until the devices in range then have been considered (`inRangeConsidered`): a gateway slow to
+    /// get to them (a machine busy for longer than a short window) must not find the window closed by the clock
+    /// before it looked at the devices it was opened for.
+    private(set) var awaitsDevicesInRange = false
 
     mutating func open(for seconds: Int, at now: ContinuousClock.Instant) {
         closes = seconds > 0 ? now + .seconds(min(seconds, Self.longest)) : nil
         adopted = 0
+        awaitsDevicesInRange = closes != nil
     }
+
+    /// The devices in range at the opening have been considered: from now on the clock alone closes the window.
+    mutating func inRangeConsidered() { awaitsDevicesInRange = false }
 
     /// Counts a device the window adopts; false when it has adopted `adoptionLimit` already, and it closes then.
     mutating func admitAdoption() -> Bool {
@@ -28,9 +36,15 @@ struct JoinWindow: Sendable, Equatable {
         return true
     }
 
-    mutating func close() { closes = nil }
+    mutating func close() {
+        closes = nil
+        awaitsDevicesInRange = false
+    }
 
-    func isOpen(at now: ContinuousClock.Instant) -> Bool { closes.map { now < $0 } ?? false }
+    func isOpen(at now: ContinuousClock.Instant) -> Bool {
+        guard let closes else { return false }
+        return awaitsDevicesInRange || now < closes
+    }
 
     /// Whole seconds left, rounded up; 0 when closed.
     func remainingSeconds(at now: ContinuousClock.Instant) -> Int {

@@ -17,7 +17,7 @@ final class LiveSettings: Sendable {
     /// The key paths a change applies at once; any other needs a restart.
     static let appliedAtRunTime: Set<String> = [
         "devices.auto_connect", "devices.allow", "devices.aliases", "devices.names", "devices.entities",
-        "devices.streaming",
+        "devices.streaming", "devices.intervals",
     ]
 
     init(_ configuration: BridgeConfiguration) {

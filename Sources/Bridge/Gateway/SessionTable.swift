@@ -12,6 +12,8 @@ struct RunningSession: Sendable {
     var connection: ConnectionRecord
     /// Whether its streams reach the broker (`SessionContext.streams`), which the gateway switches.
     var streams = StreamSwitch()
+    /// Its own intervals (`SessionContext.intervals`), which the gateway sets.
+    var intervals = DeviceIntervals()
 }
 
 /// The devices the gateway serves: each running session by its object path (the adapter's device that serves
