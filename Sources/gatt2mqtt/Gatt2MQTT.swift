@@ -63,6 +63,12 @@ struct Gatt2MQTT: AsyncParsableCommand {
             valueName: "FILE"))
     var restore: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Check a device declaration (YAML) as the gateway reads it, say what it declares, and exit: 1 and the file, line and reason when it is refused.",
+            valueName: "FILE"))
+    var checkDeclaration: String?
+
     @Option(help: ArgumentHelp("Print the shell completion script for bash, zsh or fish and exit.", valueName: "SHELL"))
     var printCompletion: CompletionScript.Shell?
 
@@ -75,6 +81,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         .init("--print-settings-reference", "Print every setting as Markdown and exit", value: .none),
         .init("--backup", "Write the state directory as one JSON backup and exit", value: .file),
         .init("--restore", "Check a backup and stage it for the next start", value: .file),
+        .init("--check-declaration", "Check a device declaration and exit", value: .file),
         .init("--print-completion", "Print the shell completion script", value: .words(["bash", "zsh", "fish"])),
         .init("--version", "Show the version", value: .none),
         .init("--help", "Show help information", value: .none),
@@ -101,6 +108,15 @@ struct Gatt2MQTT: AsyncParsableCommand {
         if printSettingsReference {
             print(SettingsReference.markdown(), terminator: "")
             return
+        }
+        if let checkDeclaration {
+            do throws(DeclarationCheck.Failure) {
+                print(try DeclarationCheck.check(checkDeclaration))
+                return
+            } catch {
+                LastWords.write("gatt2mqtt: \(error.description)")
+                throw ExitCode.failure
+            }
         }
         if let printCompletion {
             print(CompletionScript.script(for: printCompletion, own: Self.ownFlags), terminator: "")

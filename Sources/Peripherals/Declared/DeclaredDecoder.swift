@@ -1,0 +1,169 @@
+/// Why a declared characteristic's value could not be decoded. Bytes the declaration does not explain are refused,
+/// as the written families refuse them: they mean the flags are not what the declaration thinks.
+public enum DeclaredDecodeReason: Equatable, Sendable {
+    case tooShort(field: String, needed: Int, left: Int)
+    case trailingBytes(Int)
+    /// A repeated field's bytes left are not a whole number of fields.
+    case partialRepeat(field: String, left: Int)
+    case notUTF8(field: String)
+    /// Longer than an attribute value can be (512 bytes, Core Specification Vol 3 Part F 3.2.9).
+    case tooLong(maximum: Int, actual: Int)
+}
+
+public typealias DeclaredDecodeError = DecodeFailure<DeclaredDecodeReason>
+
+/// One published value of a decoded characteristic: a field's, or a bit field's of an integer field.
+public struct DecodedField: Sendable, Equatable {
+    public var name: String
+    public var value: DeclaredValue
+    public var unit: String?
+
+    public init(name: String, value: DeclaredValue, unit: String? = nil) {
+        self.name = name
+        self.value = value
+        self.unit = unit
+    }
+}
+
+/// Decodes a declared characteristic's value, field after field as the declaration lays them out.
+public enum DeclaredDecoder {
+    /// The longest attribute value.
+    public static let maximumByteCount = 512
+
+    /// The published fields of `bytes` in declaration order; a field whose condition is not met is left out.
+    public static func decode(
+        _ bytes: [UInt8], fields: [DeclaredField], characteristic: String
+    ) throws(DeclaredDecodeError) -> [DecodedField] {
+        func fail(_ reason: DeclaredDecodeReason) -> DeclaredDecodeError {
+            DeclaredDecodeError(characteristic: characteristic, reason: reason)
+        }
+        guard bytes.count <= maximumByteCount else {
+            throw fail(.tooLong(maximum: maximumByteCount, actual: bytes.count))
+        }
+        var reader = ByteReader(bytes: bytes)
+        var raws: [String: UInt64] = [:]
+        var decoded: [DecodedField] = []
+        for field in fields {
+            let present = field.conditions.allSatisfy { condition in
+                ((raws[condition.field] ?? 0) >> UInt64(condition.bit) & 1 == 1) == condition.set
+            }
+            guard present else { continue }
+            let value: DeclaredValue
+            if field.repeated {
+                let size = field.type.size ?? 1
+                guard reader.left.isMultiple(of: size) else {
+                    throw fail(.partialRepeat(field: field.name, left: reader.left))
+                }
+                var values: [DeclaredValue] = []
+                while reader.left > 0 {
+                    values.append(try read(field, from: &reader, fail: fail).value)
+                }
+                value = .list(values)
+            } else {
+                let (read, raw) = try read(field, from: &reader, fail: fail)
+                value = read
+                if let raw { raws[field.name] = raw }
+                for bits in field.bits {
+                    let mask: UInt64 = bits.width >= 64 ? .max : (1 << UInt64(bits.width)) - 1
+                    let part = (raw ?? 0) >> UInt64(bits.offset) & mask
+                    let named = bits.enumeration[Int64(part)].map(DeclaredValue.text)
+                    let plain: DeclaredValue = bits.width == 1 ? .flag(part == 1) : .integer(Int64(part))
+                    decoded.append(DecodedField(name: bits.name, value: named ?? plain))
+                }
+            }
+            if field.published { decoded.append(DecodedField(name: field.name, value: value, unit: field.unit)) }
+        }
+        guard reader.left == 0 else { throw fail(.trailingBytes(reader.left)) }
+        return decoded
+    }
+
+    /// One field's value, and its raw bits where it is an integer.
+    private static func read(
+        _ field: DeclaredField, from reader: inout ByteReader, fail: (DeclaredDecodeReason) -> DeclaredDecodeError
+    ) throws(DeclaredDecodeError) -> (value: DeclaredValue, raw: UInt64?) {
+        if field.type == .utf8 {
+            let rest = reader.take(reader.left) ?? []
+            // Devices pad names with NULs: they end the text.
+            let text = rest.prefix { $0 != 0 }
+            guard let string = String(validating: text, as: UTF8.self) else { throw fail(.notUTF8(field: field.name)) }
+            return (.text(string), nil)
+        }
+        let size = field.type.size ?? 0
+        guard let slice = reader.take(size) else {
+            throw fail(.tooShort(field: field.name, needed: size, left: reader.left))
+        }
+        switch field.type {
+        case .unsigned(_, let bigEndian):
+            let raw = Self.integer(slice, bigEndian: bigEndian)
+            return (integerValue(unsigned: raw, field), raw)
+        case .signed(let bytes, let bigEndian):
+            let raw = Self.integer(slice, bigEndian: bigEndian)
+            let shift = UInt64(64 - 8 * bytes)
+            let signed = Int64(bitPattern: raw << shift) >> Int64(shift)
+            return (integerValue(signed: signed, field), raw)
+        case .float32(let bigEndian):
+            let value = Double(Float(bitPattern: UInt32(truncatingIfNeeded: Self.integer(slice, bigEndian: bigEndian))))
+            return (numberValue(value, field), nil)
+        case .float64(let bigEndian):
+            return (numberValue(Double(bitPattern: Self.integer(slice, bigEndian: bigEndian)), field), nil)
+        case .sfloat:
+            let decoded = IEEE11073Float.short(UInt16(truncatingIfNeeded: Self.integer(slice, bigEndian: false)))
+            return (medicalValue(decoded, field), nil)
+        case .medfloat:
+            let decoded = IEEE11073Float.long(UInt32(truncatingIfNeeded: Self.integer(slice, bigEndian: false)))
+            return (medicalValue(decoded, field), nil)
+        case .utf8:
+            return (.text(""), nil)
+        }
+    }
+
+    private static func integer(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> UInt64 {
+        let ordered = bigEndian ? Array(bytes) : bytes.reversed()
+        return ordered.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    private static func integerValue(unsigned raw: UInt64, _ field: DeclaredField) -> DeclaredValue {
+        if raw <= UInt64(Int64.max), let name = field.enumeration[Int64(raw)] { return .text(name) }
+        guard field.scale == .one, field.offset == 0 else {
+            return .number(field.scale.apply(Double(raw)) + field.offset)
+        }
+        return raw <= UInt64(Int64.max) ? .integer(Int64(raw)) : .unsignedInteger(raw)
+    }
+
+    private static func integerValue(signed raw: Int64, _ field: DeclaredField) -> DeclaredValue {
+        if let name = field.enumeration[raw] { return .text(name) }
+        guard field.scale == .one, field.offset == 0 else {
+            return .number(field.scale.apply(Double(raw)) + field.offset)
+        }
+        return .integer(raw)
+    }
+
+    private static func medicalValue(_ decoded: IEEE11073Float.Decoded, _ field: DeclaredField) -> DeclaredValue {
+        switch decoded {
+        case .value(let value): numberValue(value, field)
+        case .special(let name): .special(name)
+        }
+    }
+
+    /// A float scaled; IEEE 754's NaN and infinities as IEEE 11073 names them.
+    private static func numberValue(_ value: Double, _ field: DeclaredField) -> DeclaredValue {
+        if value.isNaN { return .special("NaN") }
+        if value.isInfinite { return .special(value > 0 ? "+INFINITY" : "-INFINITY") }
+        return .number(field.scale.apply(value) + field.offset)
+    }
+}
+
+/// The bytes of a value, read from the front.
+private struct ByteReader {
+    let bytes: [UInt8]
+    var position = 0
+
+    var left: Int { bytes.count - position }
+
+    /// The next `count` bytes; nil (and nothing taken) when fewer are left.
+    mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
+        guard count <= left else { return nil }
+        defer { position += count }
+        return bytes[position..<position + count]
+    }
+}

@@ -1,0 +1,69 @@
+/// A device described as data rather than written in Swift (issue #59): how it is recognised, which of its
+/// characteristics are read, polled or subscribed, and how each value is decoded into named fields. Read from YAML
+/// by the daemon's configuration (`DeclarationReader`), checked whole before any is used.
+public struct DeviceDeclaration: Sendable, Equatable {
+    /// Its name in topics (`<family>/<id>/…`): lower-case letters, digits and `_`, not a written family's.
+    public var family: String
+    /// What people call it (`Cycling power meter`).
+    public var label: String
+    public var match: Match
+    public var characteristics: [DeclaredCharacteristic]
+
+    public init(family: String, label: String, match: Match, characteristics: [DeclaredCharacteristic]) {
+        self.family = family
+        self.label = label
+        self.match = match
+        self.characteristics = characteristics
+    }
+
+    /// How an advertising device is recognised as one: any of its name prefixes, advertised services or
+    /// manufacturer ids.
+    public struct Match: Sendable, Equatable {
+        public var namePrefixes: [String] = []
+        /// Full lower-case UUIDs.
+        public var services: [String] = []
+        public var manufacturers: [UInt16] = []
+
+        public init(namePrefixes: [String] = [], services: [String] = [], manufacturers: [UInt16] = []) {
+            self.namePrefixes = namePrefixes
+            self.services = services
+            self.manufacturers = manufacturers
+        }
+
+        /// Whether nothing would recognise a device.
+        public var isEmpty: Bool { namePrefixes.isEmpty && services.isEmpty && manufacturers.isEmpty }
+    }
+}
+
+/// One characteristic of a declared device and how its values reach the broker.
+public struct DeclaredCharacteristic: Sendable, Equatable {
+    /// Full lower-case UUIDs.
+    public var uuid: String
+    public var service: String
+    public var access: Access
+    /// `<family>/<id>/<topic>` with one JSON object of its fields; nil: each field on a leaf of its own name.
+    public var topic: String?
+    /// Whether its topics are retained (a state such as a battery level or a weight) or not (a stream).
+    public var retain: Bool
+    public var fields: [DeclaredField]
+
+    public init(
+        uuid: String, service: String, access: Access, topic: String? = nil, retain: Bool, fields: [DeclaredField]
+    ) {
+        self.uuid = uuid
+        self.service = service
+        self.access = access
+        self.topic = topic
+        self.retain = retain
+        self.fields = fields
+    }
+
+    public enum Access: Sendable, Equatable {
+        /// Read once at connect.
+        case read
+        /// Read at connect and every `Duration`.
+        case poll(Duration)
+        case notify
+        case indicate
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Peripherals
+import Testing
+
+@testable import DaemonConfiguration
+
+/// The Bluetooth SIG's standard profiles shipped as declarations (`declarations/`), each read as the daemon reads it
+/// and fed golden vectors written from the GATT Specification Supplement: bytes in, the published fields out.
+struct StandardDeclarationsTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("declarations")
+
+    private func declaration(_ name: String) throws -> DeviceDeclaration {
+        let file = Self.folder.appendingPathComponent(name + ".yaml")
+        return try DeclarationReader.read(
+            try String(contentsOf: file, encoding: .utf8), file: file.lastPathComponent,
+            takenFamilies: DeclarationReaderTests.taken)
+    }
+
+    /// The published fields of `uuid`'s value `bytes`, by name.
+    private func decode(_ name: String, _ uuid: String, _ bytes: [UInt8]) throws -> [String: DeclaredValue] {
+        let full = BluetoothUUID.normalized(uuid)
+        let characteristic = try #require(try declaration(name).characteristics.first { $0.uuid == full })
+        let fields = try DeclaredDecoder.decode(bytes, fields: characteristic.fields, characteristic: full)
+        return Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.value) })
+    }
+
+    @Test func everyShippedDeclarationReads() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter {
+            $0.hasSuffix(".yaml")
+        }
+        #expect(
+            Set(names) == [
+                "cycling_power.yaml", "cycling_speed_cadence.yaml", "environmental_sensing.yaml",
+                "running_speed_cadence.yaml", "weight_scale.yaml",
+            ])
+        let families = try names.map { try declaration(String($0.dropLast(5))).family }
+        #expect(Set(families).count == names.count, "one family each: \(families)")
+        // docs/declarations.md's table of the shipped ones lists each, no more.
+        let docs = try String(
+            contentsOf: Self.folder.deletingLastPathComponent().appendingPathComponent("docs/declarations.md"),
+            encoding: .utf8)
+        let listed = docs.split(separator: "\n").compactMap { line in
+            line.firstMatch(of: #/^\| `([a-z_]+\.yaml)` \|/#).map { String($0.output.1) }
+        }
+        #expect(Set(listed) == Set(names) && listed.count == names.count, "\(listed)")
+    }
+
+    /// GSS 3.58: wheel and crank data, each by its flag; GSS 3.196 Sensor Location.
+    @Test func cyclingSpeedAndCadence() throws {
+        #expect(
+            try decode("cycling_speed_cadence", "2A5B", [0x03, 0x34, 0x12, 0, 0, 0x00, 0x04, 0x10, 0x00, 0x00, 0x08])
+                == [
+                    "wheel_revolutions": .integer(4660), "wheel_event_time": .number(1),
+                    "crank_revolutions": .integer(16),
+                    "crank_event_time": .number(2),
+                ])
+        #expect(try decode("cycling_speed_cadence", "2A5D", [4]) == ["location": .text("front_wheel")])
+        #expect(
+            try decode("cycling_speed_cadence", "2A5C", [0x03, 0x00]) == [
+                "wheel_supported": .flag(true), "crank_supported": .flag(true),
+                "multiple_locations_supported": .flag(false),
+            ])
+    }
+
+    /// GSS 3.65: power with balance, wheel (1/2048 s) and crank (1/1024 s) data; the extreme angles, two 12-bit
+    /// halves of a uint24.
+    @Test func cyclingPower() throws {
+        let flags: [String: DeclaredValue] = [
+            "balance_reference_left": .flag(false), "torque_source_crank": .flag(false),
+            "offset_compensation": .flag(false),
+        ]
+        #expect(
+            try decode(
+                "cycling_power", "2A63",
+                [0x31, 0x00, 0xFA, 0x00, 0x64, 0x10, 0x27, 0, 0, 0x00, 0x08, 0x2A, 0x00, 0x00, 0x04]
+            )
+                == flags.merging([
+                    "power": .integer(250), "pedal_power_balance": .number(50), "wheel_revolutions": .integer(10000),
+                    "wheel_event_time": .number(1), "crank_revolutions": .integer(42), "crank_event_time": .number(1),
+                ]) { $1 })
+        #expect(
+            try decode("cycling_power", "2A63", [0x00, 0x01, 0x64, 0x00, 0xB4, 0xA0, 0x05])
+                == flags.merging([
+                    "power": .integer(100), "maximum_angle": .integer(180), "minimum_angle": .integer(90),
+                ]) { $1 })
+    }
+
+    /// GSS 3.187: speed in 1/256 m/s, cadence, stride in cm, distance in dm, walking or running.
+    @Test func runningSpeedAndCadence() throws {
+        #expect(
+            try decode("running_speed_cadence", "2A53", [0x07, 0x00, 0x03, 0xAA, 0x96, 0x00, 0x39, 0x30, 0, 0]) == [
+                "running": .flag(true), "speed": .number(3), "cadence": .integer(170), "stride_length": .number(1.5),
+                "total_distance": .number(1234.5),
+            ])
+        #expect(
+            try decode("running_speed_cadence", "2A53", [0x00, 0x80, 0x01, 0x50]) == [
+                "running": .flag(false), "speed": .number(1.5), "cadence": .integer(80),
+            ])
+    }
+
+    /// GSS 3.204, 3.120, 3.181.
+    @Test func environmentalSensing() throws {
+        #expect(try decode("environmental_sensing", "2A6E", [0x66, 0x08]) == ["temperature": .number(21.5)])
+        #expect(try decode("environmental_sensing", "2A6E", [0x9A, 0xFF]) == ["temperature": .number(-1.02)])
+        #expect(try decode("environmental_sensing", "2A6F", [0xB3, 0x15]) == ["humidity": .number(55.55)])
+        #expect(try decode("environmental_sensing", "2A6D", [0x02, 0x76, 0x0F, 0x00]) == ["pressure": .number(101325)])
+    }
+
+    /// GSS 3.258: SI with time stamp, user and BMI with height in metres; imperial with height in inches.
+    @Test func weightScale() throws {
+        #expect(
+            try decode(
+                "weight_scale", "2A9D",
+                [0x0E, 0x60, 0x36, 0xEA, 0x07, 12, 3, 21, 5, 30, 0x01, 0xE1, 0x00, 0xD6, 0x06]
+            ) == [
+                "weight": .number(69.6), "year": .integer(2026), "month": .integer(12), "day": .integer(3),
+                "hours": .integer(21), "minutes": .integer(5), "seconds": .integer(30), "user": .integer(1),
+                "bmi": .number(22.5), "height": .number(1.75),
+            ])
+        #expect(
+            try decode("weight_scale", "2A9D", [0x09, 0x5A, 0x3C, 0xE1, 0x00, 0xBC, 0x02]) == [
+                "weight_lb": .number(154.5), "bmi": .number(22.5), "height_in": .number(70),
+            ])
+        #expect(
+            try decode("weight_scale", "2A9D", [0x04, 0x60, 0x36, 0xFF]) == [
+                "weight": .number(69.6), "user": .text("unknown"),
+            ])
+    }
+}
