@@ -12,11 +12,7 @@ extension DeclarationReader {
                 item, file: file, what: "a field",
                 keys: ["name", "type", "if", "repeated", "scale", "offset", "unit", "values", "bits", "publish"])
             let name = try entry.requiredText("name")
-            guard isName(name), !reservedLeaves.contains(name) else {
-                throw entry.error(
-                    entry.value("name") ?? item,
-                    "name must be a name of lower-case letters, digits or _ that no device topic has")
-            }
+            guard isLeaf(name) else { throw entry.error(entry.value("name") ?? item, "name \(leafRule)") }
             let typeName = try entry.requiredText("type")
             guard let type = DeclaredFieldType(name: typeName) else {
                 throw entry.error(
@@ -120,9 +116,7 @@ extension DeclarationReader {
             let bit = try DeclarationMapping(
                 item, file: entry.file, what: "a bit field", keys: ["name", "at", "width", "values"])
             let name = try bit.requiredText("name")
-            guard isName(name), !reservedLeaves.contains(name) else {
-                throw bit.error(item, "name must be a name of lower-case letters, digits or _ that no device topic has")
-            }
+            guard isLeaf(name) else { throw bit.error(item, "name \(leafRule)") }
             guard let at = Int(try bit.requiredText("at")), let size = Int(try bit.text("width") ?? "1"),
                 at >= 0, size >= 1, at + size <= width
             else { throw bit.error(item, "\(name): at and width must lie within the field's \(width) bits") }

@@ -64,12 +64,16 @@ public enum DeclarationReader {
         return DeviceDeclaration(family: family, label: label, match: match, characteristics: characteristics)
     }
 
+    /// 1 to 32 of `a-z`, `0-9` and `_` (the alphabet of command names), starting with a letter.
     static func isName(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, ("a"..."z").contains(first), text.unicodeScalars.count <= 32 else {
-            return false
-        }
-        return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        guard let first = text.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+        return text.unicodeScalars.count <= 32 && TopicMap.isValidCommandName(text)
     }
+
+    /// A name a declared topic leaf may have: one no device topic has already.
+    static func isLeaf(_ text: String) -> Bool { isName(text) && !reservedLeaves.contains(text) }
+
+    static let leafRule = "must be a name of lower-case letters, digits or _ that no device topic has"
 
     /// The leaves a characteristic publishes: its topic, or its published fields' and bit fields' names.
     private static func leavesOf(_ characteristic: DeclaredCharacteristic) -> Set<String> {
@@ -137,11 +141,7 @@ public enum DeclarationReader {
             throw entry.error(entry.value("every_s") ?? node, "every_s is for access: poll only")
         }
         let topic = try entry.text("topic")
-        if let topic, !isName(topic) || reservedLeaves.contains(topic) {
-            throw entry.error(
-                entry.value("topic") ?? node,
-                "topic must be a name of lower-case letters, digits or _ that no device topic has")
-        }
+        if let topic, !isLeaf(topic) { throw entry.error(entry.value("topic") ?? node, "topic \(leafRule)") }
         let streams = access == .notify || access == .indicate
         let retain = try entry.flag("retain") ?? !streams
         guard let list = entry.value("fields"), case .sequence(let items) = list.content, !items.isEmpty else {

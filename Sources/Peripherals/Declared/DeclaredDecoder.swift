@@ -81,26 +81,21 @@ public enum DeclaredDecoder {
     private static func read(
         _ field: DeclaredField, from reader: inout ByteReader, fail: (DeclaredDecodeReason) -> DeclaredDecodeError
     ) throws(DeclaredDecodeError) -> (value: DeclaredValue, raw: UInt64?) {
-        if field.type == .utf8 {
-            let rest = reader.take(reader.left) ?? []
-            // Devices pad names with NULs: they end the text.
-            let text = rest.prefix { $0 != 0 }
-            guard let string = String(validating: text, as: UTF8.self) else { throw fail(.notUTF8(field: field.name)) }
-            return (.text(string), nil)
-        }
-        let size = field.type.size ?? 0
+        // Text takes the rest of the value; every other type its size.
+        let size = field.type.size ?? reader.left
         guard let slice = reader.take(size) else {
             throw fail(.tooShort(field: field.name, needed: size, left: reader.left))
         }
         switch field.type {
         case .unsigned(_, let bigEndian):
             let raw = Self.integer(slice, bigEndian: bigEndian)
-            return (integerValue(unsigned: raw, field), raw)
+            let exact: DeclaredValue = raw <= UInt64(Int64.max) ? .integer(Int64(raw)) : .unsignedInteger(raw)
+            return (integerValue(exact, key: Int64(exactly: raw), number: Double(raw), field), raw)
         case .signed(let bytes, let bigEndian):
             let raw = Self.integer(slice, bigEndian: bigEndian)
             let shift = UInt64(64 - 8 * bytes)
             let signed = Int64(bitPattern: raw << shift) >> Int64(shift)
-            return (integerValue(signed: signed, field), raw)
+            return (integerValue(.integer(signed), key: signed, number: Double(signed), field), raw)
         case .float32(let bigEndian):
             let value = Double(Float(bitPattern: UInt32(truncatingIfNeeded: Self.integer(slice, bigEndian: bigEndian))))
             return (numberValue(value, field), nil)
@@ -113,7 +108,11 @@ public enum DeclaredDecoder {
             let decoded = IEEE11073Float.long(UInt32(truncatingIfNeeded: Self.integer(slice, bigEndian: false)))
             return (medicalValue(decoded, field), nil)
         case .utf8:
-            return (.text(""), nil)
+            // Devices pad names with NULs: they end the text.
+            guard let text = String(validating: slice.prefix { $0 != 0 }, as: UTF8.self) else {
+                throw fail(.notUTF8(field: field.name))
+            }
+            return (.text(text), nil)
         }
     }
 
@@ -122,20 +121,13 @@ public enum DeclaredDecoder {
         return ordered.reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    private static func integerValue(unsigned raw: UInt64, _ field: DeclaredField) -> DeclaredValue {
-        if raw <= UInt64(Int64.max), let name = field.enumeration[Int64(raw)] { return .text(name) }
-        guard field.scale == .one, field.offset == 0 else {
-            return .number(field.scale.apply(Double(raw)) + field.offset)
-        }
-        return raw <= UInt64(Int64.max) ? .integer(Int64(raw)) : .unsignedInteger(raw)
-    }
-
-    private static func integerValue(signed raw: Int64, _ field: DeclaredField) -> DeclaredValue {
-        if let name = field.enumeration[raw] { return .text(name) }
-        guard field.scale == .one, field.offset == 0 else {
-            return .number(field.scale.apply(Double(raw)) + field.offset)
-        }
-        return .integer(raw)
+    /// An integer as published: its name where `values` has one for `key`, scaled where the field is, else `exact`.
+    private static func integerValue(
+        _ exact: DeclaredValue, key: Int64?, number: Double, _ field: DeclaredField
+    ) -> DeclaredValue {
+        if let key, let name = field.enumeration[key] { return .text(name) }
+        guard field.scale == .one, field.offset == 0 else { return .number(field.scale.apply(number) + field.offset) }
+        return exact
     }
 
     private static func medicalValue(_ decoded: IEEE11073Float.Decoded, _ field: DeclaredField) -> DeclaredValue {

@@ -46,34 +46,36 @@ final class RecordingSink: MessageSink {
     func next(
         on topic: String, after mark: Int = 0, where predicate: @escaping @Sendable (String) -> Bool = { _ in true }
     ) async -> MQTTMessage {
-        await withCheckedContinuation { continuation in
-            let (found, id) = state.withLock { state -> (MQTTMessage?, Int) in
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        // The bound's timer ends with the wait, so no sleeping task outlives the test.
+        let timer = Task { [self] in
+            try? await Task.sleep(for: Self.bound)
+            guard !Task.isCancelled else { return }
+            let expired = state.withLock { state -> Waiter? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index)
+            }
+            guard let expired else { return }
+            Issue.record(
+                "no message on \(topic) from index \(mark) within \(Self.bound); there: \(payloads(on: topic))")
+            expired.continuation.resume(returning: MQTTMessage(topic: topic, payload: []))
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            let found = state.withLock { state -> MQTTMessage? in
                 if let index = state.messages.indices.first(where: {
                     $0 >= mark && state.messages[$0].topic == topic && predicate(state.messages[$0].payloadString ?? "")
                 }) {
-                    return (state.messages[index], 0)
+                    return state.messages[index]
                 }
-                let id = state.nextWaiter
-                state.nextWaiter += 1
                 state.waiters.append(
                     Waiter(id: id, topic: topic, after: mark, predicate: predicate, continuation: continuation))
-                return (nil, id)
+                return nil
             }
-            if let found {
-                continuation.resume(returning: found)
-                return
-            }
-            Task { [self] in
-                try? await Task.sleep(for: Self.bound)
-                let expired = state.withLock { state -> Waiter? in
-                    guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                    return state.waiters.remove(at: index)
-                }
-                guard let expired else { return }
-                Issue.record(
-                    "no message on \(topic) from index \(mark) within \(Self.bound); there: \(payloads(on: topic))")
-                expired.continuation.resume(returning: MQTTMessage(topic: topic, payload: []))
-            }
+            if let found { continuation.resume(returning: found) }
         }
     }
 }
