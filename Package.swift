@@ -11,6 +11,8 @@ import PackageDescription
 // - swift-metrics and swift-prometheus: the bridge records through swift-metrics' API (a no-op unless a
 //   backend is bootstrapped); with `--http`, swift-prometheus is that backend and renders `/metrics`.
 // - The VersionStamp plugin (Plugins/): `Gatt2MQTTVersion.current` from the VERSION file, for Bridge and all above it.
+// - The ShippedDeclarations plugin (Plugins/): the standard profiles' declarations (declarations/*.yaml) compiled
+//   into DaemonConfiguration, whatever installs the daemon.
 // - hummingbird-auth, its HummingbirdBcrypt product only (OpenBSD's bcrypt in C, no other dependency of its
 //   own): the live page's password may be given as a bcrypt hash (`http.password_hash_file`), so that the file
 //   on disk does not give it away. The package graph gains swift-extras-base64; swift-crypto was in it already.
@@ -106,7 +108,9 @@ let package = Package(
             dependencies: [
                 "Bridge", "MQTT", "Peripherals", "WebUI",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The standard profiles' declarations (declarations/*.yaml), compiled in.
+            plugins: ["ShippedDeclarations"]
         ),
 
         // The daemon's log lines: with their priority when standard error is the journal, one level for all
@@ -149,6 +153,7 @@ let package = Package(
         ),
 
         .plugin(name: "VersionStamp", capability: .buildTool()),
+        .plugin(name: "ShippedDeclarations", capability: .buildTool()),
 
         .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus", "Locks", "TestSupport", "WakePipe"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "Locks"]),

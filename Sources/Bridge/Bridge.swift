@@ -85,8 +85,11 @@ public final class Bridge: Sendable {
         self.notifier = notifier
         let started = ContinuousClock.now
         self.started = started
-        let drivers = FamilyRegistry.drivers.map { $0.init(configuration: configuration) }
-        let topics = TopicMap(gateway: configuration.gateway, baseTopic: configuration.baseTopic)
+        let drivers: [any FamilyDriver] =
+            FamilyRegistry.drivers.map { $0.init(configuration: configuration) }
+            + configuration.declarations.map(DeclaredDriver.init)
+        let topics = TopicMap(
+            gateway: configuration.gateway, baseTopic: configuration.baseTopic, families: drivers.map(\.family))
         if let folder = configuration.stateDirectory {
             // Before anything is written there: what an earlier run's cut-short writes left (DurableFile).
             let removed = DurableFile.removeLeftTemporaries(in: folder)

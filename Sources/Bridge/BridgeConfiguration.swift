@@ -23,6 +23,8 @@ public struct BridgeConfiguration: Sendable {
     public var baseTopic = ""
     /// Each family's own section (`a5`, `cpr`, `grip`), declared in the family's folder.
     public var families = FamilySettingsStore()
+    /// The families declared as data, served beside the written ones (`devices.declarations`, and those shipped).
+    public var declarations: [DeviceDeclaration] = []
     /// Set for a gateway in a fleet: it connects only the devices the fleet's rules give it.
     public var fleet: FleetOptions?
     /// What was chosen for single devices (`devices.names`, `devices.entities`, `devices.streaming`), by upper-case

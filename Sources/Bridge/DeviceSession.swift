@@ -41,14 +41,8 @@ struct SessionContext: Sendable {
 /// A device family the bridge serves: which devices are its own, how its commands are checked, and
 /// how a session for one device is made.
 protocol FamilyDriver: Sendable {
-    /// The family's name in topics, declared by the family itself.
-    static var family: DeviceFamily { get }
-    /// The family's section of the configuration (`<Family>Settings.swift` in its folder); nil for none.
-    static var settings: (any FamilySettings.Type)? { get }
-    /// The family's main stream as the benchmark drives it (`<Family>Stream.swift` in its folder).
-    static var stream: FamilyStream { get }
-    /// The driver the gateway runs, with its family's settings.
-    init(configuration: BridgeConfiguration)
+    /// The family's name in topics: a written family's own (`WrittenFamily`), or a declaration's.
+    var family: DeviceFamily { get }
     func matches(_ device: BlueZDevice) -> Bool
     /// Parses a command, once, without a device, so that bad input is refused even for an absent device
     /// (`CommandedFamily` makes it from the family's typed parser).
@@ -94,9 +88,25 @@ extension FamilyDriver {
     /// Every retained leaf of the family's devices.
     var retainedLeaves: Set<String> { Self.retainedByEveryDevice.union(liveStateLeaves).union(keptLeaves) }
     func moveKept(from old: String, to new: String, topics: TopicMap) -> [Publication] { [] }
-    var family: DeviceFamily { Self.family }
     var followedLeaves: [String] { [] }
     var restoresBondedDevices: Bool { false }
-    static var settings: (any FamilySettings.Type)? { nil }
     func followed(id: String, leaf: String, payload: [UInt8]) -> Bool { true }
+}
+
+/// A family written in Swift, in its folders and one line of `FamilyRegistry`: what it is known by before any driver
+/// runs (the configuration's sections, the benchmark's streams, the topics' families).
+protocol WrittenFamily: FamilyDriver {
+    /// The family's name in topics, declared by the family itself.
+    static var family: DeviceFamily { get }
+    /// The family's section of the configuration (`<Family>Settings.swift` in its folder); nil for none.
+    static var settings: (any FamilySettings.Type)? { get }
+    /// The family's main stream as the benchmark drives it (`<Family>Stream.swift` in its folder).
+    static var stream: FamilyStream { get }
+    /// The driver the gateway runs, with its family's settings.
+    init(configuration: BridgeConfiguration)
+}
+
+extension WrittenFamily {
+    var family: DeviceFamily { Self.family }
+    static var settings: (any FamilySettings.Type)? { nil }
 }

@@ -4,7 +4,7 @@
 /// (`DeviceFamily.allCases`), the benchmark's streams (`FamilyStream.all`), the tests' drivers and devices in memory
 /// (`InMemoryDevices.of`) and the fuzzed command parsers (fuzz/BridgeCommandsFuzz.swift).
 enum FamilyRegistry {
-    static let drivers: [any FamilyDriver.Type] = [
+    static let drivers: [any WrittenFamily.Type] = [
         BeltDriver.self, Activ5Driver.self, CPRBandDriver.self, GripDriver.self, HeartRateDriver.self,
     ]
 }

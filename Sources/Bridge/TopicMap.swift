@@ -5,10 +5,19 @@ public struct TopicMap: Sendable {
     /// Put before every topic (`<base>/gatt2mqtt/<gateway>/…`, `<base>/belt/<id>/…`) so that two fleets
     /// can share a broker; empty (the default) for none. Home Assistant's own topics keep theirs.
     public var baseTopic: String
+    /// The families this gateway serves, the written ones and those declared (`DeviceDeclaration`): the only ones a
+    /// device topic, a claim or a command may name here.
+    public var families: [DeviceFamily]
 
-    public init(gateway: String, baseTopic: String = "") {
+    public init(gateway: String, baseTopic: String = "", families: [DeviceFamily] = DeviceFamily.allCases) {
         self.gateway = gateway
         self.baseTopic = baseTopic
+        self.families = families
+    }
+
+    /// The served family of that name; nil for any other.
+    public func family(named name: Substring) -> DeviceFamily? {
+        families.first { $0.rawValue.utf8.elementsEqual(name.utf8) }
     }
 
     /// The gateway's name in identifiers outside topics (Home Assistant's unique ids): with the base topic
@@ -104,7 +113,7 @@ public struct TopicMap: Sendable {
     /// id no device may have (a stranger's topic must not make a table entry of any size).
     public func parseClaim(_ topic: String) -> (gateway: String, family: DeviceFamily, id: String)? {
         guard let parts = deviceLevels(topic), parts.count == 5, parts[0] == "gatt2mqtt", parts[2] == "claim",
-            let family = DeviceFamily(rawValue: String(parts[3])), Self.isValidGatewayName(String(parts[1])),
+            let family = family(named: parts[3]), Self.isValidGatewayName(String(parts[1])),
             Self.isValidDeviceID(String(parts[4]))
         else { return nil }
         return (String(parts[1]), family, String(parts[4]))
@@ -156,7 +165,7 @@ public struct TopicMap: Sendable {
     /// not reach a table or a log line at any size).
     public func parseLeaf(_ topic: String) -> (family: DeviceFamily, id: String, leaf: String)? {
         guard let parts = deviceLevels(topic) else { return nil }
-        guard parts.count == 3, let family = DeviceFamily(rawValue: String(parts[0])),
+        guard parts.count == 3, let family = family(named: parts[0]),
             Self.isValidDeviceID(String(parts[1])),
             !parts[2].isEmpty
         else { return nil }
@@ -182,7 +191,7 @@ public struct TopicMap: Sendable {
 
     private func commandLevels(_ topic: String) -> (DeviceFamily, String, String)? {
         guard let parts = deviceLevels(topic), parts.count == 4, parts[2] == "cmd",
-            let family = DeviceFamily(rawValue: String(parts[0]))
+            let family = family(named: parts[0])
         else { return nil }
         return (family, String(parts[1]), String(parts[3]))
     }

@@ -146,6 +146,10 @@ struct ConfigurationKey: Hashable, Sendable {
     static let deviceIntervals = Self(
         "devices.intervals", .map,
         "A device's own interval, in seconds, for one of its family's periodic reads (ADDRESS/battery_s=300, …).")
+    static let declarations = Self(
+        "devices.declarations", .path,
+        "A folder of device declarations (*.yaml), served beside the standard profiles shipped with gatt2mqtt.",
+        defaultNote: DeclarationCatalog.defaultFolder)
     static let logLevel = Self(
         "log_level", .text, "The level from which log lines go to the journal.",
         rule: .oneOf(logLevels, ignoringCase: true))
@@ -233,7 +237,7 @@ struct ConfigurationKey: Hashable, Sendable {
         brokerURL, clientID, protocolVersion, keepAlive, username, passwordFile, password, tlsCAFile,
         tlsCertificateFile, tlsKeyFile, sessionExpiry, replyTopics, gateway, baseTopic, adapter, adapters, adapterSlots,
         acquireNotify, operationTimeout, autoConnect, allow, aliases, deviceNames,
-        deviceEntities, deviceStreaming, deviceIntervals, logLevel, logLevelMQTT, payloadSizeLimit,
+        deviceEntities, deviceStreaming, deviceIntervals, declarations, logLevel, logLevelMQTT, payloadSizeLimit,
         healthInterval,
         healthFile, stateDirectory, homeAssistantEnabled, homeAssistantPrefix,
         homeAssistantFastStreams, homeAssistantDiscovery, commandRate,

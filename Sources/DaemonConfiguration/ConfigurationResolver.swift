@@ -66,7 +66,8 @@ struct ConfigurationResolver {
         return LoadedConfiguration(
             bridge: bridge, logLevel: logLevel, logLevelMQTT: logLevelMQTT, file: file, http: http,
             passwordSource: passwordSource, httpPasswordFile: text(.httpPasswordFile),
-            httpPasswordHashFile: text(.httpPasswordHashFile), httpTokenFile: text(.httpTokenFile))
+            httpPasswordHashFile: text(.httpPasswordHashFile), httpTokenFile: text(.httpTokenFile),
+            declarationsFolder: text(.declarations) ?? DeclarationCatalog.defaultFolder)
     }
 
     // MARK: - Sections

@@ -30,8 +30,19 @@ public struct LoadedConfiguration: Sendable, CustomStringConvertible, CustomDebu
     var httpPasswordFile: String?
     var httpPasswordHashFile: String?
     var httpTokenFile: String?
+    /// `devices.declarations`: read by `loadDeclarations()`, not by the loader, so that reading a configuration
+    /// reads no other file (a test's configuration never reads the machine's folder).
+    public var declarationsFolder = DeclarationCatalog.defaultFolder
+    /// The declared families and the declaration files left out, once `loadDeclarations()` has read them.
+    public private(set) var declarationCatalog = DeclarationCatalog()
     /// What it was made of (`ConfigurationLayers.resolve` sets it).
     var layers: ConfigurationLayers?
+
+    /// Reads the shipped declarations and the declarations folder's into `bridge.declarations`.
+    public mutating func loadDeclarations() {
+        declarationCatalog = DeclarationCatalog.load(folder: declarationsFolder)
+        bridge.declarations = declarationCatalog.declarations
+    }
 
     public var description: String { yaml() }
     public var debugDescription: String { yaml() }

@@ -64,7 +64,11 @@ public final class ManagedProcess: Sendable {
         let name = name ?? URL(fileURLWithPath: path).lastPathComponent
         let output = ProcessOutput(name: name, logFile: logFile)
         let stateFolder = try ownStateFolder(unless: environment)
-        let environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        // The machine's declarations folder (/etc/gatt2mqtt/devices.d) is not the test's: a path that cannot be a
+        // folder, unless the test names one.
+        let environment = ["GATT2MQTT_DEVICES_DECLARATIONS": Self.noDeclarations]
+            .merging(ProcessInfo.processInfo.environment) { _, new in new }
+            .merging(environment) { _, new in new }
             .merging(stateFolder.map { ["STATE_DIRECTORY": $0] } ?? [:]) { _, new in new }
         let spawned: Spawn.Started
         do {
@@ -85,6 +89,9 @@ public final class ManagedProcess: Sendable {
         }
         return ManagedProcess(name: name, processIdentifier: spawned.pid, output: output, input: spawned.stdin)
     }
+
+    /// The declarations folder of every child that names none: no folder can be there.
+    public static let noDeclarations = "/dev/null/declarations"
 
     /// A new empty folder for a child whose `environment` names no state directory, to be its systemd
     /// `STATE_DIRECTORY`: the place gatt2mqtt keeps its state (and reads its options) when nothing else names one.

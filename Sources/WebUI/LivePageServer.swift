@@ -28,7 +28,9 @@ public struct LivePageServer: Service {
         logger: Logger
     ) throws {
         self.options = options
-        mirror = try TopicMirror(mqtt: mqtt, gateway: gateway, baseTopic: baseTopic, logger: logger)
+        mirror = try TopicMirror(
+            mqtt: mqtt, gateway: gateway, baseTopic: baseTopic,
+            families: cards.keys.sorted { $0.rawValue < $1.rawValue }, logger: logger)
         self.catalogue = catalogue
         self.cards = cards
         self.metrics = metrics

@@ -35,9 +35,10 @@ struct PageRequest: Sendable, Equatable {
         switch object["type"]?.string {
         case "command":
             guard let device = object["device"]?.string, let slash = device.firstIndex(of: "/"),
-                let family = DeviceFamily(rawValue: String(device[..<slash]))
+                let family = catalogue.keys.first(where: { $0.rawValue == device[..<slash] })
             else {
-                throw PageRequestError(id: id, "'device' must be <family>/<id> with a family of \(Self.familyNames)")
+                let names = catalogue.keys.map(\.rawValue).sorted().joined(separator: ", ")
+                throw PageRequestError(id: id, "'device' must be <family>/<id> with a family of \(names)")
             }
             let deviceID = String(device[device.index(after: slash)...])
             guard TopicMap.isValidDeviceID(deviceID) else {
@@ -65,8 +66,6 @@ struct PageRequest: Sendable, Equatable {
             throw PageRequestError(id: id, "'type' must be command or request")
         }
     }
-
-    private static var familyNames: String { DeviceFamily.allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// Where it is published: `topics` gives the base topic (and device topics); a request goes to the
     /// gateway it names.

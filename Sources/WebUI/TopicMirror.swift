@@ -45,7 +45,11 @@ final class TopicMirror: Sendable {
     private let state = Mutex(State())
     private let logger: Logger
 
-    init(mqtt configuration: MQTTConfiguration, gateway: String, baseTopic: String, logger: Logger) throws {
+    /// `families`: those the page shows (the gateway's, written and declared).
+    init(
+        mqtt configuration: MQTTConfiguration, gateway: String, baseTopic: String,
+        families: [DeviceFamily] = DeviceFamily.allCases, logger: Logger
+    ) throws {
         var configuration = configuration
         // A client of its own, with no session or will: the bridge's client and its status stay its own.
         configuration.clientID = "\(gateway)-live-\(MQTTConfiguration.randomClientID().suffix(8))"
@@ -53,7 +57,7 @@ final class TopicMirror: Sendable {
         configuration.sessionExpiry = nil
         configuration.will = nil
         client = try MQTTClient(configuration: configuration, logger: Logger(label: LivePageServer.brokerLogLabel))
-        topics = TopicMap(gateway: gateway, baseTopic: baseTopic)
+        topics = TopicMap(gateway: gateway, baseTopic: baseTopic, families: families)
         replyTopic = topics.gatewayTopic("live/\(configuration.clientID)/reply")
         usesResponseTopics = configuration.protocolVersion == .v5
         self.logger = logger
@@ -65,7 +69,7 @@ final class TopicMirror: Sendable {
         let gateway = [
             "status", "info", "adapter", "adapter/+", "health", "devices", "scan", "permit_join", "log", "response/+",
         ].map(topics.everyGateway)
-        let devices = DeviceFamily.allCases.map { topics.leafFilter($0, "+") }
+        let devices = topics.families.map { topics.leafFilter($0, "+") }
         return gateway + devices + (usesResponseTopics ? [replyTopic] : [])
     }
 

@@ -1,7 +1,8 @@
 import ArgumentParser
 
 /// `gatt2mqtt-sim`: a virtual BLE peripheral served through BlueZ's public D-Bus API.
-/// One subcommand per peripheral family: `belt`, `a5`, `cpr`, `grip` and `hr` (a Heart Rate Service chest strap).
+/// One subcommand per peripheral family: `belt`, `a5`, `cpr`, `grip` and `hr` (a Heart Rate Service chest strap), and
+/// `csc` (a Cycling Speed and Cadence sensor, which the gateway serves by its shipped declaration).
 struct SimulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatt2mqtt-sim",
@@ -12,7 +13,7 @@ struct SimulatorCommand: AsyncParsableCommand {
             """,
         subcommands: [
             BeltCommand.self, Activ5SimCommand.self, CPRBandSimCommand.self, GripSimCommand.self,
-            HeartRateSimCommand.self,
+            HeartRateSimCommand.self, CSCSimCommand.self,
         ])
 
     /// Declared here so that `--adapter` may precede the subcommand; each subcommand declares the same

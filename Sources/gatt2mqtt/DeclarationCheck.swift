@@ -11,20 +11,10 @@ enum DeclarationCheck {
 
     /// What the declaration in `file` makes, for standard output.
     static func check(_ file: String) throws(Failure) -> String {
-        let bytes: [UInt8]?
-        do throws(DurableFile.Failure) {
-            bytes = try DurableFile.read(file, limit: DeclarationReader.sizeLimit)
-        } catch {
-            throw Failure(description: error.description)
-        }
-        guard let bytes else { throw Failure(description: "\(file): no such file") }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw Failure(description: "\(file): not UTF-8 text")
-        }
         let declaration: DeviceDeclaration
         do throws(DeclarationError) {
             declaration = try DeclarationReader.read(
-                text, file: file, takenFamilies: Set(DeviceFamily.allCases.map(\.rawValue)))
+                file: file, takenFamilies: Set(DeviceFamily.allCases.map(\.rawValue)))
         } catch {
             throw Failure(description: error.description)
         }

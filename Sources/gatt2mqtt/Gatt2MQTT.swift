@@ -125,6 +125,8 @@ struct Gatt2MQTT: AsyncParsableCommand {
         var loaded: LoadedConfiguration
         do {
             loaded = try ConfigurationLoader.load(commandLine: commandLine)
+            // Before the state commands: a backup names the declared families' devices too.
+            loaded.loadDeclarations()
         } catch {
             // A usage summary would bury the one line that matters; 78 is sysexits' EX_CONFIG.
             LastWords.write("gatt2mqtt: configuration error: \(error)")
@@ -158,6 +160,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         do {
             // A restore staged by request/restore or --restore, before anything reads the state it replaces.
             loaded = try StateCommands.applyStagedRestore(loaded, commandLine: commandLine, logger: logger)
+            loaded.loadDeclarations()
             // The restored options may set the log levels.
             threshold.level = loaded.logLevel
             tap.level = loaded.logLevelMQTT
@@ -189,6 +192,7 @@ struct Gatt2MQTT: AsyncParsableCommand {
         // From here on the log topic takes the lines; the bridge publishes them once the broker session is up.
         let logTopic = bridge.logTopic
         tap.attach { logTopic.offer(level: $0.level, label: $0.label, message: $0.message, metadata: $0.metadata) }
+        DeclarationStartLog.log(loaded.declarationCatalog, logger: logger)
         let page = try loaded.http.map { options in
             try LivePageServer(
                 options: options, mqtt: loaded.bridge.mqtt, gateway: loaded.bridge.gateway,

@@ -19,7 +19,7 @@ enum StateCommands {
             backup = try StateBackup.read(
                 stateDirectory: folder,
                 incarnationFile: StateBackup.incarnationFile(of: loaded.bridge, stateDirectory: folder),
-                gateway: loaded.bridge.gateway)
+                gateway: loaded.bridge.gateway, families: DeviceFamily.served(by: loaded.bridge))
         } catch {
             throw Failure(description: "cannot back up \(folder): \(error.description)")
         }
@@ -48,7 +48,7 @@ enum StateCommands {
         guard let bytes else { throw Failure(description: "\(file): no such file") }
         let backup: StateBackup
         do throws(StateBackup.Failure) {
-            backup = try StateBackup.parse(bytes)
+            backup = try StateBackup.parse(bytes, families: DeviceFamily.served(by: loaded.bridge))
             try check(backup, loaded)
             try PendingRestore.stage(backup, in: folder)
         } catch {
@@ -68,7 +68,8 @@ enum StateCommands {
         guard let folder = loaded.bridge.stateDirectory else { return loaded }
         let staged: StateBackup
         do throws(StateBackup.Failure) {
-            guard let found = try PendingRestore.staged(in: folder) else { return loaded }
+            guard let found = try PendingRestore.staged(in: folder, families: DeviceFamily.served(by: loaded.bridge))
+            else { return loaded }
             try check(found, loaded)
             staged = found
         } catch {

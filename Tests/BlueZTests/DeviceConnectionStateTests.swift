@@ -27,4 +27,21 @@ struct DeviceConnectionStateTests {
         let seen = try #require(device(connected: nil, servicesResolved: nil))
         #expect(!seen.hasLink)
     }
+
+    /// A device's advertised manufacturer data (`a{qv}`): the companies it names, which a declaration may match.
+    @Test func theCompaniesOfItsManufacturerDataAreItsKeys() throws {
+        let data: DBusValue = .variant(
+            .dictionary(
+                keySignature: "q", valueSignature: "v",
+                [
+                    DBusDictEntry(.uint16(0x0059), .variant(.array(elementSignature: "y", [.byte(1)]))),
+                    DBusDictEntry(.uint16(0x004C), .variant(.array(elementSignature: "y", []))),
+                ]))
+        let seen = try #require(
+            BlueZDevice(
+                path: "/org/bluez/hci0/dev_00_AA_01_01_00_01",
+                properties: ["Address": .string("00:AA:01:01:00:01"), "ManufacturerData": data]))
+        #expect(seen.manufacturerIDs == [0x004C, 0x0059])
+        #expect(try #require(device(connected: nil, servicesResolved: nil)).manufacturerIDs == [])
+    }
 }

@@ -63,6 +63,25 @@ struct StandardDeclarationsTests {
             ])
     }
 
+    /// The simulator's encoder, written from the specification (`CSCMeasurement`, `CSCFeature`), and the shipped
+    /// declaration agree: a speed sensor's measurement (wheel data only) and a combined sensor's, wrapping counters.
+    @Test func theSpecificationsEncoderAndTheDeclarationAgree() throws {
+        let speed = CSCMeasurement(wheel: (revolutions: 0xFFFF_FFFF, eventTime: 0xFFFF), crank: nil)
+        #expect(speed.encoded() == [0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(
+            try decode("cycling_speed_cadence", "2A5B", speed.encoded()) == [
+                "wheel_revolutions": .integer(4_294_967_295), "wheel_event_time": .number(65535.0 / 1024),
+            ])
+        let both = CSCMeasurement(wheel: (revolutions: 2, eventTime: 256), crank: (revolutions: 1, eventTime: 256))
+        #expect(both.encoded() == [0x03, 0x02, 0, 0, 0, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01])
+        #expect(
+            try decode("cycling_speed_cadence", "2A5B", both.encoded()) == [
+                "wheel_revolutions": .integer(2), "wheel_event_time": .number(0.25), "crank_revolutions": .integer(1),
+                "crank_event_time": .number(0.25),
+            ])
+        #expect(CSCFeature(wheel: true, crank: false, multipleLocations: true).encoded() == [0x05, 0x00])
+    }
+
     /// GSS 3.65: power with balance, wheel (1/2048 s) and crank (1/1024 s) data; the extreme angles, two 12-bit
     /// halves of a uint24.
     @Test func cyclingPower() throws {

@@ -100,11 +100,11 @@ struct YAMLParserTests {
                     44, doubleQuoted("AA:BB:CC:DD:EE:01", 44), doubleQuoted("aa:bb:cc:dd:ee:02", 45)))
         #expect(document["devices"]?["aliases"]?.keys == ["AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:02"])
         #expect(document["devices"]?["aliases"]?["AA:BB:CC:DD:EE:02"] == plain("trainer_a5", 48))
-        #expect(document["belt"] == mapping(58))
-        #expect(document["cpr"]?["range_mm"] == sequence(70, plain("50", 70), plain("60", 70)))
-        #expect(document["cpr"]?["distance"]?["reference_dbm"] == plain("-59", 75))
-        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 102))
-        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 105))
+        #expect(document["belt"] == mapping(59))
+        #expect(document["cpr"]?["range_mm"] == sequence(71, plain("50", 71), plain("60", 71)))
+        #expect(document["cpr"]?["distance"]?["reference_dbm"] == plain("-59", 76))
+        #expect(document["fleet"]?["incarnation_file"] == plain("/var/lib/gatt2mqtt/fleet-incarnation", 103))
+        #expect(document["http"]?["listen"] == plain("127.0.0.1:8080", 106))
     }
 
     // MARK: Block collections

@@ -8,6 +8,8 @@ public struct BlueZDevice: Sendable, Equatable {
     public var name: String?
     public var alias: String?
     public var serviceUUIDs: [String]
+    /// The company identifiers of its advertised manufacturer data (the keys of `ManufacturerData`), in order.
+    public var manufacturerIDs: [UInt16]
     public var rssi: Int16?
     /// The advertised TX power in dBm (the TX Power Level of the advertising data), when the device sends one.
     public var txPower: Int16?
@@ -24,6 +26,7 @@ public struct BlueZDevice: Sendable, Equatable {
         name = properties["Name"]?.string
         alias = properties["Alias"]?.string
         serviceUUIDs = (properties["UUIDs"]?.strings ?? []).map { $0.lowercased() }
+        manufacturerIDs = Self.companies(properties["ManufacturerData"])
         rssi = Self.measuredRSSI(properties["RSSI"])
         txPower = properties["TxPower"]?.int16
         connected = properties["Connected"]?.bool ?? false
@@ -39,18 +42,27 @@ public struct BlueZDevice: Sendable, Equatable {
     public var hasLink: Bool { connected || servicesResolved }
 
     /// A device as BlueZ would report it on adapter hci0 (for code that runs a session without BlueZ).
-    public init(address: String, name: String?, serviceUUIDs: [String] = [], rssi: Int16? = nil, paired: Bool = false) {
+    public init(
+        address: String, name: String?, serviceUUIDs: [String] = [], manufacturerIDs: [UInt16] = [], rssi: Int16? = nil,
+        paired: Bool = false
+    ) {
         path = "/org/bluez/hci0/dev_" + String(address.map { $0 == ":" ? "_" : $0 })
         adapterPath = "/org/bluez/hci0"
         self.address = address
         self.name = name
         alias = name
         self.serviceUUIDs = serviceUUIDs
+        self.manufacturerIDs = manufacturerIDs
         self.rssi = rssi
         txPower = nil
         connected = false
         servicesResolved = false
         self.paired = paired
+    }
+
+    /// The keys of `ManufacturerData` (`a{qv}`), sorted; none for anything else.
+    static func companies(_ value: DBusValue?) -> [UInt16] {
+        (value?.dictEntries ?? []).compactMap(\.key.uint16).sorted()
     }
 
     /// `/org/bluez/hci0` of `/org/bluez/hci0/dev_…` (and of anything below it).

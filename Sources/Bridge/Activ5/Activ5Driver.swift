@@ -2,7 +2,7 @@ import BlueZ
 import Peripherals
 
 /// The Activ5 family (ActivBody isometric force sensor).
-struct Activ5Driver: CommandedFamily {
+struct Activ5Driver: CommandedFamily, WrittenFamily {
     static let family = DeviceFamily.a5
     static let settings: (any FamilySettings.Type)? = Activ5Options.self
     var options: Activ5Options

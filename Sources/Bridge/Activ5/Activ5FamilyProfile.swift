@@ -5,7 +5,7 @@ import Peripherals
 /// by the handshake's steps and by commands, not at start.
 struct Activ5FamilyProfile: FamilyProfile {
     typealias Command = Activ5BridgeCommand
-    static let family = DeviceFamily.a5
+    let family = DeviceFamily.a5
     let options: Activ5Options
     /// What users asked for (the streams), which outlives a link: the driver's.
     let desired: DesiredStateStore

@@ -25,10 +25,13 @@ public enum PendingRestore {
     }
 
     /// The staged restore, if there is one, read and checked; nil when none is staged.
-    public static func staged(in stateDirectory: String) throws(StateBackup.Failure) -> StateBackup? {
+    public static func staged(in stateDirectory: String, families: [DeviceFamily] = DeviceFamily.allCases)
+        throws(StateBackup.Failure)
+        -> StateBackup?
+    {
         let file = stateDirectory + "/" + StateFiles.pendingRestore
         guard let bytes = try StateBackup.contents(of: file, limit: StateBackup.sizeLimit) else { return nil }
-        return try StateBackup.parse(bytes)
+        return try StateBackup.parse(bytes, families: families)
     }
 
     /// Makes the state directory hold what `backup` says: the adoptions, the identities and the options it has (an

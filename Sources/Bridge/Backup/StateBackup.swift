@@ -48,16 +48,17 @@ public struct StateBackup: Sendable, Equatable {
     /// - Throws: `Failure` when a file cannot be read or is not whole; a running gateway's files always are (it sets
     ///   a damaged one aside when it starts).
     public static func read(
-        stateDirectory: String, incarnationFile: String, gateway: String, now: Date = Date()
+        stateDirectory: String, incarnationFile: String, gateway: String, now: Date = Date(),
+        families: [DeviceFamily] = DeviceFamily.allCases
     ) throws(Failure) -> StateBackup {
         var backup = StateBackup(
             adopted: AdoptionList(), identities: [:], options: [:], fleetIncarnation: nil, gateway: gateway,
             madeBy: Gatt2MQTTVersion.current, made: now.formatted(.iso8601))
         if let bytes = try contents(of: stateDirectory + "/" + StateFiles.adoptions, limit: Adoptions.fileLimit) {
-            backup.adopted = try adoptions(JSONValue.parse(bytes), in: StateFiles.adoptions)
+            backup.adopted = try adoptions(JSONValue.parse(bytes), in: StateFiles.adoptions, families: families)
         }
         if let bytes = try contents(of: stateDirectory + "/" + StateFiles.identities, limit: IdentityLedger.fileLimit) {
-            backup.identities = try identities(JSONValue.parse(bytes), in: StateFiles.identities)
+            backup.identities = try identities(JSONValue.parse(bytes), in: StateFiles.identities, families: families)
         }
         if let bytes = try contents(of: stateDirectory + "/" + StateFiles.options, limit: StateFiles.optionsLimit) {
             guard case .object(let members)? = JSONValue.parse(bytes) else {
@@ -108,16 +109,20 @@ public struct StateBackup: Sendable, Equatable {
 
     /// A document as `json` writes it, checked whole.
     /// - Throws: `Failure` naming the first member that is missing, unknown or not what the gateway keeps.
-    public static func parse(_ bytes: [UInt8]) throws(Failure) -> StateBackup {
+    public static func parse(_ bytes: [UInt8], families: [DeviceFamily] = DeviceFamily.allCases) throws(Failure)
+        -> StateBackup
+    {
         guard bytes.count <= sizeLimit else { throw Failure(description: "a backup is at most \(sizeLimit) bytes") }
         guard let document = JSONValue.parse(bytes) else {
             throw Failure(description: "a backup is a JSON object (as request/backup answers it), and this is no JSON")
         }
-        return try parse(document: document)
+        return try parse(document: document, families: families)
     }
 
     /// `parse`, of a document already read (`request/restore`'s `backup`).
-    public static func parse(document: JSONValue) throws(Failure) -> StateBackup {
+    public static func parse(document: JSONValue, families: [DeviceFamily] = DeviceFamily.allCases) throws(Failure)
+        -> StateBackup
+    {
         guard case .object(let members) = document else {
             throw Failure(description: "a backup is a JSON object (as request/backup answers it)")
         }
@@ -159,16 +164,18 @@ public struct StateBackup: Sendable, Equatable {
             throw Failure(description: "'fleet_incarnation' must be null or a whole number from 1 to 2^53 − 2")
         }
         return StateBackup(
-            adopted: try adoptions(members["adopted"], in: "'adopted'"),
-            identities: try identities(members["identities"], in: "'identities'"), options: options,
+            adopted: try adoptions(members["adopted"], in: "'adopted'", families: families),
+            identities: try identities(members["identities"], in: "'identities'", families: families), options: options,
             fleetIncarnation: incarnation, gateway: try text("gateway"), madeBy: try text("gatt2mqtt"),
             made: try text("made"))
     }
 
     /// An adoption list with no entry left out: a backup restores what it says, or nothing.
-    private static func adoptions(_ value: JSONValue?, in place: String) throws(Failure) -> AdoptionList {
+    private static func adoptions(_ value: JSONValue?, in place: String, families: [DeviceFamily]) throws(Failure)
+        -> AdoptionList
+    {
         guard let value, case .array(let items) = value, items.count <= AdoptionList.limit,
-            let (list, leftOut) = AdoptionList.parseReporting(value)
+            let (list, leftOut) = AdoptionList.parseReporting(value, families: families)
         else {
             throw Failure(description: "\(place) must be a list of at most \(AdoptionList.limit) adopted devices")
         }
@@ -181,14 +188,16 @@ public struct StateBackup: Sendable, Equatable {
     }
 
     /// Identities by `<family>/<ADDRESS>`, each a text a Home Assistant `unique_id` is made of.
-    private static func identities(_ value: JSONValue?, in place: String) throws(Failure) -> [String: String] {
+    private static func identities(_ value: JSONValue?, in place: String, families: [DeviceFamily]) throws(Failure)
+        -> [String: String]
+    {
         guard case .object(let members)? = value, members.count <= IdentityLedger.limit else {
             throw Failure(description: "\(place) must be an object of at most \(IdentityLedger.limit) identities")
         }
         var identities: [String: String] = [:]
         for (key, value) in members {
             let parts = key.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, DeviceFamily(rawValue: String(parts[0])) != nil,
+            guard parts.count == 2, families.contains(where: { $0.rawValue == parts[0] }),
                 DeviceID.isAddress(String(parts[1])), parts[1] == parts[1].uppercased()
             else {
                 throw Failure(description: "\(place): '\(key.prefix(40))' is not <family>/<ADDRESS>")

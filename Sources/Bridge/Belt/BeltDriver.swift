@@ -2,7 +2,7 @@ import BlueZ
 import Peripherals
 
 /// The feelSpace naviBelt family.
-struct BeltDriver: CommandedFamily {
+struct BeltDriver: CommandedFamily, WrittenFamily {
     static let family = DeviceFamily.belt
     var commandExamples: [CommandExample] { BeltCommandParser.examples }
     let navigations = BeltNavigationStore()

@@ -6,7 +6,7 @@ import Peripherals
 /// change the mode navigation follows, or announce standby.
 struct BeltFamilyProfile: FamilyProfile {
     typealias Command = BeltBridgeCommand
-    static let family = DeviceFamily.belt
+    let family = DeviceFamily.belt
     let navigations: BeltNavigationStore
 
     struct StreamState: Sendable {

@@ -2,7 +2,7 @@ import BlueZ
 import Peripherals
 
 /// The Credo CPR-Band family.
-struct CPRBandDriver: CommandedFamily {
+struct CPRBandDriver: CommandedFamily, WrittenFamily {
     static let family = DeviceFamily.cpr
     static let settings: (any FamilySettings.Type)? = CPRBandOptions.self
     var options: CPRBandOptions

@@ -6,7 +6,7 @@ import Peripherals
 /// other; the mode follows the last one.
 struct CPRBandFamilyProfile: FamilyProfile {
     typealias Command = CPRBandCommand
-    static let family = DeviceFamily.cpr
+    let family = DeviceFamily.cpr
     let options: CPRBandOptions
     /// The mode users asked for (practice, evaluation), which outlives a link: the driver's.
     let desired: DesiredStateStore

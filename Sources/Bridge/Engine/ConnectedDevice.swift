@@ -22,7 +22,7 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
             core: core,
             state: EngineState(
                 stream: profile.initialStreamState, memory: profile.initialMemory(for: core.id),
-                retained: RetainedLeaves(Profile.family, id: core.id, topics: core.topics)))
+                retained: RetainedLeaves(profile.family, id: core.id, topics: core.topics)))
     }
 
     var id: String { core.id }
@@ -75,7 +75,7 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
     /// thread once live (the lane), to the same reducer here before. A stream the profile does not declare is a bug.
     func subscribe(_ characteristic: String) async throws {
         guard let stream = profile.streams.first(where: { $0.characteristic == characteristic }) else {
-            preconditionFailure("\(Profile.family.rawValue) declares no stream on \(characteristic)")
+            preconditionFailure("\(profile.family.rawValue) declares no stream on \(characteristic)")
         }
         try await subscribe(stream)
     }

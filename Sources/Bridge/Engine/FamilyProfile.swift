@@ -13,7 +13,7 @@ protocol FamilyProfile: Sendable {
     /// What the session keeps from one connection to the next (a keep-awake users turned on).
     associatedtype Memory: Sendable = Void
 
-    static var family: DeviceFamily { get }
+    var family: DeviceFamily { get }
     /// How long one connection attempt may take (10 s by default, as BlueZ's own LE connection attempt).
     var connectTimeout: Duration { get }
     /// Whether a lost device is reconnected by itself (true by default).
@@ -65,7 +65,6 @@ protocol FamilyProfile: Sendable {
 }
 
 extension FamilyProfile {
-    var family: DeviceFamily { Self.family }
     var connectTimeout: Duration { .seconds(10) }
     var reconnects: Bool { true }
     var reportsSignal: Bool { true }

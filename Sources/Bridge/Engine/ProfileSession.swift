@@ -14,7 +14,7 @@ actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
 
     init(device: BlueZDevice, context: SessionContext, profile: Profile) {
         core = SessionCore(
-            device: device, context: context, family: Profile.family, reportsSignal: profile.reportsSignal)
+            device: device, context: context, family: profile.family, reportsSignal: profile.reportsSignal)
         self.device = ConnectedDevice(profile: profile, core: core)
     }
 
@@ -86,7 +86,7 @@ actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
     func execute(_ command: Profile.Command, name: String) async throws(CommandError) -> [String: JSONValue] {
         guard state == .connected else {
             if let reply = try profile.executeWhileAway(command, name: name, on: device) { return reply }
-            throw CommandError(.notConnected, "\(Profile.family.rawValue) \(id) is \(state.rawValue)")
+            throw CommandError(.notConnected, "\(profile.family.rawValue) \(id) is \(state.rawValue)")
         }
         return try await profile.execute(command, name: name, on: device)
     }

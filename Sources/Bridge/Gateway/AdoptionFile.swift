@@ -13,7 +13,7 @@ struct AdoptionFile {
     /// Whether it was there and not whole.
     var damaged = false
 
-    static func read(_ file: String, logger: Logger) -> AdoptionFile {
+    static func read(_ file: String, logger: Logger, families: [DeviceFamily] = DeviceFamily.allCases) -> AdoptionFile {
         let bytes: [UInt8]?
         do throws(DurableFile.Failure) {
             bytes = try DurableFile.read(file, limit: Adoptions.fileLimit)
@@ -26,7 +26,9 @@ struct AdoptionFile {
             return AdoptionFile()
         }
         guard let bytes else { return AdoptionFile() }
-        guard bytes.count <= Adoptions.fileLimit, let (list, leftOut) = AdoptionList.parseReporting(bytes) else {
+        guard bytes.count <= Adoptions.fileLimit,
+            let (list, leftOut) = AdoptionList.parseReporting(bytes, families: families)
+        else {
             return refused(file, logger: logger, "the adoptions file holds no JSON list", [:])
         }
         guard leftOut.count == 0 else {

@@ -39,21 +39,28 @@ struct AdoptionList: Sendable, Equatable {
 
     /// A list from its JSON: entries that are not an object with a Bluetooth address and a known family are left
     /// out, as is everything beyond `limit`; nil when the whole is not a JSON array.
-    static func parse(_ bytes: [UInt8]) -> AdoptionList? { parseReporting(bytes)?.list }
+    static func parse(_ bytes: [UInt8], families: [DeviceFamily] = DeviceFamily.allCases) -> AdoptionList? {
+        parseReporting(bytes, families: families)?.list
+    }
 
     /// `parse`, saying what it left out.
-    static func parseReporting(_ bytes: [UInt8]) -> (list: AdoptionList, leftOut: LeftOut)? {
-        JSONValue.parse(bytes).flatMap(parseReporting)
+    static func parseReporting(_ bytes: [UInt8], families: [DeviceFamily] = DeviceFamily.allCases)
+        -> (list: AdoptionList, leftOut: LeftOut)?
+    {
+        JSONValue.parse(bytes).flatMap { parseReporting($0, families: families) }
     }
 
     /// `parseReporting`, of JSON already read (a backup's `adopted`).
-    static func parseReporting(_ value: JSONValue) -> (list: AdoptionList, leftOut: LeftOut)? {
+    static func parseReporting(_ value: JSONValue, families: [DeviceFamily] = DeviceFamily.allCases)
+        -> (list: AdoptionList, leftOut: LeftOut)?
+    {
         guard case .array(let items) = value else { return nil }
         var list = AdoptionList()
         var leftOut = LeftOut()
         for (index, item) in items.enumerated() {
             guard index < limit, case .object(let members) = item, let address = members["address"]?.string,
-                let familyName = members["family"]?.string, let family = DeviceFamily(rawValue: familyName),
+                let familyName = members["family"]?.string,
+                let family = families.first(where: { $0.rawValue == familyName }),
                 DeviceID.isAddress(address)
             else {
                 leftOut.note(item)

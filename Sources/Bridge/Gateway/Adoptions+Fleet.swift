@@ -76,7 +76,9 @@ extension Adoptions {
     /// A member's list, whole: what it holds counts here, what it no longer holds does not. An empty payload (a
     /// cleared topic) is an empty list.
     private func takeList(_ payload: [UInt8], from gateway: String) {
-        guard let list = payload.isEmpty ? AdoptionList() : AdoptionList.parse(payload) else {
+        guard
+            let list = payload.isEmpty ? AdoptionList() : AdoptionList.parse(payload, families: context.topics.families)
+        else {
             context.warn(
                 "a gateway's adopted list is no JSON list; ignored", kind: "malformed adopted list",
                 metadata: ["gateway": "\(gateway)"])

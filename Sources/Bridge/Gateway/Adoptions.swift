@@ -47,7 +47,7 @@ final class Adoptions: Sendable {
         file = context.configuration.stateDirectory.map { $0 + "/" + StateFiles.adoptions }
         var initial = State(learnsFromBroker: true, ranBefore: ranBefore)
         if let file {
-            let found = AdoptionFile.read(file, logger: context.logger)
+            let found = AdoptionFile.read(file, logger: context.logger, families: context.topics.families)
             initial.list = found.list
             initial.learnsFromBroker = !found.whole
             initial.startedFromDamagedFile = found.damaged
@@ -252,7 +252,7 @@ final class Adoptions: Sendable {
     }
 
     private func takeOwnEarlierList(_ payload: [UInt8]) {
-        let parsed = AdoptionList.parseReporting(payload)
+        let parsed = AdoptionList.parseReporting(payload, families: context.topics.families)
         // Anything but nothing or `[]`, even entries this release cannot read (a family of a later one).
         if !payload.isEmpty, parsed.map({ !$0.list.isEmpty || $0.leftOut.count > 0 }) ?? true {
             state.withLock { $0.brokerHeldAList = true }

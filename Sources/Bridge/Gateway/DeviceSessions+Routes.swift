@@ -8,7 +8,7 @@ extension DeviceSessions {
     func commandRoute(answersWithoutSession: @escaping @Sendable (DeviceFamily, String) -> Bool) -> BrokerRoute {
         let topics = context.topics
         return BrokerRoute(
-            subscriptions: DeviceFamily.allCases.map { .init(filter: topics.commandFilter($0), qos: .atLeastOnce) },
+            subscriptions: topics.families.map { .init(filter: topics.commandFilter($0), qos: .atLeastOnce) },
             take: { [self] message in
                 if let (family, id, name) = topics.parseCommand(message.topic) {
                     commandRouter.route(

@@ -47,7 +47,10 @@ public enum GatewayRequest: Sendable, Equatable {
         "backup", "restore",
     ]
 
-    static func parse(name: String, payload: CommandPayload) throws(CommandError) -> GatewayRequest {
+    static func parse(name: String, payload: CommandPayload, families: [DeviceFamily] = DeviceFamily.allCases)
+        throws(CommandError)
+        -> GatewayRequest
+    {
         switch name {
         case "scan":
             try payload.rejectUnknownFields(allowed: ["duration_s", "value"])
@@ -59,12 +62,11 @@ public enum GatewayRequest: Sendable, Equatable {
             let familyName = try payload.optionalString("family")
             var family: DeviceFamily?
             if let familyName {
-                guard let named = DeviceFamily(rawValue: familyName) else {
-                    throw CommandError(
-                        .invalidValue,
-                        "'family' must be one of \(DeviceFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+                // Whether this gateway serves it (a written family or a declared one) is the executor's to say.
+                guard DeviceFamily.isValidName(familyName) else {
+                    throw CommandError(.invalidValue, "'family' must be a family's name (a-z, 0-9, _)")
                 }
-                family = named
+                family = DeviceFamily(declaring: familyName)
             }
             return .connect(address: try address(payload), family: family)
         case "disconnect": return .disconnect(address: try address(payload, only: true))
@@ -104,7 +106,7 @@ public enum GatewayRequest: Sendable, Equatable {
                 throw CommandError(.invalidValue, "'backup' must be the document request/backup answered with")
             }
             do throws(StateBackup.Failure) {
-                return .restore(try StateBackup.parse(document: document))
+                return .restore(try StateBackup.parse(document: document, families: families))
             } catch {
                 throw CommandError(.invalidValue, "the backup: \(error.description)")
             }

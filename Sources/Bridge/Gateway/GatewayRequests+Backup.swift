@@ -6,7 +6,7 @@ extension GatewayRequests {
         do throws(StateBackup.Failure) {
             let backup = try StateBackup.read(
                 stateDirectory: folder, incarnationFile: incarnationFile(in: folder),
-                gateway: context.configuration.gateway)
+                gateway: context.configuration.gateway, families: context.topics.families)
             context.logger.notice("state backed up over MQTT", metadata: ["holds": "\(backup.summary)"])
             return backup.json
         } catch {

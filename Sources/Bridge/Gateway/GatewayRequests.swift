@@ -62,7 +62,7 @@ final class GatewayRequests: Sendable {
             let payload = try CommandPayload(
                 bytes: message.payload, sizeLimit: name == "restore" ? max(limit, StateBackup.sizeLimit) : limit)
             transaction = payload.transaction
-            let request = try GatewayRequest.parse(name: name, payload: payload)
+            let request = try GatewayRequest.parse(name: name, payload: payload, families: context.topics.families)
             try refuseUnlessPermitted(request, name: name)
             // Requests scan, pair, connect and forget (BlueZ calls that take seconds): a few a second, a few at a time,
             // whoever sends them. (`devices` and `scan` read the BlueZ object cache, not D-Bus, but are limited alike.)
@@ -168,6 +168,11 @@ final class GatewayRequests: Sendable {
             }
             return .object(["open": .bool(open > 0), "remaining_s": .number(Double(open))])
         case .connect(let address, let family):
+            if let family, !context.topics.families.contains(family) {
+                throw CommandError(
+                    .invalidValue,
+                    "'family' must be one of \(context.topics.families.map(\.rawValue).joined(separator: ", "))")
+            }
             let device = try await knownDevice(address)
             let served = try await sessions.connect(device, as: family)
             return .object([

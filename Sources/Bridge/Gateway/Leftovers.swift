@@ -42,7 +42,7 @@ final class Leftovers: Sendable {
     var route: BrokerRoute {
         let topics = context.topics
         return BrokerRoute(
-            subscriptions: DeviceFamily.allCases.flatMap {
+            subscriptions: topics.families.flatMap {
                 [
                     BrokerRoute.Subscription(filter: topics.infoFilter($0), qos: .atLeastOnce),
                     BrokerRoute.Subscription(filter: topics.leafFilter($0, "connection"), qos: .atLeastOnce),

@@ -2,7 +2,7 @@ import BlueZ
 import Peripherals
 
 /// The camera grip family, as the configured `GripProfile` describes it.
-struct GripDriver: CommandedFamily {
+struct GripDriver: CommandedFamily, WrittenFamily {
     var profile: GripProfile
     static let family = DeviceFamily.grip
     static let settings: (any FamilySettings.Type)? = GripSettings.self

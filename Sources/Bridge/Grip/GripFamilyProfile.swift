@@ -8,7 +8,7 @@ struct GripFamilyProfile: FamilyProfile {
     typealias Command = Never
     let profile: GripProfile
 
-    static let family = DeviceFamily.grip
+    let family = DeviceFamily.grip
     var connectTimeout: Duration { .seconds(max(profile.reconnectTimeoutSeconds, 1)) }
     var initialStreamState: Void { () }
 

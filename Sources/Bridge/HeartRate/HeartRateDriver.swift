@@ -3,7 +3,7 @@ import Peripherals
 
 /// Heart rate sensors that implement the Bluetooth SIG's standard Heart Rate service (chest straps such as Polar's
 /// and Garmin's): any device that advertises the service is one, whatever its name.
-struct HeartRateDriver: CommandedFamily {
+struct HeartRateDriver: CommandedFamily, WrittenFamily {
     static let family = DeviceFamily.hr
     /// What every session of the family runs.
     var profile = HeartRateFamilyProfile()

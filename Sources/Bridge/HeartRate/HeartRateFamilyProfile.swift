@@ -5,7 +5,7 @@ import Peripherals
 /// and what the Device Information service says are read once per connection.
 struct HeartRateFamilyProfile: FamilyProfile {
     typealias Command = HeartRateCommand
-    static let family = DeviceFamily.hr
+    let family = DeviceFamily.hr
     /// A strap may take a moment to answer after it wakes: as long as BlueZ's own LE connection attempt.
     var connectTimeout = Duration.seconds(10)
     var initialStreamState: Void { () }
@@ -15,24 +15,14 @@ struct HeartRateFamilyProfile: FamilyProfile {
             ProfileStream(
                 characteristic: HeartRateGATT.Characteristic.measurement, service: HeartRateGATT.Service.heartRate
             ) { _, bytes in HeartRateLeaves.leaves(of: try HeartRateMeasurement(bytes: bytes)) },
-            ProfileStream(
-                characteristic: HeartRateGATT.Characteristic.batteryLevel, service: HeartRateGATT.Service.battery,
-                isOptional: true, readFirst: true
-            ) { _, bytes in [HeartRateLeaves.battery(try HeartRateBatteryLevel(bytes: bytes).percent)] },
+            StandardBattery.stream(),
         ]
     }
 
     func handshake(_ device: ConnectedDevice<Self>) async throws -> HandshakeOutcome {
+        // Device Information is optional: a strap without it, or one that refuses a read, is still a strap.
+        device.describe(await StandardDeviceInformation.read(from: device))
         let exported = await device.characteristics()
-        var info: [String: JSONValue] = [:]
-        for (key, uuid) in HeartRateLeaves.deviceInformation where exported.contains(uuid) {
-            // Device Information is optional: a strap without it, or one that refuses a read, is still a strap.
-            guard let bytes = try? await device.read(uuid, in: HeartRateLeaves.deviceInformationService) else {
-                continue
-            }
-            if let text = String(validating: bytes.prefix { $0 != 0 }, as: UTF8.self) { info[key] = .string(text) }
-        }
-        device.describe(info)
         let location = HeartRateGATT.Characteristic.bodySensorLocation
         if exported.contains(location),
             let bytes = try? await device.read(location, in: HeartRateGATT.Service.heartRate),
@@ -42,7 +32,7 @@ struct HeartRateFamilyProfile: FamilyProfile {
         }
         // Where bluetoothd's battery plugin claims the Battery Service, the level is BlueZ's (`Battery1`).
         if !exported.contains(HeartRateGATT.Characteristic.batteryLevel), let level = await device.batteryPercentage() {
-            device.publish([HeartRateLeaves.battery(Int(level))])
+            device.publish([StandardBattery.leaf(Int(level))])
         }
         return .streaming
     }

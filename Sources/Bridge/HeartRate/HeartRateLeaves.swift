@@ -21,10 +21,6 @@ enum HeartRateLeaves {
         return JSONValue.array(values).text
     }
 
-    static func battery(_ percent: Int) -> LeafOutput {
-        .state("battery", JSONValue.object(["level": .number(Double(percent))]).text)
-    }
-
     /// `detected`, `not_detected`, or `unsupported` for a strap that cannot tell (never "off the skin").
     static func name(of contact: HeartRateSensorContact) -> String {
         switch contact {
@@ -47,12 +43,4 @@ enum HeartRateLeaves {
         case .reserved(let byte): "reserved_\(byte)"
         }
     }
-
-    /// Device Information (0x180A), read when the strap has it: the keys of its retained `info`.
-    static let deviceInformationService = BluetoothUUID.expand(0x180A)
-    static let deviceInformation: [(key: String, uuid: String)] = [
-        ("manufacturer", BluetoothUUID.expand(0x2A29)), ("model", BluetoothUUID.expand(0x2A24)),
-        ("serial", BluetoothUUID.expand(0x2A25)), ("hardware", BluetoothUUID.expand(0x2A27)),
-        ("firmware", BluetoothUUID.expand(0x2A26)),
-    ]
 }

@@ -55,7 +55,8 @@ final class HomeAssistantAnnouncer: Sendable {
         self.housekeeping = housekeeping
         configs = Mutex(
             OwnConfigs(
-                prefix: discovery.prefix, nodePrefixes: discovery.ownNodePrefixes, gatewayNode: discovery.gatewayNode))
+                prefix: discovery.prefix, nodePrefixes: discovery.ownNodePrefixes, gatewayNode: discovery.gatewayNode,
+                families: discovery.topics.families))
         births = Mutex(BirthCoalescer(holdOff: birthHoldOff))
     }
 

@@ -28,10 +28,16 @@ struct OwnConfigs: Sendable {
     /// Configs of ours left out because the limit was reached.
     private(set) var overflowed = 0
 
-    init(prefix: String, nodePrefixes: [String], gatewayNode: String) {
+    /// The families this gateway serves (`TopicMap.families`).
+    let families: [DeviceFamily]
+
+    init(
+        prefix: String, nodePrefixes: [String], gatewayNode: String, families: [DeviceFamily] = DeviceFamily.allCases
+    ) {
         self.prefix = prefix
         self.nodePrefixes = nodePrefixes
         self.gatewayNode = gatewayNode
+        self.families = families
     }
 
     /// `<prefix>/+/+/+/config` and `<prefix>/device/+/config`: every entity's config and every device's; what is not
@@ -110,7 +116,7 @@ struct OwnConfigs: Sendable {
         if node == gatewayNode { return .gateway }
         for nodePrefix in nodePrefixes where node.hasPrefix(nodePrefix) {
             let rest = node.dropFirst(nodePrefix.count)
-            if let family = DeviceFamily.allCases.first(where: {
+            if let family = families.first(where: {
                 rest.hasPrefix($0.rawValue + "_") && rest.count > $0.rawValue.count + 1
             }) {
                 return .device(family)

@@ -9,8 +9,27 @@ public enum DeclarationReader {
 
     /// Leaves every device has, which no declared topic may take.
     static let reservedLeaves: Set<String> = [
-        "connection", "info", "error", "cmd", "reply", "last_seen", "rssi", "owner", "set",
+        "connection", "info", "error", "cmd", "reply", "last_seen", "rssi", "owner", "set", "battery",
     ]
+
+    /// Battery (0x180F) and Device Information (0x180A): the gateway reads them for every declared device.
+    static let standardServices: Set<String> = [BluetoothUUID.expand(0x180F), BluetoothUUID.expand(0x180A)]
+
+    /// The declaration in the file at `path`, read as `read(_:file:takenFamilies:)` reads its text.
+    public static func read(file path: String, takenFamilies: Set<String>) throws(DeclarationError) -> DeviceDeclaration
+    {
+        let bytes: [UInt8]?
+        do throws(DurableFile.Failure) {
+            bytes = try DurableFile.read(path, limit: sizeLimit)
+        } catch {
+            throw DeclarationError(file: path, line: 1, message: error.description)
+        }
+        guard let bytes else { throw DeclarationError(file: path, line: 1, message: "no such file") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw DeclarationError(file: path, line: 1, message: "not UTF-8 text")
+        }
+        return try read(text, file: path, takenFamilies: takenFamilies)
+    }
 
     /// The declaration in `text`, read from `file` (for messages). `takenFamilies`: the names no declaration may
     /// have (the written families').
@@ -52,7 +71,7 @@ public enum DeclarationReader {
         var leaves: [String: Int] = [:]
         for item in items {
             let characteristic = try readCharacteristic(item, file: file)
-            for leaf in leavesOf(characteristic) {
+            for leaf in characteristic.leaves {
                 if let earlier = leaves.updateValue(item.line, forKey: leaf) {
                     throw DeclarationError(
                         file: file, line: item.line, message: "topic leaf '\(leaf)' is published on line \(earlier) too"
@@ -65,22 +84,12 @@ public enum DeclarationReader {
     }
 
     /// 1 to 32 of `a-z`, `0-9` and `_` (the alphabet of command names), starting with a letter.
-    static func isName(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
-        return text.unicodeScalars.count <= 32 && TopicMap.isValidCommandName(text)
-    }
+    static func isName(_ text: String) -> Bool { DeviceFamily.isValidName(text) }
 
     /// A name a declared topic leaf may have: one no device topic has already.
     static func isLeaf(_ text: String) -> Bool { isName(text) && !reservedLeaves.contains(text) }
 
     static let leafRule = "must be a name of lower-case letters, digits or _ that no device topic has"
-
-    /// The leaves a characteristic publishes: its topic, or its published fields' and bit fields' names.
-    private static func leavesOf(_ characteristic: DeclaredCharacteristic) -> Set<String> {
-        if let topic = characteristic.topic { return [topic] }
-        return Set(
-            characteristic.fields.flatMap { field in (field.published ? [field.name] : []) + field.bits.map(\.name) })
-    }
 
     private static func readMatch(_ top: DeclarationMapping) throws(DeclarationError) -> DeviceDeclaration.Match {
         guard let node = top.value("match") else { throw top.error(top.node, "match is missing") }
@@ -118,6 +127,11 @@ public enum DeclarationReader {
             keys: ["uuid", "service", "access", "every_s", "topic", "retain", "fields"])
         let uuid = try uuid(try entry.requiredText("uuid"), in: entry, key: "uuid")
         let service = try self.uuid(try entry.requiredText("service"), in: entry, key: "service")
+        guard !standardServices.contains(service) else {
+            throw entry.error(
+                entry.value("service") ?? node,
+                "the Battery and Device Information services are read for every declared device; declare neither")
+        }
         let access: DeclaredCharacteristic.Access
         switch try entry.requiredText("access") {
         case "read": access = .read

@@ -58,6 +58,15 @@ public struct DeclaredCharacteristic: Sendable, Equatable {
         self.fields = fields
     }
 
+    /// The leaves it publishes on (`<family>/<id>/<leaf>`): its topic, or its bit fields' and published fields'
+    /// names, in the order they are published, each once (a field may have an alternative under the opposite bit).
+    public var leaves: [String] {
+        if let topic { return [topic] }
+        var seen: Set<String> = []
+        return fields.flatMap { field in field.bits.map(\.name) + (field.published ? [field.name] : []) }
+            .filter { seen.insert($0).inserted }
+    }
+
     public enum Access: Sendable, Equatable {
         /// Read once at connect.
         case read

@@ -6,15 +6,10 @@ import Peripherals
 /// as a Polar H10 or a Garmin HRM exposes them (their Device Information and vendor services are left out: the
 /// bridge reads neither).
 ///
-/// Handles are numbered as for the other families: services from 0x10 on, leaving room for the GAP and GATT
-/// services a real stack puts first, each characteristic with its declaration, its value (declaration + 1) and,
-/// if it notifies, the CCCD (declaration + 2). Under bluetoothd the stack assigns them.
+/// Handles are numbered as for the other families (`GattTable`).
 enum HeartRateGattLayout {
-    /// Declaration handle of the first service.
-    static let firstHandle: UInt16 = 0x10
-
     /// Each service with its characteristics and their properties, in handle order.
-    static let table: [(service: String, characteristics: [(uuid: String, flags: GATTCharacteristicFlags)])] = [
+    static let table: [GattTable.Entry] = [
         (
             HeartRateGATT.Service.heartRate,
             [
@@ -27,18 +22,5 @@ enum HeartRateGattLayout {
     ]
 
     /// The strap's services.
-    static var services: [GattServiceDescription] {
-        var next = firstHandle
-        return table.map { entry in
-            let serviceHandle = next
-            next += 1
-            let characteristics = entry.characteristics.map { characteristic in
-                let handle = next
-                next += characteristic.flags.contains(.notify) ? 3 : 2
-                return GattCharacteristicDescription(
-                    uuid: characteristic.uuid, flags: characteristic.flags.bluezFlags, handle: handle)
-            }
-            return GattServiceDescription(uuid: entry.service, handle: serviceHandle, characteristics: characteristics)
-        }
-    }
+    static var services: [GattServiceDescription] { GattTable.services(table) }
 }

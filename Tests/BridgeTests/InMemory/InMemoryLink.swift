@@ -49,6 +49,9 @@ actor InMemoryLink: GATTLink {
     /// The device goes out of range (its link, if any, drops through `InMemoryCentral.dropLink`) or comes back.
     func setReachable(_ reachable: Bool) { isReachable = reachable }
 
+    /// What reads of `characteristic` answer from now on.
+    func setValue(_ bytes: [UInt8], of characteristic: String) { values[characteristic] = bytes }
+
     /// Runs inside `disconnect()`, before it returns: BlueZ reports a link going down (`Connected` false) before
     /// its `Disconnect` call answers.
     private var whileDisconnecting: (@Sendable () async -> Void)?

@@ -1,0 +1,86 @@
+import Peripherals
+
+/// A device declared as data (`DeviceDeclaration`) for the one session engine, with nothing of its own in Swift: its
+/// notified and indicated characteristics are its streams, each value decoded by `DeclaredDecoder` (a malformed value
+/// is counted and logged by the engine, and publishes nothing); those read once are read in the handshake, those
+/// polled again by a timer. As for any standard device, Device Information fills its `info` and the Battery Service
+/// its `battery`, unless the declaration declares the level itself.
+///
+/// A characteristic it notifies or indicates must be there (a device without its measurement is not the device
+/// declared); one it reads is optional (Sensor Location, in the SIG's profiles), skipped when the device lacks it.
+struct DeclaredFamilyProfile: FamilyProfile {
+    typealias Command = Never
+    let declaration: DeviceDeclaration
+    let family: DeviceFamily
+
+    init(declaration: DeviceDeclaration) {
+        self.declaration = declaration
+        family = DeviceFamily(declaring: declaration.family)
+    }
+
+    var initialStreamState: Void { () }
+
+    /// Whether the declaration declares the battery level itself (then the standard battery stream stays out).
+    var declaresBattery: Bool { declaration.characteristics.contains { $0.uuid == StandardBattery.level } }
+
+    var streams: [ProfileStream<Void>] {
+        let declared = declaration.characteristics.compactMap { characteristic -> ProfileStream<Void>? in
+            guard characteristic.isSubscribed else { return nil }
+            return ProfileStream(characteristic: characteristic.uuid, service: characteristic.service) { _, bytes in
+                try Self.leaves(of: bytes, from: characteristic)
+            }
+        }
+        return declaresBattery ? declared : declared + [StandardBattery.stream()]
+    }
+
+    var timers: [ProfileTimer<Self>] {
+        declaration.characteristics.compactMap { characteristic in
+            guard case .poll(let interval) = characteristic.access else { return nil }
+            return ProfileTimer(key: "poll \(characteristic.uuid)", interval: interval) { device in
+                await Self.read(characteristic, on: device)
+            }
+        }
+    }
+
+    func handshake(_ device: ConnectedDevice<Self>) async throws -> HandshakeOutcome {
+        device.describe(await StandardDeviceInformation.read(from: device))
+        for characteristic in declaration.characteristics where !characteristic.isSubscribed {
+            await Self.read(characteristic, on: device)
+        }
+        // Where bluetoothd's battery plugin claims the Battery Service, the level is BlueZ's (`Battery1`).
+        if !declaresBattery, !(await device.characteristics()).contains(StandardBattery.level),
+            let level = await device.batteryPercentage()
+        {
+            device.publish([StandardBattery.leaf(Int(level))])
+        }
+        return .streaming
+    }
+
+    /// One value's leaves; throws for bytes the declaration does not explain.
+    static func leaves(of bytes: [UInt8], from characteristic: DeclaredCharacteristic) throws -> [LeafOutput] {
+        DeclaredLeaves.leaves(
+            of: try DeclaredDecoder.decode(bytes, fields: characteristic.fields, characteristic: characteristic.uuid),
+            from: characteristic)
+    }
+
+    /// Reads a characteristic the device has and publishes what it says; one it lacks, or a read it refuses, says
+    /// nothing (the log says why at debug level).
+    static func read(_ characteristic: DeclaredCharacteristic, on device: ConnectedDevice<Self>) async {
+        guard await device.characteristics().contains(characteristic.uuid) else { return }
+        let bytes: [UInt8]
+        do {
+            bytes = try await device.read(characteristic.uuid, in: characteristic.service)
+        } catch {
+            device.logger.debug("\(characteristic.uuid) not read: \(error)")
+            return
+        }
+        if let outputs = device.decode(bytes, from: characteristic.uuid, { try leaves(of: $0, from: characteristic) }) {
+            device.publish(outputs)
+        }
+    }
+}
+
+extension DeclaredCharacteristic {
+    /// Whether its values come by notification or indication rather than by reads.
+    var isSubscribed: Bool { access == .notify || access == .indicate }
+}

@@ -1,0 +1,56 @@
+import Peripherals
+
+extension DeclaredDriver {
+    /// A declared device in Home Assistant: a sensor for each value it publishes (a yes-or-no bit as a binary sensor;
+    /// a field of a characteristic's JSON through a template), with its field's unit; measurements that are not
+    /// retained come often, so they are fast streams (added disabled); what is read once is diagnostic. Lists (RR
+    /// intervals) have no entity. The battery, as every device's.
+    var homeAssistant: HomeAssistantModel {
+        HomeAssistantModel(
+            manufacturer: "Declared device", model: declaration.label,
+            entities: declaration.characteristics.flatMap(Self.entities) + [.battery()])
+    }
+
+    private static func entities(of characteristic: DeclaredCharacteristic) -> [HomeAssistantModel.Entity] {
+        var values: [(name: String, kind: ValueKind, unit: String?)] = []
+        for field in characteristic.fields {
+            for bits in field.bits {
+                values.append((bits.name, bits.width == 1 && bits.enumeration.isEmpty ? .flag : .word, nil))
+            }
+            guard field.published, !field.repeated else { continue }
+            let numeric = field.type != .utf8 && field.enumeration.isEmpty
+            values.append((field.name, numeric ? .number : .word, field.unit))
+        }
+        var seen: Set<String> = []
+        return values.filter { seen.insert($0.name).inserted }.map { value in
+            let leaf = characteristic.topic ?? value.name
+            let object = characteristic.topic.map { "\($0)_\(value.name)" } ?? value.name
+            let name = DeclaredDriver.label(of: value.name)
+            var fields: [String: JSONValue] = [:]
+            if characteristic.topic != nil {
+                let template = "value_json.\(value.name)"
+                fields["value_template"] = .string(
+                    value.kind == .flag ? "{{ 'ON' if \(template) else 'OFF' }}" : "{{ \(template) }}")
+            } else if value.kind == .flag {
+                fields["payload_on"] = .string("true")
+                fields["payload_off"] = .string("false")
+            }
+            if let unit = value.unit { fields["unit_of_measurement"] = .string(unit) }
+            if value.kind == .number { fields["state_class"] = .string("measurement") }
+            var entity =
+                value.kind == .flag
+                ? HomeAssistantModel.Entity(
+                    component: "binary_sensor", object: object, topics: ["state_topic": leaf],
+                    fields: fields.merging(["name": .string(name)]) { $1 })
+                : .sensor(object, name, leaf: leaf, fields)
+            if !characteristic.retain { entity = entity.fastStream() }
+            if !characteristic.isRepeated {
+                entity.fields["entity_category"] = .diagnostic
+                entity = entity.whileGatewayOnline()
+            }
+            return entity
+        }
+    }
+
+    private enum ValueKind { case number, word, flag }
+}

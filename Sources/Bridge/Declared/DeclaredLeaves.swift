@@ -1,0 +1,40 @@
+import Peripherals
+
+/// What a declared characteristic publishes, by leaf (docs/declarations.md): pure, so that every payload is tested
+/// byte for byte.
+enum DeclaredLeaves {
+    /// One value's decoded fields: one JSON object on the characteristic's topic, its fields in declaration order, or
+    /// each field alone on a leaf of its name. A retained characteristic's leaves are state (retained, QoS 1, sent when
+    /// they change), any other's are a stream's values (QoS 0).
+    static func leaves(of fields: [DecodedField], from characteristic: DeclaredCharacteristic) -> [LeafOutput] {
+        func output(_ leaf: String, _ payload: String) -> LeafOutput {
+            characteristic.retain ? .state(leaf, payload) : .value(leaf, payload, qos: 0)
+        }
+        if let topic = characteristic.topic {
+            let members = fields.map { JSONValue.quoted($0.name) + ":" + json($0.value) }
+            return [output(topic, "{" + members.joined(separator: ",") + "}")]
+        }
+        return fields.map { output($0.name, text($0.value)) }
+    }
+
+    /// A value alone on its leaf: a text or an IEEE 11073 special value as it is (`NaN`), anything else as JSON.
+    static func text(_ value: DeclaredValue) -> String {
+        switch value {
+        case .text(let text), .special(let text): text
+        default: json(value)
+        }
+    }
+
+    /// A value as JSON: integers exactly (a u64's too, which a double would round), numbers as the shortest decimal
+    /// that reads back, texts quoted and escaped.
+    static func json(_ value: DeclaredValue) -> String {
+        switch value {
+        case .integer(let integer): String(integer)
+        case .unsignedInteger(let integer): String(integer)
+        case .number(let number): JSONValue.number(number).text
+        case .text(let text), .special(let text): JSONValue.quoted(text)
+        case .flag(let flag): flag ? "true" : "false"
+        case .list(let items): "[" + items.map(json).joined(separator: ",") + "]"
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import BlueZ
+import DBus
+import Logging
+import Peripherals
+
+/// Settings of one simulated speed and cadence sensor, from the command line.
+struct CSCSimulatorSettings: Sendable {
+    var interval: Duration = .seconds(1)
+    var wheel = true
+    var crank = true
+    /// Sensor Location's value (5: left crank).
+    var location: UInt8 = 5
+    var batteryPercent = 80
+}
+
+/// A Cycling Speed and Cadence sensor behind `GattApplication`: while 2A5B is subscribed, a measurement every
+/// interval whose wheel turns twice and crank once, with event times advancing by the interval in 1/1024 s; CSC
+/// Feature, Sensor Location, Battery Level and Device Information reads. Every value comes from the encoders written
+/// from the specification (`CSCMeasurement`), not from the declaration the gateway decodes them with.
+actor CSCSimulator: SimulatedPeripheral {
+    private let settings: CSCSimulatorSettings
+    private let application: GattApplication
+    private let advertisement: LEAdvertisement
+    private let output: SimulatorOutput
+    private let logger: Logger
+    private var battery: UInt8
+    private var wheel: (revolutions: UInt32, eventTime: UInt16) = (0, 0)
+    private var crank: (revolutions: UInt16, eventTime: UInt16) = (0, 0)
+    private var timer: Task<Void, Never>?
+
+    init(
+        settings: CSCSimulatorSettings, application: GattApplication, advertisement: LEAdvertisement,
+        output: SimulatorOutput, logger: Logger
+    ) {
+        self.settings = settings
+        self.application = application
+        self.advertisement = advertisement
+        self.output = output
+        self.logger = logger
+        battery = UInt8(settings.batteryPercent)
+    }
+
+    func handle(_ event: PeripheralEvent) {
+        switch event {
+        case .registered(let address, _):
+            output.line("READY csc \(address) \(advertisement.description.localName)")
+        case .stackLost: logger.warning("the Bluetooth stack went away")
+        case .centralConnected(let path): logger.info("central connected: \(path)")
+        case .centralDisconnected(let path): logger.info("central disconnected: \(path)")
+        }
+    }
+
+    func readValue(of characteristic: String, options: GattRequestOptions) async throws -> [UInt8] {
+        switch characteristic {
+        case CSCGATT.feature:
+            return CSCFeature(wheel: settings.wheel, crank: settings.crank, multipleLocations: false).encoded()
+        case CSCGATT.sensorLocation: return [settings.location]
+        case CSCGattLayout.batteryLevel: return [battery]
+        case CSCGattLayout.manufacturerName: return Array("gatt2mqtt".utf8)
+        case CSCGattLayout.modelNumber: return Array("CSC-SIM".utf8)
+        default: throw BlueZPeripheralError.readNotPermitted
+        }
+    }
+
+    /// Nothing of the sensor is writable; the application refuses writes before they get here.
+    func writeValue(_ value: [UInt8], to characteristic: String, options: GattRequestOptions) async throws {
+        throw BlueZPeripheralError.writeNotPermitted
+    }
+
+    func writeRefused(_ value: [UInt8], to characteristic: String, error: DBusError) async {
+        output.line("REJECT \(characteristic) \(value.isEmpty ? "-" : value.hex) \(error.name) \(error.message)")
+    }
+
+    func notificationsStarted(for characteristic: String) async {
+        logger.info("subscribed: \(characteristic)")
+        guard characteristic == CSCGATT.measurement else { return }
+        timer?.cancel()
+        let period = settings.interval
+        timer = RepeatingTimer.start(
+            period: { [weak self] in self.map { _ in period } }, tick: { [weak self] in await self?.tick() })
+    }
+
+    func notificationsStopped(for characteristic: String) async {
+        logger.info("unsubscribed: \(characteristic)")
+        if characteristic == CSCGATT.measurement {
+            timer?.cancel()
+            timer = nil
+        }
+    }
+
+    /// `help`; `battery <0-100>` (notified); `send` (a measurement now); `raw <hex>` (those bytes on 2A5B, for a
+    /// value no sensor would send).
+    func run(_ line: String) {
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        switch (words.first, words.count) {
+        case (nil, _): return
+        case ("help", 1):
+            for usage in ["help", "battery <0-100>", "send", "raw <hex>"] { output.line("HELP \(usage)") }
+        case ("battery", 2):
+            guard let percent = UInt8(words[1]), percent <= 100 else { return output.line("ERROR battery <0-100>") }
+            battery = percent
+            _ = application.notify(CSCGattLayout.batteryLevel, value: [percent])
+        case ("send", 1): tick()
+        case ("raw", 2):
+            guard let bytes = Self.bytes(hex: words[1]) else { return output.line("ERROR raw <hex>") }
+            if !application.notify(CSCGATT.measurement, value: bytes) { output.line("ERROR not subscribed") }
+        default: output.line("ERROR unknown command '\(words[0])'; try help")
+        }
+    }
+
+    private func tick() {
+        let ticks = UInt16(
+            truncatingIfNeeded: settings.interval.components.seconds * 1024
+                + settings.interval.components.attoseconds / 976_562_500_000_000)
+        wheel = (wheel.revolutions &+ 2, wheel.eventTime &+ ticks)
+        crank = (crank.revolutions &+ 1, crank.eventTime &+ ticks)
+        let bytes = CSCMeasurement(wheel: settings.wheel ? wheel : nil, crank: settings.crank ? crank : nil).encoded()
+        guard application.notify(CSCGATT.measurement, value: bytes) else { return }
+        output.line("MEASUREMENT \(bytes.hex)")
+    }
+
+    /// `0a1b…` → its bytes; nil for an odd length or a character that is not a hex digit.
+    private static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex)
+        guard !digits.isEmpty, digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,136 @@
+import BlueZ
+import Peripherals
+import Testing
+
+@testable import Bridge
+
+/// A family declared as data, served by a whole gateway in memory (issue #59): a custom thermometer with its own
+/// 128-bit UUIDs, as a user would declare it, with no Swift of its own.
+@Suite(.timeLimit(.minutes(1))) struct DeclaredFamilyTests {
+    static let service = "0000aa00-1234-5678-9abc-def012345678"
+    static let reading = "0000aa01-1234-5678-9abc-def012345678"
+    static let place = "0000aa02-1234-5678-9abc-def012345678"
+    static let counter = "0000aa03-1234-5678-9abc-def012345678"
+
+    /// Readings notified as one JSON (a flag says whether humidity is there), where it hangs read once, and a
+    /// counter polled every second.
+    static let thermometer = DeviceDeclaration(
+        family: "thermo", label: "Lab thermometer", match: .init(namePrefixes: ["THERMO-"]),
+        characteristics: [
+            DeclaredCharacteristic(
+                uuid: reading, service: service, access: .notify, topic: "reading", retain: false,
+                fields: [
+                    field("flags", .unsigned(bytes: 1, bigEndian: false)) { $0.published = false },
+                    field("temperature", .signed(bytes: 2, bigEndian: false)) {
+                        $0.scale = DecimalScale(multiplier: 1, exponent: -2)
+                        $0.unit = "°C"
+                    },
+                    field("humidity", .unsigned(bytes: 2, bigEndian: false)) {
+                        $0.conditions = [.init(field: "flags", bit: 0, set: true)]
+                        $0.scale = DecimalScale(multiplier: 1, exponent: -2)
+                        $0.unit = "%"
+                    },
+                ]),
+            DeclaredCharacteristic(
+                uuid: place, service: service, access: .read, retain: true,
+                fields: [
+                    field("place", .unsigned(bytes: 1, bigEndian: false)) {
+                        $0.enumeration = [0: "indoor", 1: "outdoor"]
+                    }
+                ]),
+            DeclaredCharacteristic(
+                uuid: counter, service: service, access: .poll(.seconds(1)), retain: true,
+                fields: [field("samples", .unsigned(bytes: 4, bigEndian: false))]),
+        ])
+
+    static func field(
+        _ name: String, _ type: DeclaredFieldType, _ configure: (inout DeclaredField) -> Void = { _ in }
+    ) -> DeclaredField {
+        var field = DeclaredField(name: name, type: type)
+        configure(&field)
+        return field
+    }
+
+    static func link(address: String = "00:11:22:33:44:D1", samples: UInt32 = 7) -> InMemoryLink {
+        InMemoryLink(
+            device: BlueZDevice(address: address, name: "THERMO-1"), services: [service],
+            values: [
+                reading: [], place: [1],
+                counter: withUnsafeBytes(of: samples.littleEndian, Array.init),
+            ])
+    }
+
+    @Test func aDeclaredDeviceIsRecognisedConnectedAndItsValuesPublishedAsDeclared() async throws {
+        let link = Self.link()
+        try await InMemoryGateway.with(configure: { $0.declarations = [Self.thermometer] }) { gateway in
+            let id = await gateway.connect(link, family: "thermo")
+            // Read once at connect, retained: the enumeration's name.
+            await gateway.probe.next(on: "thermo/\(id)/place") { $0 == "outdoor" }
+            #expect(gateway.broker.retained("thermo/\(id)/place")?.payloadString == "outdoor")
+            // The poll's first read at connect.
+            await gateway.probe.next(on: "thermo/\(id)/samples") { $0 == "7" }
+
+            // With humidity (flags bit 0), then without: one JSON each, not retained, decimals exact.
+            await link.notify(Self.reading, [0x01, 0x6A, 0x08, 0x39, 0x12])
+            await gateway.probe.next(on: "thermo/\(id)/reading") { $0 == #"{"temperature":21.54,"humidity":46.65}"# }
+            await link.notify(Self.reading, [0x00, 0xF6, 0xFF])
+            await gateway.probe.next(on: "thermo/\(id)/reading") { $0 == #"{"temperature":-0.1}"# }
+            #expect(gateway.broker.retained("thermo/\(id)/reading") == nil, "a stream is not retained")
+
+            // Bytes the declaration does not explain: counted and logged, nothing published.
+            await link.notify(Self.reading, [0x01, 0x6A])
+            await gateway.log.waitForLine(containing: "malformed notification")
+            #expect(gateway.probe.payloads(on: "thermo/\(id)/reading").count == 2)
+        }
+    }
+
+    @Test func aPolledValueIsReadAgainAtItsInterval() async throws {
+        let link = Self.link(samples: 7)
+        try await InMemoryGateway.with(configure: { $0.declarations = [Self.thermometer] }) { gateway in
+            let id = await gateway.connect(link, family: "thermo")
+            await gateway.probe.next(on: "thermo/\(id)/samples") { $0 == "7" }
+            await link.setValue(withUnsafeBytes(of: UInt32(8).littleEndian, Array.init), of: Self.counter)
+            await gateway.probe.next(on: "thermo/\(id)/samples") { $0 == "8" }
+        }
+    }
+
+    @Test func aDeclaredFamilyTakesNoCommandAndSaysSo() async throws {
+        let link = Self.link()
+        try await InMemoryGateway.with(configure: { $0.declarations = [Self.thermometer] }) { gateway in
+            let id = await gateway.connect(link, family: "thermo")
+            try gateway.publish("thermo/\(id)/cmd/reset", "{}")
+            await gateway.probe.next(on: "thermo/\(id)/reply") { $0.contains(#""code":"unknown_command""#) }
+            #expect(await link.writes.isEmpty, "never a GATT write")
+        }
+    }
+
+    @Test func homeAssistantGetsAnEntityPerValueFromTheDeclaration() throws {
+        let driver = DeclaredDriver(declaration: Self.thermometer)
+        let entities = Dictionary(uniqueKeysWithValues: driver.homeAssistant.entities.map { ($0.object, $0) })
+        let temperature = try #require(entities["reading_temperature"])
+        #expect(temperature.topics == ["state_topic": "reading"])
+        #expect(temperature.fields["value_template"] == .string("{{ value_json.temperature }}"))
+        #expect(temperature.fields["unit_of_measurement"] == .string("°C"))
+        #expect(temperature.isFastStream, "a stream that is not retained")
+        let place = try #require(entities["place"])
+        #expect(place.fields["entity_category"] != nil && place.fields["state_class"] == nil, "read once: diagnostic")
+        #expect(entities["samples"]?.fields["state_class"] == .string("measurement"))
+        #expect(entities["battery"] != nil, "every declared device's battery")
+        #expect(driver.streamLeaves == ["reading"] && driver.keptLeaves == ["place"])
+        #expect(driver.liveStateLeaves == ["samples", "battery"])
+    }
+
+    @Test func aDeviceIsRecognisedByItsNamePrefixAdvertisedServiceOrManufacturer() {
+        var declaration = Self.thermometer
+        declaration.match = .init(namePrefixes: ["THERMO-"], services: [Self.service], manufacturers: [0x0059])
+        let driver = DeclaredDriver(declaration: declaration)
+        #expect(driver.matches(BlueZDevice(address: "00:11:22:33:44:D2", name: "THERMO-9")))
+        var advertising = BlueZDevice(address: "00:11:22:33:44:D3", name: "Kitchen")
+        advertising.serviceUUIDs = [Self.service.uppercased()]
+        #expect(driver.matches(advertising))
+        #expect(
+            driver.matches(BlueZDevice(address: "00:11:22:33:44:D5", name: nil, manufacturerIDs: [0x004C, 0x0059])))
+        #expect(
+            !driver.matches(BlueZDevice(address: "00:11:22:33:44:D4", name: "thermo-lower", manufacturerIDs: [0x004C])))
+    }
+}
