@@ -18,11 +18,13 @@ bridge publishes under relay/<id>/ instead of <family>/<id>/ (--family, default 
   --no-pairing.
 - hr: subscribe to the Heart Rate Measurement (2A37) and publish the rate in beats per minute on
   relay/<id>/bpm (QoS 0).
+- csc: subscribe to the CSC Measurement (2A5B) and publish its wheel and crank data as the shipped
+  declaration does, one JSON on relay/<id>/measurement (QoS 0).
 
 It prints "relay: streaming N" once every device streams, and on SIGTERM unsubscribes, disconnects
 and exits 0.
 
-Usage: bench_peer.py --port 1883 [--family a5|belt|cpr|grip|hr] [--period-ms 5] 00:11:22:33:44:51 [...]
+Usage: bench_peer.py --port 1883 [--family a5|belt|cpr|grip|hr|csc] [--period-ms 5] 00:11:22:33:44:51 [...]
 Runs against whatever BlueZ DBUS_SYSTEM_BUS_ADDRESS names (BlueZoo in the benchmark).
 """
 
@@ -55,6 +57,7 @@ GRIP_EVENTS = [
 ]
 
 HR_MEASUREMENT = "00002a37-0000-1000-8000-00805f9b34fb"  # Peripherals/HeartRate/HeartRateGATT
+CSC_MEASUREMENT = "00002a5b-0000-1000-8000-00805f9b34fb"  # Peripherals/CyclingSpeedCadence
 
 
 def force_text(data):
@@ -88,6 +91,34 @@ def bpm_text(data):
     return str(struct.unpack_from("<H", data, 1)[0] if data[0] & 1 else data[1])
 
 
+def number_text(value):
+    """A number as the gateway writes it in JSON: a whole one without a decimal point, else the shortest repr."""
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def csc_text(data):
+    """declarations/cycling_speed_cadence.yaml: flags, then wheel (uint32, uint16 1/1024 s) and crank (uint16,
+    uint16 1/1024 s) data as the flags say; a value with bytes left over or missing is refused."""
+    if not data:
+        return None
+    flags, offset, fields = data[0], 1, []
+    if flags & 1:
+        if len(data) < offset + 6:
+            return None
+        revolutions, time = struct.unpack_from("<IH", data, offset)
+        fields += [("wheel_revolutions", revolutions), ("wheel_event_time", time / 1024)]
+        offset += 6
+    if flags & 2:
+        if len(data) < offset + 4:
+            return None
+        revolutions, time = struct.unpack_from("<HH", data, offset)
+        fields += [("crank_revolutions", revolutions), ("crank_event_time", time / 1024)]
+        offset += 4
+    if offset != len(data):
+        return None
+    return "{" + ",".join(f'"{name}":{number_text(value)}' for name, value in fields) + "}"
+
+
 # Per family: the characteristic streamed, the relay/<id>/<leaf> published, its QoS and the decoder.
 FAMILIES = {
     "a5": (FORCE, "force", 0, force_text),
@@ -95,6 +126,7 @@ FAMILIES = {
     "cpr": (CPR_DEPTH, "peak", 1, peak_text),
     "grip": (GRIP_EVENT, "event", 1, event_text),
     "hr": (HR_MEASUREMENT, "bpm", 0, bpm_text),
+    "csc": (CSC_MEASUREMENT, "measurement", 0, csc_text),
 }
 
 
@@ -108,7 +140,7 @@ async def main():
     parser.add_argument("--family", choices=sorted(FAMILIES), default="a5")
     parser.add_argument("--period-ms", type=int,
                         help=f"a5: F0FA sample period (default {A5_DEFAULT_PERIOD_MS}); belt: orientation period "
-                        "written once (default: none written); cpr, grip, hr: unused (the simulator sets the rate)")
+                        "written once (default: none written); cpr, grip, hr, csc: unused (the simulator sets the rate)")
     parser.add_argument("--acquire-notify", action="store_true",
                         help="AcquireNotify where the characteristic offers it (bleak's use_start_notify=False)")
     parser.add_argument("addresses", nargs="+")

@@ -58,8 +58,8 @@ public struct FamilyStream: Sendable {
     /// What the floor relay publishes for a value: the bridge's text for its sequence.
     public func floorPayload(_ value: [UInt8]) -> String? { sequenceOfValue(value).flatMap(payloadOfSequence) }
 
-    /// Every registered family's stream, in the registry's order.
-    public static let all: [FamilyStream] = FamilyRegistry.drivers.map { $0.stream }
+    /// Every written family's stream, in the registry's order, then the declared ones the benchmark drives.
+    public static let all: [FamilyStream] = FamilyRegistry.drivers.map { $0.stream } + declared
 
     /// `prefix` and a four-digit number, a simulated device's name: `CPR-0007`.
     static func numberedName(_ prefix: String, _ index: Int) -> String {

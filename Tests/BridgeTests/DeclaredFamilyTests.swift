@@ -11,6 +11,26 @@ import Testing
     static let reading = "0000aa01-1234-5678-9abc-def012345678"
     static let place = "0000aa02-1234-5678-9abc-def012345678"
     static let counter = "0000aa03-1234-5678-9abc-def012345678"
+    static let controlPoint = "0000aa04-1234-5678-9abc-def012345678"
+
+    /// A calibration offset in hundredths of a degree, written to the control point with op code 0x01 and answered
+    /// by an indication `80 01 <result>`; a plain write with no answer to wait for.
+    static let calibrate: DeclaredCommand = {
+        var command = DeclaredCommand(
+            name: "calibrate", characteristic: controlPoint, service: service,
+            parts: [
+                .constant([0x01]),
+                .field(
+                    name: "offset", type: .signed(bytes: 2, bigEndian: false),
+                    scale: DecimalScale(multiplier: 1, exponent: -2), offset: 0, range: -10...10),
+            ])
+        command.answer = DeclaredCommand.Answer(
+            characteristic: controlPoint, prefix: [0x80, 0x01], resultAt: 2, success: 1,
+            results: [3: "invalid_parameter"], timeout: .seconds(2))
+        return command
+    }()
+    static let beep = DeclaredCommand(
+        name: "beep", characteristic: controlPoint, service: service, parts: [.constant([0x02])])
 
     /// Readings notified as one JSON (a flag says whether humidity is there), where it hangs read once, and a
     /// counter polled every second.
@@ -41,7 +61,8 @@ import Testing
             DeclaredCharacteristic(
                 uuid: counter, service: service, access: .poll(.seconds(1)), retain: true,
                 fields: [field("samples", .unsigned(bytes: 4, bigEndian: false))]),
-        ])
+        ],
+        commands: [calibrate, beep])
 
     static func field(
         _ name: String, _ type: DeclaredFieldType, _ configure: (inout DeclaredField) -> Void = { _ in }
@@ -55,9 +76,14 @@ import Testing
         InMemoryLink(
             device: BlueZDevice(address: address, name: "THERMO-1"), services: [service],
             values: [
-                reading: [], place: [1],
+                reading: [], place: [1], controlPoint: [],
                 counter: withUnsafeBytes(of: samples.littleEndian, Array.init),
-            ])
+            ],
+            answer: { write in
+                // The control point refuses an offset of exactly 0 (nothing to calibrate), takes any other.
+                guard write.characteristic == controlPoint, write.bytes.first == 0x01 else { return [] }
+                return [(controlPoint, [0x80, 0x01, write.bytes.dropFirst() == [0, 0] ? 0x03 : 0x01])]
+            })
     }
 
     @Test func aDeclaredDeviceIsRecognisedConnectedAndItsValuesPublishedAsDeclared() async throws {
@@ -94,12 +120,40 @@ import Testing
         }
     }
 
-    @Test func aDeclaredFamilyTakesNoCommandAndSaysSo() async throws {
+    @Test func aControlPointCommandIsWrittenAndItsAnswerReplied() async throws {
         let link = Self.link()
         try await InMemoryGateway.with(configure: { $0.declarations = [Self.thermometer] }) { gateway in
             let id = await gateway.connect(link, family: "thermo")
-            try gateway.publish("thermo/\(id)/cmd/reset", "{}")
-            await gateway.probe.next(on: "thermo/\(id)/reply") { $0.contains(#""code":"unknown_command""#) }
+            // −1.5 °C in hundredths, a sint16 after the op code; the indication says success.
+            try gateway.publish("thermo/\(id)/cmd/calibrate", #"{"offset":-1.5}"#)
+            await gateway.probe.next(on: "thermo/\(id)/reply") { $0.contains(#""ok":true"#) }
+            #expect(await link.writes == [.init(characteristic: Self.controlPoint, bytes: [0x01, 0x6A, 0xFF])])
+            // The device's refusal, by the result code's name.
+            try gateway.publish("thermo/\(id)/cmd/calibrate", #"{"offset":0}"#)
+            await gateway.probe.next(on: "thermo/\(id)/reply") { $0.contains("invalid_parameter (3)") }
+            // A plain write: its own success is the reply.
+            try gateway.publish("thermo/\(id)/cmd/beep", "{}")
+            await gateway.probe.next(on: "thermo/\(id)/reply") { $0.contains(#""ok":true"#) && $0.contains("beep") }
+            #expect(await link.writes.last == .init(characteristic: Self.controlPoint, bytes: [0x02]))
+        }
+    }
+
+    @Test func aBadPayloadOrAnUnknownCommandIsRefusedAndNeverWritten() async throws {
+        let link = Self.link()
+        try await InMemoryGateway.with(configure: { $0.declarations = [Self.thermometer] }) { gateway in
+            let id = await gateway.connect(link, family: "thermo")
+            for (name, payload, said) in [
+                ("calibrate", #"{"offset":11}"#, "'offset' must be from -10 to 10"),
+                ("calibrate", #"{"offset":0.005}"#, "'offset' must be a whole number of its steps"),
+                ("calibrate", "{}", "'offset' is missing"),
+                ("calibrate", #"{"offset":"1"}"#, "'offset' must be a number"),
+                ("calibrate", #"{"offset":1,"gain":2}"#, "gain"),
+                ("reset", "{}", "unknown Lab thermometer command 'reset'; known: calibrate, beep"),
+            ] {
+                let mark = gateway.probe.mark
+                try gateway.publish("thermo/\(id)/cmd/\(name)", payload)
+                await gateway.probe.next(on: "thermo/\(id)/reply", after: mark) { $0.contains(said) }
+            }
             #expect(await link.writes.isEmpty, "never a GATT write")
         }
     }

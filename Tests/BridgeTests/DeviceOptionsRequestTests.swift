@@ -168,6 +168,9 @@ import Testing
             let belt = await connectedBelt(on: gateway)
             await heading(45, from: belt)
             await gateway.probe.next(on: "belt/\(Self.id)/heading", after: 0) { $0 == "45" }
+            // The value's last publication: its orientation follows its heading, and under load it came after the
+            // mark below (counted as a second orientation, once in a whole in-memory run).
+            await gateway.probe.next(on: "belt/\(Self.id)/orientation", after: 0)
 
             let mark = gateway.probe.mark
             let off = try await options(gateway, #"{"streaming":{"\#(Self.address)":"off"}}"#)

@@ -58,12 +58,30 @@ struct DeclaredDeviceEndToEndTests {
             let config = try await recorder.waitFor("homeassistant/device/fleet_csc_\(id)/config")
             #expect(config.payloadString?.contains("measurement_wheel_revolutions") == true)
 
-            // No command: answered, and nothing written.
-            let mark = recorder.mark
-            try recorder.publish("csc/\(id)/cmd/reset", "{}")
-            let reply = try await recorder.waitFor("csc/\(id)/reply", after: mark)
-            #expect(reply.payloadString?.contains("unknown_command") == true, "\(reply.payloadString ?? "")")
-            #expect(!sensor.lines.contains { $0.text.hasPrefix("WRITE") })
+            // The SC Control Point: Set Cumulative Value written (01 and a uint32), answered by its indication; the
+            // measurements count on from there.
+            var mark = recorder.mark
+            try recorder.publish("csc/\(id)/cmd/set_wheel_revolutions", #"{"revolutions":100000}"#)
+            let done = try await recorder.waitFor("csc/\(id)/reply", after: mark)
+            #expect(done.payloadString?.contains(#""ok":true"#) == true, "\(done.payloadString ?? "")")
+            try await sensor.waitForLine { $0 == "WRITE 00002a55-0000-1000-8000-00805f9b34fb 01a0860100" }
+            try await recorder.waitFor("csc/\(id)/measurement", after: mark) { message in
+                let fields = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Double]
+                return fields?["wheel_revolutions"] ?? 0 >= 100_000
+            }
+            // A sensor with one location refuses Update Sensor Location: the reply names the result.
+            mark = recorder.mark
+            try recorder.publish("csc/\(id)/cmd/update_location", #"{"location":4}"#)
+            let refused = try await recorder.waitFor("csc/\(id)/reply", after: mark)
+            #expect(
+                refused.payloadString?.contains("op_code_not_supported (2)") == true, "\(refused.payloadString ?? "")")
+            // Out of its range: refused before the device is asked, never written.
+            let writes = sensor.lines.filter { $0.text.hasPrefix("WRITE") }.count
+            mark = recorder.mark
+            try recorder.publish("csc/\(id)/cmd/update_location", #"{"location":17}"#)
+            let bad = try await recorder.waitFor("csc/\(id)/reply", after: mark)
+            #expect(bad.payloadString?.contains("invalid_value") == true, "\(bad.payloadString ?? "")")
+            #expect(sensor.lines.filter { $0.text.hasPrefix("WRITE") }.count == writes)
             await recorder.stop()
         }
     }

@@ -2,7 +2,7 @@ import BlueZ
 import Peripherals
 
 /// A family declared as data (`DeviceDeclaration`, from a YAML file): served as a written family is, by the same
-/// engine, adoption, fleet, Home Assistant, live page and metrics. It takes no commands yet.
+/// engine, adoption, fleet, Home Assistant, live page, metrics and replies, its commands included.
 struct DeclaredDriver: CommandedFamily {
     let profile: DeclaredFamilyProfile
 
@@ -22,8 +22,30 @@ struct DeclaredDriver: CommandedFamily {
             || device.manufacturerIDs.contains { match.manufacturers.contains($0) }
     }
 
-    func parseCommand(_ name: String, payload: CommandPayload) throws(CommandError) -> Never {
-        throw CommandError(.unknownCommand, "a declared \(declaration.label) takes no commands ('\(name)')")
+    /// The declared command of that name with its payload's numbers encoded, checked here before any device is
+    /// asked: a number missing, out of its range or not a whole number of its steps is refused, never written.
+    func parseCommand(_ name: String, payload: CommandPayload) throws(CommandError) -> DeclaredCommandCall {
+        guard let command = declaration.commands.first(where: { $0.name == name }) else {
+            let known = declaration.commands.map(\.name)
+            throw CommandError(
+                .unknownCommand,
+                "unknown \(declaration.label) command '\(name)'; known: "
+                    + (known.isEmpty ? "none" : known.joined(separator: ", ")))
+        }
+        try payload.rejectUnknownFields(allowed: Set(command.fieldNames))
+        var numbers: [String: Double] = [:]
+        for field in command.fieldNames {
+            guard let value = payload.fields[field] else { continue }
+            guard case .number(let number) = value else {
+                throw CommandError(.invalidValue, "'\(field)' must be a number")
+            }
+            numbers[field] = number
+        }
+        do throws(DeclaredCommandError) {
+            return DeclaredCommandCall(command: command, bytes: try command.encode(numbers))
+        } catch {
+            throw CommandError(.invalidValue, error.description)
+        }
     }
 
     func session(for device: BlueZDevice, context: SessionContext) -> ProfileSession<DeclaredFamilyProfile> {
@@ -40,7 +62,16 @@ struct DeclaredDriver: CommandedFamily {
     }
     /// What is not retained: the measurements, which `devices.streaming: off` keeps from the broker.
     var streamLeaves: Set<String> { Set(declaration.characteristics.filter { !$0.retain }.flatMap(\.leaves)) }
-    var commandExamples: [CommandExample] { [] }
+    /// Each command with its fields at their lowest.
+    var commandExamples: [CommandExample] {
+        declaration.commands.map { command in
+            let fields = command.parts.compactMap { part -> (String, JSONValue)? in
+                guard case .field(let name, _, _, _, let range) = part else { return nil }
+                return (name, .number(range.lowerBound))
+            }
+            return CommandExample(command.name, JSONValue.object(Dictionary(uniqueKeysWithValues: fields)).text)
+        }
+    }
 
     /// A field's or a topic's name for people: `wheel_revolutions` → `Wheel revolutions`.
     static func label(of name: String) -> String {

@@ -1,3 +1,5 @@
+import BlueZ
+import Locks
 import Peripherals
 
 /// A device declared as data (`DeviceDeclaration`) for the one session engine, with nothing of its own in Swift: its
@@ -9,7 +11,7 @@ import Peripherals
 /// A characteristic it notifies or indicates must be there (a device without its measurement is not the device
 /// declared); one it reads is optional (Sensor Location, in the SIG's profiles), skipped when the device lacks it.
 struct DeclaredFamilyProfile: FamilyProfile {
-    typealias Command = Never
+    typealias Command = DeclaredCommandCall
     let declaration: DeviceDeclaration
     let family: DeviceFamily
 
@@ -30,7 +32,18 @@ struct DeclaredFamilyProfile: FamilyProfile {
                 try Self.leaves(of: bytes, from: characteristic)
             }
         }
-        return declaresBattery ? declared : declared + [StandardBattery.stream()]
+        // Each control point a command waits on: subscribed at start (a control point refuses a write while its
+        // indications are off), every value an answer for the waiters, none published; optional, as the device
+        // may lack it (its commands then say so).
+        var answered: [String] = []
+        let controlPoints = declaration.commands.compactMap { command -> ProfileStream<Void>? in
+            guard let answer = command.answer, !answered.contains(answer.characteristic) else { return nil }
+            answered.append(answer.characteristic)
+            return ProfileStream(characteristic: answer.characteristic, service: command.service, isOptional: true) {
+                _, _ in nil
+            }
+        }
+        return (declaresBattery ? declared : declared + [StandardBattery.stream()]) + controlPoints
     }
 
     var timers: [ProfileTimer<Self>] {
@@ -54,6 +67,48 @@ struct DeclaredFamilyProfile: FamilyProfile {
             device.publish([StandardBattery.leaf(Int(level))])
         }
         return .streaming
+    }
+
+    /// Writes the command's value; for a control point, waits for the indication that answers it and replies with its
+    /// result: success, or the result code's name.
+    func execute(_ call: DeclaredCommandCall, name: String, on device: ConnectedDevice<Self>) async throws(CommandError)
+        -> [String: JSONValue]
+    {
+        let command = call.command
+        guard await device.characteristics().contains(command.characteristic) else {
+            throw CommandError(.invalidState, "this device has no \(command.characteristic): it cannot '\(name)'")
+        }
+        let type: GattWriteType = command.withResponse ? .request : .command
+        guard let answer = command.answer else {
+            try await device.write(call.bytes, to: command.characteristic, in: command.service, type: type)
+            return [:]
+        }
+        guard device.isSubscribed(answer.characteristic) else {
+            throw CommandError(.invalidState, "this device does not indicate \(answer.characteristic): no answer")
+        }
+        let result = Mutex<UInt8?>(nil)
+        let answered: Bool
+        do {
+            answered = try await device.request(
+                { try await device.write(call.bytes, to: command.characteristic, in: command.service, type: type) },
+                awaiting: { heard in
+                    guard answer.answers(heard.bytes, on: heard.characteristic) else { return false }
+                    result.withLock { $0 = heard.bytes[answer.resultAt] }
+                    return true
+                }, timeout: answer.timeout)
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError(.gattError, "\(error)")
+        }
+        guard answered, let code = result.withLock({ $0 }) else {
+            throw CommandError(.timeout, "no answer on \(answer.characteristic) within \(answer.timeout)")
+        }
+        guard code == answer.success else {
+            let named = answer.results[Int64(code)].map { "\($0) (\(code))" } ?? "result code \(code)"
+            throw CommandError(.gattError, "the device refused '\(name)': \(named)")
+        }
+        return [:]
     }
 
     /// One value's leaves; throws for bytes the declaration does not explain.
@@ -83,4 +138,10 @@ struct DeclaredFamilyProfile: FamilyProfile {
 extension DeclaredCharacteristic {
     /// Whether its values come by notification or indication rather than by reads.
     var isSubscribed: Bool { access == .notify || access == .indicate }
+}
+
+/// A declared command as its payload made it: the value to write, checked before any device was asked.
+struct DeclaredCommandCall: Sendable, Equatable {
+    let command: DeclaredCommand
+    let bytes: [UInt8]
 }

@@ -86,7 +86,7 @@ extension DeclarationReader {
     }
 
     /// `{0: unknown, 1: chest}`: raw value → name.
-    private static func readValues(_ node: YAMLNode?, in entry: DeclarationMapping) throws(DeclarationError) -> [Int64:
+    static func readValues(_ node: YAMLNode?, in entry: DeclarationMapping) throws(DeclarationError) -> [Int64:
         String]
     {
         guard let node else { return [:] }

@@ -49,7 +49,7 @@ public enum DeclarationReader {
             throw DeclarationError(file: file, line: 1, message: "empty: a declaration names at least a family")
         }
         let top = try DeclarationMapping(
-            root, file: file, what: "a declaration", keys: ["family", "label", "match", "characteristics"])
+            root, file: file, what: "a declaration", keys: ["family", "label", "match", "characteristics", "commands"])
         let family = try top.requiredText("family")
         guard isName(family) else {
             throw top.error(
@@ -80,7 +80,9 @@ public enum DeclarationReader {
             }
             characteristics.append(characteristic)
         }
-        return DeviceDeclaration(family: family, label: label, match: match, characteristics: characteristics)
+        let commands = try readCommands(top.value("commands"), characteristics: characteristics, file: file)
+        return DeviceDeclaration(
+            family: family, label: label, match: match, characteristics: characteristics, commands: commands)
     }
 
     /// 1 to 32 of `a-z`, `0-9` and `_` (the alphabet of command names), starting with a letter.

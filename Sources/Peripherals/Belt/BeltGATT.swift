@@ -111,6 +111,8 @@ public struct GATTCharacteristicFlags: OptionSet, Sendable, Hashable {
     public static let write = GATTCharacteristicFlags(rawValue: 1 << 1)
     /// Sends notifications.
     public static let notify = GATTCharacteristicFlags(rawValue: 1 << 2)
+    /// Sends indications (a control point's answers).
+    public static let indicate = GATTCharacteristicFlags(rawValue: 1 << 3)
 
     /// The flag strings of BlueZ's `org.bluez.GattCharacteristic1.Flags`.
     public var bluezFlags: [String] {
@@ -118,6 +120,7 @@ public struct GATTCharacteristicFlags: OptionSet, Sendable, Hashable {
         if contains(.read) { flags.append("read") }
         if contains(.write) { flags.append("write") }
         if contains(.notify) { flags.append("notify") }
+        if contains(.indicate) { flags.append("indicate") }
         return flags
     }
 }

@@ -52,3 +52,39 @@ public struct CSCFeature: Sendable, Equatable {
         UInt16((wheel ? 1 : 0) | (crank ? 2 : 0) | (multipleLocations ? 4 : 0)).littleEndianBytes
     }
 }
+
+/// The SC Control Point (2A55, CSCS 1.0 section 3.4): a write of an op code and its parameter, answered by an
+/// indication of the response code 0x10, the request's op code and a result. What the simulator does with a write.
+public enum SCControlPoint {
+    public static let characteristic = BluetoothUUID.expand(0x2A55)
+
+    public enum Request: Sendable, Equatable {
+        /// 0x01: the cumulative wheel revolutions start from this value.
+        case setCumulativeValue(UInt32)
+        /// 0x03: the sensor is moved to this location.
+        case updateSensorLocation(UInt8)
+        /// Any other op code, or a parameter of the wrong length.
+        case other(opCode: UInt8)
+    }
+
+    /// A result (CSCS table 3.3).
+    public enum Result: UInt8, Sendable {
+        case success = 0x01
+        case opCodeNotSupported = 0x02
+        case invalidParameter = 0x03
+        case operationFailed = 0x04
+    }
+
+    public static func request(_ bytes: [UInt8]) -> Request {
+        guard let opCode = bytes.first else { return .other(opCode: 0) }
+        switch (opCode, bytes.count) {
+        case (0x01, 5):
+            return .setCumulativeValue(bytes[1...4].reversed().reduce(0) { $0 << 8 | UInt32($1) })
+        case (0x03, 2): return .updateSensorLocation(bytes[1])
+        default: return .other(opCode: opCode)
+        }
+    }
+
+    /// The indication that answers op code `opCode`.
+    public static func response(to opCode: UInt8, _ result: Result) -> [UInt8] { [0x10, opCode, result.rawValue] }
+}

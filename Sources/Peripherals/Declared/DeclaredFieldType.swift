@@ -59,4 +59,12 @@ public enum DeclaredFieldType: Sendable, Equatable {
         default: false
         }
     }
+
+    /// Whether it is an IEEE 754 float (`f32`, `f64`).
+    public var isIEEE754: Bool {
+        switch self {
+        case .float32, .float64: true
+        default: false
+        }
+    }
 }

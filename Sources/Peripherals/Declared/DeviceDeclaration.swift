@@ -8,12 +8,18 @@ public struct DeviceDeclaration: Sendable, Equatable {
     public var label: String
     public var match: Match
     public var characteristics: [DeclaredCharacteristic]
+    /// What it may be told (`<family>/<id>/cmd/<name>`).
+    public var commands: [DeclaredCommand]
 
-    public init(family: String, label: String, match: Match, characteristics: [DeclaredCharacteristic]) {
+    public init(
+        family: String, label: String, match: Match, characteristics: [DeclaredCharacteristic],
+        commands: [DeclaredCommand] = []
+    ) {
         self.family = family
         self.label = label
         self.match = match
         self.characteristics = characteristics
+        self.commands = commands
     }
 
     /// How an advertising device is recognised as one: any of its name prefixes, advertised services or

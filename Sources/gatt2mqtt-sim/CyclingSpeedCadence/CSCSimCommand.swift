@@ -22,7 +22,12 @@ struct CSCSimCommand: AsyncParsableCommand {
     @Option(help: "Advertised name.")
     var name = "CSC-SIM"
 
-    @Option(name: .customLong("interval-ms"), help: "Period of the measurements while 2A5B is subscribed (10-60000).")
+    @Option(
+        name: .customLong("interval-ms"),
+        help: """
+            Period of the measurements while 2A5B is subscribed (1-60000). The n-th since the subscription carries n \
+            crank revolutions and 2n wheel revolutions, so that a benchmark can tell them apart.
+            """)
     var intervalMilliseconds = 1000
 
     @Flag(name: .customLong("no-crank"), help: "A speed sensor: measurements carry wheel data only.")
@@ -36,8 +41,8 @@ struct CSCSimCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !name.isEmpty else { throw ValidationError("--name must not be empty") }
-        guard (10...60_000).contains(intervalMilliseconds) else {
-            throw ValidationError("--interval-ms must be 10-60000")
+        guard (1...60_000).contains(intervalMilliseconds) else {
+            throw ValidationError("--interval-ms must be 1-60000")
         }
         guard (0...100).contains(battery) else { throw ValidationError("--battery must be 0-100") }
     }

@@ -62,9 +62,28 @@ actor CSCSimulator: SimulatedPeripheral {
         }
     }
 
-    /// Nothing of the sensor is writable; the application refuses writes before they get here.
+    /// The SC Control Point, the one writable characteristic: Set Cumulative Value sets the wheel revolutions;
+    /// Update Sensor Location is refused as not supported (the sensor has one location, as its feature says); each
+    /// answered by an indication. WRITE and INDICATE lines say what happened.
     func writeValue(_ value: [UInt8], to characteristic: String, options: GattRequestOptions) async throws {
-        throw BlueZPeripheralError.writeNotPermitted
+        output.line("WRITE \(characteristic) \(value.isEmpty ? "-" : value.hex)")
+        guard characteristic == SCControlPoint.characteristic else { throw BlueZPeripheralError.writeNotPermitted }
+        let opCode = value.first ?? 0
+        let result: SCControlPoint.Result
+        switch SCControlPoint.request(value) {
+        case .setCumulativeValue(let revolutions):
+            wheel.revolutions = revolutions
+            result = .success
+        case .updateSensorLocation, .other:
+            result = .opCodeNotSupported
+        }
+        // After the write's own answer, as a sensor indicates once it has acted.
+        let response = SCControlPoint.response(to: opCode, result)
+        Task {
+            if application.notify(SCControlPoint.characteristic, value: response) {
+                output.line("INDICATE \(SCControlPoint.characteristic) \(response.hex)")
+            }
+        }
     }
 
     func writeRefused(_ value: [UInt8], to characteristic: String, error: DBusError) async {
@@ -75,6 +94,8 @@ actor CSCSimulator: SimulatedPeripheral {
         logger.info("subscribed: \(characteristic)")
         guard characteristic == CSCGATT.measurement else { return }
         timer?.cancel()
+        // Counted from the subscription, as the benchmark matches the n-th value with n crank revolutions.
+        (wheel, crank) = ((0, 0), (0, 0))
         let period = settings.interval
         timer = RepeatingTimer.start(
             period: { [weak self] in self.map { _ in period } }, tick: { [weak self] in await self?.tick() })
