@@ -22,5 +22,6 @@ enum DeclarationCheck {
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         return "\(file): family \(declaration.family) (\(declaration.label)), "
             + "\(counted(declaration.characteristics.count, "characteristic")), \(counted(fields, "field"))"
+            + (declaration.commands.isEmpty ? "" : ", \(counted(declaration.commands.count, "command"))")
     }
 }

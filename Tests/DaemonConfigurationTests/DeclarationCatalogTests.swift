@@ -73,6 +73,31 @@ struct DeclarationCatalogTests {
         #expect(catalog.refused.map(\.message) == ["66 declarations; the first 64 by name are read, the rest left out"])
     }
 
+    /// docs/devices.md's worked example: its declaration reads, decodes and encodes as the page says.
+    @Test func theWorkedExampleInTheDocsIsTrue() throws {
+        let docs = try String(
+            contentsOf: StandardDeclarationsTests.folder.deletingLastPathComponent().appendingPathComponent(
+                "docs/devices.md"), encoding: .utf8)
+        let section = try #require(docs.components(separatedBy: "## A device of your own").dropFirst().first)
+        let yaml = try #require(
+            section.components(separatedBy: "```yaml\n").dropFirst().first?
+                .components(separatedBy: "```").first)
+        let thermometer = try DeclarationReader.read(yaml, file: "thermometer.yaml", takenFamilies: [])
+        #expect(thermometer.family == "thermo" && thermometer.label == "Lab thermometer")
+        #expect(thermometer.characteristics.count == 3 && thermometer.characteristics.flatMap(\.fields).count == 5)
+        let reading = try #require(thermometer.characteristics.first)
+        let decoded = try DeclaredDecoder.decode(
+            [0x01, 0x6A, 0x08, 0x39, 0x12], fields: reading.fields, characteristic: reading.uuid)
+        #expect(decoded.map(\.value) == [.number(21.54), .number(46.65)])
+        let calibrate = try #require(thermometer.commands.first)
+        #expect(try calibrate.encode(["offset": -1.5]) == [0x01, 0x6A, 0xFF])
+        #expect(throws: DeclaredCommandError(field: "offset", reason: .outOfRange(-10...10))) {
+            try calibrate.encode(["offset": 11])
+        }
+        #expect(calibrate.answer?.answers([0x80, 0x01, 0x01], on: calibrate.characteristic) == true)
+        #expect(section.contains("3 characteristics, 5 fields, 1 command"))
+    }
+
     /// The loader reads no declaration: the daemon does, once, at its start (`loadDeclarations`).
     @Test func loadingAConfigurationReadsNoDeclaration() throws {
         let folder = try TemporaryFolder()

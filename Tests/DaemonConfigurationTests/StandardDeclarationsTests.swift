@@ -36,9 +36,9 @@ struct StandardDeclarationsTests {
             ])
         let families = try names.map { try declaration(String($0.dropLast(5))).family }
         #expect(Set(families).count == names.count, "one family each: \(families)")
-        // docs/declarations.md's table of the shipped ones lists each, no more.
+        // docs/devices.md's table of the shipped ones lists each, no more.
         let docs = try String(
-            contentsOf: Self.folder.deletingLastPathComponent().appendingPathComponent("docs/declarations.md"),
+            contentsOf: Self.folder.deletingLastPathComponent().appendingPathComponent("docs/devices.md"),
             encoding: .utf8)
         let listed = docs.split(separator: "\n").compactMap { line in
             line.firstMatch(of: #/^\| `([a-z_]+\.yaml)` \|/#).map { String($0.output.1) }

@@ -1,6 +1,6 @@
 import Peripherals
 
-/// What a declared characteristic publishes, by leaf (docs/declarations.md): pure, so that every payload is tested
+/// What a declared characteristic publishes, by leaf (docs/devices.md): pure, so that every payload is tested
 /// byte for byte.
 enum DeclaredLeaves {
     /// One value's decoded fields: one JSON object on the characteristic's topic, its fields in declaration order, or

@@ -2,7 +2,7 @@ import Bridge
 import Peripherals
 
 /// A declaration's commands: each write's value as constant bytes and range-checked numbers of the payload, and for
-/// a control point the indication that answers it (docs/declarations.md, "Commands").
+/// a control point the indication that answers it (docs/devices.md, "Commands").
 extension DeclarationReader {
     static func readCommands(
         _ node: YAMLNode?, characteristics: [DeclaredCharacteristic], file: String

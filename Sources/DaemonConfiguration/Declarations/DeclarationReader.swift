@@ -2,7 +2,7 @@ import Bridge
 import Peripherals
 
 /// Reads a device declaration (issue #59) from YAML with the project's own reader, checked whole: every refusal
-/// names the file and the line. What a declaration looks like: docs/declarations.md.
+/// names the file and the line. What a declaration looks like: docs/devices.md.
 public enum DeclarationReader {
     /// The longest declaration file read: far above any real one.
     public static let sizeLimit = 256 * 1024
