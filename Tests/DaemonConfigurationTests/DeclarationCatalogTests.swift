@@ -32,7 +32,10 @@ struct DeclarationCatalogTests {
         }
         let catalog = DeclarationCatalog.load(folder: nil)
         #expect(catalog.refused == [] && catalog.replaced == [])
-        #expect(catalog.declarations.map(\.family) == ["cycling_power", "csc", "environment", "rsc", "scale"])
+        #expect(
+            catalog.declarations.map(\.family) == [
+                "cycling_power", "csc", "environment", "fitness_machine", "rsc", "scale",
+            ])
     }
 
     @Test func aFolderAddsItsFilesAndLeavesOutABadOneWithItsLine() throws {
@@ -42,7 +45,10 @@ struct DeclarationCatalogTests {
         try folder.write("twin.yaml", Self.custom("lab", prefix: "TWIN-"))
         try folder.write("notes.txt", "not a declaration")
         let catalog = DeclarationCatalog.load(folder: folder.path)
-        #expect(catalog.declarations.map(\.family) == ["cycling_power", "csc", "environment", "rsc", "scale", "lab"])
+        #expect(
+            catalog.declarations.map(\.family) == [
+                "cycling_power", "csc", "environment", "fitness_machine", "rsc", "scale", "lab",
+            ])
         #expect(catalog.refused.map(\.file) == [folder.path + "/broken.yaml", folder.path + "/twin.yaml"])
         #expect(catalog.refused.first?.line == 10, "the field's line: \(catalog.refused)")
         #expect(catalog.refused.last?.message == "family 'lab' is declared in lab.yaml too")
@@ -69,7 +75,7 @@ struct DeclarationCatalogTests {
             try folder.write(String(format: "d%03d.yaml", index), Self.custom(String(format: "d%03d", index)))
         }
         let catalog = DeclarationCatalog.load(folder: folder.path)
-        #expect(catalog.declarations.count == 5 + DeclarationCatalog.fileLimit)
+        #expect(catalog.declarations.count == ShippedDeclarations.files.count + DeclarationCatalog.fileLimit)
         #expect(catalog.refused.map(\.message) == ["66 declarations; the first 64 by name are read, the rest left out"])
     }
 

@@ -32,7 +32,7 @@ struct StandardDeclarationsTests {
         #expect(
             Set(names) == [
                 "cycling_power.yaml", "cycling_speed_cadence.yaml", "environmental_sensing.yaml",
-                "running_speed_cadence.yaml", "weight_scale.yaml",
+                "fitness_machine.yaml", "running_speed_cadence.yaml", "weight_scale.yaml",
             ])
         let families = try names.map { try declaration(String($0.dropLast(5))).family }
         #expect(Set(families).count == names.count, "one family each: \(families)")
@@ -80,6 +80,44 @@ struct StandardDeclarationsTests {
                 "crank_event_time": .number(0.25),
             ])
         #expect(CSCFeature(wheel: true, crank: false, multipleLocations: true).encoded() == [0x05, 0x00])
+    }
+
+    /// GSS 3.124 Indoor Bike Data: flags 0x0044 (bit 0 clear: the speed is there; cadence; power), then all but the
+    /// speed (bit 0 set: more data follows in another value); FTMS 4.16's control point op codes and parameters.
+    @Test func fitnessMachine() throws {
+        #expect(
+            try decode("fitness_machine", "2AD2", [0x44, 0x00, 0x10, 0x0E, 0xB4, 0x00, 0xC8, 0x00]) == [
+                "speed": .number(36), "cadence": .number(90), "power": .integer(200),
+            ])
+        let everything: [UInt8] =
+            [0xFF, 0x1F, 0xE8, 0x03, 0x64, 0x00, 0x50, 0x00, 0x10, 0x27, 0x00, 0x05, 0x00, 0x96, 0x00, 0x8C, 0x00]
+            + [0x2C, 0x01, 0x58, 0x02, 0x05, 0x78, 0x32, 0x3C, 0x00, 0x84, 0x03]
+        #expect(
+            try decode("fitness_machine", "2AD2", everything) == [
+                "average_speed": .number(10), "cadence": .number(50), "average_cadence": .number(40),
+                "total_distance": .integer(10000), "resistance_level": .integer(5), "power": .integer(150),
+                "average_power": .integer(140), "total_energy": .integer(300), "energy_per_hour": .integer(600),
+                "energy_per_minute": .integer(5), "heart_rate": .integer(120), "metabolic_equivalent": .number(5),
+                "elapsed_time": .integer(60), "remaining_time": .integer(900),
+            ])
+        let file = Self.folder.appendingPathComponent("fitness_machine.yaml")
+        let commands = try DeclarationReader.read(
+            try String(contentsOf: file, encoding: .utf8), file: "fitness_machine.yaml",
+            takenFamilies: DeclarationReaderTests.taken
+        ).commands
+        func encoded(_ name: String, _ numbers: [String: Double] = [:]) throws -> [UInt8] {
+            try #require(commands.first { $0.name == name }).encode(numbers)
+        }
+        #expect(try encoded("request_control") == [0x00])
+        #expect(try encoded("set_target_resistance", ["level": 12.5]) == [0x04, 125])
+        #expect(try encoded("set_target_power", ["watts": 200]) == [0x05, 0xC8, 0x00])
+        #expect(try encoded("start") == [0x07] && encoded("stop") == [0x08, 0x01])
+        #expect(commands.allSatisfy { $0.answer?.prefix == [0x80, $0.parts.first.flatMap(Self.opCode) ?? 0xFF] })
+    }
+
+    private static func opCode(_ part: DeclaredCommand.Part) -> UInt8? {
+        if case .constant(let bytes) = part { return bytes.first }
+        return nil
     }
 
     /// GSS 3.65: power with balance, wheel (1/2048 s) and crank (1/1024 s) data; the extreme angles, two 12-bit

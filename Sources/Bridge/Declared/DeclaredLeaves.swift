@@ -11,8 +11,14 @@ enum DeclaredLeaves {
             characteristic.retain ? .state(leaf, payload) : .value(leaf, payload, qos: 0)
         }
         if let topic = characteristic.topic {
-            let members = fields.map { JSONValue.quoted($0.name) + ":" + json($0.value) }
-            return [output(topic, "{" + members.joined(separator: ",") + "}")]
+            // One string grown in place; the names need no escape (the reader takes a-z, 0-9 and _ only).
+            var text = "{"
+            text.reserveCapacity(24 * fields.count + 2)
+            for (index, field) in fields.enumerated() {
+                if index > 0 { text += "," }
+                text += "\"" + field.name + "\":" + json(field.value)
+            }
+            return [output(topic, text + "}")]
         }
         return fields.map { output($0.name, text($0.value)) }
     }

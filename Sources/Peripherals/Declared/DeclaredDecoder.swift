@@ -41,11 +41,15 @@ public enum DeclaredDecoder {
             throw fail(.tooLong(maximum: maximumByteCount, actual: bytes.count))
         }
         var reader = ByteReader(bytes: bytes)
-        var raws: [String: UInt64] = [:]
+        // The integer fields read so far, for the conditions of later ones: a few, searched from the newest (as a
+        // dictionary would keep an alternative's value), without hashing a name per field and value.
+        var raws: [(name: String, value: UInt64)] = []
+        raws.reserveCapacity(fields.count)
         var decoded: [DecodedField] = []
         for field in fields {
             let present = field.conditions.allSatisfy { condition in
-                ((raws[condition.field] ?? 0) >> UInt64(condition.bit) & 1 == 1) == condition.set
+                ((raws.last { $0.name == condition.field }?.value ?? 0) >> UInt64(condition.bit) & 1 == 1)
+                    == condition.set
             }
             guard present else { continue }
             let value: DeclaredValue
@@ -62,7 +66,7 @@ public enum DeclaredDecoder {
             } else {
                 let (read, raw) = try read(field, from: &reader, fail: fail)
                 value = read
-                if let raw { raws[field.name] = raw }
+                if let raw { raws.append((field.name, raw)) }
                 for bits in field.bits {
                     let mask: UInt64 = bits.width >= 64 ? .max : (1 << UInt64(bits.width)) - 1
                     let part = (raw ?? 0) >> UInt64(bits.offset) & mask
