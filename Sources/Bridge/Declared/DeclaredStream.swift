@@ -21,7 +21,7 @@ extension FamilyStream {
         },
         sequenceOfPayload: { payload in
             guard let start = payload.firstRange(of: #""crank_revolutions":"#)?.upperBound else { return nil }
-            return Int(payload[start...].prefix { $0.isNumber })
+            return Int(payload[start...].prefix { $0.isASCII && $0.isNumber })
         },
         payloadOfSequence: { sequence in
             // The bridge's JSON for the sequence's measurement at 50 values a second (1/1024 s event times).

@@ -1,6 +1,13 @@
 import Bridge
-import Foundation
 import Peripherals
+
+// FoundationEssentials, as the rest of the daemon: the whole of Foundation (and ICU's data) would grow the static
+// binary from 28 MB to 74 MB (it did, once).
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The declared families a gateway serves: those shipped with it (`ShippedDeclarations`, the repository's
 /// declarations/ folder), then each `*.yaml` of the declarations folder in name order. A user's file that declares a
