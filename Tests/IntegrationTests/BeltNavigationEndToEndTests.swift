@@ -32,14 +32,22 @@ struct BeltNavigationEndToEndTests {
                 $0.payloadString == #"{"command":"navigation","ok":true}"#
             }
 
-            // Three updates in a burst: at most 100 ms apart on the wire, and the last one always arrives.
+            // Three updates in a burst: the last one always arrives, and what reaches the wire is some of them in the
+            // order sent, none twice. How many are coalesced depends on how far apart the bridge gets them (sends at
+            // most one per 100 ms): on a loaded machine the three can come 100 ms apart and all go out, which is
+            // right. The 100 ms rule itself is BeltNavigationTests', on a clock the test sets.
             let beforeBurst = belt.lineCount
-            for bearing in [100, 110, 120] {
+            let bearings = [100, 110, 120]
+            for bearing in bearings {
                 try recorder.publish("belt/\(id)/cmd/navigation", #"{"action":"update","direction":\#(bearing)}"#)
             }
             try await belt.waitForLine(after: beforeBurst) { $0 == Self.fe03 + Self.navigationSignal(bearing: 120) }
-            let burst = belt.lines.dropFirst(beforeBurst).filter { $0.text.hasPrefix(Self.fe03) }
-            #expect(burst.count < 3, "updates within 100 ms are coalesced: \(burst.map(\.text))")
+            let burst = belt.lines.dropFirst(beforeBurst).map(\.text).filter { $0.hasPrefix(Self.fe03) }
+            let sent = bearings.map { Self.fe03 + Self.navigationSignal(bearing: UInt16($0)) }
+            #expect(
+                burst.last == sent.last && burst.count <= sent.count
+                    && burst.allSatisfy(sent.contains) && burst == sent.filter(burst.contains),
+                "a subsequence of the updates, ending with the last: \(burst)")
 
             // The belt's pause button in app mode pauses navigation: the bridge puts the belt in pause. (Pressed once
             // the burst is through: a press on a timer came before it on a slow machine.)
