@@ -81,6 +81,13 @@ public final class InstalledGuest: Sendable {
             // on the console before the agent's first line (its TTYReset= and terminal size probe).
             let marker = "g2m-guest: system "
             let stateLine = agent.process.lines.map(\.text).last(where: { $0.contains(marker) })
+            // Where the boot's time went, by the guest's clock (scripts/installed/guest-main's steps).
+            let steps = agent.process.lines.compactMap { line in
+                line.text.range(of: "g2m-guest: at ").map { String(line.text[$0.upperBound...]) }
+            }
+            print(
+                "installed guest (\(release.rawValue)): ready in \(timeout - (deadline - ContinuousClock.now)); \(steps.joined(separator: "; "))"
+            )
             return InstalledGuest(
                 mqttPort: port, runFolder: runFolder, root: root,
                 kernelRelease: String(ready.split(separator: " ").last ?? ""),

@@ -19,10 +19,14 @@ struct InstalledPackageTests {
         /// watchdog and says why it stopped when its bus goes away; a purge leaves nothing behind.
         @Test func anUpgradedServiceUnderSystemdThenAPurge() async throws {
             let packages = try InstalledPackages.current()
+            let clock = PhaseClock("installed tier (Debian 12)")
             try await withGuest(installing: packages.previousDeb, release: .bookworm, simulator: packages.simulator) {
+                clock.mark("booted")
                 try await upgradeKeepsWhatTheUserMade($0, packages: packages)
-                try await serviceRunsAndServesABelt($0, packages: packages, release: .bookworm)
+                clock.mark("upgraded")
+                try await serviceRunsAndServesABelt($0, packages: packages, release: .bookworm, clock: clock)
                 try await purgeLeavesNothing($0)
+                clock.mark("purged")
             }
         }
     }
@@ -31,8 +35,10 @@ struct InstalledPackageTests {
         /// A fresh install, as on Debian 12, and then the unit's start limit gives up on a daemon that cannot start.
         @Test func theServiceUnderSystemd() async throws {
             let packages = try InstalledPackages.current()
+            let clock = PhaseClock("installed tier (Debian 13)")
             try await withGuest(installing: packages.deb, release: .trixie, simulator: packages.simulator) {
-                try await serviceRunsAndServesABelt($0, packages: packages, release: .trixie)
+                clock.mark("booted")
+                try await serviceRunsAndServesABelt($0, packages: packages, release: .trixie, clock: clock)
             }
         }
     }
@@ -49,7 +55,7 @@ struct InstalledPackageTests {
     // MARK: The service
 
     private static func serviceRunsAndServesABelt(
-        _ guest: InstalledGuest, packages: InstalledPackages, release: DebianRelease
+        _ guest: InstalledGuest, packages: InstalledPackages, release: DebianRelease, clock: PhaseClock
     ) async throws {
         #expect(guest.systemState == "running", "no unit failed at boot, gatt2mqtt's among them")
         let gateway = try await guest.output("hostname")
@@ -84,6 +90,7 @@ struct InstalledPackageTests {
         try await recorder.waitFor("gatt2mqtt/\(gateway)/status", timeout: .seconds(60)) {
             $0.payloadString == "online"
         }
+        clock.mark("the service checked and online")
 
         // A belt on the other controller, adopted in a join window (devices in range are strangers until then): its
         // headings reach the broker through the installed daemon.
@@ -98,6 +105,7 @@ struct InstalledPackageTests {
         let id = address.lowercased().replacingOccurrences(of: ":", with: "")
         try await recorder.waitFor("belt/\(id)/connection", timeout: .seconds(120)) { $0.payloadString == "connected" }
         try await recorder.waitFor("belt/\(id)/heading", timeout: .seconds(60))
+        clock.mark("a belt adopted and streaming")
         // Kept in the unit's StateDirectory, through the sandbox: the restart below finds the belt adopted.
         #expect(try await guest.output("cat /var/lib/gatt2mqtt/adopted.json").contains(#""address":"\#(address)""#))
 
@@ -118,6 +126,7 @@ struct InstalledPackageTests {
             security.compactMap(Self.exposure).first, "systemd-analyze printed an exposure: \(security.suffix(3))")
         print("installed tier: systemd-analyze security gatt2mqtt: exposure \(exposure)")
         #expect(exposure <= 2.0, "\(security.suffix(40).joined(separator: "\n"))")
+        clock.mark("the journal's priorities and the sandbox checked")
 
         // The restart request below comes seconds after the watchdog's restart, which the hold-off
         // (limits.restart_holdoff_s, 120 s) would refuse (`too_soon`): the starts from here on have none, through a
@@ -143,6 +152,7 @@ struct InstalledPackageTests {
         let restarts = try await guest.lines("journalctl -b -o cat -u gatt2mqtt")
         #expect(restarts.contains { $0.contains("Watchdog timeout") }, "systemd's watchdog ended it")
         #expect(try await guest.output("systemctl show -P NRestarts gatt2mqtt") == "1")
+        clock.mark("restarted by the watchdog")
 
         // `request/restart` over MQTT: answered, `offline`, then exit status 75, which the unit restarts (after
         // RestartSec) without counting it a failure: a new process, `online` again, the belt back.
@@ -164,6 +174,7 @@ struct InstalledPackageTests {
         #expect(try await guest.output("systemctl show -P NRestarts gatt2mqtt") == "2")
         let requested = try await guest.lines("journalctl -b -o cat -u gatt2mqtt")
         #expect(requested.contains { $0.contains("restarting: exit status 75") }, "why it ended, in the journal")
+        clock.mark("restarted on request")
 
         // `systemctl stop`: `offline` on the broker, exit status 0.
         let beforeStop = recorder.mark
@@ -192,6 +203,7 @@ struct InstalledPackageTests {
         #expect(
             stopped.output.contains { $0.contains("stopped: lost the D-Bus system bus") },
             "why it stopped, at error priority or worse: \(errors)")
+        clock.mark("stopped, started, and stopped by its bus")
 
         // Without its bus the daemon fails at every start: the unit's start limit (5 starts in 120 s, the earlier
         // starts of this test among them) gives up and leaves it failed, instead of starting it every 5 s for ever.
@@ -207,6 +219,7 @@ struct InstalledPackageTests {
             "the start limit tripped: \(starts.suffix(30))")
         #expect(
             try await guest.output("systemctl show -P ActiveState gatt2mqtt") == "failed", "no start after the limit")
+        clock.mark("given up by the start limit")
     }
 
     /// "Overall exposure level for gatt2mqtt.service: 1.9 OK 🙂" → 1.9.
