@@ -97,6 +97,14 @@ struct DeclarationReaderTests {
             ),
             ("  - uuid: 2A5B", "  - uuid: 2A5G", 8, "uuid: '2A5G' is not a Bluetooth UUID (2A37, or the full form)"),
             (
+                "    service: \"1816\"\n    access: notify", "    service: \"180F\"\n    access: notify", 9,
+                "the Battery and Device Information services are read for every declared device; declare neither"
+            ),
+            (
+                "  - uuid: 2A5B", "  - uuid: 2a19", 8,
+                "the Battery Level (2A19) is every declared device's `battery`; leave it out"
+            ),
+            (
                 "    access: notify", "    access: subscribe", 10,
                 "access must be read, poll, notify or indicate, not 'subscribe'"
             ),

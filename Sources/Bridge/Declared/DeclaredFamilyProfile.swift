@@ -6,7 +6,7 @@ import Peripherals
 /// notified and indicated characteristics are its streams, each value decoded by `DeclaredDecoder` (a malformed value
 /// is counted and logged by the engine, and publishes nothing); those read once are read in the handshake, those
 /// polled again by a timer. As for any standard device, Device Information fills its `info` and the Battery Service
-/// its `battery`, unless the declaration declares the level itself.
+/// its `battery` (the reader refuses a declaration of either).
 ///
 /// A characteristic it notifies or indicates must be there (a device without its measurement is not the device
 /// declared); one it reads is optional (Sensor Location, in the SIG's profiles), skipped when the device lacks it.
@@ -21,9 +21,6 @@ struct DeclaredFamilyProfile: FamilyProfile {
     }
 
     var initialStreamState: Void { () }
-
-    /// Whether the declaration declares the battery level itself (then the standard battery stream stays out).
-    var declaresBattery: Bool { declaration.characteristics.contains { $0.uuid == StandardBattery.level } }
 
     var streams: [ProfileStream<Void>] {
         let declared = declaration.characteristics.compactMap { characteristic -> ProfileStream<Void>? in
@@ -43,25 +40,27 @@ struct DeclaredFamilyProfile: FamilyProfile {
                 _, _ in nil
             }
         }
-        return (declaresBattery ? declared : declared + [StandardBattery.stream()]) + controlPoints
+        return declared + [StandardBattery.stream()] + controlPoints
     }
 
     var timers: [ProfileTimer<Self>] {
         declaration.characteristics.compactMap { characteristic in
             guard case .poll(let interval) = characteristic.access else { return nil }
             return ProfileTimer(key: "poll \(characteristic.uuid)", interval: interval) { device in
-                await Self.read(characteristic, on: device)
+                await Self.read(characteristic, on: device, exported: await device.characteristics())
             }
         }
     }
 
     func handshake(_ device: ConnectedDevice<Self>) async throws -> HandshakeOutcome {
-        device.describe(await StandardDeviceInformation.read(from: device))
+        // What the device exports, listed once (each list is a walk of BlueZ's whole object cache).
+        let exported = await device.characteristics()
+        device.describe(await StandardDeviceInformation.read(from: device, exported: exported))
         for characteristic in declaration.characteristics where !characteristic.isSubscribed {
-            await Self.read(characteristic, on: device)
+            await Self.read(characteristic, on: device, exported: exported)
         }
         // Where bluetoothd's battery plugin claims the Battery Service, the level is BlueZ's (`Battery1`).
-        if !declaresBattery, !(await device.characteristics()).contains(StandardBattery.level),
+        if !exported.contains(StandardBattery.level),
             let level = await device.batteryPercentage()
         {
             device.publish([StandardBattery.leaf(Int(level))])
@@ -120,8 +119,10 @@ struct DeclaredFamilyProfile: FamilyProfile {
 
     /// Reads a characteristic the device has and publishes what it says; one it lacks, or a read it refuses, says
     /// nothing (the log says why at debug level).
-    static func read(_ characteristic: DeclaredCharacteristic, on device: ConnectedDevice<Self>) async {
-        guard await device.characteristics().contains(characteristic.uuid) else { return }
+    static func read(_ characteristic: DeclaredCharacteristic, on device: ConnectedDevice<Self>, exported: Set<String>)
+        async
+    {
+        guard exported.contains(characteristic.uuid) else { return }
         let bytes: [UInt8]
         do {
             bytes = try await device.read(characteristic.uuid, in: characteristic.service)

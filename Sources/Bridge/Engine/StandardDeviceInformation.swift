@@ -13,8 +13,10 @@ enum StandardDeviceInformation {
 
     /// What the device's Device Information says, by key: optional, so a device without it, or one that refuses a
     /// read, gives fewer keys; a string is taken up to its first NUL, and only when it is UTF-8.
-    static func read<Profile: FamilyProfile>(from device: ConnectedDevice<Profile>) async -> [String: JSONValue] {
-        let exported = await device.characteristics()
+    /// `exported`: the characteristics the device has (`ConnectedDevice.characteristics()`, listed once a handshake).
+    static func read<Profile: FamilyProfile>(from device: ConnectedDevice<Profile>, exported: Set<String>) async
+        -> [String: JSONValue]
+    {
         var info: [String: JSONValue] = [:]
         for (key, uuid) in characteristics where exported.contains(uuid) {
             guard let bytes = try? await device.read(uuid, in: service) else { continue }

@@ -20,9 +20,9 @@ struct HeartRateFamilyProfile: FamilyProfile {
     }
 
     func handshake(_ device: ConnectedDevice<Self>) async throws -> HandshakeOutcome {
-        // Device Information is optional: a strap without it, or one that refuses a read, is still a strap.
-        device.describe(await StandardDeviceInformation.read(from: device))
         let exported = await device.characteristics()
+        // Device Information is optional: a strap without it, or one that refuses a read, is still a strap.
+        device.describe(await StandardDeviceInformation.read(from: device, exported: exported))
         let location = HeartRateGATT.Characteristic.bodySensorLocation
         if exported.contains(location),
             let bytes = try? await device.read(location, in: HeartRateGATT.Service.heartRate),

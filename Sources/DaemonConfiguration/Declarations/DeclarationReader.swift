@@ -14,6 +14,8 @@ public enum DeclarationReader {
 
     /// Battery (0x180F) and Device Information (0x180A): the gateway reads them for every declared device.
     static let standardServices: Set<String> = [BluetoothUUID.expand(0x180F), BluetoothUUID.expand(0x180A)]
+    /// The Battery Level (0x2A19), in whatever service: every declared device's `battery` is the gateway's, from it.
+    static let batteryLevel = BluetoothUUID.expand(0x2A19)
 
     /// The declaration in the file at `path`, read as `read(_:file:takenFamilies:)` reads its text.
     public static func read(file path: String, takenFamilies: Set<String>) throws(DeclarationError) -> DeviceDeclaration
@@ -133,6 +135,11 @@ public enum DeclarationReader {
             throw entry.error(
                 entry.value("service") ?? node,
                 "the Battery and Device Information services are read for every declared device; declare neither")
+        }
+        guard uuid != batteryLevel else {
+            throw entry.error(
+                entry.value("uuid") ?? node,
+                "the Battery Level (2A19) is every declared device's `battery`; leave it out")
         }
         let access: DeclaredCharacteristic.Access
         switch try entry.requiredText("access") {
