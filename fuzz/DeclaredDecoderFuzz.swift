@@ -3,7 +3,9 @@
 //
 // Input: byte 0 gives the number of fields (1 to 8, low 3 bits); then two bytes per field: its type (an index into
 // `types`) and its options (bit 0: present only by a bit of field 0, bits 1-3 which bit, bit 4 set or clear; bit 5:
-// repeated, kept for the last field only; bit 6: scale 0.01; bit 7: not published); the rest is the value. Field 0
+// repeated, kept for the last field only; bit 6: scale 0.01; bit 7: not published); a type byte's bit 7 rounds a
+// scaled or floating-point field to the decimals its bits 4-6 say; field 0's bit 0 names its 0 and publishes any
+// other value with a prefix (`unlisted`); the rest is the value. Field 0
 // is an integer whenever a later field depends on it, as the declaration reader requires. Checks: never traps; the
 // same bytes decode the same; a field is published at most once (the reader allows no twins here); every number is
 // finite; a repeated field's list holds whole fields.
@@ -36,6 +38,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         field.repeated = last && type != .utf8 && options & 0x20 != 0
         if options & 0x40 != 0, type != .utf8 { field.scale = DecimalScale(multiplier: 1, exponent: -2) }
         field.published = options & 0x80 == 0
+        if typeByte & 0x80 != 0, type != .utf8, !type.isInteger || field.scale != .one {
+            field.decimals = Int(typeByte >> 4 & 0x07)
+        }
+        if index == 0, options & 0x01 != 0 {
+            field.enumeration = [0: "zero"]
+            field.unlisted = "r_"
+        }
         if index == 0, type.isInteger { field.bits = [.init(name: "b0", offset: 0, width: 1)] }
         fields.append(field)
     }

@@ -115,6 +115,24 @@ struct DeclarationReaderTests {
                 "type 'u12' is none of \(DeclaredFieldType.names)"
             ),
             ("type: u32, if: flags.0}", "type: u32, if: flags.8}", 14, "if: flags has no bit 8"),
+            (
+                "type: u32, if: flags.0}", "type: u32, if: flags.0, retain: true}", 14,
+                "retain: a field of a characteristic with a topic is retained as its topic is"
+            ),
+            (
+                "{name: flags, type: u8, publish: false}", "{name: flags, type: u8, publish: false, decimals: 1}", 13,
+                "decimals is for a scaled or floating-point field"
+            ),
+            (
+                "scale: 0.0009765625,", "scale: 0.0009765625, decimals: 12,", 15,
+                "decimals must be a whole number from 0 to 9"
+            ),
+            (
+                "{name: flags, type: u8, publish: false}",
+                "{name: flags, type: u8, publish: false, unlisted: reserved_}",
+                13,
+                "unlisted is the prefix of a value `values` does not name (reserved_): lower-case letters, digits or _, with values"
+            ),
             ("type: u32, if: flags.0}", "type: u32, if: later.0}", 14, "if: 'later' is no earlier integer field"),
             (
                 "type: u32, if: flags.0}", "type: u32, repeated: true}", 14,

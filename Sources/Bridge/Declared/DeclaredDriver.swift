@@ -55,13 +55,13 @@ struct DeclaredDriver: CommandedFamily {
     /// Retained leaves of what is notified, indicated or polled, and the battery: they would lie while the device is
     /// away. What is read once (a sensor's location, its features) stays true (`keptLeaves`).
     var liveStateLeaves: Set<String> {
-        Set(declaration.characteristics.filter { $0.retain && $0.isRepeated }.flatMap(\.leaves)).union(["battery"])
+        Set(declaration.characteristics.filter(\.isRepeated).flatMap { $0.leaves(retained: true) }).union(["battery"])
     }
     var keptLeaves: Set<String> {
-        Set(declaration.characteristics.filter { $0.retain && !$0.isRepeated }.flatMap(\.leaves))
+        Set(declaration.characteristics.filter { !$0.isRepeated }.flatMap { $0.leaves(retained: true) })
     }
     /// What is not retained: the measurements, which `devices.streaming: off` keeps from the broker.
-    var streamLeaves: Set<String> { Set(declaration.characteristics.filter { !$0.retain }.flatMap(\.leaves)) }
+    var streamLeaves: Set<String> { Set(declaration.characteristics.flatMap { $0.leaves(retained: false) }) }
     /// Each command with its fields at their lowest.
     var commandExamples: [CommandExample] {
         declaration.commands.map { command in

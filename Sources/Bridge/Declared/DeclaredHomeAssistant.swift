@@ -12,14 +12,18 @@ extension DeclaredDriver {
     }
 
     private static func entities(of characteristic: DeclaredCharacteristic) -> [HomeAssistantModel.Entity] {
-        var values: [(name: String, kind: ValueKind, unit: String?)] = []
+        var values: [(name: String, kind: ValueKind, unit: String?, retained: Bool)] = []
         for field in characteristic.fields {
+            // A field on a leaf of its own may be retained otherwise than its characteristic; a JSON topic is one.
+            let fieldRetains =
+                characteristic.topic == nil ? field.retain ?? characteristic.retain : characteristic.retain
             for bits in field.bits {
-                values.append((bits.name, bits.width == 1 && bits.enumeration.isEmpty ? .flag : .word, nil))
+                let retained = characteristic.topic == nil ? bits.retain ?? fieldRetains : characteristic.retain
+                values.append((bits.name, bits.width == 1 && bits.enumeration.isEmpty ? .flag : .word, nil, retained))
             }
             guard field.published, !field.repeated else { continue }
-            let numeric = field.type != .utf8 && field.enumeration.isEmpty
-            values.append((field.name, numeric ? .number : .word, field.unit))
+            let numeric = field.type != .utf8 && field.enumeration.isEmpty && field.unlisted == nil
+            values.append((field.name, numeric ? .number : .word, field.unit, fieldRetains))
         }
         var seen: Set<String> = []
         return values.filter { seen.insert($0.name).inserted }.map { value in
@@ -43,7 +47,7 @@ extension DeclaredDriver {
                     component: "binary_sensor", object: object, topics: ["state_topic": leaf],
                     fields: fields.merging(["name": .string(name)]) { $1 })
                 : .sensor(object, name, leaf: leaf, fields)
-            if !characteristic.retain { entity = entity.fastStream() }
+            if !value.retained { entity = entity.fastStream() }
             if !characteristic.isRepeated {
                 entity.fields["entity_category"] = .diagnostic
                 entity = entity.whileGatewayOnline()

@@ -4,11 +4,11 @@ import Peripherals
 /// byte for byte.
 enum DeclaredLeaves {
     /// One value's decoded fields: one JSON object on the characteristic's topic, its fields in declaration order, or
-    /// each field alone on a leaf of its name. A retained characteristic's leaves are state (retained, QoS 1, sent when
-    /// they change), any other's are a stream's values (QoS 0).
+    /// each field alone on a leaf of its name. A retained leaf is state (retained, QoS 1, sent when it changes), any
+    /// other a stream's values (QoS 0): a JSON topic as its characteristic says, a field's leaf as its field does.
     static func leaves(of fields: [DecodedField], from characteristic: DeclaredCharacteristic) -> [LeafOutput] {
-        func output(_ leaf: String, _ payload: String) -> LeafOutput {
-            characteristic.retain ? .state(leaf, payload) : .value(leaf, payload, qos: 0)
+        func output(_ leaf: String, _ payload: String, retained: Bool) -> LeafOutput {
+            retained ? .state(leaf, payload) : .value(leaf, payload, qos: 0)
         }
         if let topic = characteristic.topic {
             // One string grown in place; the names need no escape (the reader takes a-z, 0-9 and _ only).
@@ -18,9 +18,9 @@ enum DeclaredLeaves {
                 if index > 0 { text += "," }
                 text += "\"" + field.name + "\":" + json(field.value)
             }
-            return [output(topic, text + "}")]
+            return [output(topic, text + "}", retained: characteristic.retain)]
         }
-        return fields.map { output($0.name, text($0.value)) }
+        return fields.map { output($0.name, text($0.value), retained: $0.retain ?? characteristic.retain) }
     }
 
     /// A value alone on its leaf: a text or an IEEE 11073 special value as it is (`NaN`), anything else as JSON.

@@ -5,12 +5,19 @@ import Peripherals
 /// field; a field that takes the rest of the value comes last; two fields share a name only as each other's
 /// alternative, as Heart Rate's uint8 and uint16 rate).
 extension DeclarationReader {
-    static func readFields(_ items: [YAMLNode], file: String) throws(DeclarationError) -> [DeclaredField] {
+    /// `inJSONTopic`: the characteristic publishes one JSON object, retained as a whole (no field says otherwise).
+    static func readFields(_ items: [YAMLNode], file: String, inJSONTopic: Bool) throws(DeclarationError)
+        -> [DeclaredField]
+    {
         var fields: [DeclaredField] = []
         for (index, item) in items.enumerated() {
             let entry = try DeclarationMapping(
                 item, file: file, what: "a field",
-                keys: ["name", "type", "if", "repeated", "scale", "offset", "unit", "values", "bits", "publish"])
+                keys: [
+                    "name", "type", "if", "repeated", "scale", "offset", "decimals", "unit", "values", "unlisted",
+                    "bits",
+                    "publish", "retain",
+                ])
             let name = try entry.requiredText("name")
             guard isLeaf(name) else { throw entry.error(entry.value("name") ?? item, "name \(leafRule)") }
             let typeName = try entry.requiredText("type")
@@ -40,11 +47,33 @@ extension DeclarationReader {
             if type == .utf8, field.scale != .one || field.offset != 0 || field.repeated {
                 throw entry.error(item, "a utf8 field takes no scale, offset or repeated")
             }
+            if let decimals = try entry.text("decimals") {
+                guard let digits = Int(decimals), (0...9).contains(digits) else {
+                    throw entry.error(entry.value("decimals") ?? item, "decimals must be a whole number from 0 to 9")
+                }
+                guard !type.isInteger || field.scale != .one || field.offset != 0, type != .utf8 else {
+                    throw entry.error(
+                        entry.value("decimals") ?? item, "decimals is for a scaled or floating-point field")
+                }
+                field.decimals = digits
+            }
             field.enumeration = try readValues(entry.value("values"), in: entry)
-            if let bits = entry.value("bits") { field.bits = try readBits(bits, of: field, in: entry) }
+            if let prefix = try entry.text("unlisted") {
+                guard !field.enumeration.isEmpty, isName(prefix) else {
+                    throw entry.error(
+                        entry.value("unlisted") ?? item,
+                        "unlisted is the prefix of a value `values` does not name (reserved_): lower-case letters, "
+                            + "digits or _, with values")
+                }
+                field.unlisted = prefix
+            }
+            if let bits = entry.value("bits") {
+                field.bits = try readBits(bits, of: field, in: entry, inJSONTopic: inJSONTopic)
+            }
             if !field.enumeration.isEmpty || !field.bits.isEmpty, !type.isInteger {
                 throw entry.error(item, "values and bits are for integer fields")
             }
+            field.retain = try readRetain(entry, inJSONTopic: inJSONTopic)
             for condition in try entry.texts("if") {
                 field.conditions.append(try readCondition(condition, earlier: fields, in: entry))
             }
@@ -105,23 +134,36 @@ extension DeclarationReader {
         return values
     }
 
-    /// `- {name: contact, at: 1, width: 2, values: {2: lost, 3: detected}}`.
+    /// A field's or a bit field's own `retain`: only where it has a leaf of its own.
+    private static func readRetain(_ entry: DeclarationMapping, inJSONTopic: Bool) throws(DeclarationError) -> Bool? {
+        guard let retain = try entry.flag("retain") else { return nil }
+        guard !inJSONTopic else {
+            throw entry.error(
+                entry.value("retain") ?? entry.node,
+                "retain: a field of a characteristic with a topic is retained as its topic is")
+        }
+        return retain
+    }
+
+    /// `- {name: contact, at: 1, width: 2, values: {2: lost, 3: detected}, retain: true}`.
     private static func readBits(
-        _ node: YAMLNode, of field: DeclaredField, in entry: DeclarationMapping
+        _ node: YAMLNode, of field: DeclaredField, in entry: DeclarationMapping, inJSONTopic: Bool
     ) throws(DeclarationError) -> [DeclaredField.BitField] {
         guard case .sequence(let items) = node.content else { throw entry.error(node, "bits must be a list") }
         let width = 8 * (field.type.size ?? 0)
         var bits: [DeclaredField.BitField] = []
         for item in items {
             let bit = try DeclarationMapping(
-                item, file: entry.file, what: "a bit field", keys: ["name", "at", "width", "values"])
+                item, file: entry.file, what: "a bit field", keys: ["name", "at", "width", "values", "retain"])
             let name = try bit.requiredText("name")
             guard isLeaf(name) else { throw bit.error(item, "name \(leafRule)") }
             guard let at = Int(try bit.requiredText("at")), let size = Int(try bit.text("width") ?? "1"),
                 at >= 0, size >= 1, at + size <= width
             else { throw bit.error(item, "\(name): at and width must lie within the field's \(width) bits") }
             bits.append(
-                .init(name: name, offset: at, width: size, enumeration: try readValues(bit.value("values"), in: bit)))
+                .init(
+                    name: name, offset: at, width: size, enumeration: try readValues(bit.value("values"), in: bit),
+                    retain: try readRetain(bit, inJSONTopic: inJSONTopic)))
         }
         return bits
     }

@@ -170,7 +170,7 @@ public enum DeclarationReader {
         guard let list = entry.value("fields"), case .sequence(let items) = list.content, !items.isEmpty else {
             throw entry.error(entry.value("fields") ?? node, "fields must be a list of one or more")
         }
-        let fields = try readFields(items, file: file)
+        let fields = try readFields(items, file: file, inJSONTopic: topic != nil)
         return DeclaredCharacteristic(
             uuid: uuid, service: service, access: access, topic: topic, retain: retain, fields: fields)
     }

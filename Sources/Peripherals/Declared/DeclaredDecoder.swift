@@ -17,11 +17,14 @@ public struct DecodedField: Sendable, Equatable {
     public var name: String
     public var value: DeclaredValue
     public var unit: String?
+    /// Retained or not, where its field or bit field says; nil: as its characteristic.
+    public var retain: Bool?
 
-    public init(name: String, value: DeclaredValue, unit: String? = nil) {
+    public init(name: String, value: DeclaredValue, unit: String? = nil, retain: Bool? = nil) {
         self.name = name
         self.value = value
         self.unit = unit
+        self.retain = retain
     }
 }
 
@@ -59,6 +62,8 @@ public enum DeclaredDecoder {
                     throw fail(.partialRepeat(field: field.name, left: reader.left))
                 }
                 var values: [DeclaredValue] = []
+                // One or more: a repeated field its flag says is there, with nothing in it, means the flags lie.
+                guard reader.left > 0 else { throw fail(.tooShort(field: field.name, needed: size, left: 0)) }
                 while reader.left > 0 {
                     values.append(try read(field, from: &reader, fail: fail).value)
                 }
@@ -72,10 +77,13 @@ public enum DeclaredDecoder {
                     let part = (raw ?? 0) >> UInt64(bits.offset) & mask
                     let named = bits.enumeration[Int64(part)].map(DeclaredValue.text)
                     let plain: DeclaredValue = bits.width == 1 ? .flag(part == 1) : .integer(Int64(part))
-                    decoded.append(DecodedField(name: bits.name, value: named ?? plain))
+                    decoded.append(
+                        DecodedField(name: bits.name, value: named ?? plain, retain: bits.retain ?? field.retain))
                 }
             }
-            if field.published { decoded.append(DecodedField(name: field.name, value: value, unit: field.unit)) }
+            if field.published {
+                decoded.append(DecodedField(name: field.name, value: value, unit: field.unit, retain: field.retain))
+            }
         }
         guard reader.left == 0 else { throw fail(.trailingBytes(reader.left)) }
         return decoded
@@ -125,13 +133,35 @@ public enum DeclaredDecoder {
         return ordered.reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// An integer as published: its name where `values` has one for `key`, scaled where the field is, else `exact`.
+    /// An integer as published: its name where `values` has one for `key` (or the `unlisted` prefix and its number
+    /// where it has none), scaled where the field is, else `exact`.
     private static func integerValue(
         _ exact: DeclaredValue, key: Int64?, number: Double, _ field: DeclaredField
     ) -> DeclaredValue {
         if let key, let name = field.enumeration[key] { return .text(name) }
-        guard field.scale == .one, field.offset == 0 else { return .number(field.scale.apply(number) + field.offset) }
+        if let prefix = field.unlisted {
+            switch exact {
+            case .unsignedInteger(let raw): return .text(prefix + String(raw))
+            default: return .text(prefix + (key.map(String.init) ?? ""))
+            }
+        }
+        guard field.scale == .one, field.offset == 0 else {
+            if let decimals = field.decimals, field.offset == 0, let key,
+                let exactlyRounded = field.scale.apply(key, decimals: decimals)
+            {
+                return .number(exactlyRounded)
+            }
+            return .number(rounded(field.scale.apply(number) + field.offset, field))
+        }
         return exact
+    }
+
+    /// `value` to the field's `decimals`, half away from zero; as it is without them.
+    private static func rounded(_ value: Double, _ field: DeclaredField) -> Double {
+        guard let decimals = field.decimals else { return value }
+        var power = 1.0
+        for _ in 0..<decimals { power *= 10 }
+        return (value * power).rounded(.toNearestOrAwayFromZero) / power
     }
 
     private static func medicalValue(_ decoded: IEEE11073Float.Decoded, _ field: DeclaredField) -> DeclaredValue {
@@ -145,7 +175,7 @@ public enum DeclaredDecoder {
     private static func numberValue(_ value: Double, _ field: DeclaredField) -> DeclaredValue {
         if value.isNaN { return .special("NaN") }
         if value.isInfinite { return .special(value > 0 ? "+INFINITY" : "-INFINITY") }
-        return .number(field.scale.apply(value) + field.offset)
+        return .number(rounded(field.scale.apply(value) + field.offset, field))
     }
 }
 

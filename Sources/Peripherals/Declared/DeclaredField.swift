@@ -7,19 +7,29 @@ public struct DeclaredField: Sendable, Equatable {
     /// Each must hold for the field to be there (Weight Scale's height: flagged, and in the unit a second flag
     /// says); none: always there.
     public var conditions: [Condition] = []
-    /// Repeated to the end of the value, as a list (the bytes left must be a whole number of fields).
+    /// Repeated to the end of the value, as a list of one or more (the bytes left must be a whole number of fields,
+    /// at least one: the SIG's "one or more" RR intervals).
     public var repeated = false
     /// Published value = raw × scale + offset (the Supplement's "M × 10^d + b"); an integer stays one while both are
     /// their neutral values.
     public var scale = DecimalScale.one
     public var offset = 0.0
+    /// Digits after the decimal point of the published number (rounded half away from zero); nil: as many as the
+    /// scaled value has (Heart Rate's RR intervals: milliseconds with one decimal).
+    public var decimals: Int?
     public var unit: String?
     /// Raw value → its name (a sensor location, a control point's result code).
     public var enumeration: [Int64: String] = [:]
+    /// A value `enumeration` does not name is published as this prefix and its number (`reserved_9`); nil: as its
+    /// number.
+    public var unlisted: String?
     /// Named bits or runs of bits of an integer field (a flags field's meanings), each published on its own.
     public var bits: [BitField] = []
     /// False: read (a flags field others depend on) but not published.
     public var published = true
+    /// Retained or not, where the characteristic publishes each field on its own leaf; nil: as the characteristic
+    /// (Heart Rate's contact and energy are state within a stream).
+    public var retain: Bool?
 
     public init(name: String, type: DeclaredFieldType) {
         self.name = name
@@ -45,12 +55,17 @@ public struct DeclaredField: Sendable, Equatable {
         public var offset: Int
         public var width: Int
         public var enumeration: [Int64: String]
+        /// Retained or not; nil: as the field that holds it.
+        public var retain: Bool?
 
-        public init(name: String, offset: Int, width: Int = 1, enumeration: [Int64: String] = [:]) {
+        public init(
+            name: String, offset: Int, width: Int = 1, enumeration: [Int64: String] = [:], retain: Bool? = nil
+        ) {
             self.name = name
             self.offset = offset
             self.width = width
             self.enumeration = enumeration
+            self.retain = retain
         }
     }
 }

@@ -40,6 +40,26 @@ public struct DecimalScale: Sendable, Equatable {
         self.init(multiplier: negative ? -value : value, exponent: -fraction.count)
     }
 
+    /// The integer `raw` scaled and rounded to `decimals` digits after the point, half away from zero, in integer
+    /// arithmetic: the one rounding left is the last division's, to the double nearest that decimal (so RR intervals
+    /// of 1/1024 s are milliseconds with one decimal exactly as the written heart rate family rounds them). Nil
+    /// where the product would not fit.
+    public func apply(_ raw: Int64, decimals: Int) -> Double? {
+        let (product, overflow) = raw.multipliedReportingOverflow(by: multiplier)
+        guard !overflow else { return nil }
+        // The digits to drop: the scale's own decimals beyond those kept (none to drop: exact already).
+        let dropped = -exponent - decimals
+        guard dropped > 0 else { return apply(Double(raw)) }
+        guard dropped <= 18 else { return nil }
+        var divisor: Int64 = 1
+        for _ in 0..<dropped { divisor *= 10 }
+        let (quotient, remainder) = product.quotientAndRemainder(dividingBy: divisor)
+        let kept = remainder.magnitude * 2 >= divisor.magnitude ? quotient + (product < 0 ? -1 : 1) : quotient
+        var power = 1.0
+        for _ in 0..<decimals { power *= 10 }
+        return Double(kept) / power
+    }
+
     /// `raw` scaled.
     public func apply(_ raw: Double) -> Double {
         let scaled = raw * Double(multiplier)

@@ -73,6 +73,18 @@ public struct DeclaredCharacteristic: Sendable, Equatable {
             .filter { seen.insert($0).inserted }
     }
 
+    /// The leaves it publishes retained (`true`) or not: the whole topic as the characteristic is; a field on its own
+    /// leaf as it says, or as the characteristic; a bit field as it says, or as the field that holds it.
+    public func leaves(retained: Bool) -> [String] {
+        if let topic { return retain == retained ? [topic] : [] }
+        var seen: Set<String> = []
+        return fields.flatMap { field in
+            let fieldRetains = field.retain ?? retain
+            return field.bits.filter { ($0.retain ?? fieldRetains) == retained }.map(\.name)
+                + (field.published && fieldRetains == retained ? [field.name] : [])
+        }.filter { seen.insert($0).inserted }
+    }
+
     public enum Access: Sendable, Equatable {
         /// Read once at connect.
         case read

@@ -48,7 +48,54 @@ struct DeclaredDecoderTests {
             ])
         // uint8 rate 72, no contact support, nothing else.
         #expect(try decode([0x00, 0x48], heartRate) == ["contact": .integer(0), "bpm": .integer(72)])
-        #expect(try decode([0x10, 0x48], heartRate)["rr"] == .list([]), "RR flagged, none in this value")
+        // RR flagged and none there: "one or more", so the flags lie, and the value is refused as the written family
+        // refuses it.
+        #expect(throws: DeclaredDecodeError(characteristic: "test", reason: .tooShort(field: "rr", needed: 2, left: 0)))
+        {
+            try decode([0x10, 0x48], heartRate)
+        }
+    }
+
+    /// `decimals`: RR intervals of 1/1024 s as milliseconds with one decimal, rounded half away from zero in integer
+    /// arithmetic (853/1024 s is 833.0078… ms, 827 is 807.617…, 3 is 2.9296…, 5 × 0.9765625 = 4.8828125); and a float
+    /// rounded to two.
+    @Test func decimalsRoundTheScaledValue() throws {
+        var rr = field("rr", "u16", repeated: true, scale: "0.9765625")
+        rr.decimals = 1
+        #expect(
+            try decode([0x55, 0x03, 0x3B, 0x03, 0x03, 0x00, 0x05, 0x00, 0xFF, 0xFF], [rr])["rr"]
+                == .list([.number(833), .number(807.6), .number(2.9), .number(4.9), .number(63999)]))
+        var celsius = field("celsius", "s16", scale: "0.005")
+        celsius.decimals = 2
+        // −3 × 0.005 = −0.015: half away from zero, −0.02.
+        #expect(try decode([0xFD, 0xFF], [celsius])["celsius"] == .number(-0.02))
+        var ratio = field("ratio", "f32")
+        ratio.decimals = 2
+        #expect(
+            try decode(withUnsafeBytes(of: Float(0.125).bitPattern.littleEndian, Array.init), [ratio])["ratio"]
+                == .number(0.13))
+    }
+
+    /// `unlisted`: a value `values` does not name, as the prefix and its number (Heart Rate's reserved locations).
+    @Test func anUnlistedValueIsThePrefixAndItsNumber() throws {
+        var location = field("location", "u8", enumeration: [1: "chest"])
+        location.unlisted = "reserved_"
+        #expect(try decode([1], [location])["location"] == .text("chest"))
+        #expect(try decode([9], [location])["location"] == .text("reserved_9"))
+    }
+
+    /// A field's or a bit field's own `retain` goes with what it publishes; a bit field without one takes its field's.
+    @Test func aFieldsOwnRetainGoesWithItsValue() throws {
+        var flags = field(
+            "flags", "u8", published: false,
+            bits: [.init(name: "contact", offset: 1, width: 2), .init(name: "low", offset: 0, retain: false)])
+        flags.retain = true
+        var energy = field("energy", "u16")
+        energy.retain = true
+        let decoded = try DeclaredDecoder.decode(
+            [0x06, 0x10, 0x00, 0x48], fields: [flags, energy, field("bpm", "u8")], characteristic: "test")
+        #expect(decoded.map(\.name) == ["contact", "low", "energy", "bpm"])
+        #expect(decoded.map(\.retain) == [true, false, true, nil])
     }
 
     /// GSS 3.58 CSC Measurement: bit 0 wheel revolutions (uint32) and last wheel event (uint16, 1/1024 s); bit 1
