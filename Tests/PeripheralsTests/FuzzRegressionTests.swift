@@ -22,6 +22,19 @@ import Testing
         #expect(loaded.normalized() == loaded)
     }
 
+    /// DeclaredDecoder, crash-e6b9d5ef: a big-endian f64 of about -1.4e306 with `decimals: 3` was multiplied by 1000
+    /// to round it and published as -inf. A double from 2^52 up has no fraction to round: it is published as it is.
+    @Test("crash-e6b9d5ef: a huge number with decimals became an infinity")
+    func aHugeNumberWithDecimalsStaysFinite() throws {
+        var huge = DeclaredField(name: "f1", type: .float64(bigEndian: true))
+        huge.decimals = 3
+        let bytes: [UInt8] = [0xFF, 0x80, 0x00, 0x09, 0xEB, 0xEB, 0xEB, 0xEB]
+        let value = Double(bitPattern: bytes.reduce(0) { $0 << 8 | UInt64($1) })
+        #expect(
+            try DeclaredDecoder.decode(bytes, fields: [huge], characteristic: "fuzz").map(\.value) == [.number(value)])
+        #expect(value.isFinite && value < -1e306)
+    }
+
     /// The cause of crash-63aa1001: normalising twice must give what normalising once gives.
     @Test(arguments: [
         "0x0xfe51", "0x 0xFE51", "0x fe51", "0x0x0000fe51-0000-1000-8000-00805f9b34fb", "0x0xzz", "0x", "0x0x", "",

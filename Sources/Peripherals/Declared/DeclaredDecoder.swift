@@ -156,9 +156,10 @@ public enum DeclaredDecoder {
         return exact
     }
 
-    /// `value` to the field's `decimals`, half away from zero; as it is without them.
+    /// `value` to the field's `decimals`, half away from zero; as it is without them. From 2^52 up a double has no
+    /// fraction to round (and a huge one times 10^decimals would overflow to an infinity: found by the fuzzer).
     private static func rounded(_ value: Double, _ field: DeclaredField) -> Double {
-        guard let decimals = field.decimals else { return value }
+        guard let decimals = field.decimals, value.magnitude < 0x1p52 else { return value }
         var power = 1.0
         for _ in 0..<decimals { power *= 10 }
         return (value * power).rounded(.toNearestOrAwayFromZero) / power
