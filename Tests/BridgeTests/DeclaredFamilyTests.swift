@@ -174,6 +174,41 @@ import Testing
         #expect(driver.liveStateLeaves == ["samples", "battery"])
     }
 
+    /// What a value's `homeassistant:` declares replaces what is derived: a stream's temperature enabled with its
+    /// device class, the place with an icon and no state class, the counter disabled, the humidity with no entity.
+    @Test func aValuesDeclaredEntityReplacesTheDerivedOne() throws {
+        var declaration = Self.thermometer
+        declaration.characteristics[0].fields[1].homeAssistant = DeclaredEntity(
+            deviceClass: "temperature", enabled: true)
+        declaration.characteristics[0].fields[2].homeAssistant = DeclaredEntity(shown: false)
+        declaration.characteristics[1].fields[0].homeAssistant = DeclaredEntity(
+            stateClass: "none", name: "Where it hangs", icon: "mdi:home-thermometer")
+        declaration.characteristics[2].fields[0].homeAssistant = DeclaredEntity(
+            stateClass: "total_increasing", enabled: false)
+        let entities = Dictionary(
+            uniqueKeysWithValues: DeclaredDriver(declaration: declaration).homeAssistant.entities.map {
+                ($0.object, $0)
+            })
+        let temperature = try #require(entities["reading_temperature"])
+        #expect(temperature.fields["device_class"] == .string("temperature"))
+        #expect(!temperature.isFastStream, "declared enabled: a stream Home Assistant adds enabled")
+        #expect(entities["reading_humidity"] == nil, "homeassistant: false")
+        let place = try #require(entities["place"])
+        #expect(
+            place.fields["name"] == .string("Where it hangs") && place.fields["icon"] == .string("mdi:home-thermometer")
+        )
+        #expect(place.fields["state_class"] == nil)
+        let samples = try #require(entities["samples"])
+        #expect(samples.fields["state_class"] == .string("total_increasing"))
+        #expect(samples.fields["enabled_by_default"] == .bool(false))
+        // Undeclared, as derived.
+        let derived = Dictionary(
+            uniqueKeysWithValues: DeclaredDriver(declaration: Self.thermometer).homeAssistant.entities.map {
+                ($0.object, $0)
+            })
+        #expect(derived["reading_humidity"] != nil && derived["reading_temperature"]?.isFastStream == true)
+    }
+
     @Test func aDeviceIsRecognisedByItsNamePrefixAdvertisedServiceOrManufacturer() {
         var declaration = Self.thermometer
         declaration.match = .init(namePrefixes: ["THERMO-"], services: [Self.service], manufacturers: [0x0059])

@@ -63,6 +63,32 @@ struct DeclarationReaderTests {
     }
 
     /// Heart Rate's rate is a uint8 or a uint16 by its flags' bit 0: one name, two alternatives.
+    /// A value's Home Assistant entity as declared, for a field and for a bit field; `false`: none.
+    @Test func aValuesEntityMayBeDeclared() throws {
+        let text = Self.speedAndCadence
+            .replacingOccurrences(
+                of: "{name: wheel_revolutions, type: u32, if: flags.0}",
+                with: "{name: wheel_revolutions, type: u32, if: flags.0, homeassistant: {state_class: total_increasing,"
+                    + " icon: \"mdi:bike\", name: Wheel turns, enabled: false}}"
+            )
+            .replacingOccurrences(
+                of: "{name: low_bit, at: 0}",
+                with: "{name: low_bit, at: 0, homeassistant: {component: binary_sensor, device_class: problem}}"
+            )
+            .replacingOccurrences(
+                of: "unit: s}", with: "unit: s, homeassistant: false}")
+        let declaration = try read(text)
+        let measurement = declaration.characteristics[0].fields
+        #expect(
+            measurement[1].homeAssistant
+                == DeclaredEntity(stateClass: "total_increasing", enabled: false, name: "Wheel turns", icon: "mdi:bike")
+        )
+        #expect(measurement[2].homeAssistant == DeclaredEntity(shown: false))
+        #expect(
+            declaration.characteristics[1].fields[0].bits[0].homeAssistant
+                == DeclaredEntity(component: "binary_sensor", deviceClass: "problem"))
+    }
+
     @Test func aFieldMayHaveAnAlternativeUnderTheOppositeBit() throws {
         let text = """
             family: rate
@@ -115,6 +141,26 @@ struct DeclarationReaderTests {
                 "type 'u12' is none of \(DeclaredFieldType.names)"
             ),
             ("type: u32, if: flags.0}", "type: u32, if: flags.8}", 14, "if: flags has no bit 8"),
+            (
+                "type: u32, if: flags.0}", "type: u32, if: flags.0, homeassistant: {state_class: sometimes}}", 14,
+                "state_class must be measurement, total, total_increasing, none, not 'sometimes'"
+            ),
+            (
+                "type: u32, if: flags.0}", "type: u32, if: flags.0, homeassistant: {component: binary_sensor}}", 14,
+                "binary_sensor is for a one-bit bit field"
+            ),
+            (
+                "type: u32, if: flags.0}", "type: u32, if: flags.0, homeassistant: true}", 14,
+                "homeassistant must be false (no entity) or a mapping of component, device_class, state_class, enabled, name, icon"
+            ),
+            (
+                "type: u32, if: flags.0}", "type: u32, if: flags.0, homeassistant: {icon: bike}}", 14,
+                "icon must be mdi: and a Material Design icon's name (mdi:bike)"
+            ),
+            (
+                "type: u32, if: flags.0}", "type: u32, if: flags.0, homeassistant: {colour: red}}", 14,
+                "'colour' is no key of homeassistant (component, device_class, enabled, icon, name, state_class)"
+            ),
             (
                 "type: u32, if: flags.0}", "type: u32, if: flags.0, retain: true}", 14,
                 "retain: a field of a characteristic with a topic is retained as its topic is"

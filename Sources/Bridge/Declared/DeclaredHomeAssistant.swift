@@ -4,7 +4,8 @@ extension DeclaredDriver {
     /// A declared device in Home Assistant: a sensor for each value it publishes (a yes-or-no bit as a binary sensor;
     /// a field of a characteristic's JSON through a template), with its field's unit; measurements that are not
     /// retained come often, so they are fast streams (added disabled); what is read once is diagnostic. Lists (RR
-    /// intervals) have no entity. The battery, as every device's.
+    /// intervals) have no entity. The battery, as every device's. What a value's `homeassistant:` declares replaces
+    /// what is derived (`apply`).
     var homeAssistant: HomeAssistantModel {
         HomeAssistantModel(
             manufacturer: "Declared device", model: declaration.label,
@@ -12,21 +13,22 @@ extension DeclaredDriver {
     }
 
     private static func entities(of characteristic: DeclaredCharacteristic) -> [HomeAssistantModel.Entity] {
-        var values: [(name: String, kind: ValueKind, unit: String?, retained: Bool)] = []
+        var values: [(name: String, kind: ValueKind, unit: String?, retained: Bool, declared: DeclaredEntity?)] = []
         for field in characteristic.fields {
             // A field on a leaf of its own may be retained otherwise than its characteristic; a JSON topic is one.
             let fieldRetains =
                 characteristic.topic == nil ? field.retain ?? characteristic.retain : characteristic.retain
             for bits in field.bits {
                 let retained = characteristic.topic == nil ? bits.retain ?? fieldRetains : characteristic.retain
-                values.append((bits.name, bits.width == 1 && bits.enumeration.isEmpty ? .flag : .word, nil, retained))
+                let flag = bits.width == 1 && bits.enumeration.isEmpty && bits.homeAssistant?.component != "sensor"
+                values.append((bits.name, flag ? .flag : .word, nil, retained, bits.homeAssistant))
             }
             guard field.published, !field.repeated else { continue }
             let numeric = field.type != .utf8 && field.enumeration.isEmpty && field.unlisted == nil
-            values.append((field.name, numeric ? .number : .word, field.unit, fieldRetains))
+            values.append((field.name, numeric ? .number : .word, field.unit, fieldRetains, field.homeAssistant))
         }
         var seen: Set<String> = []
-        return values.filter { seen.insert($0.name).inserted }.map { value in
+        return values.filter { seen.insert($0.name).inserted && $0.declared?.shown != false }.map { value in
             let leaf = characteristic.topic ?? value.name
             let object = characteristic.topic.map { "\($0)_\(value.name)" } ?? value.name
             let name = DeclaredDriver.label(of: value.name)
@@ -47,13 +49,29 @@ extension DeclaredDriver {
                     component: "binary_sensor", object: object, topics: ["state_topic": leaf],
                     fields: fields.merging(["name": .string(name)]) { $1 })
                 : .sensor(object, name, leaf: leaf, fields)
-            if !value.retained { entity = entity.fastStream() }
+            if !value.retained, value.declared?.enabled != true { entity = entity.fastStream() }
             if !characteristic.isRepeated {
                 entity.fields["entity_category"] = .diagnostic
                 entity = entity.whileGatewayOnline()
             }
-            return entity
+            return value.declared.map { apply($0, to: entity) } ?? entity
         }
+    }
+
+    /// What a value's `homeassistant:` says, over what was derived: its device class, state class (`none`: none),
+    /// name and icon; `enabled: false` adds it disabled.
+    private static func apply(_ declared: DeclaredEntity, to derived: HomeAssistantModel.Entity)
+        -> HomeAssistantModel.Entity
+    {
+        var entity = derived
+        if let deviceClass = declared.deviceClass { entity.fields["device_class"] = .string(deviceClass) }
+        if let stateClass = declared.stateClass {
+            entity.fields["state_class"] = stateClass == "none" ? nil : .string(stateClass)
+        }
+        if let name = declared.name { entity.fields["name"] = .string(name) }
+        if let icon = declared.icon { entity.fields["icon"] = .string(icon) }
+        if declared.enabled == false { entity.fields["enabled_by_default"] = .bool(false) }
+        return entity
     }
 
     private enum ValueKind { case number, word, flag }

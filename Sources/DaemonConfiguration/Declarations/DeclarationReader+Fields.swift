@@ -16,7 +16,7 @@ extension DeclarationReader {
                 keys: [
                     "name", "type", "if", "repeated", "scale", "offset", "decimals", "unit", "values", "unlisted",
                     "bits",
-                    "publish", "retain",
+                    "publish", "retain", "homeassistant",
                 ])
             let name = try entry.requiredText("name")
             guard isLeaf(name) else { throw entry.error(entry.value("name") ?? item, "name \(leafRule)") }
@@ -74,6 +74,7 @@ extension DeclarationReader {
                 throw entry.error(item, "values and bits are for integer fields")
             }
             field.retain = try readRetain(entry, inJSONTopic: inJSONTopic)
+            field.homeAssistant = try readEntity(entry, oneBit: false)
             for condition in try entry.texts("if") {
                 field.conditions.append(try readCondition(condition, earlier: fields, in: entry))
             }
@@ -154,16 +155,18 @@ extension DeclarationReader {
         var bits: [DeclaredField.BitField] = []
         for item in items {
             let bit = try DeclarationMapping(
-                item, file: entry.file, what: "a bit field", keys: ["name", "at", "width", "values", "retain"])
+                item, file: entry.file, what: "a bit field",
+                keys: ["name", "at", "width", "values", "retain", "homeassistant"])
             let name = try bit.requiredText("name")
             guard isLeaf(name) else { throw bit.error(item, "name \(leafRule)") }
             guard let at = Int(try bit.requiredText("at")), let size = Int(try bit.text("width") ?? "1"),
                 at >= 0, size >= 1, at + size <= width
             else { throw bit.error(item, "\(name): at and width must lie within the field's \(width) bits") }
-            bits.append(
-                .init(
-                    name: name, offset: at, width: size, enumeration: try readValues(bit.value("values"), in: bit),
-                    retain: try readRetain(bit, inJSONTopic: inJSONTopic)))
+            var bitField = DeclaredField.BitField(
+                name: name, offset: at, width: size, enumeration: try readValues(bit.value("values"), in: bit),
+                retain: try readRetain(bit, inJSONTopic: inJSONTopic))
+            bitField.homeAssistant = try readEntity(bit, oneBit: size == 1 && bitField.enumeration.isEmpty)
+            bits.append(bitField)
         }
         return bits
     }

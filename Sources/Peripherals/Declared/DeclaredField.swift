@@ -30,6 +30,8 @@ public struct DeclaredField: Sendable, Equatable {
     /// Retained or not, where the characteristic publishes each field on its own leaf; nil: as the characteristic
     /// (Heart Rate's contact and energy are state within a stream).
     public var retain: Bool?
+    /// Its Home Assistant entity as declared; nil: as the gateway derives it.
+    public var homeAssistant: DeclaredEntity?
 
     public init(name: String, type: DeclaredFieldType) {
         self.name = name
@@ -57,6 +59,8 @@ public struct DeclaredField: Sendable, Equatable {
         public var enumeration: [Int64: String]
         /// Retained or not; nil: as the field that holds it.
         public var retain: Bool?
+        /// Its Home Assistant entity as declared; nil: as the gateway derives it.
+        public var homeAssistant: DeclaredEntity?
 
         public init(
             name: String, offset: Int, width: Int = 1, enumeration: [Int64: String] = [:], retain: Bool? = nil
