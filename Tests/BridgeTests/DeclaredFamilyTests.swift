@@ -170,6 +170,14 @@ import Testing
         #expect(place.fields["entity_category"] != nil && place.fields["state_class"] == nil, "read once: diagnostic")
         #expect(entities["samples"]?.fields["state_class"] == .string("measurement"))
         #expect(entities["battery"] != nil, "every declared device's battery")
+        // Commands: one number a number entity (its range, its scale the step), one of constant bytes a button.
+        let calibrate = try #require(entities["calibrate"])
+        #expect(calibrate.component == "number" && calibrate.topics == ["command_topic": "cmd/calibrate"])
+        #expect(calibrate.fields["min"] == .number(-10) && calibrate.fields["max"] == .number(10))
+        #expect(calibrate.fields["step"] == .number(0.01))
+        #expect(calibrate.fields["command_template"] == .string(#"{"offset": {{ value }}}"#))
+        let beep = try #require(entities["beep"])
+        #expect(beep.component == "button" && beep.fields["payload_press"] == .string("{}"))
         #expect(driver.streamLeaves == ["reading"] && driver.keptLeaves == ["place"])
         #expect(driver.liveStateLeaves == ["samples", "battery"])
     }

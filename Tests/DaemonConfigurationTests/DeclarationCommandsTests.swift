@@ -94,6 +94,10 @@ struct DeclarationCommandsTests {
             "  - {name: a, uuid: 2AD9, service: \"1826\", value: [{const: 1}]}\n  - {name: a, uuid: 2AD9, service: \"1826\", value: [{const: 2}]}",
             11, "given twice"
         ),
+        (
+            "  - {name: power, uuid: 2AD9, service: \"1826\", value: [{const: 1}]}", 10,
+            "command 'power' has a value's name: their Home Assistant entities would share it"
+        ),
     ])
     func aBadCommandIsRefusedWithItsLine(commands: String, line: Int, message: String) {
         do {

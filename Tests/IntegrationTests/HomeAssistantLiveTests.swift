@@ -19,7 +19,7 @@ struct HomeAssistantLiveTests {
     /// Home Assistant's own complaints about this machine, with or without gatt2mqtt: libraries its wheels lack (a
     /// compression library; in 2025.4 the camera's JPEG library, which `GATT2MQTT_HA_VERSION` can bring).
     /// And its notice that a module logs more than 200 lines in a while, about the two INFO lines it logs for each
-    /// entity the discovery migration moves to a device config (94 entities here): a count, not a complaint.
+    /// entity the discovery migration moves to a device config (96 entities here): a count, not a complaint.
     static let unrelatedWarnings = [
         "[aiohttp_fast_zlib] zlib_ng and isal are not available",
         "[homeassistant.components.camera.img_util] Error loading libturbojpeg",
@@ -187,10 +187,11 @@ struct HomeAssistantLiveTests {
     {
         let entities = announcedEntities(recorder)
         // topics.md's tables: belt 18, Activ5 11, CPR band 20, grip 8, heart rate 10, the declared speed and cadence
-        // sensor 13 (its four measurement fields, three feature bits, its location and battery; connection, last
-        // error, last seen and signal strength among each), an owner each, the gateway 8 (device triggers have no
-        // entity id). The per-gateway configs of the first bridge were cleared.
-        #expect(entities.count == 94, "\(entities.map(\.uniqueID).sorted())")
+        // sensor 15 (its four measurement fields, three feature bits, its location and battery, a number for each of
+        // its two control point commands; connection, last error, last seen and signal strength among each), an owner
+        // each, the gateway 8 (device triggers have no entity id). The per-gateway configs of the first bridge were
+        // cleared.
+        #expect(entities.count == 96, "\(entities.map(\.uniqueID).sorted())")
         #expect(entities.allSatisfy { !$0.uniqueID.hasPrefix("gatt2mqtt_test_belt_") }, "\(entities)")
         for entity in entities where entity.enabled {
             _ = try await home.control(

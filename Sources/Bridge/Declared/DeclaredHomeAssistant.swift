@@ -9,7 +9,36 @@ extension DeclaredDriver {
     var homeAssistant: HomeAssistantModel {
         HomeAssistantModel(
             manufacturer: "Declared device", model: declaration.label,
-            entities: declaration.characteristics.flatMap(Self.entities) + [.battery()])
+            entities: declaration.characteristics.flatMap(Self.entities) + declaration.commands.compactMap(Self.entity)
+                + [.battery()])
+    }
+
+    /// A command's entity: a button for one of constant bytes, a number for one of a single number (its range, and
+    /// its scale as the step), sending the MQTT API's JSON; none for a command of two numbers or more, or of a step
+    /// finer than Home Assistant's 0.001 (the MQTT API alone takes them).
+    private static func entity(of command: DeclaredCommand) -> HomeAssistantModel.Entity? {
+        let name = DeclaredDriver.label(of: command.name)
+        let fields = command.parts.compactMap { part -> (name: String, step: Double, range: ClosedRange<Double>)? in
+            guard case .field(let field, let type, let scale, _, let range) = part else { return nil }
+            // A whole number of the scale's steps; a float takes any value, at Home Assistant's finest step.
+            return (field, type.isInteger ? scale.apply(1) : 0.001, range)
+        }
+        switch fields.count {
+        case 0:
+            return .button(command.name, name, command: command.name)
+        case 1 where fields[0].step >= 0.001:
+            let field = fields[0]
+            return HomeAssistantModel.Entity(
+                component: "number", object: command.name, topics: ["command_topic": "cmd/\(command.name)"],
+                fields: [
+                    "name": .string(name), "min": .number(field.range.lowerBound),
+                    "max": .number(field.range.upperBound),
+                    "step": .number(field.step), "mode": .string("box"),
+                    "command_template": .string("{\"\(field.name)\": {{ value }}}"),
+                ])
+        default:
+            return nil
+        }
     }
 
     private static func entities(of characteristic: DeclaredCharacteristic) -> [HomeAssistantModel.Entity] {

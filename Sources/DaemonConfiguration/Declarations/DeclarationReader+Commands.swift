@@ -11,11 +11,24 @@ extension DeclarationReader {
         guard case .sequence(let items) = node.content else {
             throw DeclarationError(file: file, line: node.line, message: "commands must be a list")
         }
+        // The names of the values' Home Assistant entities: a command's button or number takes its own name.
+        let valueObjects = Set(
+            characteristics.flatMap { characteristic in
+                characteristic.topic.map { topic in
+                    characteristic.fields.flatMap { $0.bits.map(\.name) + [$0.name] }.map { "\(topic)_\($0)" }
+                } ?? characteristic.leaves
+            })
         var commands: [DeclaredCommand] = []
         for item in items {
             let command = try readCommand(item, file: file)
             guard !commands.contains(where: { $0.name == command.name }) else {
                 throw DeclarationError(file: file, line: item.line, message: "command '\(command.name)' is given twice")
+            }
+            guard !valueObjects.contains(command.name) else {
+                throw DeclarationError(
+                    file: file, line: item.line,
+                    message:
+                        "command '\(command.name)' has a value's name: their Home Assistant entities would share it")
             }
             if let answer = command.answer, characteristics.contains(where: { $0.uuid == answer.characteristic }) {
                 throw DeclarationError(
