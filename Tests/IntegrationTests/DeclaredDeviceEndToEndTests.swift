@@ -37,7 +37,11 @@ struct DeclaredDeviceEndToEndTests {
 
             // Each measurement: the wheel turned twice and the crank once per 256/1024 s since the subscription.
             let measurement = try await recorder.waitFor("csc/\(id)/measurement")
-            #expect(!measurement.retain, "a stream")
+            // A stream: nothing retained for a client subscribing now (the location is).
+            let late = try await TopicRecorder(world: world)
+            let held = try await late.retainedAtSubscription()
+            await late.stop()
+            #expect(held["csc/\(id)/measurement"] == nil && held["csc/\(id)/location"] == "left_crank")
             let fields = try #require(
                 try JSONSerialization.jsonObject(with: Data(measurement.payload)) as? [String: Double],
                 "\(measurement.payloadString ?? "")")
@@ -82,6 +86,47 @@ struct DeclaredDeviceEndToEndTests {
             let bad = try await recorder.waitFor("csc/\(id)/reply", after: mark)
             #expect(bad.payloadString?.contains("invalid_value") == true, "\(bad.payloadString ?? "")")
             #expect(sensor.lines.filter { $0.text.hasPrefix("WRITE") }.count == writes)
+            await recorder.stop()
+        }
+    }
+
+    /// A weather sensor (`gatt2mqtt-sim environment`, encoding from the specification) served by the shipped
+    /// Environmental Sensing declaration: its three polled readings at connect, retained, decoded with their decimals
+    /// exact; cleared when it goes away, as polled state would lie. BlueZoo only (the real bluetoothd runs the speed and
+    /// cadence sensor above).
+    @Test func aWeatherSensorIsReadAtConnectAndClearedWhenItGoes() async throws {
+        try await TestWorld.with { world in
+            let sensor = try await world.startSimulator(["environment", "--temperature=-512", "--pressure", "987654"])
+            let id = try sensor.simulatedID
+            let recorder = try await TopicRecorder(world: world)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("environment/\(id)/connection") { $0.payloadString == "connected" }
+            #expect(try await recorder.waitFor("environment/\(id)/temperature").payloadString == "-5.12")
+            #expect(try await recorder.waitFor("environment/\(id)/humidity").payloadString == "46.65")
+            #expect(try await recorder.waitFor("environment/\(id)/pressure").payloadString == "98765.4")
+            #expect(try await recorder.waitFor("environment/\(id)/battery").payloadString == #"{"level":70}"#)
+            // Retained: what a client subscribing now gets at once.
+            let late = try await TopicRecorder(world: world)
+            let held = try await late.retainedAtSubscription()
+            await late.stop()
+            #expect(held["environment/\(id)/temperature"] == "-5.12" && held["environment/\(id)/pressure"] == "98765.4")
+            // Each read as the simulator encoded it: the bytes behind the decimals above.
+            try await sensor.waitForLine { $0 == "READ 00002a6e-0000-1000-8000-00805f9b34fb 00fe" }
+            try await sensor.waitForLine { $0 == "READ 00002a6d-0000-1000-8000-00805f9b34fb 06120f00" }
+            // Home Assistant: the temperature with its device class, from the declaration.
+            let config = try await recorder.waitFor("homeassistant/device/fleet_environment_\(id)/config")
+            #expect(config.payloadString?.contains(#""device_class":"temperature""#) == true)
+
+            // Gone: the polled readings are cleared (an empty retained payload), not left to lie.
+            let mark = recorder.mark
+            sensor.send(SIGKILL)
+            _ = try await sensor.waitForExit()
+            try await recorder.waitFor("environment/\(id)/connection", after: mark) {
+                $0.payloadString == "disconnected"
+            }
+            for leaf in ["temperature", "humidity", "pressure"] {
+                try await recorder.waitFor("environment/\(id)/\(leaf)", after: mark) { $0.payload.isEmpty }
+            }
             await recorder.stop()
         }
     }

@@ -41,13 +41,7 @@ actor CSCSimulator: SimulatedPeripheral {
     }
 
     func handle(_ event: PeripheralEvent) {
-        switch event {
-        case .registered(let address, _):
-            output.line("READY csc \(address) \(advertisement.description.localName)")
-        case .stackLost: logger.warning("the Bluetooth stack went away")
-        case .centralConnected(let path): logger.info("central connected: \(path)")
-        case .centralDisconnected(let path): logger.info("central disconnected: \(path)")
-        }
+        event.report(family: "csc", advertisement: advertisement, output: output, logger: logger)
     }
 
     func readValue(of characteristic: String, options: GattRequestOptions) async throws -> [UInt8] {
@@ -55,9 +49,9 @@ actor CSCSimulator: SimulatedPeripheral {
         case CSCGATT.feature:
             return CSCFeature(wheel: settings.wheel, crank: settings.crank, multipleLocations: false).encoded()
         case CSCGATT.sensorLocation: return [settings.location]
-        case CSCGattLayout.batteryLevel: return [battery]
-        case CSCGattLayout.manufacturerName: return Array("gatt2mqtt".utf8)
-        case CSCGattLayout.modelNumber: return Array("CSC-SIM".utf8)
+        case StandardSimulatorServices.batteryLevel: return [battery]
+        case StandardSimulatorServices.manufacturerName: return Array("gatt2mqtt".utf8)
+        case StandardSimulatorServices.modelNumber: return Array("CSC-SIM".utf8)
         default: throw BlueZPeripheralError.readNotPermitted
         }
     }
@@ -120,7 +114,7 @@ actor CSCSimulator: SimulatedPeripheral {
         case ("battery", 2):
             guard let percent = UInt8(words[1]), percent <= 100 else { return output.line("ERROR battery <0-100>") }
             battery = percent
-            _ = application.notify(CSCGattLayout.batteryLevel, value: [percent])
+            _ = application.notify(StandardSimulatorServices.batteryLevel, value: [percent])
         case ("send", 1): tick()
         case ("raw", 2):
             guard let bytes = Self.bytes(hex: words[1]) else { return output.line("ERROR raw <hex>") }
