@@ -54,14 +54,21 @@ actor DeviceLink: GATTLink {
     }
 
     func read(_ characteristic: String, in service: String?) async throws -> [UInt8] {
-        try await bluez.read(
-            characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path)
+        let path = try await path(of: characteristic, in: service)
+        do {
+            return try await bluez.read(characteristicPath: path, devicePath: device.path)
+        } catch {
+            throw GATTAccessRefused.typed(error)
+        }
     }
 
     func write(_ bytes: [UInt8], to characteristic: String, in service: String?, type: GattWriteType) async throws {
-        try await bluez.write(
-            bytes, characteristicPath: try await path(of: characteristic, in: service), devicePath: device.path,
-            type: type)
+        let path = try await path(of: characteristic, in: service)
+        do {
+            try await bluez.write(bytes, characteristicPath: path, devicePath: device.path, type: type)
+        } catch {
+            throw GATTAccessRefused.typed(error)
+        }
     }
 
     func current() async -> BlueZDevice? { await bluez.device(at: device.path) }

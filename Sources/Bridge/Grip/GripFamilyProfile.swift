@@ -1,4 +1,3 @@
-import DBus
 import Peripherals
 
 /// The camera grip for the session engine, entirely as the replaceable `GripProfile` describes it: it bonds when the
@@ -52,9 +51,7 @@ struct GripFamilyProfile: FamilyProfile {
     func handshake(_ device: ConnectedDevice<Self>) async throws -> HandshakeOutcome {
         do {
             return try await readInformation(device)
-        } catch let error as DBusError
-            where error.name == "org.bluez.Error.NotPermitted" || error.name == "org.bluez.Error.NotAuthorized"
-        {
+        } catch let error as GATTAccessRefused {
             // The grip answers as if we had no bond: it is bonded to another host (the SDK's "paired elsewhere").
             device.state("state", "not_bonded")
             throw DeviceFailure(
