@@ -1,15 +1,22 @@
 import BlueZ
+import Locks
 import Testing
 
 @testable import Bridge
 
 /// The one path of every family's stream: a lane takes values only while live, publishes what it makes
-/// of them in their turn, counts and logs what does not decode, and hands everything else to the session.
+/// of them in their turn, counts and logs what does not decode, hands what its stream declines (an answer) on once,
+/// unreduced again, and everything before it is live to the session.
 struct TelemetryLaneTests {
     private struct Malformed: Error {}
 
     private let sink = RecordingSink()
     private let metrics = DeviceMetrics()
+    /// What the lane handed on as declined, in order.
+    private final class Declined: Sendable {
+        let values = Mutex<[[UInt8]]>([])
+    }
+    private let declined = Declined()
     private let link = InMemoryLink(
         device: BlueZDevice(address: "00:11:22:33:44:55", name: nil), services: [], values: [:])
 
@@ -19,14 +26,18 @@ struct TelemetryLaneTests {
             link: link, sink: sink, id: "lane", driver: GripDriver(profile: .placeholder), metrics: metrics)
         let core = SessionCore(device: link.device, context: context, family: .grip)
         let lane = TelemetryLane(core: core, state: 0)
+        let declined = declined
         return (
             lane,
-            lane.lane(for: "fff1") { count, bytes in
-                guard let first = bytes.first else { throw Malformed() }
-                guard first != 0xAA else { return nil }  // an answer: the session's
-                count += 1
-                return [Publication(topic: "grip/lane/event", payload: "\(count):\(first)")]
-            }
+            lane.lane(
+                for: "fff1",
+                { count, bytes in
+                    guard let first = bytes.first else { throw Malformed() }
+                    guard first != 0xAA else { return nil }  // an answer: not this stream's
+                    count += 1
+                    return [Publication(topic: "grip/lane/event", payload: "\(count):\(first)")]
+                },
+                declined: { bytes in declined.values.withLock { $0.append(bytes) } })
         )
     }
 
@@ -51,10 +62,11 @@ struct TelemetryLaneTests {
         let (lane, take) = counting()
         lane.goLive()
         #expect(take([7]) == true)
-        #expect(take([0xAA]) == false)
+        #expect(take([0xAA, 1]) == true, "taken: handed on as declined, not to the session to reduce again")
         #expect(take([8]) == true)
         #expect(sink.payloads(on: "grip/lane/event") == ["1:7", "2:8"])
-        #expect(counters.notifications == 2)
+        #expect(declined.values.withLock { $0 } == [[0xAA, 1]])
+        #expect(counters.notifications == 3)
     }
 
     @Test func malformedBytesAreCountedInTheirTurnAndPublishedNowhere() {

@@ -92,9 +92,16 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
                 of: stream.characteristic, in: stream.service,
                 lane: stream.isControl
                     ? nil
-                    : lane.lane(for: stream.characteristic) { state, bytes in
-                        try stream.reduce(&state.stream, bytes).map { state.publications($0, topics: core) }
-                    })
+                    : lane.lane(
+                        for: stream.characteristic,
+                        { [profile] state, bytes in
+                            guard let leaves = try stream.reduce(&state.stream, bytes) else {
+                                profile.heard(bytes, from: stream.characteristic, in: &state.stream)
+                                return nil
+                            }
+                            return state.publications(leaves, topics: core)
+                        },
+                        declined: { [weak self] bytes in self?.deliverAnswer(bytes, from: stream.characteristic) }))
         } catch  where stream.isOptional {
             core.logger.debug("optional stream \(stream.characteristic) not subscribed: \(error)")
             return
@@ -111,7 +118,8 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
         await task.value
     }
 
-    /// A value the lane did not take, or one read: through the stream's reducer, counted and logged when malformed;
+    /// A value the lane did not take (before the handshake ended, or a control stream's), or one read: through the
+    /// stream's reducer, counted and logged when malformed;
     /// one that is not the stream's, or any of a control stream, goes to the profile's `heard` and then to the answer
     /// waiters; a control stream's to the profile's `react` last.
     private func received(_ bytes: [UInt8], on stream: ProfileStream<Profile.StreamState>) {
@@ -137,10 +145,15 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
         case .success(let publications):
             if let publications { core.publish(publications) }
             guard publications == nil || stream.isControl else { return }
-            answers.withLock { $0.deliver((stream.characteristic, bytes)) }
+            deliverAnswer(bytes, from: stream.characteristic)
             if stream.isControl { profile.react(to: bytes, from: stream.characteristic, on: self) }
         case .failure(let error): core.countMalformed(bytes, from: stream.characteristic, error)
         }
+    }
+
+    /// A value no stream published, to whoever waits for it (`request`).
+    private func deliverAnswer(_ bytes: [UInt8], from characteristic: String) {
+        answers.withLock { $0.deliver((characteristic, bytes)) }
     }
 
     /// Whether the profile's stream on `characteristic` is subscribed now.

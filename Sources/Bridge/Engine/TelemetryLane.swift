@@ -22,29 +22,47 @@ final class TelemetryLane<State: Sendable>: Sendable {
         guarded = Mutex(Guarded(state: state))
     }
 
-    /// The lane of one characteristic. `take` turns a value into what to publish, under the lock; nil
-    /// declines it, and the value goes on to the session (an answer it may be waiting for). Bytes that do
-    /// not decode (`take` throws) are counted and logged here, in their turn, and published nowhere.
-    func lane(for characteristic: String, _ take: @escaping @Sendable (inout State, [UInt8]) throws -> [Publication]?)
-        -> NotificationLane
-    {
+    /// What a lane made of a value under its lock.
+    private enum Taken {
+        /// Before `goLive()` or after `stop()`: the session takes it.
+        case notLive
+        /// Not the stream's (an answer): `declined` takes it, once the lock is released.
+        case declined
+        case publish([Publication])
+    }
+
+    /// The lane of one characteristic. `take` turns a value into what to publish, under the lock; nil declines it
+    /// (what else the value means, `take` has noted under the same lock), and `declined` takes it on, outside the lock
+    /// (an answer a command may be waiting for): each value is reduced once, here. Bytes that do not decode (`take`
+    /// throws) are counted and logged here, in their turn, and published nowhere.
+    func lane(
+        for characteristic: String, _ take: @escaping @Sendable (inout State, [UInt8]) throws -> [Publication]?,
+        declined: @escaping @Sendable ([UInt8]) -> Void
+    ) -> NotificationLane {
         { [self] bytes in
             // No `Result` around the take: its copies cost a few hundred instructions a value on this, every
             // stream's, path (callgrind).
-            let publications: [Publication]?
+            let taken: Taken
             do {
-                publications = try guarded.withLock { guarded throws -> [Publication]? in
-                    guard guarded.live else { return nil }
-                    return try take(&guarded.state, bytes)
+                taken = try guarded.withLock { guarded throws -> Taken in
+                    guard guarded.live else { return .notLive }
+                    return try take(&guarded.state, bytes).map(Taken.publish) ?? .declined
                 }
             } catch {
                 core.countNotification()
                 core.countMalformed(bytes, from: characteristic, error)
                 return true
             }
-            guard let publications else { return false }
-            core.countNotification()
-            core.publish(publications)
+            switch taken {
+            case .notLive:
+                return false
+            case .declined:
+                core.countNotification()
+                declined(bytes)
+            case .publish(let publications):
+                core.countNotification()
+                core.publish(publications)
+            }
             return true
         }
     }
