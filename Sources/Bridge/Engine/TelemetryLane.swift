@@ -46,7 +46,8 @@ final class TelemetryLane<State: Sendable>: Sendable {
             do {
                 taken = try guarded.withLock { guarded throws -> Taken in
                     guard guarded.live else { return .notLive }
-                    return try take(&guarded.state, bytes).map(Taken.publish) ?? .declined
+                    guard let publications = try take(&guarded.state, bytes) else { return .declined }
+                    return .publish(publications)
                 }
             } catch {
                 core.countNotification()
