@@ -44,17 +44,15 @@ extension DeclaredDriver {
     private static func entities(of characteristic: DeclaredCharacteristic) -> [HomeAssistantModel.Entity] {
         var values: [(name: String, kind: ValueKind, unit: String?, retained: Bool, declared: DeclaredEntity?)] = []
         for field in characteristic.fields {
-            // A field on a leaf of its own may be retained otherwise than its characteristic; a JSON topic is one.
-            let fieldRetains =
-                characteristic.topic == nil ? field.retain ?? characteristic.retain : characteristic.retain
             for bits in field.bits {
-                let retained = characteristic.topic == nil ? bits.retain ?? fieldRetains : characteristic.retain
                 let flag = bits.width == 1 && bits.enumeration.isEmpty && bits.homeAssistant?.component != "sensor"
-                values.append((bits.name, flag ? .flag : .word, nil, retained, bits.homeAssistant))
+                values.append(
+                    (bits.name, flag ? .flag : .word, nil, characteristic.retains(bits, of: field), bits.homeAssistant))
             }
             guard field.published, !field.repeated else { continue }
             let numeric = field.type != .utf8 && field.enumeration.isEmpty && field.unlisted == nil
-            values.append((field.name, numeric ? .number : .word, field.unit, fieldRetains, field.homeAssistant))
+            values.append(
+                (field.name, numeric ? .number : .word, field.unit, characteristic.retains(field), field.homeAssistant))
         }
         var seen: Set<String> = []
         return values.filter { seen.insert($0.name).inserted && $0.declared?.shown != false }.map { value in

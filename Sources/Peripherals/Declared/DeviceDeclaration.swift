@@ -79,10 +79,18 @@ public struct DeclaredCharacteristic: Sendable, Equatable {
         if let topic { return retain == retained ? [topic] : [] }
         var seen: Set<String> = []
         return fields.flatMap { field in
-            let fieldRetains = field.retain ?? retain
-            return field.bits.filter { ($0.retain ?? fieldRetains) == retained }.map(\.name)
-                + (field.published && fieldRetains == retained ? [field.name] : [])
+            field.bits.filter { retains($0, of: field) == retained }.map(\.name)
+                + (field.published && retains(field) == retained ? [field.name] : [])
         }.filter { seen.insert($0).inserted }
+    }
+
+    /// Whether `field`'s value is retained: as the field says where it has a leaf of its own, else as the
+    /// characteristic (a JSON topic is retained whole).
+    public func retains(_ field: DeclaredField) -> Bool { topic == nil ? field.retain ?? retain : retain }
+
+    /// Whether a bit field's value is retained: as it says, else as the field that holds it.
+    public func retains(_ bits: DeclaredField.BitField, of field: DeclaredField) -> Bool {
+        topic == nil ? bits.retain ?? retains(field) : retain
     }
 
     public enum Access: Sendable, Equatable {
