@@ -57,7 +57,7 @@ extension DeclaredDriver {
         var seen: Set<String> = []
         return values.filter { seen.insert($0.name).inserted && $0.declared?.shown != false }.map { value in
             let leaf = characteristic.topic ?? value.name
-            let object = characteristic.topic.map { "\($0)_\(value.name)" } ?? value.name
+            let object = characteristic.entityObject(of: value.name)
             let name = DeclaredDriver.label(of: value.name)
             var fields: [String: JSONValue] = [:]
             if characteristic.topic != nil {

@@ -14,9 +14,9 @@ extension DeclarationReader {
         // The names of the values' Home Assistant entities: a command's button or number takes its own name.
         let valueObjects = Set(
             characteristics.flatMap { characteristic in
-                characteristic.topic.map { topic in
-                    characteristic.fields.flatMap { $0.bits.map(\.name) + [$0.name] }.map { "\(topic)_\($0)" }
-                } ?? characteristic.leaves
+                characteristic.topic == nil
+                    ? characteristic.leaves
+                    : characteristic.fields.flatMap { $0.bits.map(\.name) + [$0.name] }.map(characteristic.entityObject)
             })
         var commands: [DeclaredCommand] = []
         for item in items {

@@ -84,6 +84,10 @@ public struct DeclaredCharacteristic: Sendable, Equatable {
         }.filter { seen.insert($0).inserted }
     }
 
+    /// The object id of the Home Assistant entity of the value `name` (a field's or a bit field's): `<topic>_<name>`
+    /// within a JSON topic, else the name. Commands' entities take their names, so the reader keeps the two apart.
+    public func entityObject(of name: String) -> String { topic.map { "\($0)_\(name)" } ?? name }
+
     /// Whether `field`'s value is retained: as the field says where it has a leaf of its own, else as the
     /// characteristic (a JSON topic is retained whole).
     public func retains(_ field: DeclaredField) -> Bool { topic == nil ? field.retain ?? retain : retain }
