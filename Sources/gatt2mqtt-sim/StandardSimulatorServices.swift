@@ -17,13 +17,38 @@ enum StandardSimulatorServices {
             (deviceInformation, [(manufacturerName, .read), (modelNumber, .read)]),
         ]
     }
+
+    /// What a read of one of these services' characteristics answers (the manufacturer is always gatt2mqtt); nil for
+    /// a characteristic of the simulator's own.
+    static func value(of characteristic: String, battery: UInt8, model: String) -> [UInt8]? {
+        switch characteristic {
+        case batteryLevel: [battery]
+        case manufacturerName: Array("gatt2mqtt".utf8)
+        case modelNumber: Array(model.utf8)
+        default: nil
+        }
+    }
 }
 
-extension PeripheralEvent {
-    /// What a simulator with no state of its own in the link does with each event: READY on registration (the line
-    /// the tests wait for), a log line for the others.
-    func report(family: String, advertisement: LEAdvertisement, output: SimulatorOutput, logger: Logger) {
-        switch self {
+/// What a standard-profile simulator is served through, whatever its profile: its GATT application and
+/// advertisement (the runner's), the tests' line protocol on standard output, and its log.
+struct StandardSimulatorLink: Sendable {
+    let family: String
+    let application: GattApplication
+    let advertisement: LEAdvertisement
+    let output = SimulatorOutput()
+    let logger: Logger
+
+    init(family: String, runner: PeripheralRunner) {
+        self.family = family
+        application = runner.application
+        advertisement = runner.advertisement
+        logger = Logger(label: "sim.\(family)")
+    }
+
+    /// READY on registration (the line the tests wait for), a log line for the other events.
+    func report(_ event: PeripheralEvent) {
+        switch event {
         case .registered(let address, _):
             output.line("READY \(family) \(address) \(advertisement.description.localName)")
         case .stackLost: logger.warning("the Bluetooth stack went away")

@@ -130,4 +130,59 @@ struct DeclaredDeviceEndToEndTests {
             await recorder.stop()
         }
     }
+
+    /// A bathroom scale (`gatt2mqtt-sim scale`, encoding from the specification) served by the shipped Weight Scale
+    /// declaration: the weighing it indicates when the gateway subscribes, with its time stamp, user, BMI and height,
+    /// decoded exactly and retained (the last weighing is state); a new weighing replaces it; bytes the declaration
+    /// does not explain are counted and logged. BlueZoo only (the real bluetoothd runs the speed and cadence sensor).
+    @Test func aScalesWeighingIsIndicatedDecodedAndRetained() async throws {
+        try await TestWorld.with { world in
+            let scale = try await world.startSimulator([
+                "scale", "--grams", "69600", "--at", "2026-12-03T21:05:30", "--user", "1", "--height-mm", "1750",
+            ])
+            let id = try scale.simulatedID
+            let recorder = try await TopicRecorder(world: world)
+            let bridge = try await world.startBridge()
+            try await recorder.waitFor("scale/\(id)/connection") { $0.payloadString == "connected" }
+            let measurement = try await recorder.waitFor("scale/\(id)/measurement")
+            // 69.6 kg (13 920 × 5 g), BMI 69.6 / 1.75² = 22.7, as the simulator encoded them.
+            try await scale.waitForLine { $0 == "INDICATE 0e6036ea070c0315051e01e300d606" }
+            #expect(
+                try Self.numbers(measurement) == [
+                    "weight": 69.6, "year": 2026, "month": 12, "day": 3, "hours": 21, "minutes": 5, "seconds": 30,
+                    "user": 1, "bmi": 22.7, "height": 1.75,
+                ])
+            #expect(try await recorder.waitFor("scale/\(id)/battery").payloadString == #"{"level":90}"#)
+            // Retained: a client subscribing now gets the last weighing at once.
+            let late = try await TopicRecorder(world: world)
+            let held = try await late.retainedAtSubscription()
+            await late.stop()
+            #expect(held["scale/\(id)/measurement"] == measurement.payloadString)
+            // Home Assistant: the weight with its device class, from the declaration.
+            let config = try await recorder.waitFor("homeassistant/device/fleet_scale_\(id)/config")
+            #expect(config.payloadString?.contains(#""device_class":"weight""#) == true)
+
+            // A new weighing: 70 kg, BMI 22.9.
+            var mark = recorder.mark
+            try scale.send(line: "weigh 70000")
+            let next = try await recorder.waitFor("scale/\(id)/measurement", after: mark)
+            #expect(try Self.numbers(next)["weight"] == 70 && Self.numbers(next)["bmi"] == 22.9)
+
+            // Flags that promise a time stamp, a user and BMI with no bytes for them: counted and logged, and the last
+            // weighing stays what it was.
+            mark = recorder.mark
+            let lines = bridge.lineCount
+            try scale.send(line: "raw 0e6036")
+            try await bridge.waitForLine(containing: "malformed notification", after: lines)
+            #expect(recorder.messages(on: "scale/\(id)/measurement", after: mark).isEmpty)
+            await recorder.stop()
+        }
+    }
+
+    /// A JSON object of numbers, as a measurement topic carries it.
+    private static func numbers(_ message: MQTTMessage) throws -> [String: Double] {
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Double],
+            "\(message.payloadString ?? "")")
+    }
 }

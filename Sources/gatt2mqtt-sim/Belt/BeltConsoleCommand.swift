@@ -55,15 +55,7 @@ enum BeltConsoleCommand: Equatable {
 extension BeltConsoleCommand {
     /// Pairs of hex digits; `-` is no bytes.
     static func bytes(_ text: String) -> [UInt8]? {
-        guard text != "-" else { return [] }
-        let digits = Array(text)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
+        text == "-" ? [] : [UInt8](hex: text)
     }
 }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Logging
 import Peripherals
 
 /// `gatt2mqtt-sim [--adapter hciN] csc …`: a virtual Cycling Speed and Cadence sensor to the Bluetooth SIG's CSC
@@ -49,17 +48,16 @@ struct CSCSimCommand: AsyncParsableCommand {
 
     func run() async throws {
         global.bootstrapLogging()
-        let logger = Logger(label: "sim.csc")
         let settings = CSCSimulatorSettings(
             interval: .milliseconds(intervalMilliseconds), crank: !noCrank, location: location,
             batteryPercent: battery)
         let runner = try PeripheralRunner(
             global: global, family: "csc", services: CSCGattLayout.services, localName: name,
             serviceUUIDs: [CSCGATT.service])
+        let link = StandardSimulatorLink(family: "csc", runner: runner)
         let sensor = CSCSimulator(
-            settings: settings, application: runner.application, advertisement: runner.advertisement,
-            output: SimulatorOutput(), logger: logger)
-        logger.info("speed and cadence sensor '\(name)' on \(global.adapter): every \(intervalMilliseconds) ms")
-        try await runner.run(sensor, logger: logger)
+            settings: settings, link: link)
+        link.logger.info("speed and cadence sensor '\(name)' on \(global.adapter): every \(intervalMilliseconds) ms")
+        try await runner.run(sensor, logger: link.logger)
     }
 }

@@ -19,29 +19,22 @@ struct CSCSimulatorSettings: Sendable {
 /// from the specification (`CSCMeasurement`), not from the declaration the gateway decodes them with.
 actor CSCSimulator: SimulatedPeripheral {
     private let settings: CSCSimulatorSettings
-    private let application: GattApplication
-    private let advertisement: LEAdvertisement
-    private let output: SimulatorOutput
-    private let logger: Logger
+    private let link: StandardSimulatorLink
     private var battery: UInt8
     private var wheel: (revolutions: UInt32, eventTime: UInt16) = (0, 0)
     private var crank: (revolutions: UInt16, eventTime: UInt16) = (0, 0)
     private var timer: Task<Void, Never>?
 
     init(
-        settings: CSCSimulatorSettings, application: GattApplication, advertisement: LEAdvertisement,
-        output: SimulatorOutput, logger: Logger
+        settings: CSCSimulatorSettings, link: StandardSimulatorLink
     ) {
         self.settings = settings
-        self.application = application
-        self.advertisement = advertisement
-        self.output = output
-        self.logger = logger
+        self.link = link
         battery = UInt8(settings.batteryPercent)
     }
 
     func handle(_ event: PeripheralEvent) {
-        event.report(family: "csc", advertisement: advertisement, output: output, logger: logger)
+        link.report(event)
     }
 
     func readValue(of characteristic: String, options: GattRequestOptions) async throws -> [UInt8] {
@@ -49,10 +42,12 @@ actor CSCSimulator: SimulatedPeripheral {
         case CSCGATT.feature:
             return CSCFeature(wheel: settings.wheel, crank: settings.crank, multipleLocations: false).encoded()
         case CSCGATT.sensorLocation: return [settings.location]
-        case StandardSimulatorServices.batteryLevel: return [battery]
-        case StandardSimulatorServices.manufacturerName: return Array("gatt2mqtt".utf8)
-        case StandardSimulatorServices.modelNumber: return Array("CSC-SIM".utf8)
-        default: throw BlueZPeripheralError.readNotPermitted
+        default:
+            guard let standard = StandardSimulatorServices.value(of: characteristic, battery: battery, model: "CSC-SIM")
+            else {
+                throw BlueZPeripheralError.readNotPermitted
+            }
+            return standard
         }
     }
 
@@ -60,7 +55,7 @@ actor CSCSimulator: SimulatedPeripheral {
     /// Update Sensor Location is refused as not supported (the sensor has one location, as its feature says); each
     /// answered by an indication. WRITE and INDICATE lines say what happened.
     func writeValue(_ value: [UInt8], to characteristic: String, options: GattRequestOptions) async throws {
-        output.line("WRITE \(characteristic) \(value.isEmpty ? "-" : value.hex)")
+        link.output.line("WRITE \(characteristic) \(value.isEmpty ? "-" : value.hex)")
         guard characteristic == SCControlPoint.characteristic else { throw BlueZPeripheralError.writeNotPermitted }
         let opCode = value.first ?? 0
         let result: SCControlPoint.Result
@@ -74,18 +69,18 @@ actor CSCSimulator: SimulatedPeripheral {
         // After the write's own answer, as a sensor indicates once it has acted.
         let response = SCControlPoint.response(to: opCode, result)
         Task {
-            if application.notify(SCControlPoint.characteristic, value: response) {
-                output.line("INDICATE \(SCControlPoint.characteristic) \(response.hex)")
+            if link.application.notify(SCControlPoint.characteristic, value: response) {
+                link.output.line("INDICATE \(SCControlPoint.characteristic) \(response.hex)")
             }
         }
     }
 
     func writeRefused(_ value: [UInt8], to characteristic: String, error: DBusError) async {
-        output.line("REJECT \(characteristic) \(value.isEmpty ? "-" : value.hex) \(error.name) \(error.message)")
+        link.output.line("REJECT \(characteristic) \(value.isEmpty ? "-" : value.hex) \(error.name) \(error.message)")
     }
 
     func notificationsStarted(for characteristic: String) async {
-        logger.info("subscribed: \(characteristic)")
+        link.logger.info("subscribed: \(characteristic)")
         guard characteristic == CSCGATT.measurement else { return }
         timer?.cancel()
         // Counted from the subscription, as the benchmark matches the n-th value with n crank revolutions.
@@ -96,7 +91,7 @@ actor CSCSimulator: SimulatedPeripheral {
     }
 
     func notificationsStopped(for characteristic: String) async {
-        logger.info("unsubscribed: \(characteristic)")
+        link.logger.info("unsubscribed: \(characteristic)")
         if characteristic == CSCGATT.measurement {
             timer?.cancel()
             timer = nil
@@ -110,16 +105,18 @@ actor CSCSimulator: SimulatedPeripheral {
         switch (words.first, words.count) {
         case (nil, _): return
         case ("help", 1):
-            for usage in ["help", "battery <0-100>", "send", "raw <hex>"] { output.line("HELP \(usage)") }
+            for usage in ["help", "battery <0-100>", "send", "raw <hex>"] { link.output.line("HELP \(usage)") }
         case ("battery", 2):
-            guard let percent = UInt8(words[1]), percent <= 100 else { return output.line("ERROR battery <0-100>") }
+            guard let percent = UInt8(words[1]), percent <= 100 else {
+                return link.output.line("ERROR battery <0-100>")
+            }
             battery = percent
-            _ = application.notify(StandardSimulatorServices.batteryLevel, value: [percent])
+            _ = link.application.notify(StandardSimulatorServices.batteryLevel, value: [percent])
         case ("send", 1): tick()
         case ("raw", 2):
-            guard let bytes = Self.bytes(hex: words[1]) else { return output.line("ERROR raw <hex>") }
-            if !application.notify(CSCGATT.measurement, value: bytes) { output.line("ERROR not subscribed") }
-        default: output.line("ERROR unknown command '\(words[0])'; try help")
+            guard let bytes = [UInt8](hex: words[1]) else { return link.output.line("ERROR raw <hex>") }
+            if !link.application.notify(CSCGATT.measurement, value: bytes) { link.output.line("ERROR not subscribed") }
+        default: link.output.line("ERROR unknown command '\(words[0])'; try help")
         }
     }
 
@@ -130,19 +127,7 @@ actor CSCSimulator: SimulatedPeripheral {
         wheel = (wheel.revolutions &+ 2, wheel.eventTime &+ ticks)
         crank = (crank.revolutions &+ 1, crank.eventTime &+ ticks)
         let bytes = CSCMeasurement(wheel: settings.wheel ? wheel : nil, crank: settings.crank ? crank : nil).encoded()
-        guard application.notify(CSCGATT.measurement, value: bytes) else { return }
-        output.line("MEASUREMENT \(bytes.hex)")
-    }
-
-    /// `0a1b…` → its bytes; nil for an odd length or a character that is not a hex digit.
-    private static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex)
-        guard !digits.isEmpty, digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
+        guard link.application.notify(CSCGATT.measurement, value: bytes) else { return }
+        link.output.line("MEASUREMENT \(bytes.hex)")
     }
 }

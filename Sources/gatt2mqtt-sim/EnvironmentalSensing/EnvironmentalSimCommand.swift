@@ -1,5 +1,4 @@
 import ArgumentParser
-import Logging
 import Peripherals
 
 /// `gatt2mqtt-sim [--adapter hciN] environment …`: a virtual Environmental Sensing sensor (temperature, humidity,
@@ -43,17 +42,16 @@ struct EnvironmentalSimCommand: AsyncParsableCommand {
 
     func run() async throws {
         global.bootstrapLogging()
-        let logger = Logger(label: "sim.environment")
         let runner = try PeripheralRunner(
             global: global, family: "environment", services: EnvironmentalGattLayout.services, localName: name,
             serviceUUIDs: [EnvironmentalSensingGATT.service])
+        let link = StandardSimulatorLink(family: "environment", runner: runner)
         let sensor = EnvironmentalSimulator(
             readings: EnvironmentalReadings(
                 hundredthsOfADegree: temperature, hundredthsOfAPercent: humidity, tenthsOfAPascal: pressure,
                 batteryPercent: battery),
-            application: runner.application, advertisement: runner.advertisement, output: SimulatorOutput(),
-            logger: logger)
-        logger.info("environmental sensor '\(name)' on \(global.adapter)")
-        try await runner.run(sensor, logger: logger)
+            link: link)
+        link.logger.info("environmental sensor '\(name)' on \(global.adapter)")
+        try await runner.run(sensor, logger: link.logger)
     }
 }

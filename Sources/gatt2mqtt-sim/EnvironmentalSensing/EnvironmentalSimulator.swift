@@ -16,25 +16,18 @@ struct EnvironmentalReadings: Sendable {
 /// from the specification; a reading changed from standard input is notified to a subscriber too. READ lines say
 /// what was read.
 actor EnvironmentalSimulator: SimulatedPeripheral {
-    private let application: GattApplication
-    private let advertisement: LEAdvertisement
-    private let output: SimulatorOutput
-    private let logger: Logger
+    private let link: StandardSimulatorLink
     private var readings: EnvironmentalReadings
 
     init(
-        readings: EnvironmentalReadings, application: GattApplication, advertisement: LEAdvertisement,
-        output: SimulatorOutput, logger: Logger
+        readings: EnvironmentalReadings, link: StandardSimulatorLink
     ) {
         self.readings = readings
-        self.application = application
-        self.advertisement = advertisement
-        self.output = output
-        self.logger = logger
+        self.link = link
     }
 
     func handle(_ event: PeripheralEvent) {
-        event.report(family: "environment", advertisement: advertisement, output: output, logger: logger)
+        link.report(event)
     }
 
     func readValue(of characteristic: String, options: GattRequestOptions) async throws -> [UInt8] {
@@ -46,12 +39,16 @@ actor EnvironmentalSimulator: SimulatedPeripheral {
             value = EnvironmentalSensingGATT.humidity(hundredthsOfAPercent: readings.hundredthsOfAPercent)
         case EnvironmentalSensingGATT.pressure:
             value = EnvironmentalSensingGATT.pressure(tenthsOfAPascal: readings.tenthsOfAPascal)
-        case StandardSimulatorServices.batteryLevel: return [readings.batteryPercent]
-        case StandardSimulatorServices.manufacturerName: return Array("gatt2mqtt".utf8)
-        case StandardSimulatorServices.modelNumber: return Array("ENV-SIM".utf8)
-        default: throw BlueZPeripheralError.readNotPermitted
+        default:
+            guard
+                let standard = StandardSimulatorServices.value(
+                    of: characteristic, battery: readings.batteryPercent, model: "ENV-SIM")
+            else {
+                throw BlueZPeripheralError.readNotPermitted
+            }
+            return standard
         }
-        output.line("READ \(characteristic) \(value.hex)")
+        link.output.line("READ \(characteristic) \(value.hex)")
         return value
     }
 
@@ -59,8 +56,8 @@ actor EnvironmentalSimulator: SimulatedPeripheral {
         throw BlueZPeripheralError.writeNotPermitted
     }
 
-    func notificationsStarted(for characteristic: String) async { logger.info("subscribed: \(characteristic)") }
-    func notificationsStopped(for characteristic: String) async { logger.info("unsubscribed: \(characteristic)") }
+    func notificationsStarted(for characteristic: String) async { link.logger.info("subscribed: \(characteristic)") }
+    func notificationsStopped(for characteristic: String) async { link.logger.info("unsubscribed: \(characteristic)") }
 
     /// `help`; `temperature <0.01 °C>`, `humidity <0.01 %>`, `pressure <0.1 Pa>` (the raw units: what the next read
     /// says, and notified to a subscriber); `battery <0-100>`.
@@ -72,31 +69,33 @@ actor EnvironmentalSimulator: SimulatedPeripheral {
         case "help":
             for usage in ["help", "temperature <0.01 °C>", "humidity <0.01 %>", "pressure <0.1 Pa>", "battery <0-100>"]
             {
-                output.line("HELP \(usage)")
+                link.output.line("HELP \(usage)")
             }
         case "temperature":
-            guard let raw = argument.flatMap({ Int16($0) }) else { return output.line("ERROR temperature <sint16>") }
+            guard let raw = argument.flatMap({ Int16($0) }) else {
+                return link.output.line("ERROR temperature <sint16>")
+            }
             readings.hundredthsOfADegree = raw
             notify(EnvironmentalSensingGATT.temperature, EnvironmentalSensingGATT.temperature(hundredthsOfADegree: raw))
         case "humidity":
-            guard let raw = argument.flatMap({ UInt16($0) }) else { return output.line("ERROR humidity <uint16>") }
+            guard let raw = argument.flatMap({ UInt16($0) }) else { return link.output.line("ERROR humidity <uint16>") }
             readings.hundredthsOfAPercent = raw
             notify(EnvironmentalSensingGATT.humidity, EnvironmentalSensingGATT.humidity(hundredthsOfAPercent: raw))
         case "pressure":
-            guard let raw = argument.flatMap({ UInt32($0) }) else { return output.line("ERROR pressure <uint32>") }
+            guard let raw = argument.flatMap({ UInt32($0) }) else { return link.output.line("ERROR pressure <uint32>") }
             readings.tenthsOfAPascal = raw
             notify(EnvironmentalSensingGATT.pressure, EnvironmentalSensingGATT.pressure(tenthsOfAPascal: raw))
         case "battery":
             guard let percent = argument.flatMap({ UInt8($0) }), percent <= 100 else {
-                return output.line("ERROR battery <0-100>")
+                return link.output.line("ERROR battery <0-100>")
             }
             readings.batteryPercent = percent
             notify(StandardSimulatorServices.batteryLevel, [percent])
-        default: output.line("ERROR unknown command '\(command)'; try help")
+        default: link.output.line("ERROR unknown command '\(command)'; try help")
         }
     }
 
     private func notify(_ characteristic: String, _ value: [UInt8]) {
-        _ = application.notify(characteristic, value: value)
+        _ = link.application.notify(characteristic, value: value)
     }
 }
