@@ -2,7 +2,7 @@
 /// the gateway's own broker rights, so a stranger who names `cmnd/plug/POWER` must not make the gateway write
 /// there: only topics kept for answers are taken, and any other answer goes to the default reply topic.
 ///
-/// The space: the gateway's own reply topics (`<family>/+/reply`, `gatt2mqtt/<gateway>/response/+`, and every
+/// The space: the gateway's own reply topics (`<family>/+/reply` of every family it serves, declared ones too, `gatt2mqtt/<gateway>/response/+`, and every
 /// live page's `gatt2mqtt/+/live/+/reply`, under the base topic), and the filters of `broker.reply_topics`
 /// (`reply/#` by default), taken as written. Never, whatever those say: a topic no client may publish to, a `$`
 /// topic, Home Assistant's discovery topics, or a gateway's or device's topic other than a reply.
@@ -29,7 +29,7 @@ public struct ReplySpace: Sendable {
         self.discoveryPrefix = discoveryPrefix
         let base = topics.baseTopic.isEmpty ? "" : topics.baseTopic + "/"
         let own =
-            DeviceFamily.allCases.map { "\(base)\($0.rawValue)/+/reply" }
+            topics.families.map { "\(base)\($0.rawValue)/+/reply" }
             + [topics.response("+"), "\(base)gatt2mqtt/+/live/+/reply"]
         self.filters = own.compactMap(TopicFilter.init) + filters
     }
@@ -52,7 +52,7 @@ public struct ReplySpace: Sendable {
         if topic.utf8.starts(with: (discoveryPrefix + "/").utf8) { return true }
         guard let rest = topics.withoutBase(topic) else { return false }
         let levels = TopicMap.levels(Substring(rest))
-        guard let first = levels.first, first == "gatt2mqtt" || DeviceFamily(rawValue: String(first)) != nil else {
+        guard let first = levels.first, first == "gatt2mqtt" || topics.family(named: first) != nil else {
             return false
         }
         return levels.last != "reply" && !(levels.count == 4 && levels[0] == "gatt2mqtt" && levels[2] == "response")

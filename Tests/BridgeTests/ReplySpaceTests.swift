@@ -37,6 +37,21 @@ struct ReplySpaceTests {
         #expect(open.refusal(of: "cmnd/plug/POWER") == nil, "the setting opens the rest")
     }
 
+    /// A declared family is the gateway's as much as a written one: its devices' reply topics are taken, and their
+    /// state is never written, whatever the setting opens (it was, before: the space knew the written families only).
+    @Test func aDeclaredFamilysReplyIsTakenAndItsStateRefused() {
+        let topics = TopicMap(
+            gateway: "gw", baseTopic: "site", families: DeviceFamily.allCases + [DeviceFamily(declaring: "scale")])
+        #expect(ReplySpace(topics: topics).refusal(of: "site/scale/aa/reply") == nil)
+        let open = ReplySpace(topics: topics, filters: [TopicFilter("#")!])
+        for topic in ["site/scale/aa/measurement", "site/scale/aa/connection", "site/scale/aa/cmd/tare"] {
+            #expect(open.refusal(of: topic) == .readAsState, "\(topic)")
+        }
+        #expect(
+            ReplySpace(topics: TopicMap(gateway: "gw", baseTopic: "site")).refusal(of: "site/scale/aa/reply")
+                == .outside)
+    }
+
     @Test func wildcardsEmptyLevelsAndOtherNonTopicsAreRefused() {
         for topic in [
             "", "reply/+", "reply/#", "reply/a+b", "reply//x", "reply/x/", "/reply", "$SYS/broker", "reply/\0",
