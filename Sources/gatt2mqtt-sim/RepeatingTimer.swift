@@ -24,3 +24,22 @@ enum RepeatingTimer {
     /// The period of `count` ticks a second (1 ms at 1000).
     static func period(perSecond count: Int) -> Duration { .seconds(1) / count }
 }
+
+/// The values a simulator streams while a central is subscribed: a `RepeatingTimer` started by the subscription (a
+/// new one replaces the last) and stopped with it.
+struct SubscribedStream {
+    private var timer: Task<Void, Never>?
+
+    /// `tick` once a period from now on, while `owner` (the simulator) lives.
+    mutating func start(
+        period: Duration, for owner: some AnyObject & Sendable, tick: @escaping @Sendable () async -> Void
+    ) {
+        timer?.cancel()
+        timer = RepeatingTimer.start(period: { [weak owner] in owner == nil ? nil : period }, tick: tick)
+    }
+
+    mutating func stop() {
+        timer?.cancel()
+        timer = nil
+    }
+}

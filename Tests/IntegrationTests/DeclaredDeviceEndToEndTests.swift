@@ -179,6 +179,74 @@ struct DeclaredDeviceEndToEndTests {
         }
     }
 
+    /// A smart trainer (`gatt2mqtt-sim trainer`, encoding from the specification) served by the shipped Fitness Machine
+    /// declaration: its indoor bike data decoded, and its control point as FTMS has it. A target before control is
+    /// written and refused by the trainer, and the reply names its result; with control, the trainer holds the target
+    /// power and resistance it was given; a power above the trainer's maximum is its refusal, one above the
+    /// declaration's range is the gateway's, before any write. BlueZoo only.
+    @Test func aSmartTrainerStreamsAndTakesTargetsThroughItsControlPoint() async throws {
+        try await TestWorld.with { world in
+            let trainer = try await world.startSimulator(["trainer", "--interval-ms", "250", "--max-power", "1000"])
+            let id = try trainer.simulatedID
+            let recorder = try await TopicRecorder(world: world)
+            _ = try await world.startBridge()
+            let topic = "fitness_machine/\(id)"
+            try await recorder.waitFor("\(topic)/connection") { $0.payloadString == "connected" }
+            let data = try Self.numbers(try await recorder.waitFor("\(topic)/indoor_bike"))
+            #expect(
+                data["speed"] == 30 && data["cadence"] == 90 && data["power"] == 150 && data["resistance_level"] == 5,
+                "\(data)")
+            #expect(data["total_distance"] != nil && data["elapsed_time"] != nil, "\(data)")
+            let controlPoint = "00002ad9-0000-1000-8000-00805f9b34fb"
+
+            // A target before control: written, refused by the trainer (5, control not permitted).
+            let refused = try await command(recorder, "\(topic)/cmd/set_target_power", #"{"watts":250}"#)
+            #expect(refused.contains("control_not_permitted (5)"), "\(refused)")
+            try await trainer.waitForLine { $0 == "WRITE \(controlPoint) 05fa00" }
+
+            // Control, then targets the trainer holds.
+            #expect(try await command(recorder, "\(topic)/cmd/request_control", "{}").contains(#""ok":true"#))
+            var mark = recorder.mark
+            #expect(
+                try await command(recorder, "\(topic)/cmd/set_target_power", #"{"watts":250}"#).contains(#""ok":true"#))
+            try await recorder.waitFor("\(topic)/indoor_bike", after: mark) { (try? Self.numbers($0))?["power"] == 250 }
+            mark = recorder.mark
+            #expect(
+                try await command(recorder, "\(topic)/cmd/set_target_resistance", #"{"level":12.5}"#)
+                    .contains(#""ok":true"#))
+            try await trainer.waitForLine { $0 == "WRITE \(controlPoint) 047d" }
+            try await recorder.waitFor("\(topic)/indoor_bike", after: mark) {
+                (try? Self.numbers($0))?["resistance_level"] == 12
+            }
+
+            // Above the trainer's 1000 W: its refusal (3, invalid parameter). Above the declaration's 4000 W: the
+            // gateway's, and nothing written.
+            let tooMuch = try await command(recorder, "\(topic)/cmd/set_target_power", #"{"watts":1500}"#)
+            #expect(tooMuch.contains("invalid_parameter (3)"), "\(tooMuch)")
+            let writes = trainer.lines.filter { $0.text.hasPrefix("WRITE") }.count
+            let outOfRange = try await command(recorder, "\(topic)/cmd/set_target_power", #"{"watts":5000}"#)
+            #expect(outOfRange.contains("invalid_value"), "\(outOfRange)")
+            #expect(trainer.lines.filter { $0.text.hasPrefix("WRITE") }.count == writes)
+
+            // Stopped: no speed, no power.
+            mark = recorder.mark
+            #expect(try await command(recorder, "\(topic)/cmd/stop", "{}").contains(#""ok":true"#))
+            try await recorder.waitFor("\(topic)/indoor_bike", after: mark) {
+                let fields = try? Self.numbers($0)
+                return fields?["speed"] == 0 && fields?["power"] == 0
+            }
+            await recorder.stop()
+        }
+    }
+
+    /// Publishes a command and returns its reply (on the device's reply topic).
+    private func command(_ recorder: TopicRecorder, _ topic: String, _ payload: String) async throws -> String {
+        let mark = recorder.mark
+        try recorder.publish(topic, payload)
+        let device = topic.split(separator: "/").prefix(2).joined(separator: "/")
+        return try await recorder.waitFor("\(device)/reply", after: mark).payloadString ?? ""
+    }
+
     /// A JSON object of numbers, as a measurement topic carries it.
     private static func numbers(_ message: MQTTMessage) throws -> [String: Double] {
         try #require(

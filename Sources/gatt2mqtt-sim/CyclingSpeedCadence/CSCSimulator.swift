@@ -23,7 +23,7 @@ actor CSCSimulator: SimulatedPeripheral {
     private var battery: UInt8
     private var wheel: (revolutions: UInt32, eventTime: UInt16) = (0, 0)
     private var crank: (revolutions: UInt16, eventTime: UInt16) = (0, 0)
-    private var timer: Task<Void, Never>?
+    private var stream = SubscribedStream()
 
     init(
         settings: CSCSimulatorSettings, link: StandardSimulatorLink
@@ -82,20 +82,14 @@ actor CSCSimulator: SimulatedPeripheral {
     func notificationsStarted(for characteristic: String) async {
         link.logger.info("subscribed: \(characteristic)")
         guard characteristic == CSCGATT.measurement else { return }
-        timer?.cancel()
         // Counted from the subscription, as the benchmark matches the n-th value with n crank revolutions.
         (wheel, crank) = ((0, 0), (0, 0))
-        let period = settings.interval
-        timer = RepeatingTimer.start(
-            period: { [weak self] in self.map { _ in period } }, tick: { [weak self] in await self?.tick() })
+        stream.start(period: settings.interval, for: self) { [weak self] in await self?.tick() }
     }
 
     func notificationsStopped(for characteristic: String) async {
         link.logger.info("unsubscribed: \(characteristic)")
-        if characteristic == CSCGATT.measurement {
-            timer?.cancel()
-            timer = nil
-        }
+        if characteristic == CSCGATT.measurement { stream.stop() }
     }
 
     /// `help`; `battery <0-100>` (notified); `send` (a measurement now); `raw <hex>` (those bytes on 2A5B, for a
