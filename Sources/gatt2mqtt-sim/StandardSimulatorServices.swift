@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import Logging
 import Peripherals
 
@@ -44,6 +45,21 @@ struct StandardSimulatorLink: Sendable {
         application = runner.application
         advertisement = runner.advertisement
         logger = Logger(label: "sim.\(family)")
+    }
+
+    /// A control point's answer, indicated once the write that asked for it has had its own answer (as a device
+    /// indicates once it has acted); an INDICATE line says it went out.
+    func indicateAfterWrite(_ value: [UInt8], on characteristic: String) {
+        Task {
+            if application.notify(characteristic, value: value) {
+                output.line("INDICATE \(characteristic) \(value.hex)")
+            }
+        }
+    }
+
+    /// A write BlueZ refused before the simulator saw it: a REJECT line with BlueZ's error.
+    func writeRefused(_ value: [UInt8], to characteristic: String, error: DBusError) {
+        output.line("REJECT \(characteristic) \(value.isEmpty ? "-" : value.hex) \(error.name) \(error.message)")
     }
 
     /// READY on registration (the line the tests wait for), a log line for the other events.

@@ -82,6 +82,40 @@ struct StandardDeclarationsTests {
         #expect(CSCFeature(wheel: true, crank: false, multipleLocations: true).encoded() == [0x05, 0x00])
     }
 
+    /// The other simulators' encoders, written from the specifications (`CyclingPowerMeasurement`,
+    /// `WeightMeasurement`, `IndoorBikeData`), and the shipped declarations agree; so do the Cycling Power Control
+    /// Point's op codes and parameters (CPS 3.5) and its declared commands.
+    @Test func theOtherSimulatorsEncodersAndTheDeclarationsAgree() throws {
+        let power = CyclingPowerMeasurement(
+            power: 240, balance: (halfPercent: 100, left: true), wheel: (revolutions: 3, eventTime: 512),
+            crank: (revolutions: 1, eventTime: 256), accumulatedEnergy: 2)
+        #expect(
+            try decode("cycling_power", "2A63", power.encoded()) == [
+                "balance_reference_left": .flag(true), "torque_source_crank": .flag(false),
+                "offset_compensation": .flag(false), "power": .integer(240), "pedal_power_balance": .number(50),
+                "wheel_revolutions": .integer(3), "wheel_event_time": .number(0.25), "crank_revolutions": .integer(1),
+                "crank_event_time": .number(0.25), "accumulated_energy": .integer(2),
+            ])
+        #expect(try decode("cycling_power", "2A5D", [6]) == ["location": .text("right_crank")])
+        let imperial = WeightMeasurement(imperial: true, weight: 15_450, user: 255)
+        #expect(
+            try decode("weight_scale", "2A9D", imperial.encoded()) == [
+                "weight_lb": .number(154.5), "user": .text("unknown"),
+            ])
+        let ride = IndoorBikeData(speed: 3000, cadence: 180, totalDistance: 70_000, resistanceLevel: 12, power: 250)
+        #expect(
+            try decode("fitness_machine", "2AD2", ride.encoded()) == [
+                "speed": .number(30), "cadence": .number(90), "total_distance": .integer(70_000),
+                "resistance_level": .integer(12), "power": .integer(250),
+            ])
+        let commands = try declaration("cycling_power").commands
+        let crank = try #require(commands.first { $0.name == "set_crank_length" }).encode(["millimetres": 172.5])
+        #expect(CyclingPowerControlPoint.request(crank) == .setCrankLength(halfMillimetres: 345))
+        let wheel = try #require(commands.first { $0.name == "set_wheel_revolutions" }).encode(["revolutions": 5000])
+        #expect(CyclingPowerControlPoint.request(wheel) == .setCumulativeValue(5000))
+        #expect(commands.allSatisfy { $0.answer?.prefix == [0x20, $0.parts.first.flatMap(Self.opCode) ?? 0xFF] })
+    }
+
     /// GSS 3.124 Indoor Bike Data: flags 0x0044 (bit 0 clear: the speed is there; cadence; power), then all but the
     /// speed (bit 0 set: more data follows in another value); FTMS 4.16's control point op codes and parameters.
     @Test func fitnessMachine() throws {
@@ -100,11 +134,7 @@ struct StandardDeclarationsTests {
                 "energy_per_minute": .integer(5), "heart_rate": .integer(120), "metabolic_equivalent": .number(5),
                 "elapsed_time": .integer(60), "remaining_time": .integer(900),
             ])
-        let file = Self.folder.appendingPathComponent("fitness_machine.yaml")
-        let commands = try DeclarationReader.read(
-            try String(contentsOf: file, encoding: .utf8), file: "fitness_machine.yaml",
-            takenFamilies: DeclarationReaderTests.taken
-        ).commands
+        let commands = try declaration("fitness_machine").commands
         func encoded(_ name: String, _ numbers: [String: Double] = [:]) throws -> [UInt8] {
             try #require(commands.first { $0.name == name }).encode(numbers)
         }

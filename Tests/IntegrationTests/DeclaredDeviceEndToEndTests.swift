@@ -239,12 +239,65 @@ struct DeclaredDeviceEndToEndTests {
         }
     }
 
+    /// A crank power meter (`gatt2mqtt-sim power`, encoding from the specification) served by the shipped Cycling
+    /// Power declaration: its measurements decoded (power, the left pedal's balance, wheel and crank data, energy), its
+    /// location read once and retained, and its control point: a crank length it takes, one it refuses (3), one the
+    /// declaration refuses before any write, and the wheel revolutions set. BlueZoo only.
+    @Test func aPowerMeterMeasuresAndTakesItsCrankLength() async throws {
+        try await TestWorld.with { world in
+            let meter = try await world.startSimulator(["power", "--interval-ms", "250", "--watts", "240"])
+            let id = try meter.simulatedID
+            let recorder = try await TopicRecorder(world: world)
+            _ = try await world.startBridge()
+            let topic = "cycling_power/\(id)"
+            try await recorder.waitFor("\(topic)/connection") { $0.payloadString == "connected" }
+            #expect(try await recorder.waitFor("\(topic)/location").payloadString == "left_crank")
+            let measurement = try Self.object(try await recorder.waitFor("\(topic)/measurement"))
+            let turns = try #require(measurement["crank_revolutions"] as? Double, "\(measurement)")
+            #expect(measurement["power"] as? Double == 240 && measurement["pedal_power_balance"] as? Double == 50)
+            #expect(measurement["balance_reference_left"] as? Bool == true, "\(measurement)")
+            #expect(measurement["wheel_revolutions"] as? Double == 3 * turns)
+            #expect(measurement["crank_event_time"] as? Double == turns / 4, "a turn every 256/1024 s")
+            #expect(measurement["accumulated_energy"] as? Double == (240 * turns / 4 / 1000).rounded(.down))
+            let config = try await recorder.waitFor("homeassistant/device/fleet_cycling_power_\(id)/config")
+            #expect(config.payloadString?.contains(#""device_class":"power""#) == true)
+
+            let controlPoint = "00002a66-0000-1000-8000-00805f9b34fb"
+            // 172.5 mm is 345 half-millimetres: written, taken.
+            let taken = try await command(recorder, "\(topic)/cmd/set_crank_length", #"{"millimetres":172.5}"#)
+            #expect(taken.contains(#""ok":true"#), "\(taken)")
+            try await meter.waitForLine { $0 == "WRITE \(controlPoint) 045901" }
+            // 250 mm: the meter's refusal. 40 000 mm: the declaration's, and nothing written.
+            let long = try await command(recorder, "\(topic)/cmd/set_crank_length", #"{"millimetres":250}"#)
+            #expect(long.contains("invalid_parameter (3)"), "\(long)")
+            let writes = meter.lines.filter { $0.text.hasPrefix("WRITE") }.count
+            let outOfRange = try await command(recorder, "\(topic)/cmd/set_crank_length", #"{"millimetres":40000}"#)
+            #expect(outOfRange.contains("invalid_value"), "\(outOfRange)")
+            #expect(meter.lines.filter { $0.text.hasPrefix("WRITE") }.count == writes)
+            // The wheel counts on from what it was set to.
+            let mark = recorder.mark
+            let set = try await command(recorder, "\(topic)/cmd/set_wheel_revolutions", #"{"revolutions":100000}"#)
+            #expect(set.contains(#""ok":true"#), "\(set)")
+            try await recorder.waitFor("\(topic)/measurement", after: mark) {
+                ((try? Self.object($0))?["wheel_revolutions"] as? Double ?? 0) >= 100_000
+            }
+            await recorder.stop()
+        }
+    }
+
     /// Publishes a command and returns its reply (on the device's reply topic).
     private func command(_ recorder: TopicRecorder, _ topic: String, _ payload: String) async throws -> String {
         let mark = recorder.mark
         try recorder.publish(topic, payload)
         let device = topic.split(separator: "/").prefix(2).joined(separator: "/")
         return try await recorder.waitFor("\(device)/reply", after: mark).payloadString ?? ""
+    }
+
+    /// A JSON object, as a measurement topic carries it (numbers and flags).
+    private static func object(_ message: MQTTMessage) throws -> [String: Any] {
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any],
+            "\(message.payloadString ?? "")")
     }
 
     /// A JSON object of numbers, as a measurement topic carries it.

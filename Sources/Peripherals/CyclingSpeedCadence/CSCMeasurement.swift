@@ -67,13 +67,7 @@ public enum SCControlPoint {
         case other(opCode: UInt8)
     }
 
-    /// A result (CSCS table 3.3).
-    public enum Result: UInt8, Sendable {
-        case success = 0x01
-        case opCodeNotSupported = 0x02
-        case invalidParameter = 0x03
-        case operationFailed = 0x04
-    }
+    public typealias Result = ControlPointResult
 
     public static func request(_ bytes: [UInt8]) -> Request {
         guard let opCode = bytes.first else { return .other(opCode: 0) }

@@ -66,17 +66,12 @@ actor CSCSimulator: SimulatedPeripheral {
         case .updateSensorLocation, .other:
             result = .opCodeNotSupported
         }
-        // After the write's own answer, as a sensor indicates once it has acted.
         let response = SCControlPoint.response(to: opCode, result)
-        Task {
-            if link.application.notify(SCControlPoint.characteristic, value: response) {
-                link.output.line("INDICATE \(SCControlPoint.characteristic) \(response.hex)")
-            }
-        }
+        link.indicateAfterWrite(response, on: SCControlPoint.characteristic)
     }
 
     func writeRefused(_ value: [UInt8], to characteristic: String, error: DBusError) async {
-        link.output.line("REJECT \(characteristic) \(value.isEmpty ? "-" : value.hex) \(error.name) \(error.message)")
+        link.writeRefused(value, to: characteristic, error: error)
     }
 
     func notificationsStarted(for characteristic: String) async {

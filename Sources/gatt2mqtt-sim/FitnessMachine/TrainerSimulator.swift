@@ -57,13 +57,7 @@ actor TrainerSimulator: SimulatedPeripheral {
         guard characteristic == FitnessMachineGATT.controlPoint else { throw BlueZPeripheralError.writeNotPermitted }
         let response = FitnessMachineControlPoint.response(
             to: value.first ?? 0, answer(FitnessMachineControlPoint.request(value)))
-        // After the write's own answer, as a machine indicates once it has acted.
-        let link = link
-        Task {
-            if link.application.notify(FitnessMachineGATT.controlPoint, value: response) {
-                link.output.line("INDICATE \(FitnessMachineGATT.controlPoint) \(response.hex)")
-            }
-        }
+        link.indicateAfterWrite(response, on: FitnessMachineGATT.controlPoint)
     }
 
     /// What the machine does with a request: control first (FTMS 4.16.2.1), then whatever it supports.
@@ -96,7 +90,7 @@ actor TrainerSimulator: SimulatedPeripheral {
     }
 
     func writeRefused(_ value: [UInt8], to characteristic: String, error: DBusError) async {
-        link.output.line("REJECT \(characteristic) \(value.isEmpty ? "-" : value.hex) \(error.name) \(error.message)")
+        link.writeRefused(value, to: characteristic, error: error)
     }
 
     func notificationsStarted(for characteristic: String) async {
