@@ -43,3 +43,8 @@ struct SubscribedStream {
         timer = nil
     }
 }
+
+extension Duration {
+    /// The duration in seconds, as a simulator counts distance and energy over its period.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -2,9 +2,9 @@ import ArgumentParser
 
 /// `gatt2mqtt-sim`: a virtual BLE peripheral served through BlueZ's public D-Bus API.
 /// One subcommand per peripheral family: `belt`, `a5`, `cpr`, `grip` and `hr` (a Heart Rate Service chest strap), and
-/// `csc` (a Cycling Speed and Cadence sensor), `power` (a Cycling Power meter), `environment` (an Environmental
-/// Sensing sensor), `scale` (a Weight Scale) and `trainer` (a Fitness Machine), which the gateway serves by their
-/// shipped declarations.
+/// `csc` (a Cycling Speed and Cadence sensor), `power` (a Cycling Power meter), `rsc` (a Running Speed and Cadence
+/// foot pod), `environment` (an Environmental Sensing sensor), `scale` (a Weight Scale) and `trainer` (a Fitness
+/// Machine), which the gateway serves by their shipped declarations.
 struct SimulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatt2mqtt-sim",
@@ -16,7 +16,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         subcommands: [
             BeltCommand.self, Activ5SimCommand.self, CPRBandSimCommand.self, GripSimCommand.self,
             HeartRateSimCommand.self, CSCSimCommand.self, EnvironmentalSimCommand.self, WeightScaleSimCommand.self,
-            TrainerSimCommand.self, PowerMeterSimCommand.self,
+            TrainerSimCommand.self, PowerMeterSimCommand.self, FootPodSimCommand.self,
         ])
 
     /// Declared here so that `--adapter` may precede the subcommand; each subcommand declares the same

@@ -19,14 +19,14 @@ enum StandardSimulatorServices {
         ]
     }
 
-    /// What a read of one of these services' characteristics answers (the manufacturer is always gatt2mqtt); nil for
-    /// a characteristic of the simulator's own.
-    static func value(of characteristic: String, battery: UInt8, model: String) -> [UInt8]? {
+    /// What a read of one of these services' characteristics answers (the manufacturer is always gatt2mqtt); a
+    /// characteristic of neither, which the simulator did not answer itself, may not be read.
+    static func read(_ characteristic: String, battery: UInt8, model: String) throws -> [UInt8] {
         switch characteristic {
         case batteryLevel: [battery]
         case manufacturerName: Array("gatt2mqtt".utf8)
         case modelNumber: Array(model.utf8)
-        default: nil
+        default: throw BlueZPeripheralError.readNotPermitted
         }
     }
 }

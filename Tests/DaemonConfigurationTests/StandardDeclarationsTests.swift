@@ -82,7 +82,7 @@ struct StandardDeclarationsTests {
         #expect(CSCFeature(wheel: true, crank: false, multipleLocations: true).encoded() == [0x05, 0x00])
     }
 
-    /// The other simulators' encoders, written from the specifications (`CyclingPowerMeasurement`,
+    /// The other simulators' encoders, written from the specifications (`CyclingPowerMeasurement`, `RSCMeasurement`,
     /// `WeightMeasurement`, `IndoorBikeData`), and the shipped declarations agree; so do the Cycling Power Control
     /// Point's op codes and parameters (CPS 3.5) and its declared commands.
     @Test func theOtherSimulatorsEncodersAndTheDeclarationsAgree() throws {
@@ -97,6 +97,12 @@ struct StandardDeclarationsTests {
                 "crank_event_time": .number(0.25), "accumulated_energy": .integer(2),
             ])
         #expect(try decode("cycling_power", "2A5D", [6]) == ["location": .text("right_crank")])
+        let run = RSCMeasurement(speed: 768, cadence: 170, strideLength: 106, totalDistance: 75, running: true)
+        #expect(
+            try decode("running_speed_cadence", "2A53", run.encoded()) == [
+                "running": .flag(true), "speed": .number(3), "cadence": .integer(170), "stride_length": .number(1.06),
+                "total_distance": .number(7.5),
+            ])
         let imperial = WeightMeasurement(imperial: true, weight: 15_450, user: 255)
         #expect(
             try decode("weight_scale", "2A9D", imperial.encoded()) == [

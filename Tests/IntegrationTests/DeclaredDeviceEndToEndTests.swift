@@ -285,6 +285,38 @@ struct DeclaredDeviceEndToEndTests {
         }
     }
 
+    /// A foot pod (`gatt2mqtt-sim rsc`, encoding from the specification) served by the shipped Running Speed and
+    /// Cadence declaration: speed, cadence, stride and the distance it counts decoded, the very bytes it sent; walking
+    /// or running as it says. BlueZoo only.
+    @Test func aFootPodsRunIsDecoded() async throws {
+        try await TestWorld.with { world in
+            let pod = try await world.startSimulator([
+                "rsc", "--interval-ms", "250", "--speed", "768", "--cadence", "170", "--stride-cm", "106",
+            ])
+            let id = try pod.simulatedID
+            let recorder = try await TopicRecorder(world: world)
+            _ = try await world.startBridge()
+            try await recorder.waitFor("rsc/\(id)/connection") { $0.payloadString == "connected" }
+            let measurement = try Self.object(try await recorder.waitFor("rsc/\(id)/measurement"))
+            #expect(measurement["speed"] as? Double == 3 && measurement["cadence"] as? Double == 170, "\(measurement)")
+            #expect(measurement["stride_length"] as? Double == 1.06 && measurement["running"] as? Bool == true)
+            // The distance, in 0.1 m, is what the pod counted: its bytes are among those it sent.
+            let metres = try #require(measurement["total_distance"] as? Double, "\(measurement)")
+            let decimetres = UInt32((metres * 10).rounded())
+            let bytes =
+                [0x07, 0x00, 0x03, 0xAA, 0x6A, 0x00] + (0..<4).map { UInt8(truncatingIfNeeded: decimetres >> ($0 * 8)) }
+            let hex = bytes.map { String(format: "%02x", $0) }.joined()
+            try await pod.waitForLine { $0 == "MEASUREMENT \(hex)" }
+
+            let mark = recorder.mark
+            try pod.send(line: "walk")
+            try await recorder.waitFor("rsc/\(id)/measurement", after: mark) {
+                (try? Self.object($0))?["running"] as? Bool == false
+            }
+            await recorder.stop()
+        }
+    }
+
     /// Publishes a command and returns its reply (on the device's reply topic).
     private func command(_ recorder: TopicRecorder, _ topic: String, _ payload: String) async throws -> String {
         let mark = recorder.mark

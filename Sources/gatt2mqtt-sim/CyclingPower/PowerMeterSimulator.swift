@@ -38,9 +38,7 @@ actor PowerMeterSimulator: SimulatedPeripheral {
                 balance: true, wheel: true, crank: true, accumulatedEnergy: true, crankLengthAdjustment: true)
         case CyclingPowerGATT.sensorLocation: return [location]
         default:
-            guard let standard = StandardSimulatorServices.value(of: characteristic, battery: 75, model: "POWER-SIM")
-            else { throw BlueZPeripheralError.readNotPermitted }
-            return standard
+            return try StandardSimulatorServices.read(characteristic, battery: 75, model: "POWER-SIM")
         }
     }
 
@@ -107,7 +105,7 @@ actor PowerMeterSimulator: SimulatedPeripheral {
     private func tick() {
         ticks += 1
         wheelRevolutions &+= 3
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        let seconds = interval.inSeconds
         joules += Double(watts) * seconds
         let elapsed = seconds * Double(ticks)
         let measurement = CyclingPowerMeasurement(

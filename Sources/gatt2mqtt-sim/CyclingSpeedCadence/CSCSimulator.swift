@@ -43,11 +43,7 @@ actor CSCSimulator: SimulatedPeripheral {
             return CSCFeature(wheel: settings.wheel, crank: settings.crank, multipleLocations: false).encoded()
         case CSCGATT.sensorLocation: return [settings.location]
         default:
-            guard let standard = StandardSimulatorServices.value(of: characteristic, battery: battery, model: "CSC-SIM")
-            else {
-                throw BlueZPeripheralError.readNotPermitted
-            }
-            return standard
+            return try StandardSimulatorServices.read(characteristic, battery: battery, model: "CSC-SIM")
         }
     }
 

@@ -40,13 +40,8 @@ actor EnvironmentalSimulator: SimulatedPeripheral {
         case EnvironmentalSensingGATT.pressure:
             value = EnvironmentalSensingGATT.pressure(tenthsOfAPascal: readings.tenthsOfAPascal)
         default:
-            guard
-                let standard = StandardSimulatorServices.value(
-                    of: characteristic, battery: readings.batteryPercent, model: "ENV-SIM")
-            else {
-                throw BlueZPeripheralError.readNotPermitted
-            }
-            return standard
+            return try StandardSimulatorServices.read(
+                characteristic, battery: readings.batteryPercent, model: "ENV-SIM")
         }
         link.output.line("READ \(characteristic) \(value.hex)")
         return value

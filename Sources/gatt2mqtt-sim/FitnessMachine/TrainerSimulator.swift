@@ -46,9 +46,7 @@ actor TrainerSimulator: SimulatedPeripheral {
                 cadence: true, totalDistance: true, resistanceLevel: true, heartRate: false, elapsedTime: true,
                 power: true, resistanceTarget: true, powerTarget: true)
         }
-        guard let standard = StandardSimulatorServices.value(of: characteristic, battery: 100, model: "TRAINER-SIM")
-        else { throw BlueZPeripheralError.readNotPermitted }
-        return standard
+        return try StandardSimulatorServices.read(characteristic, battery: 100, model: "TRAINER-SIM")
     }
 
     /// The control point, the one writable characteristic. WRITE and INDICATE lines say what happened.
@@ -124,7 +122,7 @@ actor TrainerSimulator: SimulatedPeripheral {
     /// One Indoor Bike Data: the time and distance ridden advance only while riding (started, not stopped).
     private func tick() {
         if riding { ridden += settings.interval }
-        let seconds = Double(ridden.components.seconds) + Double(ridden.components.attoseconds) / 1e18
+        let seconds = ridden.inSeconds
         let metres = UInt32(seconds * Double(Self.speed) / 360)
         let data = IndoorBikeData(
             speed: riding ? Self.speed : 0, cadence: riding ? Self.cadence : 0, totalDistance: metres,

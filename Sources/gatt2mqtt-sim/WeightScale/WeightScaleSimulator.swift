@@ -36,12 +36,7 @@ actor WeightScaleSimulator: SimulatedPeripheral {
                 bmi: units.heightMillimetres != nil
             ).encoded()
         default:
-            guard
-                let standard = StandardSimulatorServices.value(of: characteristic, battery: battery, model: "SCALE-SIM")
-            else {
-                throw BlueZPeripheralError.readNotPermitted
-            }
-            return standard
+            return try StandardSimulatorServices.read(characteristic, battery: battery, model: "SCALE-SIM")
         }
     }
 
