@@ -11,14 +11,20 @@ enum DeclaredLeaves {
             retained ? .state(leaf, payload) : .value(leaf, payload, qos: 0)
         }
         if let topic = characteristic.topic {
-            // One string grown in place; the names need no escape (the reader takes a-z, 0-9 and _ only).
-            var text = "{"
-            text.reserveCapacity(24 * fields.count + 2)
-            for (index, field) in fields.enumerated() {
-                if index > 0 { text += "," }
-                text += "\"" + field.name + "\":" + json(field.value)
+            // UTF-8 bytes grown in place and made a string once: a String appended to per piece spent about 500
+            // instructions an append, and each `+` a temporary (the JSON was half the notification path). The names
+            // need no escape (the reader takes a-z, 0-9 and _ only).
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(32 * fields.count + 2)
+            bytes.append(UInt8(ascii: "{"))
+            for index in fields.indices {
+                bytes.append(contentsOf: index == 0 ? #"""#.utf8 : #",""#.utf8)
+                bytes.append(contentsOf: fields[index].name.utf8)
+                bytes.append(contentsOf: #"":"#.utf8)
+                appendJSON(fields[index].value, to: &bytes)
             }
-            return [output(topic, text + "}", retained: characteristic.retain)]
+            bytes.append(UInt8(ascii: "}"))
+            return [output(topic, String(decoding: bytes, as: UTF8.self), retained: characteristic.retain)]
         }
         return fields.map { output($0.name, text($0.value), retained: $0.retain ?? characteristic.retain) }
     }
@@ -28,6 +34,27 @@ enum DeclaredLeaves {
         switch value {
         case .text(let text), .special(let text): text
         default: json(value)
+        }
+    }
+
+    /// `json(value)`'s bytes, an integer's digits written in place (no string of their own).
+    static func appendJSON(_ value: DeclaredValue, to bytes: inout [UInt8]) {
+        switch value {
+        case .integer(let integer):
+            if integer < 0 { bytes.append(UInt8(ascii: "-")) }
+            appendDigits(integer.magnitude, to: &bytes)
+        case .unsignedInteger(let integer): appendDigits(integer, to: &bytes)
+        case .flag(let flag): bytes.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+        default: bytes.append(contentsOf: json(value).utf8)
+        }
+    }
+
+    private static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        while value / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
         }
     }
 

@@ -49,6 +49,7 @@ public enum DeclaredDecoder {
         var raws: [(name: String, value: UInt64)] = []
         raws.reserveCapacity(fields.count)
         var decoded: [DecodedField] = []
+        decoded.reserveCapacity(fields.count + 4)
         for field in fields {
             let present = field.conditions.allSatisfy { condition in
                 ((raws.last { $0.name == condition.field }?.value ?? 0) >> UInt64(condition.bit) & 1 == 1)
@@ -128,9 +129,19 @@ public enum DeclaredDecoder {
         }
     }
 
+    /// The bytes as an unsigned integer, read in place (a reversed copy of them was an array made for every field).
     private static func integer(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> UInt64 {
-        let ordered = bigEndian ? Array(bytes) : bytes.reversed()
-        return ordered.reduce(0) { $0 << 8 | UInt64($1) }
+        var value: UInt64 = 0
+        if bigEndian {
+            for byte in bytes { value = value << 8 | UInt64(byte) }
+        } else {
+            var index = bytes.endIndex
+            while index > bytes.startIndex {
+                index -= 1
+                value = value << 8 | UInt64(bytes[index])
+            }
+        }
+        return value
     }
 
     /// An integer as published: its name where `values` has one for `key` (or the `unlisted` prefix and its number
