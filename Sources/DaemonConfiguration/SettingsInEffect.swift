@@ -8,85 +8,90 @@ extension LoadedConfiguration {
     var settingsInEffect: [EffectiveSetting] {
         let mqtt = bridge.mqtt
         var settings: [EffectiveSetting] = []
-        func add(_ path: String, _ value: EffectiveSetting.Value) { settings.append(EffectiveSetting(path, value)) }
-
-        add("version", .number(Double(ConfigurationMigration.fileFormat.current)))
-        add("broker.url", .text(brokerURL))
-        add("broker.client_id", .text(mqtt.clientID))
-        add("broker.protocol", .word(mqtt.protocolVersion == .v5 ? "5" : "3.1.1"))
-        add("broker.keepalive_s", .number(Double(mqtt.keepAlive)))
-        add("broker.session_expiry_s", .number(Double(bridge.sessionExpirySeconds)))
-        add("broker.reply_topics", .texts(bridge.replyTopics.map(\.text)))
-        if let username = mqtt.username { add("broker.username", .text(username)) }
-        if case .file(let path) = passwordSource { add("broker.password_file", .text(path)) }
-        let variable: String? = if case .environment(let name) = passwordSource { name } else { nil }
-        add("broker.password", .secret(isSet: passwordSource != nil, note: variable.map { "<redacted> (from \($0))" }))
-        if let tls = mqtt.tls {
-            if let file = tls.caFile { add("broker.tls.ca_file", .text(file)) }
-            if let file = tls.certificateFile { add("broker.tls.cert_file", .text(file)) }
-            if let file = tls.keyFile { add("broker.tls.key_file", .text(file)) }
+        // By key, so that a setting said here is one the file, `--help` and the reference know (`ConfigurationKey`);
+        // the file's version, a family's empty section and the page's absence are the only entries beside keys.
+        func add(_ key: ConfigurationKey, _ value: EffectiveSetting.Value) {
+            settings.append(EffectiveSetting(key.rawValue, value))
         }
-        add("gateway.name", .text(bridge.gateway))
-        add("base_topic", .text(bridge.baseTopic))
-        add("adapters", .texts(bridge.adapters))
-        add("adapter_slots", .number(Double(bridge.adapterSlots)))
-        add("bluez.acquire_notify", .flag(bridge.acquireNotify))
-        add("bluez.operation_timeout_s", .number(bridge.gattOperationTimeout / .seconds(1)))
+        func add(entry path: String, _ value: EffectiveSetting.Value) { settings.append(EffectiveSetting(path, value)) }
 
-        add("devices.auto_connect", .word(bridge.autoConnect.name))
+        add(entry: "version", .number(Double(ConfigurationMigration.fileFormat.current)))
+        add(.brokerURL, .text(brokerURL))
+        add(.clientID, .text(mqtt.clientID))
+        add(.protocolVersion, .word(mqtt.protocolVersion == .v5 ? "5" : "3.1.1"))
+        add(.keepAlive, .number(Double(mqtt.keepAlive)))
+        add(.sessionExpiry, .number(Double(bridge.sessionExpirySeconds)))
+        add(.replyTopics, .texts(bridge.replyTopics.map(\.text)))
+        if let username = mqtt.username { add(.username, .text(username)) }
+        if case .file(let path) = passwordSource { add(.passwordFile, .text(path)) }
+        let variable: String? = if case .environment(let name) = passwordSource { name } else { nil }
+        add(.password, .secret(isSet: passwordSource != nil, note: variable.map { "<redacted> (from \($0))" }))
+        if let tls = mqtt.tls {
+            if let file = tls.caFile { add(.tlsCAFile, .text(file)) }
+            if let file = tls.certificateFile { add(.tlsCertificateFile, .text(file)) }
+            if let file = tls.keyFile { add(.tlsKeyFile, .text(file)) }
+        }
+        add(.gateway, .text(bridge.gateway))
+        add(.baseTopic, .text(bridge.baseTopic))
+        add(.adapters, .texts(bridge.adapters))
+        add(.adapterSlots, .number(Double(bridge.adapterSlots)))
+        add(.acquireNotify, .flag(bridge.acquireNotify))
+        add(.operationTimeout, .number(bridge.gattOperationTimeout / .seconds(1)))
+
+        add(.autoConnect, .word(bridge.autoConnect.name))
         switch bridge.autoConnect {
         case .all, .none: break
-        case .allowList(let addresses), .adopted(let addresses): add("devices.allow", .texts(addresses.sorted()))
+        case .allowList(let addresses), .adopted(let addresses): add(.allow, .texts(addresses.sorted()))
         }
-        add("devices.aliases", .mapping(bridge.aliases))
-        add("devices.names", .mapping(bridge.deviceOptions.compactMapValues(\.name)))
+        add(.aliases, .mapping(bridge.aliases))
+        add(.deviceNames, .mapping(bridge.deviceOptions.compactMapValues(\.name)))
         let entities = bridge.deviceOptions.flatMap { address, options in
             options.entities.map { ("\(address)/\($0.key)", $0.value.rawValue) }
         }
-        add("devices.entities", .mapping(Dictionary(uniqueKeysWithValues: entities)))
-        add("devices.streaming", .mapping(bridge.deviceOptions.filter { !$0.value.streaming }.mapValues { _ in "off" }))
+        add(.deviceEntities, .mapping(Dictionary(uniqueKeysWithValues: entities)))
+        add(.deviceStreaming, .mapping(bridge.deviceOptions.filter { !$0.value.streaming }.mapValues { _ in "off" }))
         let intervals = bridge.deviceOptions.flatMap { address, options in
             options.intervalsInSeconds.map { ("\(address)/\($0.key)", $0.value) }
         }
-        add("devices.intervals", .mapping(Dictionary(uniqueKeysWithValues: intervals)))
+        add(.deviceIntervals, .mapping(Dictionary(uniqueKeysWithValues: intervals)))
         for family in FamilySettingsStore.sections.map(\.family) {
             guard let section = bridge.families.settings(of: family) else {
-                add(family.rawValue, .mapping([:]))
+                add(entry: family.rawValue, .mapping([:]))
                 continue
             }
-            for setting in section.effective { add("\(family.rawValue).\(setting.path)", setting.value) }
+            for setting in section.effective { add(.family(family, setting.path), setting.value) }
         }
-        add("log_level", .word(logLevel.rawValue))
-        add("log_level_mqtt", .word(logLevelMQTT?.rawValue ?? "off"))
-        add("payload_size_limit", .number(Double(bridge.payloadSizeLimit)))
-        add("health_s", .number(bridge.healthInterval / .seconds(1)))
-        if let file = bridge.healthFile { add("health_file", .text(file)) }
-        if let folder = bridge.stateDirectory { add("state_directory", .text(folder)) }
-        add("limits.command_rate", .number(bridge.commandRate.perSecond))
-        add("limits.command_burst", .number(Double(Int(bridge.commandRate.burst))))
-        add("limits.restart_holdoff_s", .number(Double(bridge.restartHoldOff.components.seconds)))
-        add("requests.privileged", .word(bridge.privilegedRequests.rawValue))
-        add("homeassistant.enabled", .flag(bridge.homeAssistant.enabled))
-        add("homeassistant.discovery_prefix", .text(bridge.homeAssistant.discoveryPrefix))
-        add("homeassistant.fast_streams", .flag(bridge.homeAssistant.fastStreams))
-        add("homeassistant.discovery", .word(bridge.homeAssistant.discovery.rawValue))
-        add("fleet.enabled", .word(bridge.fleet.map { $0.joining == .always ? "true" : "auto" } ?? "false"))
+        add(.logLevel, .word(logLevel.rawValue))
+        add(.logLevelMQTT, .word(logLevelMQTT?.rawValue ?? "off"))
+        add(.payloadSizeLimit, .number(Double(bridge.payloadSizeLimit)))
+        add(.healthInterval, .number(bridge.healthInterval / .seconds(1)))
+        if let file = bridge.healthFile { add(.healthFile, .text(file)) }
+        if let folder = bridge.stateDirectory { add(.stateDirectory, .text(folder)) }
+        add(.commandRate, .number(bridge.commandRate.perSecond))
+        add(.commandBurst, .number(Double(Int(bridge.commandRate.burst))))
+        add(.restartHoldOff, .number(Double(bridge.restartHoldOff.components.seconds)))
+        add(.privilegedRequests, .word(bridge.privilegedRequests.rawValue))
+        add(.homeAssistantEnabled, .flag(bridge.homeAssistant.enabled))
+        add(.homeAssistantPrefix, .text(bridge.homeAssistant.discoveryPrefix))
+        add(.homeAssistantFastStreams, .flag(bridge.homeAssistant.fastStreams))
+        add(.homeAssistantDiscovery, .word(bridge.homeAssistant.discovery.rawValue))
+        add(.fleetEnabled, .word(bridge.fleet.map { $0.joining == .always ? "true" : "auto" } ?? "false"))
         if let fleet = bridge.fleet {
-            add("fleet.refresh_s", .number(fleet.refreshInterval / .seconds(1)))
-            add("fleet.incarnation_file", .text(fleet.incarnationFile))
+            add(.fleetRefreshSeconds, .number(fleet.refreshInterval / .seconds(1)))
+            add(.fleetIncarnationFile, .text(fleet.incarnationFile))
         }
         guard let http else {
-            add("http", .unset("(off)"))
+            add(entry: "http", .unset("(off)"))
             return settings
         }
-        add("http.listen", .text(http.listen))
-        if let user = http.username { add("http.username", .text(user)) }
-        if let file = httpPasswordFile { add("http.password_file", .text(file)) }
-        if let file = httpPasswordHashFile { add("http.password_hash_file", .text(file)) }
-        if let file = httpTokenFile { add("http.token_file", .text(file)) }
-        if !http.hosts.isEmpty { add("http.hosts", .texts(http.hosts)) }
-        add("http.max_connections", .number(Double(http.maxConnections)))
-        add("http.max_connections_per_source", .number(Double(http.maxConnectionsPerSource)))
+        add(.httpListen, .text(http.listen))
+        if let user = http.username { add(.httpUsername, .text(user)) }
+        if let file = httpPasswordFile { add(.httpPasswordFile, .text(file)) }
+        if let file = httpPasswordHashFile { add(.httpPasswordHashFile, .text(file)) }
+        if let file = httpTokenFile { add(.httpTokenFile, .text(file)) }
+        if !http.hosts.isEmpty { add(.httpHosts, .texts(http.hosts)) }
+        add(.httpMaxConnections, .number(Double(http.maxConnections)))
+        add(.httpMaxConnectionsPerSource, .number(Double(http.maxConnectionsPerSource)))
         return settings
     }
 
