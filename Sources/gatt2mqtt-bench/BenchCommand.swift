@@ -94,53 +94,10 @@ struct BenchCommand: AsyncParsableCommand {
         ))
     var instructions = "1x50"
 
-    @Flag(
-        help:
-            "Run the fleet benchmark instead (three gateways, three belts; docs/fleet-benchmark.md, FLEET-BENCHMARK.json)."
-    )
-    var fleet = false
-
-    @Option(help: "Fleet: the gateways' claim interval R, in seconds.")
-    var fleetRefresh = 1.0
-
-    @Option(help: "Fleet: seconds of noise at each σ (every belt at once, each at its own mean gap).")
-    var fleetNoiseSeconds = 300.0
-
-    @Flag(
-        help:
-            "Run the fleet-scale benchmark instead (3, 10 and 50 gateways in memory on real brokers; docs/fleet-benchmark.md, FLEET-SCALE-BENCHMARK.json)."
-    )
-    var fleetScale = false
-
-    @Option(help: "Fleet scale: fleet sizes with each device heard by three gateways, comma-separated.")
-    var fleetScaleSizes = "3,10,50"
-
-    @Option(help: "Fleet scale: fleet sizes with every device heard by every gateway, comma-separated, or none.")
-    var fleetScaleEveryone = "10"
-
-    @Option(help: "Fleet scale: fleet sizes run on the three-node RabbitMQ cluster, comma-separated, or none.")
-    var fleetScaleRabbitmq = "3,10"
-
-    @Flag(
-        help:
-            "Run the soak instead: one gatt2mqtt for an hour, streams, commands, broker and BlueZ restarts (BENCHMARKS.md, SOAK.json)."
-    )
-    var soak = false
-
-    @Option(help: "Soak: its length in minutes.")
-    var soakMinutes = 60.0
-
-    @Option(help: "Soak: Activ5s streaming.")
-    var soakDevices = 10
-
-    @Option(help: "Soak: force values per second per device.")
-    var soakRate = 50
-
-    @Option(help: "Soak: minutes between broker restarts.")
-    var soakBrokerRestartMinutes = 5.0
-
-    @Option(help: "Soak: minutes between BlueZ restarts.")
-    var soakBluezRestartMinutes = 15.0
+    // The other benchmarks, each with its options in its own file.
+    @OptionGroup var fleetBench: FleetBenchOptions
+    @OptionGroup var fleetScaleBench: FleetScaleBenchOptions
+    @OptionGroup var soakBench: SoakBenchOptions
 
     private var chosen: Set<Substring> {
         Set(
@@ -169,37 +126,9 @@ struct BenchCommand: AsyncParsableCommand {
             handler.logLevel = .warning
             return handler
         }
-        if fleet {
-            return try await FleetBench(
-                refreshSeconds: fleetRefresh, noiseSeconds: fleetNoiseSeconds, markdown: "docs/fleet-benchmark.md",
-                json: "FLEET-BENCHMARK.json"
-            ).run()
-        }
-        if fleetScale {
-            func sizes(_ text: String, _ option: String) throws -> [Int] {
-                text == "none" ? [] : try Self.numbers(text, option)
-            }
-            return try await FleetScaleBench(
-                sizes: try sizes(fleetScaleSizes, "--fleet-scale-sizes"),
-                everyoneSizes: try sizes(fleetScaleEveryone, "--fleet-scale-everyone"),
-                rabbitMQSizes: try sizes(fleetScaleRabbitmq, "--fleet-scale-rabbitmq"),
-                markdown: "docs/fleet-benchmark.md", json: "FLEET-SCALE-BENCHMARK.json"
-            ).run()
-        }
-        if soak {
-            guard soakMinutes >= 2, (1...50).contains(soakDevices), (1...200).contains(soakRate),
-                soakBrokerRestartMinutes > 0,
-                soakBluezRestartMinutes > 0
-            else {
-                throw ValidationError(
-                    "--soak: at least 2 minutes, 1 to 50 devices, 1 to 200 values a second, restart intervals above 0")
-            }
-            return try await SoakBench(
-                minutes: soakMinutes, devices: soakDevices, rate: soakRate,
-                brokerRestartMinutes: soakBrokerRestartMinutes,
-                bluezRestartMinutes: soakBluezRestartMinutes, markdown: markdown, json: "SOAK.json"
-            ).run()
-        }
+        if fleetBench.fleet { return try await fleetBench.run() }
+        if fleetScaleBench.fleetScale { return try await fleetScaleBench.run() }
+        if soakBench.soak { return try await soakBench.run(markdown: markdown) }
         let deviceCounts = try Self.numbers(devices, "--devices")
         let rateList = try Self.numbers(rates, "--rates")
         guard rateList.allSatisfy({ (1...1000).contains($0) }) else {
@@ -422,7 +351,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     private func say(_ text: String) { print("bench: \(text)") }
 
-    private static func numbers(_ text: String, _ option: String) throws -> [Int] {
+    static func numbers(_ text: String, _ option: String) throws -> [Int] {
         let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) > 0 }) else {
             throw ValidationError("\(option): positive numbers, comma-separated")
