@@ -47,6 +47,22 @@ struct StandardSimulatorLink: Sendable {
         logger = Logger(label: "sim.\(family)")
     }
 
+    /// Serves a standard-profile simulator until the process ends: its GATT application and advertisement registered
+    /// on `global.adapter` under `family`, the device `make` builds on their link, and a log line saying what it is
+    /// (`what 'name' on hciN`, then `detail`).
+    static func serve<Device: SimulatedPeripheral>(
+        family: String, services: [GattServiceDescription], service: String, localName: String,
+        global: GlobalOptions, what: String, detail: String = "", _ make: (StandardSimulatorLink) -> Device
+    ) async throws {
+        global.bootstrapLogging()
+        let runner = try PeripheralRunner(
+            global: global, family: family, services: services, localName: localName, serviceUUIDs: [service])
+        let link = StandardSimulatorLink(family: family, runner: runner)
+        let device = make(link)
+        link.logger.info("\(what) '\(localName)' on \(global.adapter)\(detail)")
+        try await runner.run(device, logger: link.logger)
+    }
+
     /// A control point's answer, indicated once the write that asked for it has had its own answer (as a device
     /// indicates once it has acted); an INDICATE line says it went out.
     func indicateAfterWrite(_ value: [UInt8], on characteristic: String) {
@@ -57,10 +73,30 @@ struct StandardSimulatorLink: Sendable {
         }
     }
 
+    /// A write the simulator got: a WRITE line with its bytes (`-` for none).
+    func reportWrite(_ value: [UInt8], to characteristic: String) {
+        output.line("WRITE \(characteristic) \(Self.shown(value))")
+    }
+
     /// A write BlueZ refused before the simulator saw it: a REJECT line with BlueZ's error.
     func writeRefused(_ value: [UInt8], to characteristic: String, error: DBusError) {
-        output.line("REJECT \(characteristic) \(value.isEmpty ? "-" : value.hex) \(error.name) \(error.message)")
+        output.line("REJECT \(characteristic) \(Self.shown(value)) \(error.name) \(error.message)")
     }
+
+    /// A value notified to a subscriber, and a `label <hex>` line when one got it (none is subscribed: no line).
+    func notify(_ bytes: [UInt8], on characteristic: String, saying label: String) {
+        guard application.notify(characteristic, value: bytes) else { return }
+        output.line("\(label) \(bytes.hex)")
+    }
+
+    /// `raw <hex>`: those bytes on `characteristic` as they are, for a value no device would send; an ERROR line for
+    /// hex that is not, or when nobody is subscribed.
+    func sendRaw(_ hex: String, on characteristic: String) {
+        guard let bytes = [UInt8](hex: hex) else { return output.line("ERROR raw <hex>") }
+        if !application.notify(characteristic, value: bytes) { output.line("ERROR not subscribed") }
+    }
+
+    private static func shown(_ value: [UInt8]) -> String { value.isEmpty ? "-" : value.hex }
 
     /// READY on registration (the line the tests wait for), a log line for the other events.
     func report(_ event: PeripheralEvent) {

@@ -42,14 +42,13 @@ struct PowerMeterSimCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        global.bootstrapLogging()
-        let runner = try PeripheralRunner(
-            global: global, family: "cycling_power", services: PowerMeterGattLayout.services, localName: name,
-            serviceUUIDs: [CyclingPowerGATT.service])
-        let link = StandardSimulatorLink(family: "cycling_power", runner: runner)
-        let meter = PowerMeterSimulator(
-            interval: .milliseconds(intervalMilliseconds), watts: watts, location: location, link: link)
-        link.logger.info("power meter '\(name)' on \(global.adapter): \(watts) W")
-        try await runner.run(meter, logger: link.logger)
+        try await StandardSimulatorLink.serve(
+            family: "cycling_power", services: PowerMeterGattLayout.services, service: CyclingPowerGATT.service,
+            localName: name, global: global,
+            what: "power meter", detail: ": \(watts) W"
+        ) {
+            PowerMeterSimulator(
+                interval: .milliseconds(intervalMilliseconds), watts: watts, location: location, link: $0)
+        }
     }
 }

@@ -44,7 +44,7 @@ actor PowerMeterSimulator: SimulatedPeripheral {
 
     /// The control point, the one writable characteristic. WRITE and INDICATE lines say what happened.
     func writeValue(_ value: [UInt8], to characteristic: String, options: GattRequestOptions) async throws {
-        link.output.line("WRITE \(characteristic) \(value.isEmpty ? "-" : value.hex)")
+        link.reportWrite(value, to: characteristic)
         guard characteristic == CyclingPowerGATT.controlPoint else { throw BlueZPeripheralError.writeNotPermitted }
         let opCode = value.first ?? 0
         let response: [UInt8]
@@ -93,11 +93,7 @@ actor PowerMeterSimulator: SimulatedPeripheral {
             }
             watts = power
         case ("send", 1): tick()
-        case ("raw", 2):
-            guard let bytes = [UInt8](hex: words[1]) else { return link.output.line("ERROR raw <hex>") }
-            if !link.application.notify(CyclingPowerGATT.measurement, value: bytes) {
-                link.output.line("ERROR not subscribed")
-            }
+        case ("raw", 2): link.sendRaw(words[1], on: CyclingPowerGATT.measurement)
         default: link.output.line("ERROR unknown command '\(words[0])'; try help")
         }
     }
@@ -117,7 +113,6 @@ actor PowerMeterSimulator: SimulatedPeripheral {
             ),
             accumulatedEnergy: UInt16(clamping: Int(joules / 1000)))
         let bytes = measurement.encoded()
-        guard link.application.notify(CyclingPowerGATT.measurement, value: bytes) else { return }
-        link.output.line("MEASUREMENT \(bytes.hex)")
+        link.notify(bytes, on: CyclingPowerGATT.measurement, saying: "MEASUREMENT")
     }
 }

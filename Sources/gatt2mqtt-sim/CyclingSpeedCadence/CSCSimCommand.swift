@@ -47,17 +47,12 @@ struct CSCSimCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        global.bootstrapLogging()
         let settings = CSCSimulatorSettings(
             interval: .milliseconds(intervalMilliseconds), crank: !noCrank, location: location,
             batteryPercent: battery)
-        let runner = try PeripheralRunner(
-            global: global, family: "csc", services: CSCGattLayout.services, localName: name,
-            serviceUUIDs: [CSCGATT.service])
-        let link = StandardSimulatorLink(family: "csc", runner: runner)
-        let sensor = CSCSimulator(
-            settings: settings, link: link)
-        link.logger.info("speed and cadence sensor '\(name)' on \(global.adapter): every \(intervalMilliseconds) ms")
-        try await runner.run(sensor, logger: link.logger)
+        try await StandardSimulatorLink.serve(
+            family: "csc", services: CSCGattLayout.services, service: CSCGATT.service, localName: name, global: global,
+            what: "speed and cadence sensor", detail: ": every \(intervalMilliseconds) ms"
+        ) { CSCSimulator(settings: settings, link: $0) }
     }
 }

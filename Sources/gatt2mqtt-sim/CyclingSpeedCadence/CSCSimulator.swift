@@ -51,7 +51,7 @@ actor CSCSimulator: SimulatedPeripheral {
     /// Update Sensor Location is refused as not supported (the sensor has one location, as its feature says); each
     /// answered by an indication. WRITE and INDICATE lines say what happened.
     func writeValue(_ value: [UInt8], to characteristic: String, options: GattRequestOptions) async throws {
-        link.output.line("WRITE \(characteristic) \(value.isEmpty ? "-" : value.hex)")
+        link.reportWrite(value, to: characteristic)
         guard characteristic == SCControlPoint.characteristic else { throw BlueZPeripheralError.writeNotPermitted }
         let opCode = value.first ?? 0
         let result: SCControlPoint.Result
@@ -98,9 +98,7 @@ actor CSCSimulator: SimulatedPeripheral {
             battery = percent
             _ = link.application.notify(StandardSimulatorServices.batteryLevel, value: [percent])
         case ("send", 1): tick()
-        case ("raw", 2):
-            guard let bytes = [UInt8](hex: words[1]) else { return link.output.line("ERROR raw <hex>") }
-            if !link.application.notify(CSCGATT.measurement, value: bytes) { link.output.line("ERROR not subscribed") }
+        case ("raw", 2): link.sendRaw(words[1], on: CSCGATT.measurement)
         default: link.output.line("ERROR unknown command '\(words[0])'; try help")
         }
     }
@@ -112,7 +110,6 @@ actor CSCSimulator: SimulatedPeripheral {
         wheel = (wheel.revolutions &+ 2, wheel.eventTime &+ ticks)
         crank = (crank.revolutions &+ 1, crank.eventTime &+ ticks)
         let bytes = CSCMeasurement(wheel: settings.wheel ? wheel : nil, crank: settings.crank ? crank : nil).encoded()
-        guard link.application.notify(CSCGATT.measurement, value: bytes) else { return }
-        link.output.line("MEASUREMENT \(bytes.hex)")
+        link.notify(bytes, on: CSCGATT.measurement, saying: "MEASUREMENT")
     }
 }

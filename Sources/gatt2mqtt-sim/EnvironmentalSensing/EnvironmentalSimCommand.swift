@@ -41,17 +41,13 @@ struct EnvironmentalSimCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        global.bootstrapLogging()
-        let runner = try PeripheralRunner(
-            global: global, family: "environment", services: EnvironmentalGattLayout.services, localName: name,
-            serviceUUIDs: [EnvironmentalSensingGATT.service])
-        let link = StandardSimulatorLink(family: "environment", runner: runner)
-        let sensor = EnvironmentalSimulator(
-            readings: EnvironmentalReadings(
-                hundredthsOfADegree: temperature, hundredthsOfAPercent: humidity, tenthsOfAPascal: pressure,
-                batteryPercent: battery),
-            link: link)
-        link.logger.info("environmental sensor '\(name)' on \(global.adapter)")
-        try await runner.run(sensor, logger: link.logger)
+        let readings = EnvironmentalReadings(
+            hundredthsOfADegree: temperature, hundredthsOfAPercent: humidity, tenthsOfAPascal: pressure,
+            batteryPercent: battery)
+        try await StandardSimulatorLink.serve(
+            family: "environment", services: EnvironmentalGattLayout.services,
+            service: EnvironmentalSensingGATT.service, localName: name, global: global,
+            what: "environmental sensor"
+        ) { EnvironmentalSimulator(readings: readings, link: $0) }
     }
 }

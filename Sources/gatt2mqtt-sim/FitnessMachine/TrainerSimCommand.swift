@@ -44,16 +44,12 @@ struct TrainerSimCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        global.bootstrapLogging()
-        let runner = try PeripheralRunner(
-            global: global, family: "fitness_machine", services: TrainerGattLayout.services, localName: name,
-            serviceUUIDs: [FitnessMachineGATT.service])
-        let link = StandardSimulatorLink(family: "fitness_machine", runner: runner)
-        let trainer = TrainerSimulator(
-            settings: TrainerSettings(
-                interval: .milliseconds(intervalMilliseconds), power: power, maximumPower: maximumPower),
-            link: link)
-        link.logger.info("smart trainer '\(name)' on \(global.adapter): \(power) W")
-        try await runner.run(trainer, logger: link.logger)
+        let settings = TrainerSettings(
+            interval: .milliseconds(intervalMilliseconds), power: power, maximumPower: maximumPower)
+        try await StandardSimulatorLink.serve(
+            family: "fitness_machine", services: TrainerGattLayout.services, service: FitnessMachineGATT.service,
+            localName: name, global: global,
+            what: "smart trainer", detail: ": \(power) W"
+        ) { TrainerSimulator(settings: settings, link: $0) }
     }
 }

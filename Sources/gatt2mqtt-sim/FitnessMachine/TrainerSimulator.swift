@@ -51,7 +51,7 @@ actor TrainerSimulator: SimulatedPeripheral {
 
     /// The control point, the one writable characteristic. WRITE and INDICATE lines say what happened.
     func writeValue(_ value: [UInt8], to characteristic: String, options: GattRequestOptions) async throws {
-        link.output.line("WRITE \(characteristic) \(value.isEmpty ? "-" : value.hex)")
+        link.reportWrite(value, to: characteristic)
         guard characteristic == FitnessMachineGATT.controlPoint else { throw BlueZPeripheralError.writeNotPermitted }
         let response = FitnessMachineControlPoint.response(
             to: value.first ?? 0, answer(FitnessMachineControlPoint.request(value)))
@@ -110,11 +110,7 @@ actor TrainerSimulator: SimulatedPeripheral {
         case (nil, _): return
         case ("help", 1): for usage in ["help", "send", "raw <hex>"] { link.output.line("HELP \(usage)") }
         case ("send", 1): tick()
-        case ("raw", 2):
-            guard let bytes = [UInt8](hex: words[1]) else { return link.output.line("ERROR raw <hex>") }
-            if !link.application.notify(FitnessMachineGATT.indoorBikeData, value: bytes) {
-                link.output.line("ERROR not subscribed")
-            }
+        case ("raw", 2): link.sendRaw(words[1], on: FitnessMachineGATT.indoorBikeData)
         default: link.output.line("ERROR unknown command '\(words[0])'; try help")
         }
     }
@@ -129,7 +125,6 @@ actor TrainerSimulator: SimulatedPeripheral {
             resistanceLevel: Int16(resistanceTenths / 10), power: riding ? power : 0,
             elapsedTime: UInt16(clamping: ridden.components.seconds))
         let bytes = data.encoded()
-        guard link.application.notify(FitnessMachineGATT.indoorBikeData, value: bytes) else { return }
-        link.output.line("DATA \(bytes.hex)")
+        link.notify(bytes, on: FitnessMachineGATT.indoorBikeData, saying: "DATA")
     }
 }

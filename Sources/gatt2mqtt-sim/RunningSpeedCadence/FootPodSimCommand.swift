@@ -41,16 +41,11 @@ struct FootPodSimCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        global.bootstrapLogging()
-        let runner = try PeripheralRunner(
-            global: global, family: "rsc", services: FootPodGattLayout.services, localName: name,
-            serviceUUIDs: [RSCGATT.service])
-        let link = StandardSimulatorLink(family: "rsc", runner: runner)
-        let pod = FootPodSimulator(
-            interval: .milliseconds(intervalMilliseconds),
-            pace: RSCMeasurement(speed: speed, cadence: cadence, strideLength: strideCentimetres, running: true),
-            link: link)
-        link.logger.info("foot pod '\(name)' on \(global.adapter): \(speed)/256 m/s")
-        try await runner.run(pod, logger: link.logger)
+        let pace = RSCMeasurement(speed: speed, cadence: cadence, strideLength: strideCentimetres, running: true)
+        try await StandardSimulatorLink.serve(
+            family: "rsc", services: FootPodGattLayout.services, service: RSCGATT.service, localName: name,
+            global: global,
+            what: "foot pod", detail: ": \(speed)/256 m/s"
+        ) { FootPodSimulator(interval: .milliseconds(intervalMilliseconds), pace: pace, link: $0) }
     }
 }

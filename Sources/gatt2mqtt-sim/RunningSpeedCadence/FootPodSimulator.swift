@@ -56,9 +56,7 @@ actor FootPodSimulator: SimulatedPeripheral {
         case ("walk", 1): pace.running = false
         case ("run", 1): pace.running = true
         case ("send", 1): tick()
-        case ("raw", 2):
-            guard let bytes = [UInt8](hex: words[1]) else { return link.output.line("ERROR raw <hex>") }
-            if !link.application.notify(RSCGATT.measurement, value: bytes) { link.output.line("ERROR not subscribed") }
+        case ("raw", 2): link.sendRaw(words[1], on: RSCGATT.measurement)
         default: link.output.line("ERROR unknown command '\(words[0])'; try help")
         }
     }
@@ -69,7 +67,6 @@ actor FootPodSimulator: SimulatedPeripheral {
         var measurement = pace
         measurement.totalDistance = UInt32(decimetres.rounded(.down))
         let bytes = measurement.encoded()
-        guard link.application.notify(RSCGATT.measurement, value: bytes) else { return }
-        link.output.line("MEASUREMENT \(bytes.hex)")
+        link.notify(bytes, on: RSCGATT.measurement, saying: "MEASUREMENT")
     }
 }

@@ -54,17 +54,13 @@ struct WeightScaleSimCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        global.bootstrapLogging()
         let units = WeighingUnits(
             imperial: imperial, timeStamp: at.flatMap(WeighingUnits.dateTime), user: user,
             heightMillimetres: heightMillimetres)
-        let runner = try PeripheralRunner(
-            global: global, family: "scale", services: WeightScaleGattLayout.services, localName: name,
-            serviceUUIDs: [WeightScaleGATT.service])
-        let link = StandardSimulatorLink(family: "scale", runner: runner)
-        let scale = WeightScaleSimulator(
-            units: units, grams: grams, batteryPercent: battery, link: link)
-        link.logger.info("weight scale '\(name)' on \(global.adapter): \(grams) g")
-        try await runner.run(scale, logger: link.logger)
+        try await StandardSimulatorLink.serve(
+            family: "scale", services: WeightScaleGattLayout.services, service: WeightScaleGATT.service,
+            localName: name, global: global,
+            what: "weight scale", detail: ": \(grams) g"
+        ) { WeightScaleSimulator(units: units, grams: grams, batteryPercent: battery, link: $0) }
     }
 }
