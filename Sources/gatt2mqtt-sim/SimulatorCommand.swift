@@ -4,7 +4,8 @@ import ArgumentParser
 /// One subcommand per peripheral family: `belt`, `a5`, `cpr`, `grip` and `hr` (a Heart Rate Service chest strap), and
 /// `csc` (a Cycling Speed and Cadence sensor), `power` (a Cycling Power meter), `rsc` (a Running Speed and Cadence
 /// foot pod), `environment` (an Environmental Sensing sensor), `scale` (a Weight Scale) and `trainer` (a Fitness
-/// Machine), which the gateway serves by their shipped declarations.
+/// Machine), which the gateway serves by their shipped declarations; and `thermometer`, docs/devices.md's worked example
+/// of a device with its maker's own UUIDs, served by the declaration that page writes.
 struct SimulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatt2mqtt-sim",
@@ -16,7 +17,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         subcommands: [
             BeltCommand.self, Activ5SimCommand.self, CPRBandSimCommand.self, GripSimCommand.self,
             HeartRateSimCommand.self, CSCSimCommand.self, EnvironmentalSimCommand.self, WeightScaleSimCommand.self,
-            TrainerSimCommand.self, PowerMeterSimCommand.self, FootPodSimCommand.self,
+            TrainerSimCommand.self, PowerMeterSimCommand.self, FootPodSimCommand.self, LabThermometerSimCommand.self,
         ])
 
     /// Declared here so that `--adapter` may precede the subcommand; each subcommand declares the same

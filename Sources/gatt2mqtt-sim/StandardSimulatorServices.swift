@@ -96,13 +96,23 @@ struct StandardSimulatorLink: Sendable {
         if !application.notify(characteristic, value: bytes) { output.line("ERROR not subscribed") }
     }
 
+    /// `battery <0-100>`: the new level, notified to a subscriber; nil, and an ERROR line, for anything else.
+    func batteryCommand(_ argument: String?) -> UInt8? {
+        guard let percent = argument.flatMap({ UInt8($0) }), percent <= 100 else {
+            output.line("ERROR battery <0-100>")
+            return nil
+        }
+        _ = application.notify(StandardSimulatorServices.batteryLevel, value: [percent])
+        return percent
+    }
+
     private static func shown(_ value: [UInt8]) -> String { value.isEmpty ? "-" : value.hex }
 
     /// READY on registration (the line the tests wait for), a log line for the other events.
     func report(_ event: PeripheralEvent) {
         switch event {
         case .registered(let address, _):
-            output.line("READY \(family) \(address) \(advertisement.description.localName)")
+            output.ready(family, address: address, advertisement: advertisement)
         case .stackLost: logger.warning("the Bluetooth stack went away")
         case .centralConnected(let path): logger.info("central connected: \(path)")
         case .centralDisconnected(let path): logger.info("central disconnected: \(path)")

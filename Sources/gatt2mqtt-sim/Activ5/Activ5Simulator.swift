@@ -32,7 +32,7 @@ actor Activ5Simulator: SimulatedPeripheral {
     }
 
     /// Yields once, when the device has switched itself off.
-    nonisolated let powerOffs: AsyncStream<Void>
+    nonisolated var powerOffs: AsyncStream<Void> { power.offs }
 
     private var state: Activ5State
     private let settings: Activ5SimulatorSettings
@@ -41,7 +41,7 @@ actor Activ5Simulator: SimulatedPeripheral {
     private let registrar: PeripheralRegistrar
     private let output: SimulatorOutput
     private let logger: Logger
-    private let powerOffSink: AsyncStream<Void>.Continuation
+    private nonisolated let power = PowerSwitch()
 
     /// Zero of the times given to `Activ5State` and the waveform: when the device was switched on.
     private let origin = ContinuousClock.now
@@ -69,7 +69,6 @@ actor Activ5Simulator: SimulatedPeripheral {
         self.registrar = registrar
         self.output = output
         self.logger = logger
-        (powerOffs, powerOffSink) = AsyncStream<Void>.makeStream()
     }
 
     /// Starts watching the idle power-off clock, which runs once a host has connected (`checkPower`).
@@ -91,7 +90,7 @@ actor Activ5Simulator: SimulatedPeripheral {
         guard !isPoweredOff else { return }
         switch event {
         case .registered(let address, _):
-            output.line("READY a5 \(address) \(advertisement.description.localName)")
+            output.ready("a5", address: address, advertisement: advertisement)
         case .stackLost:
             syncStreams()
         case .centralConnected(let path):
@@ -272,10 +271,6 @@ actor Activ5Simulator: SimulatedPeripheral {
         logger.notice("idle in stop mode for \(state.idlePowerOffSeconds) s: switching off")
         for timer in timers.values { timer.cancel() }
         timers = [:]
-        await application.flushNotifications()
-        await registrar.unregister()
-        output.line("POWER-OFF")
-        powerOffSink.yield()
-        powerOffSink.finish()
+        await power.switchOff(application: application, registrar: registrar, output: output)
     }
 }

@@ -59,7 +59,7 @@ actor BeltSimulator: SimulatedPeripheral {
     func handle(_ event: PeripheralEvent) async {
         switch event {
         case .registered(let address, _):
-            output.line("READY belt \(address) \(advertisement.description.localName)")
+            output.ready("belt", address: address, advertisement: advertisement)
         case .stackLost:
             stopAllTimers()
         case .centralConnected(let path):

@@ -35,7 +35,7 @@ actor CPRBandSimulator: SimulatedPeripheral {
     }
 
     /// Yields once, when the band has switched itself off.
-    nonisolated let powerOffs: AsyncStream<Void>
+    nonisolated var powerOffs: AsyncStream<Void> { power.offs }
 
     private var state: CPRBandState
     private let settings: CPRBandSimulatorSettings
@@ -44,7 +44,7 @@ actor CPRBandSimulator: SimulatedPeripheral {
     private let registrar: PeripheralRegistrar
     private let output: SimulatorOutput
     private let logger: Logger
-    private let powerOffSink: AsyncStream<Void>.Continuation
+    private nonisolated let power = PowerSwitch()
 
     /// Zero of the angle sway: when the band was switched on.
     private let origin = ContinuousClock.now
@@ -66,7 +66,6 @@ actor CPRBandSimulator: SimulatedPeripheral {
         self.output = output
         self.logger = logger
         motion = CPRBandMotion(depth: settings.depth, seed: settings.seed)
-        (powerOffs, powerOffSink) = AsyncStream<Void>.makeStream()
     }
 
     // MARK: Registration events
@@ -77,7 +76,7 @@ actor CPRBandSimulator: SimulatedPeripheral {
         guard state.mode != .off else { return }
         switch event {
         case .registered(let address, _):
-            output.line("READY cpr \(address) \(advertisement.description.localName)")
+            output.ready("cpr", address: address, advertisement: advertisement)
         case .stackLost:
             logger.warning("the Bluetooth stack went away; streams follow the mode when it is back")
         case .centralConnected(let path):
@@ -293,10 +292,6 @@ actor CPRBandSimulator: SimulatedPeripheral {
         logger.notice("switching off")
         for timer in timers.values { timer.cancel() }
         timers = [:]
-        await application.flushNotifications()
-        await registrar.unregister()
-        output.line("POWER-OFF")
-        powerOffSink.yield()
-        powerOffSink.finish()
+        await power.switchOff(application: application, registrar: registrar, output: output)
     }
 }

@@ -91,12 +91,7 @@ actor CSCSimulator: SimulatedPeripheral {
         case (nil, _): return
         case ("help", 1):
             for usage in ["help", "battery <0-100>", "send", "raw <hex>"] { link.output.line("HELP \(usage)") }
-        case ("battery", 2):
-            guard let percent = UInt8(words[1]), percent <= 100 else {
-                return link.output.line("ERROR battery <0-100>")
-            }
-            battery = percent
-            _ = link.application.notify(StandardSimulatorServices.batteryLevel, value: [percent])
+        case ("battery", 2): battery = link.batteryCommand(words[1]) ?? battery
         case ("send", 1): tick()
         case ("raw", 2): link.sendRaw(words[1], on: CSCGATT.measurement)
         default: link.output.line("ERROR unknown command '\(words[0])'; try help")

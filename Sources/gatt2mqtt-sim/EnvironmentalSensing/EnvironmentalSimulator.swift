@@ -80,12 +80,7 @@ actor EnvironmentalSimulator: SimulatedPeripheral {
             guard let raw = argument.flatMap({ UInt32($0) }) else { return link.output.line("ERROR pressure <uint32>") }
             readings.tenthsOfAPascal = raw
             notify(EnvironmentalSensingGATT.pressure, EnvironmentalSensingGATT.pressure(tenthsOfAPascal: raw))
-        case "battery":
-            guard let percent = argument.flatMap({ UInt8($0) }), percent <= 100 else {
-                return link.output.line("ERROR battery <0-100>")
-            }
-            readings.batteryPercent = percent
-            notify(StandardSimulatorServices.batteryLevel, [percent])
+        case "battery": readings.batteryPercent = link.batteryCommand(argument) ?? readings.batteryPercent
         default: link.output.line("ERROR unknown command '\(command)'; try help")
         }
     }

@@ -93,7 +93,7 @@ actor GripSimulator: SimulatedPeripheral {
     func handle(_ event: PeripheralEvent) {
         switch event {
         case .registered(let address, _):
-            output.line("READY grip \(address) \(advertisement.description.localName)")
+            output.ready("grip", address: address, advertisement: advertisement)
         case .stackLost:
             activeCentral = nil
             bondedCentrals = []

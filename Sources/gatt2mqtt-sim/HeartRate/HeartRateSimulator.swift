@@ -53,7 +53,7 @@ actor HeartRateSimulator: SimulatedPeripheral {
     func handle(_ event: PeripheralEvent) {
         switch event {
         case .registered(let address, _):
-            output.line("READY hr \(address) \(advertisement.description.localName)")
+            output.ready("hr", address: address, advertisement: advertisement)
         case .stackLost:
             // The application drops the subscriptions too, which stops the timer.
             logger.warning("the Bluetooth stack went away; measurements resume when a central subscribes again")

@@ -71,12 +71,7 @@ actor WeightScaleSimulator: SimulatedPeripheral {
             }
             grams = weighed
             indicate(units.measurement(grams: weighed).encoded())
-        case "battery":
-            guard let percent = argument.flatMap({ UInt8($0) }), percent <= 100 else {
-                return link.output.line("ERROR battery <0-100>")
-            }
-            battery = percent
-            _ = link.application.notify(StandardSimulatorServices.batteryLevel, value: [percent])
+        case "battery": battery = link.batteryCommand(argument) ?? battery
         case "raw":
             guard let bytes = argument.flatMap([UInt8].init(hex:)) else { return link.output.line("ERROR raw <hex>") }
             indicate(bytes)
