@@ -163,7 +163,13 @@ import Testing
         let entities = Dictionary(uniqueKeysWithValues: driver.homeAssistant.entities.map { ($0.object, $0) })
         let temperature = try #require(entities["reading_temperature"])
         #expect(temperature.topics == ["state_topic": "reading"])
-        #expect(temperature.fields["value_template"] == .string("{{ value_json.temperature }}"))
+        // A reading without the member keeps the number shown (Home Assistant ignores an empty text for it); the empty
+        // payload of a cleared state is unknown.
+        #expect(
+            temperature.fields["value_template"]
+                == .string(
+                    "{{ value_json.temperature if value_json is defined and 'temperature' in value_json else ('' if value_json is defined else None) }}"
+                ))
         #expect(temperature.fields["unit_of_measurement"] == .string("°C"))
         #expect(temperature.isFastStream, "a stream that is not retained")
         let place = try #require(entities["place"])

@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 
 /// A real Home Assistant (the newest release that installs here, `scripts/homeassistant/install`) with its MQTT
-/// integration on the test broker and the demo's five devices and a declared one (a speed and cadence sensor)
-/// served by the bridge, checked through Home
+/// integration on the test broker and the demo's five devices, a device of each shipped declaration and docs/devices.md's
+/// lab thermometer (declared by a user) served by the bridge, checked through Home
 /// Assistant's own APIs: every entity gatt2mqtt announces exists with the entity id it asked for, is available
 /// while its device is connected and unavailable after it leaves (the fast streams exist, disabled); a button, a select and a switch pressed in Home
 /// Assistant reach the virtual devices as the right bytes; a device trigger fires on a belt button press; and
@@ -19,35 +19,55 @@ struct HomeAssistantLiveTests {
     /// Home Assistant's own complaints about this machine, with or without gatt2mqtt: libraries its wheels lack (a
     /// compression library; in 2025.4 the camera's JPEG library, which `GATT2MQTT_HA_VERSION` can bring).
     /// And its notice that a module logs more than 200 lines in a while, about the two INFO lines it logs for each
-    /// entity the discovery migration moves to a device config (96 entities here): a count, not a complaint.
+    /// entity the discovery migration moves to a device config (199 entities here), or the one for each entity it
+    /// registers: a count, not a complaint.
     static let unrelatedWarnings = [
         "[aiohttp_fast_zlib] zlib_ng and isal are not available",
         "[homeassistant.components.camera.img_util] Error loading libturbojpeg",
         "Module homeassistant.components.mqtt.entity is logging too frequently",
+        // Its INFO line for each entity it registers ("Registered new sensor.mqtt entity"): the per-gateway ones and
+        // then the fleet's, about 400 here.
+        "Module homeassistant.helpers.entity_registry is logging too frequently",
     ]
 
     @Test func homeAssistantShowsAndOperatesEveryDevice() async throws {
-        try await TestWorld.with(peripheralAdapters: 6) { world in
+        try await TestWorld.with(peripheralAdapters: 12) { world in
             let belt = try await world.startSimulator(["belt"], adapter: world.peripheralAdapter(1))
             let activ5 = try await world.startSimulator(["a5"], adapter: world.peripheralAdapter(2))
             let band = try await world.startSimulator(["cpr", "--name", "CPR-01"], adapter: world.peripheralAdapter(3))
             let grip = try await world.startSimulator(["grip"], adapter: world.peripheralAdapter(4))
             let strap = try await world.startSimulator(["hr"], adapter: world.peripheralAdapter(5))
-            // A declared family's device (issue #59): its entities come from the shipped declaration.
-            let sensor = try await world.startSimulator(["csc"], adapter: world.peripheralAdapter(6))
+            // A device of each declared family (issue #59): their entities come from the shipped declarations, and the
+            // thermometer's from docs/devices.md's worked example, in a declarations folder as a user writes it.
+            var declared: [(family: String, simulator: ManagedProcess)] = []
+            for (number, arguments) in [
+                ["csc"], ["environment"], ["scale"], ["power"], ["rsc"], ["trainer"],
+                ["thermometer", "--place", "outdoor"],
+            ].enumerated() {
+                let simulator = try await world.startSimulator(arguments, adapter: world.peripheralAdapter(6 + number))
+                declared.append((try simulator.simulatedFamily, simulator))
+            }
+            let folder = world.stateFolder + "/devices.d"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let page = try String(contentsOfFile: ProjectPaths.root + "/docs/devices.md", encoding: .utf8)
+            try #require(WorkedExampleEndToEndTests.declaration(in: page)).write(
+                toFile: folder + "/thermometer.yaml", atomically: true, encoding: .utf8)
+            let declarations = ["GATT2MQTT_DEVICES_DECLARATIONS": folder]
             let ids = (
                 belt: try belt.simulatedID, a5: try activ5.simulatedID, cpr: try band.simulatedID,
                 grip: try grip.simulatedID, hr: try strap.simulatedID
             )
             let recorder = try await TopicRecorder(world: world)
-            let devices = [
-                ("belt", ids.belt), ("a5", ids.a5), ("cpr", ids.cpr), ("grip", ids.grip), ("hr", ids.hr),
-                ("csc", try sensor.simulatedID),
-            ]
-            // Six devices on the bridge's one adapter: a slot more than the five it gives by default.
-            let former = try await world.startBridge(extraArguments: [
-                "--health-seconds", "2", "--adapter-slots", "6", "--no-fleet", "--homeassistant-discovery", "entity",
-            ])
+            let devices =
+                [
+                    ("belt", ids.belt), ("a5", ids.a5), ("cpr", ids.cpr), ("grip", ids.grip), ("hr", ids.hr),
+                ] + (try declared.map { ($0.family, try $0.simulator.simulatedID) })
+            // Twelve devices on the bridge's one adapter: seven slots more than the five it gives by default.
+            let former = try await world.startBridge(
+                extraArguments: [
+                    "--health-seconds", "2", "--adapter-slots", "12", "--no-fleet", "--homeassistant-discovery",
+                    "entity",
+                ], extraEnvironment: declarations)
             for (family, id) in devices {
                 try await recorder.waitFor("\(family)/\(id)/connection", timeout: .seconds(60)) {
                     $0.payloadString == "connected"
@@ -72,10 +92,11 @@ struct HomeAssistantLiveTests {
                 let restart = recorder.mark
                 // With its live page, which Home Assistant's device pages link to.
                 let page = "127.0.0.1:\(try FreePort.allocate())"
-                let perEntity = try await world.startBridge(extraArguments: [
-                    "--health-seconds", "2", "--adapter-slots", "6", "--http", page, "--homeassistant-discovery",
-                    "entity",
-                ])
+                let perEntity = try await world.startBridge(
+                    extraArguments: [
+                        "--health-seconds", "2", "--adapter-slots", "12", "--http", page, "--homeassistant-discovery",
+                        "entity",
+                    ], extraEnvironment: declarations)
                 for (family, id) in devices {
                     try await recorder.waitFor("\(family)/\(id)/connection", after: restart, timeout: .seconds(60)) {
                         $0.payloadString == "connected"
@@ -96,10 +117,10 @@ struct HomeAssistantLiveTests {
                 let migrating = recorder.mark
                 _ = try await world.startBridge(
                     extraArguments: [
-                        "--health-seconds", "2", "--adapter-slots", "6", "--http", page, "--requests-privileged",
+                        "--health-seconds", "2", "--adapter-slots", "12", "--http", page, "--requests-privileged",
                         "true",
                     ]
-                        + (perDevice ? [] : ["--homeassistant-discovery", "entity"]))
+                        + (perDevice ? [] : ["--homeassistant-discovery", "entity"]), extraEnvironment: declarations)
                 for (family, id) in devices {
                     try await recorder.waitFor("\(family)/\(id)/connection", after: migrating, timeout: .seconds(60)) {
                         $0.payloadString == "connected"
@@ -116,7 +137,9 @@ struct HomeAssistantLiveTests {
                     : "homeassistant/sensor/gatt2mqtt_test/version/config"
                 try await recorder.waitFor(gateway, after: migrating) { !$0.payload.isEmpty }
                 try await check(
-                    home, recorder: recorder, belt: belt, band: band, strap: strap, ids: ids, page: "http://\(page)/",
+                    home, recorder: recorder, belt: belt, band: band, strap: strap, ids: ids,
+                    declared: Dictionary(uniqueKeysWithValues: declared.map { ($0.family, $0.simulator) }),
+                    page: "http://\(page)/",
                     renamed: ["gatt2mqtt_fleet_belt_\(ids.belt)_battery": "sensor.front_belt_battery"])
                 try await expectDeviceOptions(home, recorder: recorder, strap: strap)
             } catch {
@@ -156,6 +179,33 @@ struct HomeAssistantLiveTests {
             "\(registry["devices"] ?? "")")
     }
 
+    /// The declared devices as Home Assistant shows them: values read at connect (the environmental sensor's
+    /// temperature, the lab thermometer's place, both as their simulators were started) and indicated (the scale's
+    /// weighing), and a declared command's number entity: the thermometer's calibration set in Home Assistant is the
+    /// write docs/devices.md gives.
+    private func checkDeclared(_ home: HomeAssistantInstance, _ declared: [String: ManagedProcess]) async throws {
+        let (environment, scale) = (
+            try declared["environment"]?.simulatedID ?? "", try declared["scale"]?.simulatedID ?? ""
+        )
+        let thermometer = try #require(declared["thermo"])
+        let thermo = try thermometer.simulatedID
+        for (entity, state) in [
+            ("sensor.environment_\(environment)_temperature", "21.54"), ("sensor.thermo_\(thermo)_place", "outdoor"),
+            ("sensor.scale_\(scale)_measurement_weight", "72.5"),
+        ] {
+            _ = try await home.control(
+                ["wait-state", "--entity", entity, "--state", state, "--timeout", "30"], timeout: .seconds(40))
+        }
+        let writes = thermometer.lineCount
+        _ = try await home.control([
+            "call", "number", "set_value", "--data",
+            #"{"entity_id":"number.thermo_\#(thermo)_calibrate","value":-1.5}"#,
+        ])
+        try await thermometer.waitForLine(after: writes, timeout: .seconds(20)) {
+            $0 == "WRITE 0000aa04-1234-5678-9abc-def012345678 016aff"
+        }
+    }
+
     /// What gatt2mqtt announced: the entities of the last config on each topic (an empty one removes them), from
     /// configs per entity and from the components of configs per device.
     private func announcedEntities(_ recorder: TopicRecorder) -> [(id: String, uniqueID: String, enabled: Bool)] {
@@ -186,20 +236,20 @@ struct HomeAssistantLiveTests {
         async throws -> (entities: [(id: String, uniqueID: String, enabled: Bool)], entries: [[String: Any]])
     {
         let entities = announcedEntities(recorder)
-        // topics.md's tables: belt 18, Activ5 11, CPR band 20, grip 8, heart rate 10, the declared speed and cadence
-        // sensor 15 (its four measurement fields, three feature bits, its location and battery, a number for each of
-        // its two control point commands; connection, last error, last seen and signal strength among each), an owner
-        // each, the gateway 8 (device triggers have no entity id). The per-gateway configs of the first bridge were
-        // cleared.
-        #expect(entities.count == 96, "\(entities.map(\.uniqueID).sorted())")
+        // topics.md's tables: belt 18, Activ5 11, CPR band 20, grip 8, heart rate 10; the declared devices an entity per
+        // published value and flag bit of their declaration, their battery, a button or number per command, and the
+        // connection, last error, last seen and signal strength every device has: the speed and cadence sensor 15 (4
+        // measurement fields, 3 feature bits, its location, 2 commands), the environmental sensor 8 (3 readings), the
+        // scale 17 (12 measurement fields), the power meter 27 (16 measurement fields, 3 flag bits, its location, 2
+        // commands), the foot pod 10 (4 fields, 1 flag bit), the trainer 25 (15 fields, 5 commands), the lab thermometer
+        // 10 (2 reading fields, place, samples, 1 command); an owner each; the gateway 8 (device triggers have no entity
+        // id). The per-gateway configs of the first bridge were cleared.
+        #expect(entities.count == 199, "\(entities.map(\.uniqueID).sorted())")
         #expect(entities.allSatisfy { !$0.uniqueID.hasPrefix("gatt2mqtt_test_belt_") }, "\(entities)")
-        for entity in entities where entity.enabled {
-            _ = try await home.control(
-                [
-                    "wait-state", "--entity", renamed[entity.uniqueID] ?? entity.id, "--state", "unavailable", "--not",
-                    "--timeout", "120",
-                ], timeout: .seconds(130))
-        }
+        // Every enabled one available, waited for in one hactl process (a process an entity took about a minute).
+        let enabled = entities.filter(\.enabled).flatMap { ["--entity", renamed[$0.uniqueID] ?? $0.id] }
+        _ = try await home.control(
+            ["wait-state"] + enabled + ["--state", "unavailable", "--not", "--timeout", "120"], timeout: .seconds(130))
         let registry = try #require(try await home.control(["registry"]) as? [String: Any])
         let entries = registry["entities"] as? [[String: Any]] ?? []
         let registered = entries.compactMap { entry -> (String, String)? in
@@ -223,8 +273,8 @@ struct HomeAssistantLiveTests {
 
     private func check(
         _ home: HomeAssistantInstance, recorder: TopicRecorder, belt: ManagedProcess, band: ManagedProcess,
-        strap: ManagedProcess, ids: (belt: String, a5: String, cpr: String, grip: String, hr: String), page: String,
-        renamed: [String: String]
+        strap: ManagedProcess, ids: (belt: String, a5: String, cpr: String, grip: String, hr: String),
+        declared: [String: ManagedProcess], page: String, renamed: [String: String]
     ) async throws {
         let (entities, entries) = try await expectRegistered(home, recorder: recorder, renamed: renamed)
         // The fast streams (heading, force, the band's depth, rate, angle, distance) and every device's signal strength
@@ -253,14 +303,14 @@ struct HomeAssistantLiveTests {
             devices.first { ($0["identifiers"] as? [[String]])?.contains(["mqtt", "gatt2mqtt_test"]) == true })
         #expect(gatewayDevice["configuration_url"] as? String == page)
 
-        // The gateway's device: its version (retained, so known at once), its six connected devices.
+        // The gateway's device: its version (retained, so known at once), its twelve connected devices.
         _ = try await home.control(
             [
                 "wait-state", "--entity", "sensor.gatt2mqtt_test_version", "--state", try ProjectPaths.version(),
                 "--timeout", "30",
             ], timeout: .seconds(40))
         _ = try await home.control(
-            ["wait-state", "--entity", "sensor.gatt2mqtt_test_connected_devices", "--state", "6", "--timeout", "30"],
+            ["wait-state", "--entity", "sensor.gatt2mqtt_test_connected_devices", "--state", "12", "--timeout", "30"],
             timeout: .seconds(40))
 
         // A button: Stop vibration writes FE03 30 FF to the belt.
@@ -286,6 +336,8 @@ struct HomeAssistantLiveTests {
         try await strap.waitForLine(after: strapWrites, timeout: .seconds(20)) {
             $0 == HeartRateEndToEndTests.controlPointWrite
         }
+
+        try await checkDeclared(home, declared)
 
         // A select: the band's mode to practicing writes F3, and the select follows the band.
         let bandWrites = band.lineCount

@@ -39,9 +39,10 @@ Subcommands:
       starts with P (their configs were removed; Home Assistant drops the
       state first and the registry entry after it). -> {"gone": true}
 
-  wait-state --url U --token T --entity E --state S [--not] [--timeout 60]
-      Wait until E exists and its state is (with --not: is not) S.
-      -> the state object
+  wait-state --url U --token T --entity E [--entity E2 ...] --state S [--not] [--timeout 60]
+      Wait until E exists and its state is (with --not: is not) S; with
+      several entities, until every one's is (one process for them all).
+      -> the state object; with several, {entity_id: state object}
 
   call --url U --token T DOMAIN SERVICE [--data JSON] [--return-response]
       POST /api/services/DOMAIN/SERVICE. -> Home Assistant's response
@@ -612,7 +613,38 @@ async def cmd_wait_state(args: argparse.Namespace) -> Any:
 
     describe = f"state {'!=' if args.negate else '=='} {args.state!r}"
     async with aiohttp.ClientSession() as session:
-        return await wait_for_entity_condition(session, args, args.entity, matches, describe)
+        if len(args.entity) == 1:
+            return await wait_for_entity_condition(session, args, args.entity[0], matches, describe)
+        return await wait_for_entities_condition(session, args, args.entity, matches, describe)
+
+
+async def wait_for_entities_condition(
+    session: aiohttp.ClientSession,
+    args: argparse.Namespace,
+    entity_ids: list[str],
+    matches: Callable[[dict[str, Any] | None], bool],
+    describe: str,
+) -> dict[str, Any]:
+    """wait_for_entity_condition for many entities at once: every state read in one request, then followed by the
+    state_changed events until each matches (a state that matched and changed again is waited for again)."""
+    rest = Rest(session, args.url, args.token)
+    deadline = time.monotonic() + args.timeout
+    async with WebSocket.connect(session, args.url, args.token) as ws:
+        queue = await ws.subscribe("subscribe_events", event_type="state_changed")
+        wanted = set(entity_ids)
+        states = {s["entity_id"]: s for s in await rest.get("/api/states") if s.get("entity_id") in wanted}
+        while not all(matches(states.get(entity)) for entity in wanted):
+            event = await next_event(queue, deadline)
+            if event is None:
+                left = sorted(e for e in wanted if not matches(states.get(e)))
+                raise HactlTimeout(
+                    f"timed out after {args.timeout}s waiting for {len(left)} of {len(wanted)} entities {describe}: "
+                    + ", ".join(f"{e} ({json.dumps((states.get(e) or {}).get('state'))})" for e in left[:20])
+                )
+            data = event.get("data", {})
+            if data.get("entity_id") in wanted:
+                states[data["entity_id"]] = data.get("new_state")
+    return states
 
 
 async def cmd_wait_gone(args: argparse.Namespace) -> Any:
@@ -926,7 +958,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prefix", default="")
 
     p = command("wait-state", cmd_wait_state)
-    p.add_argument("--entity", required=True)
+    p.add_argument("--entity", required=True, action="append")
     p.add_argument("--state", required=True)
     p.add_argument("--not", dest="negate", action="store_true")
     p.add_argument("--timeout", type=float, default=60)

@@ -61,9 +61,7 @@ extension DeclaredDriver {
             let name = DeclaredDriver.label(of: value.name)
             var fields: [String: JSONValue] = [:]
             if characteristic.topic != nil {
-                let template = "value_json.\(value.name)"
-                fields["value_template"] = .string(
-                    value.kind == .flag ? "{{ 'ON' if \(template) else 'OFF' }}" : "{{ \(template) }}")
+                fields["value_template"] = .string(Self.template(of: value.name, value.kind))
             } else if value.kind == .flag {
                 fields["payload_on"] = .string("true")
                 fields["payload_off"] = .string("false")
@@ -101,5 +99,18 @@ extension DeclaredDriver {
         return entity
     }
 
-    private enum ValueKind { case number, word, flag }
+    /// A member of a characteristic's JSON, as its entity shows it. A value whose flags leave the member out (the
+    /// scale's time stamp, the power meter's torque) keeps what the entity showed: an empty text, which Home Assistant
+    /// ignores for a number and a binary sensor, or the entity's own state for a word. The empty payload a retained
+    /// state is cleared with is unknown. A bare `value_json.<name>` made Home Assistant log a warning for every value
+    /// without the member and an error for every clearing (its live test saw 60 with one scale).
+    static func template(of name: String, _ kind: ValueKind) -> String {
+        let member = "value_json.\(name)"
+        let shown = kind == .flag ? "('ON' if \(member) else 'OFF')" : member
+        let kept = kind == .word ? "this.state" : "''"
+        return
+            "{{ \(shown) if value_json is defined and '\(name)' in value_json else (\(kept) if value_json is defined else None) }}"
+    }
+
+    enum ValueKind { case number, word, flag }
 }
