@@ -2,7 +2,8 @@ import Foundation
 
 /// The project's Debian package as a user has it: installed by apt on a clean Debian 12 or 13 (the root,
 /// made by `scripts/installed/root` with the package's dependencies, reused across builds; the package itself
-/// installed as the guest boots, before systemd starts, by `scripts/installed/guest-main`) and booted under qemu (TCG, no KVM needed) with systemd as PID 1, the
+/// installed by apt into a copy of it, before systemd ever runs there, by `scripts/installed/with-packages`) and booted
+/// under qemu (TCG, no KVM needed) with systemd as PID 1, the
 /// distribution's dbus-daemon and D-Bus policy, Debian's bluetooth.service, two btvirt LE controllers (hci0
 /// for the gateway, hci1 for a simulator) and mosquitto (`scripts/installed/boot`). Nothing of the test
 /// environment touches the package's files, its unit or any D-Bus policy (`scripts/installed/guest-main`).
@@ -49,8 +50,9 @@ public final class InstalledGuest: Sendable {
         public let ready: String
     }
 
-    /// Makes (or reuses) the root for `packages` (.deb files), boots it with them installed by apt and waits for the
-    /// agent, which answers once systemd has finished starting up and bluetoothd lists both controllers.
+    /// Makes (or reuses) the root for `packages` (.deb files) and the copy of it with them installed by apt, boots that
+    /// and waits for the agent, which answers once systemd has finished starting up and bluetoothd lists both
+    /// controllers.
     /// `simulator` (a static gatt2mqtt-sim on the host, as scripts/package leaves beside the package: the guest
     /// has no Swift runtime) is copied into the run folder for `startSimulator`.
     /// `timeout` covers making the root and booting.
@@ -59,18 +61,14 @@ public final class InstalledGuest: Sendable {
         timeout: Duration = .seconds(600)
     ) async throws -> InstalledGuest {
         let deadline = ContinuousClock.now + timeout
-        let root = try await makeRoot(packages: packages, release: release, timeout: timeout)
+        let clean = try await makeRoot(packages: packages, release: release, timeout: timeout)
+        let root = try await install(packages, into: clean, timeout: max(deadline - ContinuousClock.now, .seconds(1)))
         let port = try FreePort.allocate()
         // Under .build rather than /tmp: the guest's systemd-tmpfiles empties its /tmp at boot (guest-main
         // also exempts the run folder, for a GATT2MQTT_KEEP_LOGS folder there).
         let name = "g2m-installed-\(UUID().uuidString.prefix(8))"
         let runFolder = try GuestConsole.makeRunFolder(name: name, parent: ProjectPaths.root + "/.build/installed")
         do {
-            // Installed by apt as the guest boots (scripts/installed/guest-main): the root holds what they need.
-            try FileManager.default.createDirectory(atPath: runFolder + "/packages", withIntermediateDirectories: true)
-            for package in packages {
-                _ = try copy(package, to: runFolder + "/packages/" + URL(fileURLWithPath: package).lastPathComponent)
-            }
             let simulatorInGuest = try simulator.map { try copy($0, to: runFolder + "/gatt2mqtt-sim") }
             let (agent, ready) = try await GuestConsole.boot(
                 script: ProjectPaths.root + "/scripts/installed/boot", arguments: [root, runFolder, "\(port)"],
@@ -127,6 +125,22 @@ public final class InstalledGuest: Sendable {
             throw WorldFailure(description: "installed guest: scripts/installed/root \(exit)\n\(maker.outputText)")
         }
         return root
+    }
+
+    /// The copy of `root` with `packages` installed by apt (scripts/installed/with-packages, which reuses one made for
+    /// the same root and packages).
+    private static func install(_ packages: [String], into root: String, timeout: Duration) async throws -> String {
+        let paths = packages.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let installer = try ManagedProcess.launch(
+            ProjectPaths.root + "/scripts/installed/with-packages", arguments: [root] + paths,
+            name: "installed-with-packages")
+        let exit = try await installer.waitForExit(timeout: timeout)
+        let installed = installer.lines.filter { $0.stream == .stdout }.last?.text ?? ""
+        guard exit == .exited(0), installed.hasPrefix("/") else {
+            throw WorldFailure(
+                description: "installed guest: scripts/installed/with-packages \(exit)\n\(installer.outputText)")
+        }
+        return installed
     }
 
     /// Runs a shell command (bash, as root) in the guest. Returns its exit status (nil when it timed out) and
