@@ -25,6 +25,12 @@ struct DeclaredFamilyProfile: FamilyProfile {
     var streams: [ProfileStream<Void>] {
         let declared = declaration.characteristics.compactMap { characteristic -> ProfileStream<Void>? in
             guard characteristic.isSubscribed else { return nil }
+            // A stream's JSON compiled once for its values (`DeclaredJSONPlan`); leaves of their own per field as read.
+            if let plan = DeclaredJSONPlan(characteristic) {
+                return ProfileStream(characteristic: characteristic.uuid, service: characteristic.service) { _, bytes in
+                    try plan.leaves(of: bytes)
+                }
+            }
             return ProfileStream(characteristic: characteristic.uuid, service: characteristic.service) { _, bytes in
                 try Self.leaves(of: bytes, from: characteristic)
             }

@@ -42,19 +42,10 @@ enum DeclaredLeaves {
         switch value {
         case .integer(let integer):
             if integer < 0 { bytes.append(UInt8(ascii: "-")) }
-            appendDigits(integer.magnitude, to: &bytes)
-        case .unsignedInteger(let integer): appendDigits(integer, to: &bytes)
+            ExactDecimal.appendDigits(integer.magnitude, to: &bytes)
+        case .unsignedInteger(let integer): ExactDecimal.appendDigits(integer, to: &bytes)
         case .flag(let flag): bytes.append(contentsOf: flag ? "true".utf8 : "false".utf8)
         default: bytes.append(contentsOf: json(value).utf8)
-        }
-    }
-
-    private static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
-        var divisor: UInt64 = 1
-        while value / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
         }
     }
 

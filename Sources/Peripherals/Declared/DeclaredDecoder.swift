@@ -99,6 +99,21 @@ public enum DeclaredDecoder {
         guard let slice = reader.take(size) else {
             throw fail(.tooShort(field: field.name, needed: size, left: reader.left))
         }
+        return try value(of: field, in: slice, fail: fail)
+    }
+
+    /// One field's value from its bytes (its size's, or the rest of the value for text), and its raw bits where it is
+    /// an integer: what `decode` makes of each field, for a caller that walks the fields itself (the gateway's
+    /// compiled JSON of a declared stream falls back to it for what it does not write itself).
+    public static func value(of field: DeclaredField, in slice: ArraySlice<UInt8>, characteristic: String)
+        throws(DeclaredDecodeError) -> (value: DeclaredValue, raw: UInt64?)
+    {
+        try value(of: field, in: slice) { DeclaredDecodeError(characteristic: characteristic, reason: $0) }
+    }
+
+    private static func value(
+        of field: DeclaredField, in slice: ArraySlice<UInt8>, fail: (DeclaredDecodeReason) -> DeclaredDecodeError
+    ) throws(DeclaredDecodeError) -> (value: DeclaredValue, raw: UInt64?) {
         switch field.type {
         case .unsigned(_, let bigEndian):
             let raw = Self.integer(slice, bigEndian: bigEndian)
@@ -130,7 +145,8 @@ public enum DeclaredDecoder {
     }
 
     /// The bytes as an unsigned integer, read in place (a reversed copy of them was an array made for every field).
-    private static func integer(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> UInt64 {
+    @inlinable
+    public static func integer(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> UInt64 {
         var value: UInt64 = 0
         if bigEndian {
             for byte in bytes { value = value << 8 | UInt64(byte) }

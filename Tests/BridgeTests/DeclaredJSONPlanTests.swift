@@ -1,0 +1,133 @@
+import DaemonConfiguration
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Bridge
+@testable import Peripherals
+
+/// `DeclaredJSONPlan`, the compiled JSON of a declared stream, against the path it replaces on streams
+/// (`DeclaredDecoder.decode` then `DeclaredLeaves.leaves`): the same payload or the same error for every shipped
+/// declaration's JSON characteristics, the heart rate fixture's and docs/devices.md's thermometer's, on values a
+/// device sends and on random bytes; and `ExactDecimal` against the double's JSON text it stands for.
+@Suite struct DeclaredJSONPlanTests {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Every declaration here: the shipped ones, the heart rate fixture.
+    private static func declarations() throws -> [DeviceDeclaration] {
+        let folder = root.appendingPathComponent("declarations").path
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".yaml") }
+            .sorted().map { folder + "/" + $0 }
+        let fixture = root.appendingPathComponent("Tests/BridgeTests/Fixtures/heart_rate.yaml").path
+        return try (shipped + [fixture]).map { try DeclarationReader.read(file: $0, takenFamilies: []) }
+            + [DeclaredFamilyTests.thermometer]
+    }
+
+    /// The old path's outcome: the payload, or the error's text.
+    private static func expected(_ bytes: [UInt8], _ characteristic: DeclaredCharacteristic) -> String {
+        do {
+            let fields = try DeclaredDecoder.decode(
+                bytes, fields: characteristic.fields, characteristic: characteristic.uuid)
+            return "\(DeclaredLeaves.leaves(of: fields, from: characteristic))"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    private static func planned(_ bytes: [UInt8], _ plan: DeclaredJSONPlan) -> String {
+        do {
+            return "\(try plan.leaves(of: bytes))"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    @Test func everyDeclaredStreamGivesTheDecodersBytesOrItsError() throws {
+        var random = SplitMix64(seed: 0x5EED_D0C5)
+        var compared = 0
+        var decoded = 0
+        for declaration in try Self.declarations() {
+            for characteristic in declaration.characteristics {
+                guard let plan = DeclaredJSONPlan(characteristic) else { continue }
+                // Every flags value of the first nine bits, followed by random bytes of every length to 20 (for each,
+                // the one length its fields take decodes), then random bytes and the longest refused.
+                var inputs: [[UInt8]] = []
+                for flags in 0..<512 {
+                    for length in 0...20 {
+                        inputs.append([UInt8(flags & 0xFF), UInt8(flags >> 8)] + random.bytes(length))
+                    }
+                }
+                inputs += (0..<2_000).map { _ in random.bytes(Int(random.next() % 41)) }
+                inputs.append([UInt8](repeating: 0xFF, count: DeclaredDecoder.maximumByteCount + 1))
+                for bytes in inputs {
+                    let old = Self.expected(bytes, characteristic)
+                    #expect(Self.planned(bytes, plan) == old, "\(declaration.family) \(characteristic.uuid) \(bytes)")
+                    compared += 1
+                    if !old.hasPrefix("error") { decoded += 1 }
+                }
+                // The values each field may take at the end of a value the length of its fields: flags cleared, so
+                // that the unconditional fields carry extremes.
+                for fill: UInt8 in [0x00, 0x7F, 0x80, 0xFF] {
+                    for length in 0...24 {
+                        let bytes = [0, 0] + [UInt8](repeating: fill, count: length)
+                        #expect(Self.planned(bytes, plan) == Self.expected(bytes, characteristic))
+                    }
+                }
+            }
+        }
+        // Not only refusals: thousands of values decode.
+        #expect(compared > 50_000 && decoded > 2_000, "\(decoded) of \(compared) decoded")
+    }
+
+    /// Scaled integers' digits are the double's text: at random, and at the bounds where the text takes an exponent.
+    @Test func exactDecimalsAreTheDoublesText() {
+        var random = SplitMix64(seed: 0xDEC1_4A15)
+        let scales = [
+            "0.01", "0.1", "0.5", "0.001", "0.005", "0.03125", "0.00048828125", "0.0009765625", "0.00390625", "100",
+            "-1.5", "10", "0.000001", "1000000", "0.25", "0.000000001",
+        ].compactMap(DecimalScale.init)
+        var values: [Int64] = [
+            0, 1, -1, 9, 10, 99, 100, 999_999_999_999_999, -999_999_999_999_999, Int64.max, Int64.min,
+        ]
+        values += (0..<4_000).map { _ in
+            let raw = Int64(bitPattern: random.next())
+            // Mostly the sizes fields have: 8 to 32 bits.
+            switch random.next() % 4 {
+            case 0: return raw % 256
+            case 1: return raw % 65_536
+            case 2: return raw % 4_294_967_296
+            default: return raw
+            }
+        }
+        for scale in scales {
+            for value in values {
+                var written: [UInt8] = []
+                let expected = JSONValue.number(scale.apply(Double(value))).text
+                if ExactDecimal.append(value, scaledBy: scale, to: &written) {
+                    #expect(String(decoding: written, as: UTF8.self) == expected, "\(value) × \(scale)")
+                } else {
+                    #expect(written.isEmpty)
+                }
+            }
+        }
+        // Around 10^-4 and 10^15.
+        for (value, scale) in [
+            (1, "0.0001"), (99, "0.000001"), (100, "0.000001"), (999_999_999_999_999, "1"),
+            (99_999_999_999_999, "10"), (1_234_567_890_123_45, "0.1"),
+        ] {
+            var written: [UInt8] = []
+            let decimal = DecimalScale(scale)!
+            if ExactDecimal.append(Int64(value), scaledBy: decimal, to: &written) {
+                #expect(String(decoding: written, as: UTF8.self) == JSONValue.number(decimal.apply(Double(value))).text)
+            }
+        }
+    }
+}
+
+extension SplitMix64 {
+    /// `count` random bytes.
+    fileprivate mutating func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
+    }
+}
