@@ -3,24 +3,24 @@
 
 extension UInt16 {
     /// The two bytes, low byte first.
-    var littleEndianBytes: [UInt8] { [UInt8(truncatingIfNeeded: self), UInt8(truncatingIfNeeded: self >> 8)] }
+    public var littleEndianBytes: [UInt8] { [UInt8(truncatingIfNeeded: self), UInt8(truncatingIfNeeded: self >> 8)] }
 }
 
 extension Int16 {
     /// The two bytes of the two's complement, low byte first.
-    var littleEndianBytes: [UInt8] { UInt16(bitPattern: self).littleEndianBytes }
+    public var littleEndianBytes: [UInt8] { UInt16(bitPattern: self).littleEndianBytes }
 }
 
 extension UInt32 {
     /// The four bytes, low byte first.
-    var littleEndianBytes: [UInt8] {
+    public var littleEndianBytes: [UInt8] {
         UInt16(truncatingIfNeeded: self).littleEndianBytes + UInt16(truncatingIfNeeded: self >> 16).littleEndianBytes
     }
 }
 
 extension Int32 {
     /// The four bytes of the two's complement, low byte first.
-    var littleEndianBytes: [UInt8] { UInt32(bitPattern: self).littleEndianBytes }
+    public var littleEndianBytes: [UInt8] { UInt32(bitPattern: self).littleEndianBytes }
 }
 
 extension Array where Element == UInt8 {

@@ -115,32 +115,30 @@ public final class InstalledGuest: Sendable {
     /// The root for `packages`, made by scripts/installed/root (which reuses a root made for the same files).
     public static func makeRoot(packages: [String], release: DebianRelease, timeout: Duration) async throws -> String {
         guard !packages.isEmpty else { throw WorldFailure(description: "installed guest: no package to install") }
-        let paths = packages.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let maker = try ManagedProcess.launch(
-            ProjectPaths.root + "/scripts/installed/root", arguments: ["--release", release.rawValue] + paths,
-            name: "installed-root")
-        let exit = try await maker.waitForExit(timeout: timeout)
-        let root = maker.lines.filter { $0.stream == .stdout }.last?.text ?? ""
-        guard exit == .exited(0), root.hasPrefix("/") else {
-            throw WorldFailure(description: "installed guest: scripts/installed/root \(exit)\n\(maker.outputText)")
-        }
-        return root
+        return try await folder(
+            from: "root", arguments: ["--release", release.rawValue] + paths(packages), timeout: timeout)
     }
 
     /// The copy of `root` with `packages` installed by apt (scripts/installed/with-packages, which reuses one made for
     /// the same root and packages).
     private static func install(_ packages: [String], into root: String, timeout: Duration) async throws -> String {
-        let paths = packages.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let installer = try ManagedProcess.launch(
-            ProjectPaths.root + "/scripts/installed/with-packages", arguments: [root] + paths,
-            name: "installed-with-packages")
-        let exit = try await installer.waitForExit(timeout: timeout)
-        let installed = installer.lines.filter { $0.stream == .stdout }.last?.text ?? ""
-        guard exit == .exited(0), installed.hasPrefix("/") else {
-            throw WorldFailure(
-                description: "installed guest: scripts/installed/with-packages \(exit)\n\(installer.outputText)")
+        try await folder(from: "with-packages", arguments: [root] + paths(packages), timeout: timeout)
+    }
+
+    private static func paths(_ packages: [String]) -> [String] {
+        packages.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+    }
+
+    /// Runs `scripts/installed/SCRIPT`, which makes or finds a root and prints its folder on its last line.
+    private static func folder(from script: String, arguments: [String], timeout: Duration) async throws -> String {
+        let maker = try ManagedProcess.launch(
+            ProjectPaths.root + "/scripts/installed/" + script, arguments: arguments, name: "installed-\(script)")
+        let exit = try await maker.waitForExit(timeout: timeout)
+        let folder = maker.lines.filter { $0.stream == .stdout }.last?.text ?? ""
+        guard exit == .exited(0), folder.hasPrefix("/") else {
+            throw WorldFailure(description: "installed guest: scripts/installed/\(script) \(exit)\n\(maker.outputText)")
         }
-        return installed
+        return folder
     }
 
     /// Runs a shell command (bash, as root) in the guest. Returns its exit status (nil when it timed out) and

@@ -80,6 +80,16 @@ import Testing
         #expect(compared > 50_000 && decoded > 2_000, "\(decoded) of \(compared) decoded")
     }
 
+    /// `ExactDecimal`'s text of `value × scale`; nil where it writes none, and then nothing was written.
+    private static func exact(_ value: Int64, _ scale: DecimalScale) -> String? {
+        var text = ShortText()
+        let wrote = ExactDecimal.write(value, scaledBy: scale, into: &text)
+        var bytes: [UInt8] = []
+        text.append(to: &bytes)
+        #expect(wrote || bytes.isEmpty, "\(value) × \(scale): nothing written when it says so")
+        return wrote ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
     /// Scaled integers' digits are the double's text: at random, and at the bounds where the text takes an exponent.
     @Test func exactDecimalsAreTheDoublesText() {
         var random = SplitMix64(seed: 0xDEC1_4A15)
@@ -102,12 +112,9 @@ import Testing
         }
         for scale in scales {
             for value in values {
-                var written: [UInt8] = []
                 let expected = JSONValue.number(scale.apply(Double(value))).text
-                if ExactDecimal.append(value, scaledBy: scale, to: &written) {
-                    #expect(String(decoding: written, as: UTF8.self) == expected, "\(value) × \(scale)")
-                } else {
-                    #expect(written.isEmpty)
+                if let written = Self.exact(value, scale) {
+                    #expect(written == expected, "\(value) × \(scale)")
                 }
             }
         }
@@ -116,10 +123,9 @@ import Testing
             (1, "0.0001"), (99, "0.000001"), (100, "0.000001"), (999_999_999_999_999, "1"),
             (99_999_999_999_999, "10"), (1_234_567_890_123_45, "0.1"),
         ] {
-            var written: [UInt8] = []
             let decimal = DecimalScale(scale)!
-            if ExactDecimal.append(Int64(value), scaledBy: decimal, to: &written) {
-                #expect(String(decoding: written, as: UTF8.self) == JSONValue.number(decimal.apply(Double(value))).text)
+            if let written = Self.exact(Int64(value), decimal) {
+                #expect(written == JSONValue.number(decimal.apply(Double(value))).text)
             }
         }
     }

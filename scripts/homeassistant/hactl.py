@@ -281,11 +281,6 @@ async def ha_version(rest: Rest) -> tuple[int, ...]:
     return tuple(int(n) for n in re.findall(r"\d+", version)[:3])
 
 
-async def get_state(rest: Rest, entity_id: str) -> dict[str, Any] | None:
-    result = await rest.request("GET", f"/api/states/{entity_id}", ok=(200, 404))
-    return result if isinstance(result, dict) and "entity_id" in result else None
-
-
 async def wait_for_entity_condition(
     session: aiohttp.ClientSession,
     args: argparse.Namespace,
@@ -293,28 +288,42 @@ async def wait_for_entity_condition(
     matches: Callable[[dict[str, Any] | None], bool],
     describe: str,
 ) -> dict[str, Any]:
-    """Wait until matches(state of entity_id) holds; return that state.
+    """Wait until matches(state of entity_id) holds; return that state."""
+    states = await wait_for_entities_condition(session, args, [entity_id], matches, describe)
+    return states[entity_id]
 
-    Subscribes to state_changed first and reads the current state second, so
-    a change that happens in between is seen either way.
+
+async def wait_for_entities_condition(
+    session: aiohttp.ClientSession,
+    args: argparse.Namespace,
+    entity_ids: list[str],
+    matches: Callable[[dict[str, Any] | None], bool],
+    describe: str,
+) -> dict[str, Any]:
+    """Wait until matches(state) holds for every entity at once; return {entity_id: state}.
+
+    Subscribes to state_changed first and reads the current states second (all in one request), so a change that
+    happens in between is seen either way; a state that matched and changed again is waited for again.
     """
     rest = Rest(session, args.url, args.token)
     deadline = time.monotonic() + args.timeout
     async with WebSocket.connect(session, args.url, args.token) as ws:
         queue = await ws.subscribe("subscribe_events", event_type="state_changed")
-        state = await get_state(rest, entity_id)
-        while not matches(state):
+        wanted = set(entity_ids)
+        states = {s["entity_id"]: s for s in await rest.get("/api/states") if s.get("entity_id") in wanted}
+        while not all(matches(states.get(entity)) for entity in wanted):
             event = await next_event(queue, deadline)
             if event is None:
+                left = sorted(e for e in wanted if not matches(states.get(e)))
                 raise HactlTimeout(
-                    f"timed out after {args.timeout}s waiting for {entity_id} {describe}; "
-                    f"last seen: {json.dumps(state)}"
+                    f"timed out after {args.timeout}s waiting for {len(left)} of {len(wanted)} entities {describe}; "
+                    + "last seen: "
+                    + ", ".join(f"{e}: {json.dumps(states.get(e))}" for e in left[:20])
                 )
             data = event.get("data", {})
-            if data.get("entity_id") == entity_id:
-                state = data.get("new_state")
-    assert state is not None
-    return state
+            if data.get("entity_id") in wanted:
+                states[data["entity_id"]] = data.get("new_state")
+    return states
 
 
 # --------------------------------------------------------------------------
@@ -613,38 +622,8 @@ async def cmd_wait_state(args: argparse.Namespace) -> Any:
 
     describe = f"state {'!=' if args.negate else '=='} {args.state!r}"
     async with aiohttp.ClientSession() as session:
-        if len(args.entity) == 1:
-            return await wait_for_entity_condition(session, args, args.entity[0], matches, describe)
-        return await wait_for_entities_condition(session, args, args.entity, matches, describe)
-
-
-async def wait_for_entities_condition(
-    session: aiohttp.ClientSession,
-    args: argparse.Namespace,
-    entity_ids: list[str],
-    matches: Callable[[dict[str, Any] | None], bool],
-    describe: str,
-) -> dict[str, Any]:
-    """wait_for_entity_condition for many entities at once: every state read in one request, then followed by the
-    state_changed events until each matches (a state that matched and changed again is waited for again)."""
-    rest = Rest(session, args.url, args.token)
-    deadline = time.monotonic() + args.timeout
-    async with WebSocket.connect(session, args.url, args.token) as ws:
-        queue = await ws.subscribe("subscribe_events", event_type="state_changed")
-        wanted = set(entity_ids)
-        states = {s["entity_id"]: s for s in await rest.get("/api/states") if s.get("entity_id") in wanted}
-        while not all(matches(states.get(entity)) for entity in wanted):
-            event = await next_event(queue, deadline)
-            if event is None:
-                left = sorted(e for e in wanted if not matches(states.get(e)))
-                raise HactlTimeout(
-                    f"timed out after {args.timeout}s waiting for {len(left)} of {len(wanted)} entities {describe}: "
-                    + ", ".join(f"{e} ({json.dumps((states.get(e) or {}).get('state'))})" for e in left[:20])
-                )
-            data = event.get("data", {})
-            if data.get("entity_id") in wanted:
-                states[data["entity_id"]] = data.get("new_state")
-    return states
+        states = await wait_for_entities_condition(session, args, args.entity, matches, describe)
+    return states[args.entity[0]] if len(args.entity) == 1 else states
 
 
 async def cmd_wait_gone(args: argparse.Namespace) -> Any:

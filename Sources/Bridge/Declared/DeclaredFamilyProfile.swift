@@ -26,13 +26,9 @@ struct DeclaredFamilyProfile: FamilyProfile {
         let declared = declaration.characteristics.compactMap { characteristic -> ProfileStream<Void>? in
             guard characteristic.isSubscribed else { return nil }
             // A stream's JSON compiled once for its values (`DeclaredJSONPlan`); leaves of their own per field as read.
-            if let plan = DeclaredJSONPlan(characteristic) {
-                return ProfileStream(characteristic: characteristic.uuid, service: characteristic.service) { _, bytes in
-                    try plan.leaves(of: bytes)
-                }
-            }
+            let plan = DeclaredJSONPlan(characteristic)
             return ProfileStream(characteristic: characteristic.uuid, service: characteristic.service) { _, bytes in
-                try Self.leaves(of: bytes, from: characteristic)
+                try plan?.leaves(of: bytes) ?? Self.leaves(of: bytes, from: characteristic)
             }
         }
         // Each control point a command waits on: subscribed at start (a control point refuses a write while its

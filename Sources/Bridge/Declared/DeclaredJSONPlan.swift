@@ -16,10 +16,10 @@ struct DeclaredJSONPlan: Sendable {
     private let steps: [Step]
     /// Every step's conditions, one after another (`Step.conditions`).
     private let conditions: [Condition]
-    /// Every step's `,"name":`, one after another (`Step.key`).
+    /// Every `,"name":` of a field or a bit field, one after another (`Step.key`, `bitKeys`).
     private let keys: [UInt8]
-    /// Each field's bit fields' keys, for the fields that have them.
-    private let bitKeys: [[[UInt8]]]
+    /// Each field's bit fields' keys in `keys`, for the fields that have them.
+    private let bitKeys: [[Range<Int>]]
     /// How many raw values the conditions may read: a slot per integer field's name, and one never written (0).
     private let slotCount: Int
     /// The longest JSON text a value can make, where every field is an integer written as digits without bit fields
@@ -72,24 +72,29 @@ struct DeclaredJSONPlan: Sendable {
         var steps: [Step] = []
         var conditions: [Condition] = []
         var keys: [UInt8] = []
+        var bitKeys: [[Range<Int>]] = []
+        func key(_ name: String) -> Range<Int> {
+            let start = keys.count
+            keys += #","\#(name)":"#.utf8
+            return start..<keys.count
+        }
         for (index, field) in characteristic.fields.enumerated() {
             let start = conditions.count
             conditions += field.conditions.map {
                 Condition(slot: slots[$0.field] ?? unread, bit: UInt64($0.bit), set: $0.set)
             }
-            let keyStart = keys.count
-            keys += Self.key(field.name)
+            bitKeys.append(field.bits.map { key($0.name) })
             steps.append(
                 Step(
                     field: index, conditions: start..<conditions.count,
                     slot: field.type.isInteger && !field.repeated ? slots[field.name] : nil, size: field.type.size,
                     digits: Self.digits(field), repeated: field.repeated, published: field.published,
-                    hasBits: !field.bits.isEmpty, key: keyStart..<keys.count))
+                    hasBits: !field.bits.isEmpty, key: key(field.name)))
         }
         self.steps = steps
         self.conditions = conditions
         self.keys = keys
-        bitKeys = characteristic.fields.map { $0.bits.map { Self.key($0.name) } }
+        self.bitKeys = bitKeys
         directCapacity =
             steps.allSatisfy { $0.digits != nil && !$0.hasBits && $0.size != nil }
             ? 2 + steps.reduce(0) { $0 + $1.key.count + ShortText.capacity } : nil
@@ -109,11 +114,11 @@ struct DeclaredJSONPlan: Sendable {
         }
     }
 
-    /// `,"name":`; the comma is left out for an object's first member.
-    private static func key(_ name: String) -> [UInt8] { Array(#","\#(name)":"#.utf8) }
-
     /// One value's leaf: its JSON on the characteristic's topic; throws what the decoder throws for the same bytes.
     func leaves(of bytes: [UInt8]) throws(DeclaredDecodeError) -> [LeafOutput] {
+        guard bytes.count <= DeclaredDecoder.maximumByteCount else {
+            throw failure(.tooLong(maximum: DeclaredDecoder.maximumByteCount, actual: bytes.count))
+        }
         let payload: String
         if let capacity = directCapacity {
             payload = try direct(bytes, capacity)
@@ -127,9 +132,6 @@ struct DeclaredJSONPlan: Sendable {
     /// fields (the SIG's measurements, mostly): written straight into the string's own storage, which `capacity`
     /// bounds, rather than into an array then copied and checked as UTF-8.
     private func direct(_ bytes: [UInt8], _ capacity: Int) throws(DeclaredDecodeError) -> String {
-        guard bytes.count <= DeclaredDecoder.maximumByteCount else {
-            throw failure(.tooLong(maximum: DeclaredDecoder.maximumByteCount, actual: bytes.count))
-        }
         var refused: DeclaredDecodeReason?
         let text = String(unsafeUninitializedCapacity: capacity) { buffer in
             var count = 0
@@ -149,7 +151,7 @@ struct DeclaredJSONPlan: Sendable {
                 if let slot = step.slot { slots[slot] = raw }
                 guard step.published else { continue }
                 keys.withUnsafeBufferPointer { keys in
-                    for index in count == 1 ? step.key.lowerBound + 1..<step.key.upperBound : step.key {
+                    for index in Self.member(step.key, first: count == 1) {
                         buffer[count] = keys[index]
                         count += 1
                     }
@@ -169,11 +171,8 @@ struct DeclaredJSONPlan: Sendable {
         return text
     }
 
-    /// One value's JSON object.
-    func json(_ bytes: [UInt8]) throws(DeclaredDecodeError) -> [UInt8] {
-        guard bytes.count <= DeclaredDecoder.maximumByteCount else {
-            throw failure(.tooLong(maximum: DeclaredDecoder.maximumByteCount, actual: bytes.count))
-        }
+    /// One value's JSON object, of a value no longer than an attribute value can be.
+    private func json(_ bytes: [UInt8]) throws(DeclaredDecodeError) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(24 * steps.count + 2)
         output.append(UInt8(ascii: "{"))
@@ -263,7 +262,7 @@ struct DeclaredJSONPlan: Sendable {
         for (bits, key) in zip(characteristic.fields[field].bits, bitKeys[field]) {
             let mask: UInt64 = bits.width >= 64 ? .max : (1 << UInt64(bits.width)) - 1
             let part = raw >> UInt64(bits.offset) & mask
-            output.append(contentsOf: output.count == 1 ? key.dropFirst() : key[...])
+            appendKey(key, to: &output)
             if let name = bits.enumeration[Int64(part)] {
                 DeclaredLeaves.appendJSON(.text(name), to: &output)
             } else if bits.width == 1 {
@@ -277,8 +276,13 @@ struct DeclaredJSONPlan: Sendable {
     /// `"name":`, after a comma unless the object is empty so far. Copied from the keys' storage as it is (a slice of
     /// the array retained and released it, twice a key).
     private func appendKey(_ key: Range<Int>, to output: inout [UInt8]) {
-        let range = output.count == 1 ? key.lowerBound + 1..<key.upperBound : key
+        let range = Self.member(key, first: output.count == 1)
         keys.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// A key's bytes in `keys` as written: without its comma for an object's first member.
+    private static func member(_ key: Range<Int>, first: Bool) -> Range<Int> {
+        first ? key.lowerBound + 1..<key.upperBound : key
     }
 
     /// An integer field's value, `raw` read as its type and scaled: its digits where they are exact and are what JSON's
@@ -286,8 +290,7 @@ struct DeclaredJSONPlan: Sendable {
     private static func number(_ raw: UInt64, _ digits: Digits, into text: inout ShortText) {
         let value: Int64
         if let bytes = digits.signedBytes {
-            let shift = UInt64(64 - 8 * bytes)
-            value = Int64(bitPattern: raw << shift) >> Int64(shift)
+            value = DeclaredDecoder.signExtended(raw, bytes: bytes)
         } else if raw <= UInt64(Int64.max) {
             value = Int64(raw)
         } else {
@@ -295,10 +298,7 @@ struct DeclaredJSONPlan: Sendable {
             if digits.scale == .one { return text.pushDigits(raw) }
             return text.push(DeclaredLeaves.json(.number(digits.scale.apply(Double(raw)))))
         }
-        if digits.scale == .one {
-            if value < 0 { text.push(UInt8(ascii: "-")) }
-            return text.pushDigits(value.magnitude)
-        }
+        if digits.scale == .one { return text.pushInteger(value) }
         if !ExactDecimal.write(value, scaledBy: digits.scale, into: &text) {
             text.push(DeclaredLeaves.json(.number(digits.scale.apply(Double(value)))))
         }

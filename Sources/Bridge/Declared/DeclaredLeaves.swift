@@ -41,9 +41,13 @@ enum DeclaredLeaves {
     static func appendJSON(_ value: DeclaredValue, to bytes: inout [UInt8]) {
         switch value {
         case .integer(let integer):
-            if integer < 0 { bytes.append(UInt8(ascii: "-")) }
-            ExactDecimal.appendDigits(integer.magnitude, to: &bytes)
-        case .unsignedInteger(let integer): ExactDecimal.appendDigits(integer, to: &bytes)
+            var text = ShortText()
+            text.pushInteger(integer)
+            text.append(to: &bytes)
+        case .unsignedInteger(let integer):
+            var text = ShortText()
+            text.pushDigits(integer)
+            text.append(to: &bytes)
         case .flag(let flag): bytes.append(contentsOf: flag ? "true".utf8 : "false".utf8)
         default: bytes.append(contentsOf: json(value).utf8)
         }

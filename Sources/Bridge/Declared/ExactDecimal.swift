@@ -9,14 +9,6 @@ enum ExactDecimal {
     /// The bound of the digits written: 15 significant digits, below where `JSONValue` writes an exponent.
     private static let limit: UInt64 = 1_000_000_000_000_000
 
-    /// Appends `value × scale` and returns true, or returns false and appends nothing.
-    static func append(_ value: Int64, scaledBy scale: DecimalScale, to output: inout [UInt8]) -> Bool {
-        var text = ShortText()
-        guard write(value, scaledBy: scale, into: &text) else { return false }
-        text.append(to: &output)
-        return true
-    }
-
     /// Writes `value × scale` and returns true, or returns false and writes nothing.
     static func write(_ value: Int64, scaledBy scale: DecimalScale, into text: inout ShortText) -> Bool {
         let (product, overflow) = value.multipliedReportingOverflow(by: scale.multiplier)
@@ -53,17 +45,10 @@ enum ExactDecimal {
         }
         return true
     }
-
-    /// `value`'s decimal digits.
-    static func appendDigits(_ value: UInt64, to output: inout [UInt8]) {
-        var text = ShortText()
-        text.pushDigits(value)
-        text.append(to: &output)
-    }
 }
 
 /// Up to 48 bytes of a number's text, on the stack, appended to the output at once (an append a digit checked the
-/// array's capacity and uniqueness each time).
+/// array's capacity and uniqueness each time). `ExactDecimal` writes into it.
 struct ShortText {
     /// The longest text it holds: a double's JSON text is at most 24 bytes, an integer's 20.
     static let capacity = 48
@@ -101,6 +86,12 @@ struct ShortText {
             rest /= 10
         }
         pushDigits(value, count: digits)
+    }
+
+    /// An integer's JSON: its sign and digits.
+    mutating func pushInteger(_ value: Int64) {
+        if value < 0 { push(UInt8(ascii: "-")) }
+        pushDigits(value.magnitude)
     }
 
     /// A text of at most `capacity` bytes less what it holds, byte by byte (the rare double's text).

@@ -121,8 +121,7 @@ public enum DeclaredDecoder {
             return (integerValue(exact, key: Int64(exactly: raw), number: Double(raw), field), raw)
         case .signed(let bytes, let bigEndian):
             let raw = Self.integer(slice, bigEndian: bigEndian)
-            let shift = UInt64(64 - 8 * bytes)
-            let signed = Int64(bitPattern: raw << shift) >> Int64(shift)
+            let signed = Self.signExtended(raw, bytes: bytes)
             return (integerValue(.integer(signed), key: signed, number: Double(signed), field), raw)
         case .float32(let bigEndian):
             let value = Double(Float(bitPattern: UInt32(truncatingIfNeeded: Self.integer(slice, bigEndian: bigEndian))))
@@ -142,6 +141,13 @@ public enum DeclaredDecoder {
             }
             return (.text(text), nil)
         }
+    }
+
+    /// `raw`, the `bytes` low bytes of a two's complement integer, as an Int64.
+    @inlinable
+    public static func signExtended(_ raw: UInt64, bytes: Int) -> Int64 {
+        let shift = UInt64(64 - 8 * bytes)
+        return Int64(bitPattern: raw << shift) >> Int64(shift)
     }
 
     /// The bytes as an unsigned integer, read in place (a reversed copy of them was an array made for every field).

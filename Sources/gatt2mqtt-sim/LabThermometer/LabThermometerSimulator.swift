@@ -47,7 +47,7 @@ actor LabThermometerSimulator: SimulatedPeripheral {
     func readValue(of characteristic: String, options: GattRequestOptions) async throws -> [UInt8] {
         switch characteristic {
         case LabThermometerGattLayout.place: return [settings.place]
-        case LabThermometerGattLayout.samples: return (0..<4).map { UInt8(truncatingIfNeeded: samples >> ($0 * 8)) }
+        case LabThermometerGattLayout.samples: return samples.littleEndianBytes
         default: return try StandardSimulatorServices.read(characteristic, battery: battery, model: "THERMO-SIM")
         }
     }
@@ -58,8 +58,7 @@ actor LabThermometerSimulator: SimulatedPeripheral {
             throw BlueZPeripheralError.writeNotPermitted
         }
         var result: UInt8 = 3
-        if value.count == 3, value[0] == 0x01 {
-            let requested = Int16(bitPattern: UInt16(value[1]) | UInt16(value[2]) << 8)
+        if value.count == 3, value[0] == 0x01, let requested = value.int16(at: 1) {
             if abs(Int(requested)) <= Self.maximumOffset {
                 offset = requested
                 result = 1
@@ -101,11 +100,8 @@ actor LabThermometerSimulator: SimulatedPeripheral {
     /// A sample: counted, and notified to a subscriber.
     private func take() {
         samples &+= 1
-        let temperature = UInt16(bitPattern: settings.temperature &+ offset)
-        var bytes: [UInt8] = [
-            settings.humidity == nil ? 0x00 : 0x01, UInt8(temperature & 0xFF), UInt8(temperature >> 8),
-        ]
-        if let humidity = settings.humidity { bytes += [UInt8(humidity & 0xFF), UInt8(humidity >> 8)] }
+        var bytes = [settings.humidity == nil ? 0x00 : 0x01] + (settings.temperature &+ offset).littleEndianBytes
+        if let humidity = settings.humidity { bytes += humidity.littleEndianBytes }
         link.notify(bytes, on: LabThermometerGattLayout.reading, saying: "READING")
     }
 }
