@@ -76,6 +76,15 @@ public final class RabbitMQCluster: Sendable {
         _ = try? await process?.waitForExit(timeout: .seconds(10))
     }
 
+    /// Each running node's last `count` log lines, for a failed test's report: what RabbitMQ said while a client's
+    /// connections were closed is in no other log.
+    public func report(lines count: Int = 80) -> String {
+        (0..<mqttPorts.count).map { index in
+            "--- rabbitmq \(name(of: index)), its last \(count) lines ---\n"
+                + (process(node: index)?.outputTail(count) ?? "(not running)")
+        }.joined(separator: "\n")
+    }
+
     /// Starts node `index` again on its database, so it rejoins the cluster.
     public func restart(node index: Int, timeout: Duration = .seconds(120)) async throws {
         await kill(node: index)

@@ -59,6 +59,7 @@ struct ClusteredBrokerFleetTests {
                 try await b.waitForLine(containing: "lostConflict", timeout: .seconds(60))
                 await recorder.stop()
             } catch {
+                print(cluster.report())
                 await cluster.stop()
                 throw error
             }
