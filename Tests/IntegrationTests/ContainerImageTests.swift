@@ -36,28 +36,34 @@ struct ContainerImageTests {
 
     @Test func theImageRunsTheBridgeAsItsUnprivilegedUser() async throws {
         let version = try ProjectPaths.version()
+        let (reused, buildTime) = try await builtImage(version: version)
+        await removeContainer()
+        do {
+            try await checkAndRun(reused: reused, buildTime: buildTime, version: version)
+        } catch {
+            await removeContainer()
+            throw error
+        }
+        await removeContainer()
+    }
+
+    /// The image from the Dockerfile's runtime stages and the package, built or kept from an earlier build of the same
+    /// inputs (`Podman.build`); the build context is removed after it.
+    func builtImage(version: String) async throws -> (reused: Bool, time: Duration) {
         let deb = try ContainerImage.package(version: version)
         let containerfile = try runtimeStage()
         try Podman.requireRunnable(Self.architecture)
-
         let context = FileManager.default.temporaryDirectory.appendingPathComponent(
             "g2m-container-\(UUID().uuidString.prefix(8))"
         ).path
-        await removeContainer()
-        do {
-            try await makeContext(context, containerfile: containerfile, deb: deb)
-            try await buildAndRun(context: context, version: version)
-        } catch {
-            await cleanUp(context)
-            throw error
-        }
-        await cleanUp(context)
-    }
-
-    private func buildAndRun(context: String, version: String) async throws {
-        let (reused, buildTime) = try await Podman.build(
+        defer { try? FileManager.default.removeItem(atPath: context) }
+        try await makeContext(context, containerfile: containerfile, deb: deb)
+        return try await Podman.build(
             image: Self.image, architecture: Self.architecture, context: context,
             arguments: ["-f", context + "/Containerfile"], dependencies: Self.dependenciesStage)
+    }
+
+    private func checkAndRun(reused: Bool, buildTime: Duration, version: String) async throws {
         let size = try await inspect(image: "{{.Size}}")
         let megabytes = (Double(size) ?? 0) / 1_000_000
         print(
@@ -336,13 +342,6 @@ struct ContainerImageTests {
 
     private func removeVolume() async {
         _ = try? await Podman.podman(["volume", "rm", "--force", Self.volume])
-    }
-
-    /// Removes what the test made: the container and the build context. The image, the base image and its tar stay,
-    /// the cache of the next run (`scripts/test --prune` removes them).
-    private func cleanUp(_ context: String) async {
-        await removeContainer()
-        try? FileManager.default.removeItem(atPath: context)
     }
 
 }

@@ -48,7 +48,7 @@ struct OpenBrokerTests {
     /// The broker `docker/compose.yml` runs, from its own files (docker/mosquitto: mosquitto.conf, the README's ACL),
     /// on this test's port and paths: nobody gets in without a password, and the gateway, configured as the compose
     /// configures it (its user, its password from the environment), logs in and takes its privileged requests
-    /// without a warning. (The compose itself is not run here: no container runtime runs in these tests' worlds.)
+    /// without a warning. (The compose itself runs in the installed tier: `theComposeFileRunsAsTheReadmeSays`.)
     @Test func theComposeBrokerLetsOnlyItsUsersIn() async throws {
         let folder = ProjectPaths.root + "/docker/mosquitto"
         let shipped = try String(contentsOfFile: folder + "/mosquitto.conf", encoding: .utf8)

@@ -77,10 +77,10 @@ enum Podman {
     /// Depends installed, four of those five minutes) is kept too, as `<image>-dependencies`: podman's layer cache
     /// takes its steps from that image while the COPY that starts it copies the same Depends (podman keys a COPY by
     /// what it copies, a RUN by its text and the layer beneath; a RUN's bind mounts count for nothing, so the package
-    /// goes in by COPY). The tag keeps the prune below from taking it.
+    /// goes in by COPY). The tag keeps the prune below from taking it. An image without such a stage: nil.
     /// Returns whether the kept image was used, and the time it took, the base's included.
     static func build(
-        image: String, architecture: String, context: String, arguments: [String], dependencies: String
+        image: String, architecture: String, context: String, arguments: [String], dependencies: String?
     ) async throws -> (reused: Bool, time: Duration) {
         let started = ContinuousClock.now
         let base = try await run(
@@ -101,13 +101,16 @@ enum Podman {
                     // Docker's image format: OCI's has no HEALTHCHECK, which podman would drop with a warning.
                     "--format", "docker",
                 ]
-            let kept = image + "-dependencies"
-            let keptBefore = try await podman(["image", "inspect", "--format", "{{.Id}}", kept]).lines.joined()
-            let stage = try await run(
-                build + ["--target", dependencies, "-t", kept] + arguments + [context], timeout: .seconds(900))
-            try #require(stage.exit == .exited(0), "podman build --target \(dependencies) failed:\n\(stage.output)")
-            let keptNow = try await podman(["image", "inspect", "--format", "{{.Id}}", kept]).lines.joined()
-            noteCache(keptNow == keptBefore ? "hit" : "made", "\(kept) (\(architecture))")
+            if let dependencies {
+                let kept = image + "-dependencies"
+                let keptBefore = try await podman(["image", "inspect", "--format", "{{.Id}}", kept]).lines.joined()
+                let stage = try await run(
+                    build + ["--target", dependencies, "-t", kept] + arguments + [context], timeout: .seconds(900))
+                try #require(
+                    stage.exit == .exited(0), "podman build --target \(dependencies) failed:\n\(stage.output)")
+                let keptNow = try await podman(["image", "inspect", "--format", "{{.Id}}", kept]).lines.joined()
+                noteCache(keptNow == keptBefore ? "hit" : "made", "\(kept) (\(architecture))")
+            }
             let whole = try await run(
                 build + ["-t", image, "--label", "\(inputsLabel)=\(inputs)"] + arguments + [context],
                 timeout: .seconds(900))
