@@ -43,11 +43,30 @@ import Testing
         }
     }
 
-    @Test func everyDeclaredStreamGivesTheDecodersBytesOrItsError() throws {
+    /// Tens of thousands of values, seconds of processor time in a debug build: computed on a thread of its own
+    /// (`onOwnThread`), not on one of the two threads every other test's tasks share. Run there, this test and the
+    /// decimals' below left the in-memory run's other tasks no thread for seven seconds, and a connection scope's
+    /// five-second close failed by chance.
+    @Test func everyDeclaredStreamGivesTheDecodersBytesOrItsError() async throws {
+        let declarations = try Self.declarations()
+        let outcome = await onOwnThread { Self.compareEveryStream(declarations) }
+        #expect(outcome.mismatches.isEmpty, "\(outcome.mismatches.count) differ: \(outcome.mismatches.prefix(5))")
+        // Not only refusals: thousands of values decode.
+        #expect(
+            outcome.compared > 50_000 && outcome.decoded > 2_000,
+            "\(outcome.decoded) of \(outcome.compared) decoded")
+    }
+
+    /// Both paths on every JSON characteristic of `declarations`: the values where they differ, how many were compared
+    /// and how many decoded.
+    private static func compareEveryStream(_ declarations: [DeviceDeclaration]) -> (
+        mismatches: [String], compared: Int, decoded: Int
+    ) {
         var random = SplitMix64(seed: 0x5EED_D0C5)
+        var mismatches: [String] = []
         var compared = 0
         var decoded = 0
-        for declaration in try Self.declarations() {
+        for declaration in declarations {
             for characteristic in declaration.characteristics {
                 guard let plan = DeclaredJSONPlan(characteristic) else { continue }
                 // Every flags value of the first nine bits, followed by random bytes of every length to 20 (for each,
@@ -60,38 +79,43 @@ import Testing
                 }
                 inputs += (0..<2_000).map { _ in random.bytes(Int(random.next() % 41)) }
                 inputs.append([UInt8](repeating: 0xFF, count: DeclaredDecoder.maximumByteCount + 1))
-                for bytes in inputs {
-                    let old = Self.expected(bytes, characteristic)
-                    #expect(Self.planned(bytes, plan) == old, "\(declaration.family) \(characteristic.uuid) \(bytes)")
-                    compared += 1
-                    if !old.hasPrefix("error") { decoded += 1 }
-                }
                 // The values each field may take at the end of a value the length of its fields: flags cleared, so
                 // that the unconditional fields carry extremes.
                 for fill: UInt8 in [0x00, 0x7F, 0x80, 0xFF] {
-                    for length in 0...24 {
-                        let bytes = [0, 0] + [UInt8](repeating: fill, count: length)
-                        #expect(Self.planned(bytes, plan) == Self.expected(bytes, characteristic))
+                    for length in 0...24 { inputs.append([0, 0] + [UInt8](repeating: fill, count: length)) }
+                }
+                for bytes in inputs {
+                    let old = expected(bytes, characteristic)
+                    let new = planned(bytes, plan)
+                    if new != old {
+                        mismatches.append("\(declaration.family) \(characteristic.uuid) \(bytes): \(new) != \(old)")
                     }
+                    compared += 1
+                    if !old.hasPrefix("error") { decoded += 1 }
                 }
             }
         }
-        // Not only refusals: thousands of values decode.
-        #expect(compared > 50_000 && decoded > 2_000, "\(decoded) of \(compared) decoded")
+        return (mismatches, compared, decoded)
     }
 
-    /// `ExactDecimal`'s text of `value × scale`; nil where it writes none, and then nothing was written.
-    private static func exact(_ value: Int64, _ scale: DecimalScale) -> String? {
+    /// `ExactDecimal`'s text of `value × scale`, or nil where it writes none; and whether it kept its word (nothing
+    /// written when it says so).
+    private static func exact(_ value: Int64, _ scale: DecimalScale) -> (text: String?, honest: Bool) {
         var text = ShortText()
         let wrote = ExactDecimal.write(value, scaledBy: scale, into: &text)
         var bytes: [UInt8] = []
         text.append(to: &bytes)
-        #expect(wrote || bytes.isEmpty, "\(value) × \(scale): nothing written when it says so")
-        return wrote ? String(decoding: bytes, as: UTF8.self) : nil
+        return (wrote ? String(decoding: bytes, as: UTF8.self) : nil, wrote || bytes.isEmpty)
     }
 
     /// Scaled integers' digits are the double's text: at random, and at the bounds where the text takes an exponent.
-    @Test func exactDecimalsAreTheDoublesText() {
+    /// On a thread of its own, as the test above.
+    @Test func exactDecimalsAreTheDoublesText() async {
+        let mismatches = await onOwnThread { Self.exactMismatches() }
+        #expect(mismatches.isEmpty, "\(mismatches.count) differ: \(mismatches.prefix(5))")
+    }
+
+    private static func exactMismatches() -> [String] {
         var random = SplitMix64(seed: 0xDEC1_4A15)
         let scales = [
             "0.01", "0.1", "0.5", "0.001", "0.005", "0.03125", "0.00048828125", "0.0009765625", "0.00390625", "100",
@@ -110,24 +134,20 @@ import Testing
             default: return raw
             }
         }
-        for scale in scales {
-            for value in values {
-                let expected = JSONValue.number(scale.apply(Double(value))).text
-                if let written = Self.exact(value, scale) {
-                    #expect(written == expected, "\(value) × \(scale)")
-                }
-            }
-        }
+        var cases = scales.flatMap { scale in values.map { ($0, scale) } }
         // Around 10^-4 and 10^15.
-        for (value, scale) in [
+        cases += [
             (1, "0.0001"), (99, "0.000001"), (100, "0.000001"), (999_999_999_999_999, "1"),
             (99_999_999_999_999, "10"), (1_234_567_890_123_45, "0.1"),
-        ] {
-            let decimal = DecimalScale(scale)!
-            if let written = Self.exact(Int64(value), decimal) {
-                #expect(written == JSONValue.number(decimal.apply(Double(value))).text)
-            }
+        ].map { (Int64($0.0), DecimalScale($0.1)!) }
+        var mismatches: [String] = []
+        for (value, scale) in cases {
+            let (written, honest) = exact(value, scale)
+            if !honest { mismatches.append("\(value) × \(scale): written, though it says not") }
+            let expected = JSONValue.number(scale.apply(Double(value))).text
+            if let written, written != expected { mismatches.append("\(value) × \(scale): \(written) != \(expected)") }
         }
+        return mismatches
     }
 }
 

@@ -187,6 +187,8 @@ import Testing
             #expect(on.contains(#""ok":true"#))
             await heading(180, from: belt)
             await gateway.probe.next(on: "belt/\(Self.id)/heading", after: mark) { $0 == "180" }
+            // Its orientation is published after its heading: under load it had not come yet when they were counted.
+            await gateway.probe.next(on: "belt/\(Self.id)/orientation", after: mark)
             // The value sent while the streams were off went nowhere, on either of the stream's leaves.
             let headings = gateway.probe.messages.dropFirst(mark).filter { $0.topic == "belt/\(Self.id)/heading" }
             #expect(headings.map { $0.payloadString ?? "" } == ["180"])

@@ -8,6 +8,12 @@ struct SettingRuleTests {
     /// The page's keys count only with the page on.
     private static let pageOn = "http: {listen: 127.0.0.1:1}"
 
+    /// The help and the reference, made once: each is every setting's text, and made again for each key (dozens of
+    /// cases, run at once) they kept the two threads that every test's tasks share busy for seconds.
+    private static let help = SettingFlags.help.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(
+        separator: " ")
+    private static let reference = SettingsReference.markdown()
+
     /// A value just outside the rule.
     private static func breaking(_ rule: SettingRule) -> String? {
         switch rule {
@@ -26,9 +32,8 @@ struct SettingRuleTests {
         #expect(fromEnvironment?.description == "\(key.environmentVariable): \(refusal)")
         let flag = try #require(key.flag)
         #expect(loadError(Self.pageOn, flags: flags(flag, bad))?.description == "\(flag): \(refusal)")
-        let help = SettingFlags.help.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
-        #expect(help.contains("Values: \(key.rule.summary ?? ""). File: \(key.rawValue)."), "--help says the rule")
-        #expect(SettingsReference.markdown().contains(" | \(key.rule.summary ?? "") | "), "the reference says the rule")
+        #expect(Self.help.contains("Values: \(key.rule.summary ?? ""). File: \(key.rawValue)."), "--help says the rule")
+        #expect(Self.reference.contains(" | \(key.rule.summary ?? "") | "), "the reference says the rule")
     }
 
     @Test func aRangeAndAChoiceSayWhatTheyTake() {
