@@ -21,17 +21,16 @@ final class ComposeHost: Sendable {
     }
 
     static func start(busFolder: String, folder: String, project: String) async throws -> ComposeHost {
+        // What `Podman.runtime` and `Podman.limits` give podman on its command line, for podman-compose's podman.
         let configuration = folder + "/containers.conf"
+        let ulimits = stride(from: 1, to: Podman.limits.count, by: 2).map { "\"\(Podman.limits[$0])\"" }
         try """
         [containers]
-        default_ulimits = ["nofile=1000:1000", "nproc=1000:1000"]
+        default_ulimits = [\(ulimits.joined(separator: ", "))]
         [engine]
-        runtime = "runc"
+        runtime = "\(Podman.runtime[1])"
 
         """.write(toFile: configuration, atomically: true, encoding: .utf8)
-        try #require(
-            Podman.runtime == ["--runtime", "runc"] && Podman.limits.count == 4,
-            "containers.conf says what Podman.runtime and Podman.limits say")
         let holder = try ManagedProcess.launch(
             "unshare",
             arguments: [

@@ -99,8 +99,8 @@ extension ContainerImageTests {
         try await watcher.waitForLine(containing: "belt/\(id)/connection connected", timeout: .seconds(60))
         try await watcher.waitForLine(timeout: .seconds(30)) { $0.hasPrefix("belt/\(id)/heading ") }
         #expect(compose.outputText.contains("gatt2mqtt \(version) starting"), "the gateway's log in compose's output")
-        // The gateway logged in as its user: on the broker, which names it in its log, and with its privileged
-        // requests taken without the warning an anonymous gateway gives.
+        // The gateway got in as its user (the broker lets in nobody else), and so takes its privileged requests
+        // without the warning an anonymous gateway gives.
         let info = try await watcher.waitForLine(containing: "gatt2mqtt/docker/info ", timeout: .seconds(30))
         #expect(info.contains(#""privileged_requests":true"#), "\(info)")
 
