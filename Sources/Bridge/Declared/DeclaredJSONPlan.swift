@@ -260,16 +260,8 @@ struct DeclaredJSONPlan: Sendable {
     /// A field's bit fields, each a member of its own, as the decoder names them.
     private func appendBits(of field: Int, _ raw: UInt64, to output: inout [UInt8]) {
         for (bits, key) in zip(characteristic.fields[field].bits, bitKeys[field]) {
-            let mask: UInt64 = bits.width >= 64 ? .max : (1 << UInt64(bits.width)) - 1
-            let part = raw >> UInt64(bits.offset) & mask
             appendKey(key, to: &output)
-            if let name = bits.enumeration[Int64(part)] {
-                DeclaredLeaves.appendJSON(.text(name), to: &output)
-            } else if bits.width == 1 {
-                output.append(contentsOf: part == 1 ? "true".utf8 : "false".utf8)
-            } else {
-                DeclaredLeaves.appendJSON(.integer(Int64(part)), to: &output)
-            }
+            DeclaredLeaves.appendJSON(bits.value(in: raw), to: &output)
         }
     }
 

@@ -74,12 +74,9 @@ public enum DeclaredDecoder {
                 value = read
                 if let raw { raws.append((field.name, raw)) }
                 for bits in field.bits {
-                    let mask: UInt64 = bits.width >= 64 ? .max : (1 << UInt64(bits.width)) - 1
-                    let part = (raw ?? 0) >> UInt64(bits.offset) & mask
-                    let named = bits.enumeration[Int64(part)].map(DeclaredValue.text)
-                    let plain: DeclaredValue = bits.width == 1 ? .flag(part == 1) : .integer(Int64(part))
                     decoded.append(
-                        DecodedField(name: bits.name, value: named ?? plain, retain: bits.retain ?? field.retain))
+                        DecodedField(
+                            name: bits.name, value: bits.value(in: raw ?? 0), retain: bits.retain ?? field.retain))
                 }
             }
             if field.published {

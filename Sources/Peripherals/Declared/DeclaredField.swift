@@ -71,5 +71,14 @@ public struct DeclaredField: Sendable, Equatable {
             self.enumeration = enumeration
             self.retain = retain
         }
+
+        /// Its value in the field's raw value `raw`: its name for the number, where it has one; else a flag (one bit)
+        /// or the number.
+        public func value(in raw: UInt64) -> DeclaredValue {
+            let mask: UInt64 = width >= 64 ? .max : (1 << UInt64(width)) - 1
+            let part = raw >> UInt64(offset) & mask
+            if let name = enumeration[Int64(part)] { return .text(name) }
+            return width == 1 ? .flag(part == 1) : .integer(Int64(part))
+        }
     }
 }
