@@ -1,5 +1,6 @@
 import Bridge
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DaemonConfiguration
@@ -63,10 +64,7 @@ struct BrokerACLRecipesTests {
         let families = try Self.servedFamilies()
         #expect(families.count == 11 && families.contains("hr") && families.contains("fitness_machine"), "\(families)")
         // The README's "Securing the broker" recipe (OpenBrokerTests keeps docker/mosquitto/acl equal to it).
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "\n## Securing the broker\n").dropFirst().first)
-        let recipe = section.split(separator: "\n", omittingEmptySubsequences: false)
-            .drop { !$0.hasPrefix("    ") }.prefix { $0.hasPrefix("    ") || $0.isEmpty }.joined(separator: "\n")
+        let recipe = try ReadmeBlocks.block(under: "Securing the broker").joined(separator: "\n")
         let shipped = [
             ("README.md", recipe, ["gatt2mqtt"], ["operator", "homeassistant"]),
             (

@@ -61,10 +61,7 @@ final class ComposeHost: Sendable {
     }
 
     func run(_ command: [String], timeout: Duration = .seconds(120)) async throws -> CommandResult {
-        let process = try launch(command)
-        let exit = try await process.waitForExit(timeout: timeout)
-        return CommandResult(
-            exit: exit, lines: process.lines.filter { $0.stream == .stdout }.map(\.text), output: process.outputText)
+        try await Podman.finish(launch(command), timeout: timeout)
     }
 
     /// Everything on the compose's broker (`topic payload` lines), read as `user` from inside the namespace by

@@ -38,7 +38,10 @@ extension ContainerImageTests {
         try #require(copied.exit == .exited(0), "cp docker/: \(copied.output)")
         let root = try await InstalledGuest.makeRoot(
             packages: [try InstalledPackages.current().deb], release: .trixie, timeout: .seconds(900))
-        do {
+        try await withCleanUp({
+            try? FileManager.default.removeItem(atPath: clone)
+            _ = try? await Podman.podman(["rmi", built])
+        }) {
             try await PrivateBus.$policy.withValue(.debianSystem(root: root, bluetooth: .packaged)) {
                 try await TestWorld.with { world in
                     let host = try await ComposeHost.start(
@@ -48,13 +51,7 @@ extension ContainerImageTests {
                     }
                 }
             }
-        } catch {
-            try? FileManager.default.removeItem(atPath: clone)
-            _ = try? await Podman.podman(["rmi", built])
-            throw error
         }
-        try? FileManager.default.removeItem(atPath: clone)
-        _ = try? await Podman.podman(["rmi", built])
     }
 
     private func runTheCompose(
@@ -84,7 +81,8 @@ extension ContainerImageTests {
         #expect(mode == 0o600, "gatt2mqtt.env is the user's alone (umask 077): \(String(mode ?? 0, radix: 8))")
 
         let belt = try await world.startSimulator(["belt"])
-        let id = try belt.simulatedID
+        let (id, address) = (try belt.simulatedID, try belt.simulatedAddress)
+        let down = steps.up.replacingOccurrences(of: " up", with: " down")
         // Everything on the compose's broker, read as its admin from inside the compose's network namespace.
         let watcher = try host.watch(user: "admin", password: adminPassword)
         let started = ContinuousClock.now
@@ -110,8 +108,8 @@ extension ContainerImageTests {
 
         // `down` stops the gateway as `docker stop` does (SIGTERM): `offline`, and the compose ends.
         let mark = watcher.lineCount
-        let down = try await host.run(["sh", "-c", steps.up.replacingOccurrences(of: " up", with: " down")])
-        #expect(down.exit == .exited(0), "compose down: \(down.output)")
+        let stopped = try await host.run(["sh", "-c", down])
+        #expect(stopped.exit == .exited(0), "compose down: \(stopped.output)")
         try await watcher.waitForLine(containing: "gatt2mqtt/docker/status offline", after: mark, timeout: .seconds(30))
         _ = try await compose.waitForExit(timeout: .seconds(60))
 
@@ -125,13 +123,10 @@ extension ContainerImageTests {
         ])
         #expect(volume.exit == .exited(0), "the compose's state volume: \(volume.output)")
         let adopted = try String(contentsOfFile: volume.lines.joined() + "/adopted.json", encoding: .utf8)
-        let address = stride(from: 0, to: id.count, by: 2).map {
-            id.dropFirst($0).prefix(2).uppercased()
-        }.joined(separator: ":")
         #expect(adopted.contains(#"{"address":"\#(address)","family":"belt"}"#), "adopted.json: \(adopted)")
         print("\(Self.say) compose up again: the belt connected from the state volume's adoption, \(adopted)")
-        let stopped = try await host.run(["sh", "-c", steps.up.replacingOccurrences(of: " up", with: " down")])
-        #expect(stopped.exit == .exited(0), "compose down: \(stopped.output)")
+        let stoppedAgain = try await host.run(["sh", "-c", down])
+        #expect(stoppedAgain.exit == .exited(0), "compose down: \(stoppedAgain.output)")
         _ = try await compose.waitForExit(timeout: .seconds(60))
         await watcher.terminate()
     }
@@ -141,11 +136,7 @@ extension ContainerImageTests {
     /// `docker`, as it would a user's own compose of this file on this machine (podman-compose 1.0.3 reads no
     /// `COMPOSE_PROJECT_NAME`).
     static func readmeComposeSteps() throws -> (users: String, password: String, up: String) {
-        let readme = try String(contentsOfFile: ProjectPaths.root + "/README.md", encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "\n## Docker\n").dropFirst().first)
-        let lines = section.components(separatedBy: "\n")
-        let start = try #require(lines.firstIndex { $0.hasPrefix("    docker run --rm -it") })
-        var block = lines[start...].prefix { $0.hasPrefix("    ") }.map { String($0.dropFirst(4)) }
+        var block = try ReadmeBlocks.block(under: "Docker", startingWith: "docker run --rm -it")
         // The first command goes on over two lines (a backslash at the end of the first, inside its quotes: the
         // container's shell joins them), run as the shell reads them.
         try #require(block.count == 4 && block[0].hasSuffix("\\"), "the README's compose block: \(block)")

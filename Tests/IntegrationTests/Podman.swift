@@ -58,7 +58,11 @@ enum Podman {
     static let inputsLabel = "org.gatt2mqtt.inputs"
 
     static func run(_ command: [String], timeout: Duration = .seconds(60)) async throws -> CommandResult {
-        let process = try ManagedProcess.launch(command[0], arguments: Array(command.dropFirst()))
+        try await finish(ManagedProcess.launch(command[0], arguments: Array(command.dropFirst())), timeout: timeout)
+    }
+
+    /// A launched command, once it has ended.
+    static func finish(_ process: ManagedProcess, timeout: Duration) async throws -> CommandResult {
         let exit = try await process.waitForExit(timeout: timeout)
         return CommandResult(
             exit: exit, lines: process.lines.filter { $0.stream == .stdout }.map(\.text), output: process.outputText)

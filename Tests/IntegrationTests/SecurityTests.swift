@@ -57,12 +57,7 @@ struct SecurityTests {
 
     /// The ACL of README.md's "Securing the broker", word for word: the recipe is what runs here.
     static func readmeACL() throws -> String {
-        let readme = try String(contentsOfFile: ProjectPaths.root + "/README.md", encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "\n## Securing the broker\n").dropFirst().first)
-        let lines = section.split(separator: "\n", omittingEmptySubsequences: false)
-        let start = try #require(lines.firstIndex { $0.hasPrefix("    ") })
-        let block = lines[start...].prefix { $0.hasPrefix("    ") || $0.isEmpty }
-        let acl = block.map { $0.dropFirst(min(4, $0.count)) }.joined(separator: "\n")
+        let acl = try ReadmeBlocks.block(under: "Securing the broker").joined(separator: "\n") + "\n"
         #expect(
             acl.contains("user gatt2mqtt") && acl.contains("user operator") && acl.contains("user dashboard")
                 && acl.contains("user admin"), "\(acl)")
