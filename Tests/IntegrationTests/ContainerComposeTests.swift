@@ -13,8 +13,8 @@ import Testing
 /// a network and mount namespace of its own (`ComposeHost`), where the world's bus folder is `/run/dbus` and port 1883 is
 /// free, under a project name of its own (`-p`). Two images stand in for what cannot be pulled here:
 /// `eclipse-mosquitto:2` (`ComposeBrokerImage`: Debian 13's mosquitto laid out as that image is) and the gatt2mqtt image
-/// compose would build from docker/Dockerfile, which is the container test's own image (the Dockerfile's runtime stages
-/// and the package), tagged with the name compose gives it.
+/// compose would build from docker/Dockerfile, which is the container test's own image (scripts/images's, from the
+/// same file), tagged with the name compose gives it.
 extension ContainerImageTests {
     /// The compose project's name: its containers, network and volumes begin with it.
     static let composeProject = "g2m-compose-test"

@@ -3,23 +3,20 @@ import TestSupport
 import Testing
 
 /// The container image as docker/Dockerfile makes it, built and run with podman (runc) on this machine, with
-/// no container registry: the runtime stage (from its second `FROM` to the end) is taken from the Dockerfile at
-/// test time and built as written, but for its mount of the package stage's output, which takes the .deb from
-/// a build context instead (the package stage needs the Swift toolchain's image, which cannot be pulled here; it runs
-/// the same `scripts/package` that made the .deb). Its `FROM debian:trixie-slim` resolves to Debian 13's
-/// minbase root made by mmdebstrap and slimmed as Debian's slim images are (scripts/container-base), standing in
-/// for the real slim image, which cannot be pulled here either. The container then runs the bridge as the image's own
-/// user, as the README's `docker run` line has it, against BlueZoo worlds on a bus configured as a Debian 13 host's (its
-/// `system.conf` and bluez's `bluetooth.conf` from the installed tier's root), then on a stricter host's, over the
-/// host's network (the world's broker listens on 127.0.0.1).
+/// no container registry: `scripts/images`, as the README has it, builds the whole file, its package stage included
+/// (compiled on this machine for either architecture, with the toolchains TOOLCHAINS names), from base images made
+/// here under the names a registry user pulls (scripts/container-base: Debian 13's minbase slimmed as Debian's slim
+/// images are, Debian sid's, and the Swift project's image with this machine's swift.org toolchain). The container then
+/// runs the bridge as the image's own user, as the README's `docker run` line has it, against BlueZoo worlds on a bus
+/// configured as a Debian 13 host's (its `system.conf` and bluez's `bluetooth.conf` from the installed tier's root), then
+/// on a stricter host's, over the host's network (the world's broker listens on 127.0.0.1).
 ///
-/// Needs root, podman and runc, Debian's mirror (apt inside the build and mmdebstrap) and the package
-/// (`scripts/package`): `GATT2MQTT_PACKAGES`, else `.build/package`. Part of the installed tier.
+/// Needs root, podman and runc, and Debian's mirror (apt inside the build and mmdebstrap). Part of the installed tier.
 @Suite(.serialized, .enabled(if: ContainerImage.enabled, "needs GATT2MQTT_WORLDS=installed and podman"))
 struct ContainerImageTests {
     static let architecture = ContainerImage.architecture
-    /// The image's tag, kept from run to run while what it is made of stays the same (`Podman.build`).
-    static let image = "localhost/gatt2mqtt-test:container-\(architecture)"
+    /// The image's tag, as scripts/images names it; kept from run to run while what it is made of stays the same.
+    static var image: String { "localhost/gatt2mqtt:\((try? ProjectPaths.version()) ?? "unknown")-\(architecture)" }
     /// How this test's lines begin.
     static let say = "container image (\(architecture)):"
     /// The container's name (a leftover of a killed run is removed first).
@@ -27,12 +24,6 @@ struct ContainerImageTests {
     /// The named volume of the state directory, as the README's `-v gatt2mqtt-state:/var/lib/gatt2mqtt` (removed
     /// before and after).
     static let volume = "gatt2mqtt-test-state"
-
-    /// Where the runtime stages take the package stage's output from, replaced by the context's folder of that name.
-    static let packageOutput = "COPY --from=package /out/"
-    static let contextPackage = "COPY package/"
-    /// The stage of the package's dependencies, kept as an image of its own (`Podman.build`).
-    static let dependenciesStage = "dependencies"
 
     @Test func theImageRunsTheBridgeAsItsUnprivilegedUser() async throws {
         let version = try ProjectPaths.version()
@@ -47,20 +38,29 @@ struct ContainerImageTests {
         await removeContainer()
     }
 
-    /// The image from the Dockerfile's runtime stages and the package, built or kept from an earlier build of the same
-    /// inputs (`Podman.build`); the build context is removed after it.
+    /// The image, as the README builds it (its "Install" section's `scripts/images`), or kept from an earlier build of
+    /// the same inputs. Another architecture's test runs the README's line as written: both images and the manifest
+    /// list of them (the native one kept from the installed tier's run before it); the native one's builds its own.
     func builtImage(version: String) async throws -> (reused: Bool, time: Duration) {
-        let deb = try ContainerImage.package(version: version)
-        let containerfile = try runtimeStage()
         try Podman.requireRunnable(Self.architecture)
-        let context = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "g2m-container-\(UUID().uuidString.prefix(8))"
-        ).path
-        defer { try? FileManager.default.removeItem(atPath: context) }
-        try await makeContext(context, containerfile: containerfile, deb: deb)
-        return try await Podman.build(
-            image: Self.image, architecture: Self.architecture, context: context,
-            arguments: ["-f", context + "/Containerfile"], dependencies: Self.dependenciesStage)
+        let started = ContinuousClock.now
+        let line = try ReadmeBlocks.block(under: "Install", startingWith: "scripts/images")
+        try #require(line == ["scripts/images"], "the README builds the images with one line: \(line)")
+        let built = try await Podman.run(
+            [ProjectPaths.root + "/" + line[0]] + (ContainerImage.isNative ? ["--arch", Self.architecture] : []),
+            timeout: .seconds(2400))
+        try #require(built.exit == .exited(0), "scripts/images failed:\n\(built.output)")
+        let manifest = try #require(built.lines.last)
+        #expect(manifest == "localhost/gatt2mqtt:\(version)", "scripts/images names the manifest list last")
+        let listed = try await Podman.podman(["manifest", "inspect", manifest])
+        try #require(listed.exit == .exited(0), "podman manifest inspect: \(listed.output)")
+        let architectures = ContainerImage.isNative ? [Self.architecture] : ["amd64", "arm64"]
+        for architecture in architectures {
+            #expect(
+                listed.output.contains("\"architecture\": \"\(architecture)\""),
+                "the manifest list has the \(architecture) image: \(listed.output)")
+        }
+        return (built.output.contains("images: kept \(Self.image) "), ContinuousClock.now - started)
     }
 
     private func checkAndRun(reused: Bool, buildTime: Duration, version: String) async throws {
@@ -275,50 +275,6 @@ struct ContainerImageTests {
             "\(Self.say) \(sizes.count) packages, the largest: "
                 + largest.map { "\($0.name) \(String(format: "%.1f", Double($0.kilobytes) / 1024)) MiB" }.joined(
                     separator: ", "))
-    }
-
-    // MARK: The build's inputs
-
-    /// The Dockerfile's runtime stages, from its second `FROM` (the slim root the package is installed in) to the end
-    /// (that root as one layer), with its mount of the package stage's output replaced by one of the build context's
-    /// folder; fails if that mount is not in it word for word.
-    private func runtimeStage() throws -> String {
-        let dockerfile = try String(contentsOfFile: ProjectPaths.root + "/docker/Dockerfile", encoding: .utf8)
-        let lines = dockerfile.components(separatedBy: "\n")
-        let froms = lines.indices.filter { lines[$0].hasPrefix("FROM ") }
-        try #require(
-            froms.map { lines[$0] }.dropFirst() == [
-                "FROM debian:trixie-slim AS \(Self.dependenciesStage)", "FROM \(Self.dependenciesStage) AS runtime",
-                "FROM scratch",
-            ],
-            "docker/Dockerfile's stages after the package's: dependencies, runtime, scratch (\(froms.map { lines[$0] }))"
-        )
-        var stage = Array(lines[froms[1]...])
-        let copies = stage.indices.filter { stage[$0].hasPrefix(Self.packageOutput) }
-        try #require(
-            copies.count == 2,
-            "the runtime stages take the package's Depends and the package with '\(Self.packageOutput)'")
-        for line in copies { stage[line] = Self.contextPackage + stage[line].dropFirst(Self.packageOutput.count) }
-        try #require(
-            !stage.contains { $0.contains("from=") && $0 != "COPY --from=runtime / /" },
-            "the runtime stages take nothing else from another stage")
-        return stage.joined(separator: "\n")
-    }
-
-    /// The build context: the runtime stages, the entry script where the Dockerfile's COPY expects it, and the package
-    /// alone with its Depends, as the package stage leaves them in /out.
-    private func makeContext(_ context: String, containerfile: String, deb: String) async throws {
-        let files = FileManager.default
-        try files.createDirectory(atPath: context + "/docker", withIntermediateDirectories: true)
-        try files.createDirectory(atPath: context + "/package", withIntermediateDirectories: true)
-        try containerfile.write(toFile: context + "/Containerfile", atomically: true, encoding: .utf8)
-        try files.copyItem(
-            atPath: ProjectPaths.root + "/docker/entrypoint.sh", toPath: context + "/docker/entrypoint.sh")
-        try files.copyItem(atPath: deb, toPath: context + "/package/" + URL(fileURLWithPath: deb).lastPathComponent)
-        let depends = try await Podman.run(["dpkg-deb", "-f", deb, "Depends"])
-        try #require(depends.exit == .exited(0), "dpkg-deb -f \(deb) Depends: \(depends.output)")
-        try (depends.lines.joined() + "\n").write(
-            toFile: context + "/package/depends", atomically: true, encoding: .utf8)
     }
 
     // MARK: podman

@@ -17,13 +17,21 @@
 # sid's, but they are only read for symbols: the binary links against trixie's.
 #
 # Needs root (mmdebstrap's root mode, chroot, mounts) and mmdebstrap and unshare (scripts/setup).
+#
+# In docker/Dockerfile's arm64 package stage, which is itself an amd64 sid root (debian:sid-slim),
+# GATT2MQTT_CROSS_IN_ROOT=1: cross_prepare installs the same packages there with apt instead of making a
+# root, and cross_run runs its command as it is.
 cross_repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cross_cache="$cross_repo/.build/cross"
+cross_in_root=false
+if [ "${GATT2MQTT_CROSS_IN_ROOT:-}" = 1 ]; then cross_in_root=true; fi
 cross_host="$cross_cache/sid-amd64"
+$cross_in_root && cross_host=/
 # The Swift SDK's name (swift build --swift-sdk), and where cross_run's commands find the SDKs
 # (--swift-sdks-path).
 cross_sdk=aarch64-trixie
 cross_sdks_inside=/sdks
+$cross_in_root && cross_sdks_inside="$cross_cache"
 cross_bundle="$cross_cache/$cross_sdk.artifactbundle"
 cross_sysroot="$cross_bundle/$cross_sdk/sysroot"
 # The sysroot as cross_run's commands see it.
@@ -50,15 +58,13 @@ cross_soname_links() {
     done
 }
 
-cross_prepare() {
+# The amd64 sid root under .build/cross, made once by mmdebstrap with INCLUDES (comma-separated).
+cross_make_host() {
+    local includes="$1"
     local tool
     for tool in mmdebstrap unshare; do
         command -v "$tool" >/dev/null || { echo "cross: $tool is missing (scripts/setup installs it)" >&2; return 1; }
     done
-    mkdir -p "$cross_cache"
-    local includes="swiftlang,libswiftlang,libc6-dev,libstdc++-14-dev,pkg-config,git,ca-certificates"
-    includes+=",build-essential,debhelper,dpkg-dev,binutils-aarch64-linux-gnu,libc6-dev:arm64,libstdc++6:arm64"
-    includes+=",libdbus-1-dev:arm64,libmosquitto-dev:arm64"
     local mark
     mark="$cross_host/.complete-$(echo "$includes" | sha256sum | cut -c1-12)"
     if [ ! -f "$mark" ]; then
@@ -77,8 +83,41 @@ cross_prepare() {
     else
         cache_note hit "sid root with swiftlang"
     fi
+}
+
+# The same packages installed in this root (the Dockerfile's sid stage), with mmdebstrap (the sysroot below), rsync
+# (scripts/package) and qemu-user, under the name debian/rules runs what was built with (sid's qemu-user is static, and
+# names its programs without the suffix).
+cross_install_here() {
+    local includes="$1" mark
+    mark="$cross_cache/.installed-$(echo "$includes" | sha256sum | cut -c1-12)"
+    [ ! -f "$mark" ] || return 0
+    dpkg --add-architecture arm64
+    retry "cross: apt-get update" apt-get update -qq -o Acquire::Check-Valid-Until=false
+    # shellcheck disable=SC2086 # the list, split at its commas
+    retry "cross: apt-get install" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        ${includes//,/ } mmdebstrap rsync qemu-user >/dev/null
+    ln -sf /usr/bin/qemu-aarch64 /usr/local/bin/qemu-aarch64-static
+    cross_soname_links /usr/lib/aarch64-linux-gnu
+    touch "$mark"
+}
+
+cross_prepare() {
+    local includes="swiftlang,libswiftlang,libc6-dev,libstdc++-14-dev,pkg-config,git,ca-certificates"
+    includes+=",build-essential,debhelper,dpkg-dev,binutils-aarch64-linux-gnu,libc6-dev:arm64,libstdc++6:arm64"
+    includes+=",libdbus-1-dev:arm64,libmosquitto-dev:arm64"
+    mkdir -p "$cross_cache"
+    if $cross_in_root; then
+        cross_install_here "$includes"
+    else
+        cross_make_host "$includes"
+    fi
     local swift_version stated
-    swift_version="$(chroot "$cross_host" dpkg-query -W -f='${Version}' swiftlang)"
+    if $cross_in_root; then
+        swift_version="$(dpkg-query -W -f='${Version}' swiftlang)"
+    else
+        swift_version="$(chroot "$cross_host" dpkg-query -W -f='${Version}' swiftlang)"
+    fi
     stated="$(cross_stated_version)"
     # The package version is upstream-revision (e.g. 6.2-1+b1 for 6.2). sid moves on: a newer swiftlang is a decision (try it, then update
     # TOOLCHAINS, the README and the CHANGELOG), not something to take silently.
@@ -94,7 +133,7 @@ cross_prepare() {
         mkdir -p "$cross_bundle/$cross_sdk"
         make_sysroot() {
             rm -rf "$cross_sysroot"
-            mmdebstrap --quiet --arch=arm64 --variant=extract \
+            mmdebstrap --quiet --mode=root --arch=arm64 --variant=extract \
                 --include=libc6-dev,libgcc-14-dev,libstdc++-14-dev,libdbus-1-dev,libmosquitto-dev \
                 trixie "$cross_sysroot" "$cross_mirror" >&2
         }
@@ -161,6 +200,11 @@ EOF
 
 # The compiler finds its libraries through $ORIGIN, which glibc resolves from /proc/self/exe: hence /proc.
 cross_run() {
+    if $cross_in_root; then
+        local pc="$cross_sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$cross_sysroot/usr/share/pkgconfig"
+        env PKG_CONFIG_SYSROOT_DIR="$cross_sysroot" PKG_CONFIG_PATH="$pc" PKG_CONFIG_LIBDIR="$pc" "$@"
+        return
+    fi
     unshare --mount --propagation private bash -euo pipefail -s "$cross_host" "$cross_repo" "$cross_bundle" \
         "$cross_sdks_inside/$(basename "$cross_bundle")" "$cross_sysroot_inside" "$@" <<'INNER'
 host="$1" repo="$2" bundle="$3" bundle_inside="$4" sysroot="$5"
