@@ -119,8 +119,12 @@ enum Podman {
                 build + ["-t", image, "--label", "\(inputsLabel)=\(inputs)"] + arguments + [context],
                 timeout: .seconds(900))
             try #require(whole.exit == .exited(0), "podman build failed:\n\(whole.output)")
-            // The image the tag held before, now untagged.
-            if let old = previous?.split(separator: " ").first { _ = try? await podman(["rmi", String(old)]) }
+            // The image the tag held before, now untagged; under the lock too: a build beside (scripts/images, from the
+            // container test) that looks through the store for its cached layers while an image goes fails ("layer not
+            // known"), as it did once in the arm64 world.
+            if let old = previous?.split(separator: " ").first {
+                _ = try? await run(["flock", lock, "podman", "rmi", String(old)])
+            }
             // The images of the build's later steps (the slim root the package went into) and a dependencies' image
             // whose tag moved on, left untagged: 117 MB a run on amd64. They carry the base's label; only untagged
             // ones are pruned.
