@@ -79,6 +79,29 @@ struct ToolchainVersionTests {
         for script in ["scripts/cross/lib.sh", "scripts/cross/arm64", "scripts/package", "debian/rules"] {
             #expect(!(try Self.read(script).contains(version)), "\(script) names \(version)")
         }
-        #expect(try Self.read("scripts/cross/lib.sh").contains("TOOLCHAINS"))
+        #expect(try Self.read("scripts/cross/lib.sh").contains("stated_toolchain arm64"))
+    }
+
+    /// The Dockerfile's arm64 toolchain stage copies only what making the toolchain reads (so that other changes keep
+    /// that stage): scripts/cross/toolchain, the library it sources and every file that sources in turn, TOOLCHAINS.
+    @Test func theArm64ToolchainStageCopiesWhatItsScriptReads() throws {
+        let lines = try Self.read("docker/Dockerfile").split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasSuffix(" AS toolchain-arm64") })
+        let end = lines[(start + 1)...].firstIndex { $0.hasPrefix("FROM ") } ?? lines.endIndex
+        let copied = Set(
+            lines[start..<end].filter { $0.hasPrefix("COPY ") }.flatMap { line -> [String] in
+                let words = line.split(separator: " ").dropFirst().map(String.init)
+                return words.dropLast().map { $0.hasSuffix("/") ? "" : $0 }.filter { !$0.isEmpty }
+            })
+        let sourced = try Self.read("scripts/cross/lib.sh").split(separator: "\n").compactMap { line -> String? in
+            let prefix = ". \"$cross_repo/"
+            guard line.hasPrefix(prefix), line.hasSuffix("\"") else { return nil }
+            return String(line.dropFirst(prefix.count).dropLast())
+        }
+        #expect(!sourced.isEmpty, "scripts/cross/lib.sh sources the shared library")
+        #expect(copied == Set(["TOOLCHAINS", "scripts/cross/lib.sh", "scripts/cross/toolchain"] + sourced))
+        for script in sourced {
+            #expect(!(try Self.read(script).contains("\n. ")), "\(script) sources nothing further")
+        }
     }
 }

@@ -39,11 +39,12 @@ cross_sysroot_inside="$cross_sdks_inside/$cross_sdk.artifactbundle/$cross_sdk/sy
 cross_mirror="http://deb.debian.org/debian"
 . "$cross_repo/scripts/lib/retry.sh"
 . "$cross_repo/scripts/lib/cache.sh"
-. "$cross_repo/scripts/lib/arm64-apt.sh"
+. "$cross_repo/scripts/lib/suite-apt.sh"
+. "$cross_repo/scripts/lib/toolchains.sh"
 
 # The Swift version TOOLCHAINS states for arm64 (upstream, without the Debian revision).
 cross_stated_version() {
-    awk '!/^#/ && $1 == "arm64" { print $3 }' "$cross_repo/TOOLCHAINS"
+    stated_toolchain arm64
 }
 
 # The soname links ldconfig makes on an arm64 machine (libfoo.so.1 -> libfoo.so.1.2) when a library's
@@ -142,13 +143,13 @@ cross_prepare() {
         ln -s usr/lib "$cross_sysroot/lib"
         rm -rf "$cross_sysroot/dev" "$cross_sysroot/tmp" "$cross_sysroot/var"
         # The arm64 swiftlang of the root's version, from sid's arm64 index.
-        local arm64_apt
-        arm64_apt_options "$cross_cache/apt" sid
+        local suite_apt
+        suite_apt_options "$cross_cache/apt" sid arm64
         swift_deb() {
             rm -rf "$cross_cache/deb" && mkdir -p "$cross_cache/deb"
-            (cd "$cross_cache/deb" && apt-get download -qq "${arm64_apt[@]}" "swiftlang=$swift_version")
+            (cd "$cross_cache/deb" && apt-get download -qq "${suite_apt[@]}" "swiftlang=$swift_version")
         }
-        retry "cross: apt-get update (sid arm64)" apt-get update -qq "${arm64_apt[@]}"
+        retry "cross: apt-get update (sid arm64)" apt-get update -qq "${suite_apt[@]}"
         retry "cross: apt-get download swiftlang:arm64 $swift_version" swift_deb
         local unpacked="$cross_cache/swiftlang-arm64"
         rm -rf "$unpacked" && mkdir -p "$unpacked"
