@@ -156,7 +156,7 @@ let package = Package(
         .plugin(name: "ShippedDeclarations", capability: .buildTool()),
 
         .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus", "Locks", "TestSupport", "WakePipe"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "Locks"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "Locks", "TestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["CMosquitto", "MQTT", "DBus", "TestSupport"]),
         .testTarget(name: "PeripheralsTests", dependencies: ["Peripherals", "TestSupport"]),
         .testTarget(

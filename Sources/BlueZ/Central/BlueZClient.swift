@@ -23,21 +23,28 @@ public final class BlueZClient: Sendable {
     public var droppedNotifications: Int { router.droppedCount }
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let refused = Mutex(false)
+    /// Each change of `org.bluez`'s owner starts a generation: a snapshot asked for in an earlier one is not loaded,
+    /// and its retries (`readObjectsOfNewOwner`) end.
+    private let snapshots = Mutex<(generation: Int, retries: Task<Void, Never>?)>((0, nil))
     let logger: Logger
 
     /// Timeout of a single GATT read, write or notify set-up (`bluez.operation_timeout_s`).
     public let operationTimeout: Duration
+
+    /// How long one GetManagedObjects may take before it is asked again.
+    let snapshotTimeout: Duration
 
     /// Whether notifications are acquired (AcquireNotify) where BlueZ offers it; false: StartNotify only.
     let preferAcquiredNotifications: Bool
 
     public init(
         connection: DBusConnection, logger: Logger = Logger(label: "bluez"), acquireNotify: Bool = true,
-        operationTimeout: Duration = .seconds(5)
+        operationTimeout: Duration = .seconds(5), snapshotTimeout: Duration = .seconds(5)
     ) {
         self.connection = connection
         self.logger = logger
         self.operationTimeout = operationTimeout
+        self.snapshotTimeout = snapshotTimeout
         preferAcquiredNotifications = acquireNotify
         notifySockets = AcquiredNotifySockets(connection: connection, router: router)
     }
@@ -67,16 +74,17 @@ public final class BlueZClient: Sendable {
                 let newOwner = signal.arguments.count > 2 ? signal.arguments[2].string ?? "" : ""
                 if newOwner.isEmpty {
                     logger.warning("org.bluez vanished")
+                    _ = newSnapshotGeneration()
                     endAllStreams()
                     await cache.serviceVanished()
                 } else {
                     logger.info("org.bluez appeared", metadata: ["owner": "\(newOwner)"])
-                    await reload()
+                    await readObjectsOfNewOwner()
                 }
             }
         }
         tasks.withLock { $0 += [signalTask, ownerTask] }
-        await reload()
+        await readObjectsOfNewOwner()
     }
 
     /// Stops following BlueZ and ends every stream.
@@ -85,6 +93,7 @@ public final class BlueZClient: Sendable {
             for task in tasks { task.cancel() }
             tasks = []
         }
+        _ = newSnapshotGeneration()
         endAllStreams()
     }
 
@@ -93,21 +102,71 @@ public final class BlueZClient: Sendable {
 
     public var isServiceRunning: Bool { get async { await cache.serviceRunning } }
 
-    private func reload() async {
+    /// Reads BlueZ's objects, at the start or for a new owner of `org.bluez`, and asks again while that owner does not
+    /// answer. A bluetoothd that has just taken its name may not answer the first GetManagedObjects in time (seen on
+    /// the real stack under load, after a crash: 5 s without a reply); asked only once, the gateway then kept its
+    /// adapter `missing` for good while bluetoothd was up. Returns after the first answer or refusal; the retries
+    /// run on until an answer, or the next change of owner.
+    private func readObjectsOfNewOwner() async {
+        let generation = newSnapshotGeneration()
+        if await readObjects(generation: generation, attempt: 1) { return }
+        let retries = Task { [self] in
+            var delay = Duration.milliseconds(500)
+            for attempt in 2... {
+                try? await Task.sleep(for: delay)
+                guard !Task.isCancelled else { return }
+                if await readObjects(generation: generation, attempt: attempt) { return }
+                delay = min(delay * 2, .seconds(5))
+            }
+        }
+        snapshots.withLock { state in
+            if state.generation == generation { state.retries = retries } else { retries.cancel() }
+        }
+    }
+
+    /// Ends the last generation's retries and starts the next; returns its number.
+    private func newSnapshotGeneration() -> Int {
+        snapshots.withLock { state in
+            state.retries?.cancel()
+            state.retries = nil
+            state.generation += 1
+            return state.generation
+        }
+    }
+
+    /// One GetManagedObjects; false when BlueZ has its name but did not answer it, so that it is asked again.
+    private func readObjects(generation: Int, attempt: Int) async -> Bool {
         do {
             let reply = try await connection.call(
                 destination: BlueZInterface.service, path: "/", interface: DBusStandardInterface.objectManager,
-                member: "GetManagedObjects", timeout: .seconds(5))
+                member: "GetManagedObjects", timeout: snapshotTimeout)
             refused.withLock { $0 = false }
-            await cache.load(Self.managedObjects(reply.first))
+            let loaded = await cache.load(Self.managedObjects(reply.first)) { [self] in
+                snapshots.withLock { $0.generation } == generation
+            }
+            if loaded, attempt > 1 { logger.info("BlueZ answered", metadata: ["attempt": "\(attempt)"]) }
+            return true
         } catch {
-            let denied = (error as? DBusError)?.name == "org.freedesktop.DBus.Error.AccessDenied"
+            let busError = error as? DBusError
+            let name = busError?.name
+            let denied = name == "org.freedesktop.DBus.Error.AccessDenied"
             refused.withLock { $0 = denied }
             if denied {
                 logger.error("\(BusPolicyRefusal.explanation(busSaid: "\(error)"))")
-            } else {
-                logger.info("BlueZ is not available yet: \(error)")
+                return true
             }
+            let answersLater =
+                busError?.isTimeout == true || name == DBusError.unknownMethodName
+                || name == DBusError.unknownObjectName
+            guard answersLater else {
+                // Not running: its name's next owner is announced (NameOwnerChanged).
+                logger.info("BlueZ is not available yet: \(error)")
+                return true
+            }
+            // The first time at info level; then at debug, as they come every few seconds while it stays so.
+            let message: Logger.Message = "BlueZ has its name but did not answer; asking again: \(error)"
+            if attempt == 1 { logger.info(message) } else { logger.debug(message, metadata: ["attempt": "\(attempt)"]) }
+            return false
         }
     }
 

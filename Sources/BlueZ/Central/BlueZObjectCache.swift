@@ -36,8 +36,12 @@ actor BlueZObjectCache {
 
     // MARK: Updates
 
-    /// Merges a GetManagedObjects snapshot. Objects announced by signals meanwhile are kept.
-    func load(_ snapshot: [String: Interfaces]) {
+    /// Merges a GetManagedObjects snapshot. Objects announced by signals meanwhile are kept. Nothing is loaded unless
+    /// `current` holds (checked here, in order with `serviceVanished`): a snapshot of an owner of `org.bluez` that has
+    /// gone since would bring back its objects. Returns whether it loaded.
+    @discardableResult
+    func load(_ snapshot: [String: Interfaces], if current: @Sendable () -> Bool = { true }) -> Bool {
+        guard current() else { return false }
         for (path, interfaces) in snapshot {
             objects[path, default: [:]].merge(interfaces) { $1 }
             if interfaces[BlueZInterface.device] != nil { refreshDevice(path) }
@@ -45,6 +49,7 @@ actor BlueZObjectCache {
         serviceRunning = true
         publish(.serviceAppeared)
         for path in snapshot.keys { notifyWaiters(path) }
+        return true
     }
 
     func serviceVanished() {
