@@ -16,7 +16,14 @@ public struct BridgeConfiguration: Sendable {
     public var acquireNotify = true
     /// How long one GATT read, write or notification set-up may take before it fails (and frees the device's turn
     /// for the next): ATT allows 30 s, a healthy link answers within a few connection intervals.
-    public var gattOperationTimeout: Duration = .seconds(5)
+    public var gattOperationTimeout = BridgeConfiguration.defaultGattOperationTimeout
+    public static let defaultGattOperationTimeout = Duration.seconds(5)
+    /// How many times the default `gattOperationTimeout` this one is, at least 1. A link slow enough to need longer
+    /// GATT operations is slow at everything else: a connection's set-up and a device's answer to a command (a
+    /// family's vendor timings, e.g. the belt's 1 s) wait this many times their own time too.
+    public var slowLinkFactor: Double {
+        max(1, gattOperationTimeout / BridgeConfiguration.defaultGattOperationTimeout)
+    }
     /// Names this gateway in `gatt2mqtt/<gateway>/…`.
     public var gateway: String
     /// Put before every topic, so that two fleets can share a broker; empty for none.

@@ -6,6 +6,8 @@ actor DeviceLink: GATTLink {
     nonisolated let device: BlueZDevice
     let bluez: BlueZClient
     private var paths: [String: String] = [:]
+    /// The first characteristic this connection did not find (`missedCharacteristic`).
+    private var missed: String?
 
     init(device: BlueZDevice, bluez: BlueZClient) {
         self.device = device
@@ -14,6 +16,7 @@ actor DeviceLink: GATTLink {
 
     func connect(timeout: Duration) async throws {
         paths = [:]
+        missed = nil
         try await bluez.connect(devicePath: device.path, timeout: timeout)
     }
 
@@ -32,7 +35,10 @@ actor DeviceLink: GATTLink {
             if let service {
                 await bluez.characteristicPath(device: device.path, service: service, characteristic: characteristic)
             } else { await bluez.characteristicPath(device: device.path, characteristic: characteristic) }
-        guard let found else { throw CommandError(.gattError, "the device has no characteristic \(characteristic)") }
+        guard let found else {
+            missed = missed ?? characteristic
+            throw CommandError(.gattError, "the device has no characteristic \(characteristic)")
+        }
         paths[characteristic] = found
         return found
     }
@@ -72,6 +78,12 @@ actor DeviceLink: GATTLink {
     }
 
     func current() async -> BlueZDevice? { await bluez.device(at: device.path) }
+
+    func missedCharacteristic() -> String? { missed }
+
+    func forgetServices() async throws {
+        try await bluez.removeDevice(devicePath: device.path, adapterPath: device.adapterPath)
+    }
 
     func batteryPercentage() async -> UInt8? { await bluez.batteryPercentage(device: device.path) }
 

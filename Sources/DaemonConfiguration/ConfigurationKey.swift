@@ -123,7 +123,7 @@ struct ConfigurationKey: Hashable, Sendable {
         switches: [SwitchFlag("--start-notify", "false", "StartNotify only, never AcquireNotify.")])
     static let operationTimeout = Self(
         "bluez.operation_timeout_s", .number,
-        "Seconds one GATT read, write or notification set-up may take before it fails.",
+        "Seconds one GATT read, write or notification set-up may take before it fails; above 5, a connection's set-up and a device's answers may take as many times longer.",
         rule: .range(1, 30, unit: "seconds"))
     static let autoConnect = Self(
         "devices.auto_connect", .text,

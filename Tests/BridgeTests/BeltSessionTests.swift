@@ -65,6 +65,21 @@ struct BeltSessionTests {
         await belt.end()
     }
 
+    /// A belt that switched off while the gateway connected (its standby came during the handshake, before the session
+    /// was connected) ends as one that switches off later: `power_off`, `disconnected`, no `link_lost`. In the real
+    /// tier on a slow host the belt's power button was pressed during a handshake, and the link was reported lost.
+    @Test(.timeLimit(.minutes(1))) func aBeltInStandbyAtTheHandshakeEndsTheConnectionCleanly() async throws {
+        let standby = InMemoryDevices.belt(mode: .standby)
+        let driver = BeltDriver()
+        let context = InMemorySession<ProfileSession<BeltFamilyProfile>>.context(
+            link: standby, sink: sink, id: id, driver: driver, metrics: metrics)
+        let belt = await InMemorySession.connected(driver.session(for: standby.device, context: context), sink: sink)
+        await sink.next(on: "belt/\(id)/connection") { $0 == "disconnected" }
+        #expect(sink.payloads(on: "belt/\(id)/event") == ["power_off"])
+        #expect(sink.payloads(on: "belt/\(id)/error").isEmpty, "\(sink.payloads(on: "belt/\(id)/error"))")
+        await belt.end()
+    }
+
     /// A belt in standby is switching off, and the gateway ends the link: BlueZ reports the drop while the gateway
     /// disconnects, which used to be published as `link_lost`. It is no error (topics.md: "a device switching
     /// itself off is no error"): `power_off`, then `disconnected`, and nothing on `error`.

@@ -109,6 +109,7 @@ struct DeviceTablesTests {
         init(id: String, family: DeviceFamily) { (self.id, self.family) = (id, family) }
         func run() async {}
         func linkDidDrop() {}
+        func linkReportedDisconnected(_ report: LinkEndReport) {}
         func shutDown() async {}
         func execute(_ command: ParsedCommand) async throws(CommandError) -> [String: JSONValue] { [:] }
     }

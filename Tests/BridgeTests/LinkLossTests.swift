@@ -53,4 +53,55 @@ struct LinkLossTests {
         loss.signal(.dropped)
         #expect(await loss.wait() == .dropped)
     }
+
+    /// The real stack under load: the `Connected: false` of a failed attempt's half-made link, which the gateway had
+    /// disconnected, came while the next attempt was setting up. Once that link is up, the report is forgotten, and a
+    /// drop afterwards still counts.
+    @Test func aLateDisconnectOfTheLinkBeforeIsForgottenOnceThisLinkIsUp() async {
+        let loss = LinkLoss()
+        loss.arm()
+        loss.disconnectReported()
+        #expect(await loss.forgetLateDisconnect(if: { true }))
+        loss.signal(.dropped)
+        #expect(await loss.wait() == .dropped)
+    }
+
+    @Test func aDisconnectIsKeptWhileTheLinkIsDown() async {
+        let loss = LinkLoss()
+        loss.arm()
+        loss.disconnectReported()
+        #expect(await !loss.forgetLateDisconnect(if: { false }))
+        #expect(await loss.wait() == .dropped)
+    }
+
+    /// Only BlueZ's `Connected: false` can be checked against the link: services gone or bluetoothd gone cannot.
+    @Test func anyOtherLossKeepsThePendingOne() async {
+        let loss = LinkLoss()
+        loss.arm()
+        loss.disconnectReported()
+        loss.signal(.dropped)
+        #expect(await !loss.forgetLateDisconnect(if: { true }))
+        #expect(await loss.wait() == .dropped)
+    }
+
+    /// A drop reported while the check asks BlueZ is this link's.
+    @Test func aDisconnectDuringTheCheckIsKept() async {
+        let loss = LinkLoss()
+        loss.arm()
+        loss.disconnectReported()
+        #expect(
+            await !loss.forgetLateDisconnect(if: {
+                loss.disconnectReported()
+                return true
+            }))
+        #expect(await loss.wait() == .dropped)
+    }
+
+    @Test func nothingPendingIsNothingToForget() async {
+        let loss = LinkLoss()
+        loss.arm()
+        #expect(await !loss.forgetLateDisconnect(if: { true }))
+        loss.signal(.ended)
+        #expect(await loss.wait() == .ended)
+    }
 }

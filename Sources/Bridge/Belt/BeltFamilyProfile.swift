@@ -108,6 +108,9 @@ struct BeltFamilyProfile: FamilyProfile {
         publishSignal(device)
         device.describe(firmware.map { ["firmware": .number(Double($0.version))] } ?? [:])
         device.logger.info("belt connected", metadata: ["firmware": "\(firmware?.version ?? 0)"])
+        // Switched off during the handshake: `react` leaves what comes before the session is connected alone, so a
+        // standby then would end as a lost link a few seconds later. It ends here as it does once connected.
+        if device.withStreamState({ $0.telemetry.mode }) == .standby { powerOff(device) }
     }
 
     // MARK: The belt's word
@@ -315,8 +318,8 @@ struct BeltFamilyProfile: FamilyProfile {
         }
     }
 
-    /// Writes `command`; with `prefix`, waits up to 1 s (pybelt's timeout) for the belt's answer starting with it
-    /// and returns whether it came.
+    /// Writes `command`; with `prefix`, waits up to 1 s (pybelt's timeout; longer on a slow link) for the belt's answer
+    /// starting with it and returns whether it came.
     private func write(_ command: BeltCommand, expecting prefix: [UInt8]?, on device: ConnectedDevice<Self>)
         async throws -> Bool
     {

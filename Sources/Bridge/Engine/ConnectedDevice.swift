@@ -161,8 +161,8 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
 
     // MARK: Answers
 
-    /// Sends, then waits up to `timeout` (counted from before the send) for a value no stream took that `matches`;
-    /// true when it came. A failed send throws.
+    /// Sends, then waits up to `timeout` (counted from before the send; stretched on a slow link, `slowLinkFactor`)
+    /// for a value no stream took that `matches`; true when it came. A failed send throws.
     func request(
         _ send: @escaping @Sendable () async throws -> Void, awaiting matches: @escaping @Sendable (Heard) -> Bool,
         timeout: Duration
@@ -170,7 +170,7 @@ final class ConnectedDevice<Profile: FamilyProfile>: Sendable {
         let outcome = FirstAnswer<AcknowledgementOutcome>()
         let key = answers.withLock { $0.register(matches, outcome) }
         defer { answers.withLock { $0.remove(key) } }
-        return try await outcome.awaitAnswer(after: send, timeout: timeout)
+        return try await outcome.awaitAnswer(after: send, timeout: timeout * core.slowLinkFactor)
     }
 
     /// The link ended: nobody will answer.

@@ -1,14 +1,26 @@
 import BlueZ
 import Logging
 
+/// Which of BlueZ's reports said a link ended: a session's log says it (debug), as several can end the same link and
+/// one of them may be late, of the link before.
+enum LinkEndReport: String, Sendable {
+    /// The device's `Connected` became false.
+    case connectedFalse = "Connected false"
+    /// The device's GATT services were removed.
+    case servicesRemoved = "services removed"
+}
+
 /// One connected (or reconnecting) peripheral of any family.
 protocol DeviceSession: Actor {
     nonisolated var id: String { get }
     nonisolated var family: DeviceFamily { get }
     /// Keeps the device connected until the task is cancelled.
     func run() async
-    /// BlueZ reports the link down (or BlueZ itself went away).
+    /// The link is gone with BlueZ itself (`org.bluez` left the bus); BlueZ's own reports go to the method below.
     func linkDidDrop()
+    /// BlueZ reports the device's `Connected` false or its GATT services gone: this link ended, or a late report of
+    /// the one before.
+    func linkReportedDisconnected(_ report: LinkEndReport)
     /// Disconnects at shutdown.
     func shutDown() async
 }
@@ -36,6 +48,8 @@ struct SessionContext: Sendable {
     var streams = StreamSwitch()
     /// The device's own intervals (`devices.intervals`), set by the gateway.
     var intervals = DeviceIntervals()
+    /// Stretches the connection's set-up and the waits for the device's answers (`BridgeConfiguration.slowLinkFactor`).
+    var slowLinkFactor = 1.0
 }
 
 /// A device family the bridge serves: which devices are its own, how its commands are checked, and

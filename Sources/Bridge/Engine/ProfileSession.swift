@@ -53,7 +53,7 @@ actor ProfileSession<Profile: FamilyProfile>: LinkedSession, CommandedSession {
     /// Prepares, connects and runs the profile's handshake with its streams subscribed before or after it.
     private func handshake() async throws -> HandshakeOutcome {
         try await profile.prepare(device)
-        try await core.link.connect(timeout: profile.connectTimeout)
+        try await core.link.connect(timeout: profile.connectTimeout * core.slowLinkFactor)
         setState(.handshake)
         let atStart = profile.streams.filter(\.atStart)
         if profile.subscribesBeforeHandshake {

@@ -32,6 +32,8 @@ final class SessionCore: Sendable {
     let streams: StreamSwitch
     /// The device's own intervals (`devices.intervals`); the gateway sets them at run time.
     let intervals: DeviceIntervals
+    /// How many times its own time the connection's set-up and a device's answer may take (`SessionContext`).
+    let slowLinkFactor: Double
 
     init(device: BlueZDevice, context: SessionContext, family: DeviceFamily, reportsSignal: Bool = true) {
         id = context.id
@@ -46,6 +48,7 @@ final class SessionCore: Sendable {
         described = context.described
         streams = context.streams
         intervals = context.intervals
+        slowLinkFactor = context.slowLinkFactor
         counters = context.metrics.counter(for: DeviceMetrics.key(family, context.id))
         var logger = context.logger
         logger[metadataKey: "device"] = "\(device.address)"
@@ -94,6 +97,28 @@ final class SessionCore: Sendable {
         connectionRecord.set(state)
         stateChanged(state)
         if state == .connected { counters.connects.add(1, ordering: .relaxed) }
+    }
+
+    /// BlueZ's copy of the device's services lacked `missing` on two set-ups in a row (`StaleServicesWatch`): the device
+    /// is removed from BlueZ, which then discovers its services afresh when it sees the device again; its session ends
+    /// with the device's object, and a new one starts then. Not a bonded device: removing it would end the bond, which
+    /// only its user can make again, so the log says what to do.
+    func forgetStaleServices(missing: String) async {
+        let lacked = "BlueZ's copy of the device's services lacked \(missing) twice in a row"
+        if await link.current()?.paired == true {
+            let advice =
+                "forget it (the forget request, or bluetoothctl remove \(link.device.address)) and pair it again"
+            logger.warning(
+                "\(lacked); it may be stale, and the device is bonded: to have them discovered afresh, \(advice)")
+            return
+        }
+        do {
+            try await link.forgetServices()
+            logger.notice(
+                "\(lacked): removed the device from BlueZ, to discover its services afresh when it is seen again")
+        } catch {
+            logger.warning("\(lacked), and removing the device from BlueZ failed: \(error)")
+        }
     }
 
     /// Publishes a failure on `<family>/<id>/error` (an event: QoS 1, not retained) and logs it.
@@ -145,12 +170,38 @@ extension LinkedSession {
     var reconnects: Bool { true }
 
     func run() async {
+        var staleServices = StaleServicesWatch()
         await SessionLifecycle.run(
-            logger: core.logger, loss: core.loss, reconnect: reconnects, connect: { try await connectAndSetUp() },
-            abandon: { await core.link.disconnect() }, tearDown: { await endConnection() }, failed: { core.report($0) })
+            logger: core.logger, loss: core.loss, reconnect: reconnects,
+            connect: {
+                try await connectAndSetUp()
+                staleServices.setUpSucceeded()
+            },
+            // Up as gatt2mqtt counts it (`hasLink`: bluetoothd 5.66 under load may never say `Connected: true`), with
+            // the services this link resolved: a late teardown of the link before removes its services, which this
+            // link's set-up then found again; a GATT server that went away leaves none.
+            linkIsUp: {
+                guard await core.link.current()?.hasLink == true else { return false }
+                return await !core.link.serviceUUIDs().isEmpty
+            },
+            abandon: { await core.link.disconnect() },
+            setUpFailed: {
+                if let missing = staleServices.setUpFailed(missing: await core.link.missedCharacteristic()) {
+                    await core.forgetStaleServices(missing: missing)
+                }
+            },
+            tearDown: { await endConnection() }, failed: { core.report($0) })
     }
 
-    func linkDidDrop() { core.loss.signal() }
+    func linkDidDrop() {
+        core.logger.debug("the link ended with BlueZ (org.bluez left the bus)")
+        core.loss.signal()
+    }
+
+    func linkReportedDisconnected(_ report: LinkEndReport) {
+        core.logger.debug("BlueZ reports the link's end", metadata: ["report": "\(report.rawValue)"])
+        core.loss.disconnectReported()
+    }
 
     func shutDown() async {
         core.loss.expectEnding()

@@ -153,7 +153,7 @@ final class DeviceSessions: Sendable {
             id: context.id(of: device.address), liveStateLeaves: driver.liveStateLeaves, metrics: metrics,
             connection: connection, stateChanged: { [weak self] _ in self?.publishInventoryLater() },
             described: { [weak self] info in self?.homeAssistant.describe(at: path, info: info) },
-            streams: streams, intervals: intervals)
+            streams: streams, intervals: intervals, slowLinkFactor: context.configuration.slowLinkFactor)
         let session = driver.makeSession(for: device, context: sessionContext)
         let (commands, continuation) = commandRouter.makeQueue()
         let commandRouter = commandRouter

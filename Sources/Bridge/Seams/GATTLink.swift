@@ -26,6 +26,12 @@ public protocol GATTLink: Actor {
     func batteryPercentage() async -> UInt8?
     /// Bonds with the device (through the gateway's agent) and trusts it.
     func pairAndTrust() async throws
+    /// The first characteristic this connection looked for that BlueZ's copy of the device's services lacked, nil when
+    /// none did: after a failed set-up, a sign that the copy is stale (`StaleServicesWatch`).
+    func missedCharacteristic() async -> String?
+    /// Removes the device from BlueZ (`Adapter1.RemoveDevice`), and with it BlueZ's copy of its services: once
+    /// discovery sees the device again, its next connection discovers them afresh.
+    func forgetServices() async throws
 }
 
 /// The short forms the sessions use.

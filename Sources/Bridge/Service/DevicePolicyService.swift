@@ -67,7 +67,7 @@ struct DevicePolicyService: Service {
             // `disconnect` request closed just before a `connect` request opened the next) must not
             // end the new one. The cache already holds what came after the event.
             if changed["Connected"]?.bool == false, let session, await bluez.device(at: path)?.connected != true {
-                await session.linkDidDrop()
+                await session.linkReportedDisconnected(.connectedFalse)
             }
             if changed["Name"] != nil || changed["UUIDs"] != nil || changed["RSSI"] != nil,
                 let device = await bluez.device(at: path)
@@ -78,8 +78,9 @@ struct DevicePolicyService: Service {
             if changed["Paired"] != nil || changed["Name"] != nil { await sessions.publishInventory() }
         case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.gattService):
             // The device's GATT server went away while the link stayed up (on the real stack when the
-            // peripheral's application ends; a Service Changed can do the same): its session starts over.
-            if let owner = table.session(holding: path) { await owner.linkDidDrop() }
+            // peripheral's application ends; a Service Changed can do the same): its session starts over. Or the
+            // services were those of a link before, taken down late (the session checks which).
+            if let owner = table.session(holding: path) { await owner.linkReportedDisconnected(.servicesRemoved) }
         case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZInterface.device):
             await sessions.objectRemoved(at: path)
             await sessions.publishInventory()

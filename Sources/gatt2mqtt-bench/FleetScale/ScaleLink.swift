@@ -19,6 +19,8 @@ actor ScaleLink: GATTLink {
     }
 
     func reset() {}
+    func missedCharacteristic() async -> String? { nil }
+    func forgetServices() async throws {}
     func serviceUUIDs() async -> Set<String> { [CPRBandGATT.service] }
     func characteristicUUIDs() async -> [String] { [CPRBandGATT.Characteristic.battery] }
 

@@ -94,6 +94,12 @@ final class InMemoryCentral: BluetoothCentral {
                 path: path, interface: BlueZInterface.device, changed: ["Connected": .boolean(false)], invalidated: []))
     }
 
+    /// The device at `path` loses its GATT services while its link stays up, as bluetoothd reports it when the
+    /// peripheral's GATT application ends.
+    func removeServices(of path: String) {
+        emit(.interfacesRemoved(path: path + "/service0010", interfaces: [BlueZInterface.gattService]))
+    }
+
     /// The bus connection is lost (false) or answers again: what the gateway's health check (`isBusConnected`) says.
     func setBusConnected(_ connected: Bool) { state.withLock { $0.busConnected = connected } }
 

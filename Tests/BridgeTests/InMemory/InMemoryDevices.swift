@@ -18,10 +18,12 @@ enum InMemoryDevices {
     }
 
     /// A naviBelt ("naviGuertel"): firmware 46, battery 80 %, in app mode; it answers the handshake's parameter requests on FE06.
-    /// `rssi`: what the link's device reports BlueZ measured (`GATTLink.current()`).
-    static func belt(address: String = "00:11:22:33:44:66", name: String = "naviGuertel 01", rssi: Int16? = nil)
-        -> InMemoryLink
-    {
+    /// `rssi`: what the link's device reports BlueZ measured (`GATTLink.current()`); `confirmsModes`: false for a belt
+    /// whose confirmations of mode changes never come; `mode`: what it answers the handshake's request for its mode.
+    static func belt(
+        address: String = "00:11:22:33:44:66", name: String = "naviGuertel 01", rssi: Int16? = nil,
+        confirmsModes: Bool = true, mode: BeltMode = .app
+    ) -> InMemoryLink {
         var device = BlueZDevice(address: address, name: name)
         device.rssi = rssi
         return InMemoryLink(
@@ -33,20 +35,27 @@ enum InMemoryDevices {
                         BeltBatteryStatus(powerStatus: .battery, levelPercent: 80, timeSeconds: 3600)
                     ).encoded(),
             ],
-            answer: beltAnswer)
+            answer: beltAnswers(mode: mode, confirmsModes: confirmsModes))
     }
 
-    /// The belt's answers to the handshake's requests and to mode changes, on its parameter notification characteristic.
-    private static func beltAnswer(_ write: InMemoryLink.Write) -> [(characteristic: String, bytes: [UInt8])] {
+    /// The belt's answers to the handshake's requests (its mode `mode`) and, when it `confirmsModes`, to mode changes,
+    /// on its parameter notification characteristic.
+    private static func beltAnswers(mode: BeltMode, confirmsModes: Bool)
+        -> @Sendable (InMemoryLink.Write) -> [(characteristic: String, bytes: [UInt8])]
+    {
+        let confirmations: [([UInt8], BeltParameterValue)] =
+            confirmsModes ? BeltMode.allCases.map { (BeltCommand.changeMode($0).encoded(), .mode($0)) } : []
         let answers: [([UInt8], BeltParameterValue)] =
             [
-                (BeltCommand.requestMode.encoded(), .mode(.app)),
+                (BeltCommand.requestMode.encoded(), .mode(mode)),
                 (BeltCommand.requestDefaultIntensity.encoded(), .defaultIntensity(50)),
                 (BeltCommand.requestHeadingOffset.encoded(), .headingOffset(45)),
                 (BeltCommand.requestAdvancedParameter(.accuracySignal).encoded(), .accuracySignal(.compassMode)),
-            ] + BeltMode.allCases.map { (BeltCommand.changeMode($0).encoded(), .mode($0)) }
-        guard let value = answers.first(where: { $0.0 == write.bytes })?.1 else { return [] }
-        return [(BeltGATT.Characteristic.parameterNotification, BeltNotification.parameter(value).encoded())]
+            ] + confirmations
+        return { write in
+            guard let value = answers.first(where: { $0.0 == write.bytes })?.1 else { return [] }
+            return [(BeltGATT.Characteristic.parameterNotification, BeltNotification.parameter(value).encoded())]
+        }
     }
 
     /// A new-protocol Activ5: it advertises service 5000, answers the handshake's reads (serial number, both halves

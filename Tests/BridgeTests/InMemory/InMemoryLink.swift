@@ -24,8 +24,17 @@ actor InMemoryLink: GATTLink {
     private(set) var writes: [Write] = []
     private var writeWaiters: [(from: Int, write: Write, continuation: CheckedContinuation<Void, Never>)] = []
     private(set) var isConnected = false
+    /// How long each connection attempt was given.
+    private(set) var connectTimeouts: [Duration] = []
     /// False while the device is out of range: connecting fails, as BlueZ's Connect does then.
     private(set) var isReachable = true
+    /// Characteristics BlueZ's copy of the device's services lacks (a stale copy): every access to one fails as
+    /// `DeviceLink`'s does, and the first of a connection is its `missedCharacteristic()`.
+    private var lacking: Set<String> = []
+    private var missed: String?
+    /// Runs in `forgetServices()`: the test removes the device as BlueZ would (`InMemoryCentral.removeDevice`).
+    private var whileForgetting: (@Sendable () async -> Void)?
+    private(set) var forgotten = 0
 
     /// `values` answers reads by characteristic; `answer` gives the notifications a write causes; `greetings` the one
     /// a subscription causes, by characteristic.
@@ -42,8 +51,30 @@ actor InMemoryLink: GATTLink {
     }
 
     func connect(timeout: Duration) async throws {
+        connectTimeouts.append(timeout)
         guard isReachable else { throw CommandError(.notConnected, "the device is out of range") }
         isConnected = true
+        missed = nil
+    }
+
+    /// BlueZ's copy of the device's services lacks `characteristics` from now on; `whileForgetting` runs when the
+    /// gateway removes the device.
+    func setLacking(_ characteristics: Set<String>, whileForgetting: (@Sendable () async -> Void)? = nil) {
+        lacking = characteristics
+        self.whileForgetting = whileForgetting
+    }
+
+    private func lookUp(_ characteristic: String) throws {
+        guard lacking.contains(characteristic) else { return }
+        missed = missed ?? characteristic
+        throw CommandError(.gattError, "the device has no characteristic \(characteristic)")
+    }
+
+    func missedCharacteristic() -> String? { missed }
+
+    func forgetServices() async {
+        forgotten += 1
+        await whileForgetting?()
     }
 
     /// The device goes out of range (its link, if any, drops through `InMemoryCentral.dropLink`) or comes back.
@@ -74,6 +105,7 @@ actor InMemoryLink: GATTLink {
     func notifications(of characteristic: String, in service: String?, lane: NotificationLane?) throws -> AsyncStream<
         [UInt8]
     > {
+        try lookUp(characteristic)
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
         subscribers[characteristic] = (lane, continuation)
         for waiter in subscriptionWaiters.removeValue(forKey: characteristic) ?? [] { waiter.resume() }
@@ -86,6 +118,7 @@ actor InMemoryLink: GATTLink {
     }
 
     func read(_ characteristic: String, in service: String?) throws -> [UInt8] {
+        try lookUp(characteristic)
         guard let value = values[characteristic] else {
             throw CommandError(.gattError, "no characteristic \(characteristic)")
         }
@@ -93,6 +126,7 @@ actor InMemoryLink: GATTLink {
     }
 
     func write(_ bytes: [UInt8], to characteristic: String, in service: String?, type: GattWriteType) throws {
+        try lookUp(characteristic)
         let write = Write(characteristic: characteristic, bytes: bytes)
         writes.append(write)
         let count = writes.count

@@ -13,8 +13,10 @@ final class RecordingLog: Sendable {
     }
 
     private struct Waiter {
-        var text: String
-        var continuation: CheckedContinuation<Void, Never>
+        var texts: [String]
+        var continuation: CheckedContinuation<String, Never>
+
+        func matches(_ line: String) -> Bool { texts.contains { line.contains($0) } }
     }
 
     private let state = Mutex<(lines: [String], waiters: [Waiter])>(([], []))
@@ -31,22 +33,29 @@ final class RecordingLog: Sendable {
     func write(_ line: String) {
         let ready = state.withLock { state -> [Waiter] in
             state.lines.append(line)
-            let ready = state.waiters.filter { line.contains($0.text) }
-            state.waiters.removeAll { line.contains($0.text) }
+            let ready = state.waiters.filter { $0.matches(line) }
+            state.waiters.removeAll { $0.matches(line) }
             return ready
         }
-        for waiter in ready { waiter.continuation.resume() }
+        for waiter in ready { waiter.continuation.resume(returning: line) }
     }
 
     /// Returns once a line containing `text` is written (at once if one was).
     func waitForLine(containing text: String) async {
+        _ = await firstLine(containingAnyOf: [text])
+    }
+
+    /// The first line that contains one of `texts`, once one is written: a test that waits for one of two
+    /// outcomes (the right one and the wrong one) ends either way instead of hanging on the one that never comes.
+    func firstLine(containingAnyOf texts: [String]) async -> String {
         await withCheckedContinuation { continuation in
-            let found = state.withLock { state -> Bool in
-                if state.lines.contains(where: { $0.contains(text) }) { return true }
-                state.waiters.append(Waiter(text: text, continuation: continuation))
-                return false
+            let waiter = Waiter(texts: texts, continuation: continuation)
+            let found = state.withLock { state -> String? in
+                if let line = state.lines.first(where: waiter.matches) { return line }
+                state.waiters.append(waiter)
+                return nil
             }
-            if found { continuation.resume() }
+            if let found { continuation.resume(returning: found) }
         }
     }
 
