@@ -48,7 +48,7 @@ struct ContainerImageTests {
         try #require(line == ["scripts/images"], "the README builds the images with one line: \(line)")
         let built = try await Podman.run(
             [ProjectPaths.root + "/" + line[0]] + (ContainerImage.isNative ? ["--arch", Self.architecture] : []),
-            timeout: .seconds(2400))
+            timeout: Podman.imagesTimeout)
         try #require(built.exit == .exited(0), "scripts/images failed:\n\(built.output)")
         let manifest = try #require(built.lines.last)
         #expect(manifest == "localhost/gatt2mqtt:\(version)", "scripts/images names the manifest list last")
@@ -181,7 +181,6 @@ struct ContainerImageTests {
     /// the belt.
     private func runUnderAStricterPolicy(in world: TestWorld, admitting group: (name: String, gid: String)) async throws
     {
-        let gid = group.gid
         let belt = try await world.startSimulator(["belt"])
         let id = try belt.simulatedID
         let recorder = try await TopicRecorder(world: world)
@@ -197,7 +196,7 @@ struct ContainerImageTests {
             await removeContainer()
 
             let mark = recorder.mark
-            let admitted = try launchContainer(in: world, extra: ["--group-add", gid])
+            let admitted = try launchContainer(in: world, as: .groupAdd(group: group.name))
             try await recorder.waitFor("gatt2mqtt/container/adapter", after: mark) {
                 $0.payloadString == "powered"
             }
@@ -213,19 +212,16 @@ struct ContainerImageTests {
         await removeContainer()
     }
 
-    /// `podman run` as the README's line has it: the world's bus folder as the host's `/var/run/dbus` (its socket is
-    /// a system bus's, `system_bus_socket`), the named state volume, the broker by variable; over the host's network,
-    /// where the world's broker listens on 127.0.0.1.
-    private func launchContainer(in world: TestWorld, extra: [String] = []) throws -> ManagedProcess {
-        let busFolder = try Podman.systemBusFolder(of: world)
-        return try ManagedProcess.launch(
-            "podman",
-            arguments: Podman.runtime + ["run", "--name", Self.container, "--network", "host"] + Podman.limits + extra
-                + [
-                    "-v", "\(busFolder):/var/run/dbus", "-v", "\(Self.volume):/var/lib/gatt2mqtt",
-                    "-e", "GATT2MQTT_BROKER=\(world.broker.url)", "-e", "GATT2MQTT_GATEWAY=container",
-                    Self.image,
-                ], name: "container")
+    /// One of the README's `docker run` lines as podman runs it here (`ReadmeDockerRun`): the world's bus folder as the
+    /// host's `/var/run/dbus` (its socket is a system bus's, `system_bus_socket`), the named state volume, the broker by
+    /// variable; over the host's network, where the world's broker listens on 127.0.0.1.
+    private func launchContainer(in world: TestWorld, as line: ReadmeDockerRun.Line = .plain) throws -> ManagedProcess {
+        let target = ReadmeDockerRun.Target(
+            container: Self.container, gateway: "container", busFolder: try Podman.systemBusFolder(of: world),
+            volume: Self.volume, broker: world.broker.url, image: Self.image)
+        let command = try ReadmeDockerRun.command(line, for: target)
+        print("\(Self.say) the README's line, as run here: \(command)")
+        return try ManagedProcess.launch("/bin/sh", arguments: ["-c", command], name: "container")
     }
 
     /// Stopping the container (SIGTERM to the daemon, its PID 1) ends the bridge cleanly: `offline`, exit status 0.

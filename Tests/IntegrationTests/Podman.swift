@@ -54,6 +54,10 @@ enum Podman {
     static let limits = ["--ulimit", "nofile=1000:1000", "--ulimit", "nproc=1000:1000"]
     /// The lock scripts/container-base takes: one change to the images at a time.
     static var lock: String { ProjectPaths.root + "/.build/container/lock" }
+    /// How long scripts/images may take (ContainerImageTests), and so hold the lock a build beside waits for.
+    static let imagesTimeout = Duration.seconds(2400)
+    /// How long one `podman build` may take once it holds the lock.
+    static let buildTimeout = 900
     /// The label that names the hash of an image's inputs (`inputs(of:architecture:)`).
     static let inputsLabel = "org.gatt2mqtt.inputs"
 
@@ -88,7 +92,9 @@ enum Podman {
     ) async throws -> (reused: Bool, time: Duration) {
         let started = ContinuousClock.now
         let base = try await run(
-            [ProjectPaths.root + "/scripts/container-base", "--arch", architecture], timeout: .seconds(900))
+            // scripts/container-base takes the lock too, so its time includes the wait for it.
+            [ProjectPaths.root + "/scripts/container-base", "--arch", architecture],
+            timeout: imagesTimeout + .seconds(900))
         try #require(base.exit == .exited(0), "scripts/container-base failed:\n\(base.output)")
         let inputs = try await inputs(of: context, architecture: architecture)
         let held = try await podman([
@@ -97,10 +103,17 @@ enum Podman {
         let previous = held.exit == .exited(0) ? held.lines.joined() : nil
         let reused = previous?.hasSuffix(" " + inputs) == true
         if !reused {
+            let buildAndWait = imagesTimeout + .seconds(buildTimeout + 30)
             // Under scripts/container-base's lock, as the prune below: a prune from the suite beside must never take
             // an earlier stage's image while this build still needs it.
+            // The wait for the lock does not count against the build's own time: in a run whose scripts/images (from
+            // ContainerImageTests beside) made the arm64 toolchain again, the add-on's build waited 900 s for the lock
+            // and failed, never having started. The lock is waited for as long as its holder may keep it.
             let build =
-                ["flock", lock, "podman", "build"] + runtime + limits + [
+                [
+                    "flock", "--wait", "\(Int(imagesTimeout / .seconds(1)))", lock,
+                    "timeout", "--kill-after=10", "\(buildTimeout)", "podman", "build",
+                ] + runtime + limits + [
                     "--network", "host", "--pull=never", "--force-rm", "--platform", "linux/\(architecture)",
                     // Docker's image format: OCI's has no HEALTHCHECK, which podman would drop with a warning.
                     "--format", "docker",
@@ -109,7 +122,7 @@ enum Podman {
                 let kept = image + "-dependencies"
                 let keptBefore = try await podman(["image", "inspect", "--format", "{{.Id}}", kept]).lines.joined()
                 let stage = try await run(
-                    build + ["--target", dependencies, "-t", kept] + arguments + [context], timeout: .seconds(900))
+                    build + ["--target", dependencies, "-t", kept] + arguments + [context], timeout: buildAndWait)
                 try #require(
                     stage.exit == .exited(0), "podman build --target \(dependencies) failed:\n\(stage.output)")
                 let keptNow = try await podman(["image", "inspect", "--format", "{{.Id}}", kept]).lines.joined()
@@ -117,20 +130,21 @@ enum Podman {
             }
             let whole = try await run(
                 build + ["-t", image, "--label", "\(inputsLabel)=\(inputs)"] + arguments + [context],
-                timeout: .seconds(900))
+                timeout: buildAndWait)
             try #require(whole.exit == .exited(0), "podman build failed:\n\(whole.output)")
             // The image the tag held before, now untagged; under the lock too: a build beside (scripts/images, from the
             // container test) that looks through the store for its cached layers while an image goes fails ("layer not
             // known"), as it did once in the arm64 world.
             if let old = previous?.split(separator: " ").first {
-                _ = try? await run(["flock", lock, "podman", "rmi", String(old)])
+                _ = try? await run(["flock", lock, "podman", "rmi", String(old)], timeout: imagesTimeout)
             }
             // The images of the build's later steps (the slim root the package went into) and a dependencies' image
             // whose tag moved on, left untagged: 117 MB a run on amd64. They carry the base's label; only untagged
             // ones are pruned.
-            _ = try? await run([
-                "flock", lock, "podman", "image", "prune", "--force", "--filter", "label=org.gatt2mqtt.base",
-            ])
+            _ = try? await run(
+                [
+                    "flock", lock, "podman", "image", "prune", "--force", "--filter", "label=org.gatt2mqtt.base",
+                ], timeout: imagesTimeout)
         }
         noteCache(reused ? "hit" : "made", "\(image) (\(architecture))")
         return (reused, ContinuousClock.now - started)
