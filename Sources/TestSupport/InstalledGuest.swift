@@ -60,9 +60,11 @@ public final class InstalledGuest: Sendable {
         packages: [String], release: DebianRelease = .bookworm, simulator: String? = nil,
         timeout: Duration = .seconds(600)
     ) async throws -> InstalledGuest {
-        let deadline = ContinuousClock.now + timeout
+        let started = ContinuousClock.now
+        let deadline = started + timeout
         let clean = try await makeRoot(packages: packages, release: release, timeout: timeout)
         let root = try await install(packages, into: clean, timeout: max(deadline - ContinuousClock.now, .seconds(1)))
+        let prepared = ContinuousClock.now - started
         let port = try FreePort.allocate()
         // Under .build rather than /tmp: the guest's systemd-tmpfiles empties its /tmp at boot (guest-main
         // also exempts the run folder, for a GATT2MQTT_KEEP_LOGS folder there).
@@ -79,12 +81,14 @@ public final class InstalledGuest: Sendable {
             // on the console before the agent's first line (its TTYReset= and terminal size probe).
             let marker = "g2m-guest: system "
             let stateLine = agent.process.lines.map(\.text).last(where: { $0.contains(marker) })
-            // Where the boot's time went, by the guest's clock (scripts/installed/guest-main's steps).
+            // Where the boot's time went, by the guest's clock (scripts/installed/guest-main's steps, and the agent's
+            // end of systemd's start-up).
             let steps = agent.process.lines.compactMap { line in
                 line.text.range(of: "g2m-guest: at ").map { String(line.text[$0.upperBound...]) }
             }
             print(
-                "installed guest (\(release.rawValue)): ready in \(timeout - (deadline - ContinuousClock.now)); \(steps.joined(separator: "; "))"
+                "installed guest (\(release.rawValue)): ready in \(ContinuousClock.now - started), its root in \(prepared); "
+                    + "by the guest's clock: \(steps.joined(separator: "; "))"
             )
             return InstalledGuest(
                 mqttPort: port, runFolder: runFolder, root: root,

@@ -12,7 +12,9 @@
 # Beside: the set-up that waits on mirrors, dpkg or one core (downloads, Debian roots, Home Assistant's pip)
 # runs while the compiles keep both cores busy; the table marks such a stage and its seconds overlap others'.
 # The cpu column is the seconds of processor time the stage's processes took: near twice its seconds, it
-# kept both cores busy; near its seconds or below, it left room beside it.
+# kept both cores busy; near its seconds or below, it left room beside it. The steal column is the processor
+# seconds the hypervisor gave other guests while the stage ran, on all cores (/proc/stat): a stage that took
+# long with much steal met a busy host, not a change of ours.
 #
 # Whether a stage's caches held: a script that keeps a cache says so with `cache_note` (scripts/lib/cache.sh)
 # into the file GATT2MQTT_CACHE_NOTES names: `hit WHAT` or `made WHAT`. A stage with only hits is `cached`, one
@@ -35,19 +37,21 @@ export GATT2MQTT_RUN_STARTED
 stage() { # NAME COMMAND [ARG…]
     local name="$1"
     shift
-    local notes started stage_status=0 cpu_before
+    local notes started stage_status=0 cpu_before steal_before
     notes="$(mktemp --tmpdir gatt2mqtt-cache-notes.XXXXXX)"
     started=$EPOCHREALTIME
     stages_cpu cpu_before
+    steal_before="$(stages_steal)"
     echo "stage: $name" >&2
     GATT2MQTT_CACHE_NOTES="$notes"
     export GATT2MQTT_CACHE_NOTES
     "$@" || stage_status=$?
     unset GATT2MQTT_CACHE_NOTES
-    local seconds cache cpu cpu_after
+    local seconds cache cpu cpu_after steal
     seconds="$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')"
     stages_cpu cpu_after
     cpu="$(awk -v a="$cpu_before" -v b="$cpu_after" 'BEGIN { printf "%.0f", b - a }')"
+    steal="$(awk -v a="$steal_before" -v b="$(stages_steal)" 'BEGIN { printf "%.0f", b - a }')"
     if grep -q '^made' "$notes"; then
         cache=made
     elif grep -q '^hit' "$notes"; then
@@ -57,7 +61,7 @@ stage() { # NAME COMMAND [ARG…]
     fi
     rm -f "$notes"
     # One short line in one write, appended: stages beside each other add theirs to the same file.
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$seconds" "$cache" "$stage_status" "$cpu" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$seconds" "$cache" "$stage_status" "$cpu" "$steal" \
         "${GATT2MQTT_STAGE_BESIDE:+beside}" >>"$GATT2MQTT_STAGES"
     return "$stage_status"
 }
@@ -71,6 +75,12 @@ stages_cpu() { # VAR
     printf -v "$1" '%s' "$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); sum += t[1] * 60 + t[2] } }
         END { printf "%.2f", sum }' "$stages_times")"
     rm -f "$stages_times"
+}
+
+# Seconds of processor time stolen from this machine by its hypervisor so far, all cores (/proc/stat's
+# eighth figure, in clock ticks); 0 where the kernel does not count it.
+stages_steal() {
+    awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.2f", $9 / hz; exit }' /proc/stat 2>/dev/null || echo 0
 }
 
 # The jobs beside: JOB → a folder with its log, its status when it ends, its session's id, and a lock it
@@ -139,8 +149,8 @@ stage_budget() { # NAME CACHE
 stages_table() { # [check]
     local check="${1:-}" over=() name seconds cache status budget total mark made=false
     echo "stages (seconds; cache: made = built now, cached = taken from the cache; budget ×1.5 fails the run):"
-    printf '  %-44s %8s %8s %6s  %s\n' stage seconds budget cpu cache
-    while IFS=$'\t' read -r name seconds cache status cpu beside; do
+    printf '  %-44s %8s %8s %6s %6s  %s\n' stage seconds budget cpu steal cache
+    while IFS=$'\t' read -r name seconds cache status cpu steal beside; do
         budget="$(stage_budget "$name" "$cache")"
         mark=""
         [ "$status" = 0 ] || mark=" (failed)"
@@ -149,8 +159,8 @@ stages_table() { # [check]
             over+=("$name: ${seconds} s, over 1.5 × its budget of $budget s")
             mark+=" OVER"
         fi
-        printf '  %-44s %8s %8s %6s  %s%s\n' "$name${beside:+ (beside)}" "$seconds" "${budget:--}" "${cpu:--}" \
-            "$cache" "$mark"
+        printf '  %-44s %8s %8s %6s %6s  %s%s\n' "$name${beside:+ (beside)}" "$seconds" "${budget:--}" "${cpu:--}" \
+            "${steal:--}" "$cache" "$mark"
     done <"$GATT2MQTT_STAGES"
     total=$((EPOCHSECONDS - GATT2MQTT_RUN_STARTED))
     # The whole run's budget: as made when any cache missed, else as cached.
@@ -158,7 +168,7 @@ stages_table() { # [check]
     if [ -n "$budget" ] && [ "$check" = check ] && ((total * 2 > budget * 3)); then
         over+=("the whole run: ${total} s, over 1.5 × its budget of $budget s")
     fi
-    printf '  %-44s %8s %8s %6s  %s\n' "total ($((total / 60)) min $((total % 60)) s)" "$total" "${budget:--}" "" \
+    printf '  %-44s %8s %8s %6s %6s  %s\n' "total ($((total / 60)) min $((total % 60)) s)" "$total" "${budget:--}" "" "" \
         "$($made && echo "some made" || echo "all cached")"
     if ((${#over[@]})); then
         printf 'stages: over budget: %s\n' "${over[@]}"
