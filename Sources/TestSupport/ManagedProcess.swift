@@ -79,7 +79,7 @@ public final class ManagedProcess: Sendable {
             if let stateFolder { try? FileManager.default.removeItem(atPath: stateFolder) }
             throw error
         }
-        LiveChildren.add(spawned.pid)
+        LiveChildren.add(spawned.pid, stateFolder: stateFolder)
         output.startReading(spawned.stdout, as: .stdout)
         output.startReading(spawned.stderr, as: .stderr)
         Spawn.reap(spawned.pid) { exit in
@@ -216,24 +216,27 @@ public final class ManagedProcess: Sendable {
     }
 }
 
-/// PIDs of children still running, killed when the runner exits normally, because a test that
+/// Children still running, killed when the runner exits normally, because a test that
 /// forgets (or fails before) cleanup would otherwise leave brokers listening after the run.
 private enum LiveChildren {
-    private static let pids: Mutex<Set<Int32>> = {
+    /// Each running child, with the state folder made for it: a child still running when the test process exits
+    /// (one a whole run shares) is never reaped, so its folder goes here (it was left in /tmp, two a run).
+    private static let children: Mutex<[Int32: String]> = {
         atexit {
-            for pid in LiveChildren.drain() {
+            for (pid, stateFolder) in LiveChildren.drain() {
                 Spawn.signal(pid, SIGKILL)
+                if !stateFolder.isEmpty { try? FileManager.default.removeItem(atPath: stateFolder) }
             }
         }
-        return Mutex([])
+        return Mutex([:])
     }()
 
-    static func add(_ pid: Int32) { _ = pids.withLock { $0.insert(pid) } }
-    static func remove(_ pid: Int32) { _ = pids.withLock { $0.remove(pid) } }
-    static func drain() -> Set<Int32> {
-        pids.withLock { pids in
-            defer { pids = [] }
-            return pids
+    static func add(_ pid: Int32, stateFolder: String?) { children.withLock { $0[pid] = stateFolder ?? "" } }
+    static func remove(_ pid: Int32) { _ = children.withLock { $0.removeValue(forKey: pid) } }
+    static func drain() -> [Int32: String] {
+        children.withLock { children in
+            defer { children = [:] }
+            return children
         }
     }
 }

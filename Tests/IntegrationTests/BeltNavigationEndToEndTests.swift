@@ -82,8 +82,7 @@ struct BeltNavigationEndToEndTests {
 
             // The belt goes away and comes back: navigation is restored (app mode and the signal).
             let beforeLoss = recorder.mark
-            belt.send(SIGKILL)
-            _ = try await belt.waitForExit()
+            try await world.kill(belt)
             try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) {
                 $0.payloadString == "disconnected"
             }
@@ -123,8 +122,7 @@ struct BeltNavigationEndToEndTests {
             _ = try await world.startBridge()
             try await recorder.waitFor("belt/\(id)/connection") { $0.payloadString == "connected" }
             let beforeLoss = recorder.mark
-            belt.send(SIGKILL)
-            _ = try await belt.waitForExit()
+            try await world.kill(belt)
             try await recorder.waitFor("belt/\(id)/connection", after: beforeLoss) {
                 $0.payloadString == "disconnected"
             }

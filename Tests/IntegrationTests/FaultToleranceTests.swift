@@ -117,24 +117,33 @@ struct FaultToleranceTests {
 
             // Dies: the bridge says offline at once, and the belt is back soon after it returns.
             let mark = recorder.mark
-            belt.process.send(SIGKILL)
+            try await world.kill(belt.process)
             try await recorder.waitFor("belt/\(belt.id)/connection", after: mark) { $0.payloadString == "disconnected" }
             let start = ContinuousClock.now
             _ = try await world.startSimulator(["belt"], adapter: "hci1")
-            try await recorder.waitFor("belt/\(belt.id)/connection", after: mark, timeout: .seconds(30)) {
+            // The attempts made while the belt was away have grown the backoff (6.8 s by the fifth on a slow host,
+            // each attempt there taking 5-8 s): the real stack's guest gets its patience here too.
+            try await recorder.waitFor(
+                "belt/\(belt.id)/connection", after: mark, timeout: .seconds(30) * BlueZWorld.patience
+            ) {
                 $0.payloadString == "connected"
             }
             let back = ContinuousClock.now - start
             print("FIGURE device returned: online again after \(back)")
-            #expect(back < .seconds(10), "online again within 10 s of the device returning (took \(back))")
+            // The real stack's guest gets the room every wait there has, as after bluetoothd's restart above: 11.6 s
+            // there once, on a host twice as slow as most.
+            let limit: Duration = world.isReal ? .seconds(10) * BlueZWorld.patience : .seconds(10)
+            #expect(back < limit, "online again within \(limit) of the device returning (took \(back))")
         }
     }
 
     @Test(arguments: BlueZWorld.enabled)
     func aCleanShutdownDisconnectsSaysOfflineAndExitsWithinTwoSeconds(_ kind: BlueZWorld) async throws {
         try await withConnectedDevices(kind, Self.families(kind)) { world, devices, recorder, daemon in
-            // bluetoothd answers Disconnect once the link is down, up to 2 s later (its disconnect timer).
-            var budget: Duration = world.isReal ? .seconds(4) : .seconds(2)
+            // The daemon's own part is 2 s. bluetoothd answers Disconnect once the link is down, up to 2 s later (its
+            // disconnect timer, a fixed time), and under the real stack's guest the daemon's part gets the room every
+            // wait there has (BlueZWorld.patience): measured 2.9-4.1 s there, which a fixed 4 s failed by chance.
+            var budget: Duration = world.isReal ? .seconds(2) + .seconds(2) * BlueZWorld.patience : .seconds(2)
             #if GATT2MQTT_TSAN
                 // Instrumented by scripts/tsan, every process runs several times slower: the bound is a user's build's.
                 budget *= 4

@@ -33,6 +33,21 @@ import Testing
             chosen.lines.first?.text != folder && chosen.lines.first?.text.contains("gatt2mqtt-child-state") == false)
     }
 
+    /// A failed world's report lists the gateways' output first: CI shows the lines after a failure, and those say
+    /// most. The others keep the order they started in.
+    @Test func aFailedWorldsReportStartsWithTheGateways() {
+        let order = TestWorld.gatewaysFirst(
+            ["bluezoo", "sim-hci1", "gatt2mqtt", "mosquitto_sub", "gatt2mqtt-other"], named: { $0 })
+        #expect(order == ["gatt2mqtt", "gatt2mqtt-other", "bluezoo", "sim-hci1", "mosquitto_sub"])
+    }
+
+    /// The report follows the error's own line, which scripts/test lists under "what failed" as it was.
+    @Test func aReportedFailureSaysTheErrorFirst() {
+        let failure = ReportedFailure(WorldFailure(description: "timed out"), report: "=== the world\n--- gatt2mqtt")
+        #expect(failure.description.split(separator: "\n").first == "timed out")
+        #expect(failure.description.hasSuffix("--- gatt2mqtt"))
+    }
+
     /// The copy of a child's output is written through a close-on-exec descriptor: other children, spawned
     /// later by suites running in parallel, must not hold the log open.
     @Test func aChildsLogFileIsCloseOnExec() async throws {
