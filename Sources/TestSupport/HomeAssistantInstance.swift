@@ -84,6 +84,30 @@ public final class HomeAssistantInstance: Sendable {
         (try? String(contentsOfFile: configDirectory + "/home-assistant.log", encoding: .utf8)) ?? ""
     }
 
+    /// Home Assistant's warnings and errors so far but those containing any of `ignored`, each with the lines that
+    /// follow it in the log (an exception's traceback): its first line alone names where, rarely why.
+    public func complaints(ignoring ignored: [String]) -> [String] {
+        Self.complaints(in: log, ignoring: ignored)
+    }
+
+    /// `complaints(ignoring:)` of a log's text.
+    public static func complaints(in log: String, ignoring ignored: [String]) -> [String] {
+        // An entry starts with its date ("2026-12-05 12:27:30.135 ERROR (MainThread) [...] ...").
+        var entries: [String] = []
+        for line in log.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.first?.isNumber == true || entries.isEmpty {
+                entries.append(String(line))
+            } else {
+                entries[entries.count - 1] += "\n" + line
+            }
+        }
+        return entries.filter { entry in
+            let first = entry.prefix { $0 != "\n" }
+            return (first.contains(" WARNING ") || first.contains(" ERROR "))
+                && !ignored.contains { first.contains($0) }
+        }
+    }
+
     /// Stops Home Assistant (SIGTERM; it takes a few seconds to save its state) and removes its folder.
     public func stop() async {
         await process.terminate(grace: .seconds(60))

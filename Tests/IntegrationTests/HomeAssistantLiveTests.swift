@@ -426,10 +426,7 @@ struct HomeAssistantLiveTests {
         let ours = repairs.filter { ($0["domain"] as? String) == "mqtt" || "\($0)".contains("gatt2mqtt") }
         #expect(ours.isEmpty, "\(ours)")
         // Any warning or error but those Home Assistant logs on this machine whatever it is fed.
-        let complaints = home.log.split(separator: "\n").filter { line in
-            (line.contains(" WARNING ") || line.contains(" ERROR "))
-                && !Self.unrelatedWarnings.contains { line.contains($0) }
-        }
+        let complaints = home.complaints(ignoring: Self.unrelatedWarnings)
         #expect(complaints.isEmpty, "\(complaints.joined(separator: "\n"))")
         #expect(
             !home.log.contains("Attempting install"),

@@ -135,10 +135,7 @@ struct HomeAssistantUpgradeTests {
                 let echo = "No device components to cleanup for fleet_grip_\(gripID)"
                 let lines = home.log.split(separator: "\n")
                 #expect(lines.filter { $0.contains(echo) }.count <= 2)
-                let complaints = lines.filter { line in
-                    (line.contains(" WARNING ") || line.contains(" ERROR ")) && !line.contains(echo)
-                        && !HomeAssistantLiveTests.unrelatedWarnings.contains { line.contains($0) }
-                }
+                let complaints = home.complaints(ignoring: HomeAssistantLiveTests.unrelatedWarnings + [echo])
                 #expect(complaints.isEmpty, "\(complaints.joined(separator: "\n"))")
             } catch {
                 await home.stop()

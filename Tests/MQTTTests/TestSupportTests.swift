@@ -96,4 +96,21 @@ import Testing
             #expect(sub.lines.map(\.text) == ["yes"])
         }
     }
+
+    /// Home Assistant's complaint comes with its traceback, which names the cause; lines of other entries stay out.
+    @Test func aComplaintFromHomeAssistantsLogKeepsItsTraceback() {
+        let log = """
+            2026-12-05 12:27:29.900 INFO (MainThread) [homeassistant.components.mqtt.discovery] Found new component
+            2026-12-05 12:27:30.135 ERROR (MainThread) [homeassistant.helpers.dispatcher] Exception in setup
+            Traceback (most recent call last):
+              File "entity.py", line 333, in _async_setup_entity_entry_from_discovery
+            KeyError: 'x'
+            2026-12-05 12:27:31.000 WARNING (MainThread) [aiohttp_fast_zlib] zlib_ng and isal are not available
+            2026-12-05 12:27:32.000 INFO (MainThread) [homeassistant.core] Starting
+            """
+        let complaints = HomeAssistantInstance.complaints(in: log, ignoring: ["zlib_ng"])
+        #expect(complaints.count == 1)
+        #expect(complaints.first?.hasSuffix("KeyError: 'x'") == true, "\(complaints)")
+        #expect(complaints.first?.contains("Exception in setup\nTraceback") == true)
+    }
 }
