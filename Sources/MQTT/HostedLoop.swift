@@ -25,11 +25,13 @@ extension MQTTClient {
         host.pollForWriting(hosted, mosquitto_want_write(handle.pointer))
         logger.debug("the broker's socket is polled by the host thread")
         while state.withLock({ $0.ridingFailure == nil && $0.lifecycle != .stopping }) {
+            // Wakes when the silence would be too long, not a whole silence after looking: a fixed wait let
+            // a host that stopped just after a look go unnoticed for twice the allowed silence.
+            let silence = state.withLock { ContinuousClock.now - $0.lastServed }
             var wake = pollfd(fd: loopWake.readEnd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&wake, 1, Self.hostSilenceMilliseconds)
+            _ = poll(&wake, 1, Self.millisecondsLeft(of: Self.hostSilence, after: silence))
             loopWake.drain()
-            if state.withLock({ ContinuousClock.now - $0.lastServed > .milliseconds(Int(Self.hostSilenceMilliseconds)) }
-            ) {
+            if state.withLock({ ContinuousClock.now - $0.lastServed > Self.hostSilence }) {
                 logger.warning(
                     "the host thread stopped polling the broker's socket; the client's own thread takes it back")
                 self.host.withLock { $0 = nil }
@@ -90,7 +92,16 @@ extension MQTTClient {
     /// first read that would block).
     static let packetsPerRead: Int32 = 64
     /// How long the host may go without serving the socket (it ticks it about once a second).
-    static let hostSilenceMilliseconds: Int32 = 5000
+    static let hostSilence = Duration.seconds(5)
+
+    /// The poll timeout that ends just past `limit` when `elapsed` of it has gone (at least 1 ms, so a
+    /// late look never spins).
+    static func millisecondsLeft(of limit: Duration, after elapsed: Duration) -> Int32 {
+        let left = limit - elapsed
+        let (seconds, attoseconds) = left.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
+        return Int32(clamping: max(1, milliseconds))
+    }
 }
 
 extension MQTTClient {

@@ -44,11 +44,21 @@ import Testing
     @Test func aHostThatStopsPollingGivesTheSocketBack() async throws {
         try await withRidingClient { broker, host, client in
             host.close()
-            try await waitUntil(timeout: .seconds(10)) { client.state.withLock { $0.riding == nil } }
+            // Taken back a silence after the host's last turn, which came at most a tick before the close.
+            try await waitUntil(timeout: MQTTClient.hostSilence * 2) { client.state.withLock { $0.riding == nil } }
             try await broker.mosquittoPub(["-t", "hosted/cmd/still", "-m", "here", "-q", "1"])
             #expect(try await nextMessage(from: client) { $0.topic == "hosted/cmd/still" }.payloadString == "here")
             #expect(client.statistics.reconnects == 0)
         }
+    }
+
+    /// The client's thread looks again when the host's allowed silence would end, never a whole silence later.
+    @Test func theClientLooksWhenTheAllowedSilenceEnds() {
+        #expect(MQTTClient.millisecondsLeft(of: .seconds(5), after: .zero) == 5_001)
+        #expect(MQTTClient.millisecondsLeft(of: .seconds(5), after: .milliseconds(4_200)) == 801)
+        #expect(MQTTClient.millisecondsLeft(of: .seconds(5), after: .seconds(5)) == 1)
+        #expect(MQTTClient.millisecondsLeft(of: .seconds(5), after: .seconds(7)) == 1)
+        #expect(MQTTClient.millisecondsLeft(of: .seconds(5), after: .milliseconds(-300)) == 5_301)
     }
 
     /// Over TLS too the host thread serves the socket (every read and write of the OpenSSL connection): messages
