@@ -414,12 +414,17 @@ extension TestWorld {
     ]
 
     /// What a failed test's world looked like: the tail of every child's output (the gateways' first, at debug
-    /// level) and, in the real world, of bluetoothd's log. CI keeps only the output, so a failure that
+    /// level), BlueZoo's, and, in the real world, bluetoothd's log. CI keeps only the output, so a failure that
     /// happens once in many runs must carry its own evidence.
     func failureReport(_ error: any Error, lines: Int = 60) -> String {
         var report = "=== the world of a failed test (\(kind)): \(error)\n"
         for child in Self.gatewaysFirst(children.withLock { $0 }, named: \.name) {
             report += "--- \(child.name), its last \(lines) lines ---\n\(child.outputTail(lines))\n"
+        }
+        if let zoo = bluezoo.withLock({ $0 }) {
+            // BlueZoo says when it adds and removes an application and what it refused: the other half of a
+            // peripheral's story (a restarted simulator's registration refused while the last one's was kept).
+            report += "--- bluezoo, its last \(2 * lines) lines ---\n\(zoo.outputTail(2 * lines))\n"
         }
         if case .real(let guest) = backend, let log = guest.newestLog(named: "bluetoothd") {
             // Discovery's reports (one for every advertisement on every adapter) would fill the tail: CI9's
