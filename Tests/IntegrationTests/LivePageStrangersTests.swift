@@ -58,8 +58,8 @@ struct LivePageStrangersTests {
     /// 200 wrong passwords as fast as answers come, and on until a window of 2 s has begun: before, all were
     /// checked (1,000 took 0.43 s) and nothing was logged. Now five are free, each later failure doubles a window
     /// in which the source gets 429 unchecked, so only a handful are checked while the probe runs (7 once the
-    /// 2 s window begins; at most 12 within its 30 s: 5 free, then windows of 1, 2, 4, 8, 16 s); the right password
-    /// from another address still opens the page at once.
+    /// 2 s window begins; at most 12 within a minute: 5 free, then windows of 1, 2, 4, 8, 16, 32 s; the 200 took 32 s
+    /// on a loaded host); the right password from another address still opens the page at once.
     @Test(arguments: BlueZWorld.enabled)
     func guessingIsRefusedAndLoggedWhileAnotherSourceGetsIn(_ kind: BlueZWorld) async throws {
         try await withPage(
