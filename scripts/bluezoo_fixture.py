@@ -579,8 +579,7 @@ def fix_gatt_handles():
             # BlueZoo's events swallow a callback's exception: said here, or a kept app is a mystery.
             logger.error(f"Removing GATT application {app.get_object_path()} of {app.get_client()}: {error!r}")
             raise
-        finally:
-            self.gatt_apps.pop((app.get_client(), app.get_object_path()), None)
+        finally:  # the app has left gatt_apps: P3 calls the stock removal whatever its links did
             await DBusClientMixin.cleanup(app)  # stock cleanup leaves the app's bus watch behind
             self.gatt_handles.difference_update(app.handles)  # its objects may be gone by now
 

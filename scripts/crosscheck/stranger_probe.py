@@ -5,8 +5,9 @@ what it prints is what crossed the wire.
 
     stranger_probe.py guess --port P --user U --wrong N --right PASSWORD [--legit-source 127.0.0.2]
         At least N wrong passwords from 127.0.0.1, one connection each, as fast as answers come, and on until
-        the server refuses for 2 s or more (for at most 30 s after the N); then the right password from the guessing source, and from the
-        legitimate one (another loopback address: another client as the server sees it).
+        the server refuses for 2 s or more (for at most 30 s after the N); then the right password from the
+        guessing source, and from the legitimate one (another loopback address: another client as the server
+        sees it).
         Prints:  GUESSES <sent> <seconds> <count>x<status> ...
                  RETRY-AFTER <seconds>          (the last answer's, when it was 429)
                  RIGHT <source> <status> <seconds>
